@@ -1,0 +1,280 @@
+/**
+ * The error hierarchy. Every error the SDK throws is a {@link ForecastingError}.
+ *
+ * HTTP errors are chosen from a table keyed by status and the envelope's `error.type`
+ * (see {@link makeAPIError}); users branch with `instanceof` or on `err.type`.
+ *
+ * @module
+ */
+
+/** JSON members of the error envelope beyond `type` and `message` (`activeTaskId`, `files`, …). */
+export type ErrorExtras = Record<string, unknown>;
+
+/**
+ * Base class of every error thrown by this SDK.
+ *
+ * @example
+ * ```ts
+ * try { await client.questions.retrieve(id); }
+ * catch (err) { if (err instanceof ForecastingError) console.error(err.message); }
+ * ```
+ */
+export class ForecastingError extends Error {
+  override name = 'ForecastingError';
+}
+
+/** Everything an {@link APIError} is built from. */
+export interface APIErrorInit {
+  status: number;
+  /** The envelope's `error.type`, or `undefined` when the body was not the error envelope. */
+  type: string | undefined;
+  message: string;
+  headers: Headers;
+  /** The parsed body (the whole envelope), or the raw text when it was not JSON. */
+  body: unknown;
+  /** Members of `error` other than `type` and `message`. */
+  extras?: ErrorExtras;
+  /** `METHOD /path` of the request, for the message; never holds a secret. */
+  request?: string;
+}
+
+/**
+ * The service answered with an HTTP error status.
+ *
+ * @example
+ * ```ts
+ * try { await client.questions.create(body); }
+ * catch (err) {
+ *   if (err instanceof APIError) console.log(err.status, err.type, err.headers.get('retry-after'));
+ * }
+ * ```
+ */
+export class APIError extends ForecastingError {
+  override name = 'APIError';
+  /** HTTP status code. */
+  readonly status: number;
+  /** The envelope's `error.type` (`invalid_request_error`, `not_found`, …); `undefined` for a non-JSON body. */
+  readonly type: string | undefined;
+  /** Response headers. */
+  readonly headers: Headers;
+  /** The raw error body: the parsed envelope, or the text when it was not JSON. */
+  readonly body: unknown;
+  /** Members of the envelope's `error` object beyond `type` and `message`. */
+  readonly extras: ErrorExtras;
+  /** The request id the service sent (`x-request-id`), when present. */
+  readonly requestId: string | undefined;
+
+  constructor(init: APIErrorInit) {
+    super(`${init.status}${init.type ? ` ${init.type}` : ''}: ${init.message}${init.request ? ` (${init.request})` : ''}`);
+    this.status = init.status;
+    this.type = init.type;
+    this.headers = init.headers;
+    this.body = init.body;
+    this.extras = init.extras ?? {};
+    this.requestId = init.headers.get('x-request-id') ?? undefined;
+  }
+}
+
+/** 400: an invalid request, a broken question rule, or an idempotency key reused with another body. */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401 `invalid_api_key`: the key is missing, wrong, revoked or expired. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 403 `permission_denied`: the key lacks the scope, or its owner lacks the right. */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 403 `uploads_disabled`: the organization turned file uploads off. */
+export class UploadsDisabledError extends PermissionDeniedError {
+  override name = 'UploadsDisabledError';
+}
+/** 404 `not_found`: the id is wrong or not visible to the key. */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 405: the method is not allowed on the path. */
+export class MethodNotAllowedError extends APIError {
+  override name = 'MethodNotAllowedError';
+  /** The methods the path takes, from the `Allow` header. */
+  get allow(): string[] {
+    return (this.headers.get('allow') ?? '')
+      .split(',')
+      .map((m) => m.trim().toUpperCase())
+      .filter(Boolean);
+  }
+}
+/** 409: a conflict. Subclasses name the codes users branch on. */
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 409 `forecast_already_running`: the question already has a forecast running. */
+export class ForecastAlreadyRunningError extends ConflictError {
+  override name = 'ForecastAlreadyRunningError';
+  /** The id of the task that is running. */
+  get activeTaskId(): string | undefined {
+    const id = this.extras['activeTaskId'];
+    return typeof id === 'string' ? id : undefined;
+  }
+}
+/** 409 `context_not_ready`: a question or preset file is still processing. */
+export class ContextNotReadyError extends ConflictError {
+  override name = 'ContextNotReadyError';
+  /** The unfinished files, as the service listed them. */
+  get files(): unknown[] {
+    const files = this.extras['files'];
+    return Array.isArray(files) ? files : [];
+  }
+}
+/** 409 `idempotency_in_progress`: the first request with this idempotency key is still being handled. Retried by default. */
+export class IdempotencyInProgressError extends ConflictError {
+  override name = 'IdempotencyInProgressError';
+}
+/** 409 with a decision code (`generation_in_progress`, `decision_archived`, …): the decision is busy or archived. */
+export class DecisionConflictError extends ConflictError {
+  override name = 'DecisionConflictError';
+}
+/** 429: a rate limit. `retryAfterMs` is the wait the server asked for. */
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+  /** The wait the server asked for, in milliseconds (from `Retry-After`), or `undefined`. */
+  get retryAfterMs(): number | undefined {
+    return parseRetryAfter(this.headers.get('retry-after'));
+  }
+}
+/** 429 `too_many_active_forecasts`: more than 50 API-started forecasts running for one user. Not retried. */
+export class TooManyActiveForecastsError extends RateLimitError {
+  override name = 'TooManyActiveForecastsError';
+}
+/** 5xx: the service failed. */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+/** 503 `overloaded_error`: try again shortly. Retried by default. */
+export class OverloadedError extends InternalServerError {
+  override name = 'OverloadedError';
+}
+
+/**
+ * No HTTP answer was received: the connection was refused, reset or dropped.
+ *
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof APIConnectionError) console.log('network trouble:', err.cause); }
+ * ```
+ */
+export class APIConnectionError extends ForecastingError {
+  override name = 'APIConnectionError';
+  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The request did not finish within `timeout`. */
+export class APITimeoutError extends APIConnectionError {
+  override name = 'APITimeoutError';
+  constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** One problem found in the input, with the path of the field it concerns. */
+export interface ValidationIssue {
+  /** Dotted path of the field (`options.2`, `lowerBound`); empty for the input as a whole. */
+  field: string;
+  message: string;
+}
+
+/**
+ * The input broke a rule of the spec; nothing was sent. `field` names the first offending field.
+ *
+ * @example
+ * ```ts
+ * try { await client.questions.create({ type: 'binary', title: '' }); }
+ * catch (err) { if (err instanceof ValidationError) console.log(err.field); } // 'title'
+ * ```
+ */
+export class ValidationError extends ForecastingError {
+  override name = 'ValidationError';
+  /** Dotted path of the first offending field. */
+  readonly field: string;
+  /** Every problem found. */
+  readonly issues: ValidationIssue[];
+
+  constructor(issues: ValidationIssue[] | string, field = '') {
+    const list = typeof issues === 'string' ? [{ field, message: issues }] : issues;
+    const first = list[0] ?? { field, message: 'invalid input' };
+    super(list.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; '));
+    this.field = first.field;
+    this.issues = list;
+  }
+}
+
+/** Why a webhook call was refused by {@link verifyWebhook}. */
+export type WebhookVerificationErrorCode =
+  | 'missing_header'
+  | 'malformed_header'
+  | 'timestamp_out_of_range'
+  | 'no_matching_signature'
+  | 'malformed_payload';
+
+/**
+ * A webhook call failed verification; `code` says why.
+ *
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof WebhookVerificationError) res.status(400).send(err.code); }
+ * ```
+ */
+export class WebhookVerificationError extends ForecastingError {
+  override name = 'WebhookVerificationError';
+  readonly code: WebhookVerificationErrorCode;
+  constructor(code: WebhookVerificationErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+type APIErrorClass = new (init: APIErrorInit) => APIError;
+
+/** The spec's Errors table: `status error.type` first, then the status alone. */
+const ERROR_TABLE = new Map<string, APIErrorClass>([
+  ['400', BadRequestError],
+  ['401', AuthenticationError],
+  ['403 uploads_disabled', UploadsDisabledError],
+  ['403', PermissionDeniedError],
+  ['404', NotFoundError],
+  ['405', MethodNotAllowedError],
+  ['409 forecast_already_running', ForecastAlreadyRunningError],
+  ['409 context_not_ready', ContextNotReadyError],
+  ['409 idempotency_in_progress', IdempotencyInProgressError],
+  ['409 generation_in_progress', DecisionConflictError],
+  ['409 decision_archived', DecisionConflictError],
+  ['409', ConflictError],
+  ['429 too_many_active_forecasts', TooManyActiveForecastsError],
+  ['429', RateLimitError],
+  ['503', OverloadedError],
+]);
+
+/** Builds the error for an HTTP error response, choosing its class from {@link ERROR_TABLE}. @internal */
+export function makeAPIError(init: APIErrorInit): APIError {
+  const Class =
+    ERROR_TABLE.get(`${init.status} ${init.type}`) ??
+    ERROR_TABLE.get(`${init.status}`) ??
+    (init.status >= 500 ? InternalServerError : APIError);
+  return new Class(init);
+}
+
+/**
+ * Reads `Retry-After`: delta seconds or an HTTP date. Returns milliseconds, or `undefined` when absent or unreadable.
+ * @internal
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value == null || value.trim() === '') return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

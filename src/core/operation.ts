@@ -1,0 +1,146 @@
+/**
+ * Operation declarations: each of the service's operations is declared once, with its method, path,
+ * scope, schemas, paging and idempotency. The client methods, the exported `operations` manifest and
+ * the mock service's route table all derive from these declarations.
+ * @module
+ */
+import type * as z from 'zod/mini';
+import { ValidationError } from './errors.js';
+
+/** HTTP methods the service uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** API key scopes, as in the spec's Authentication table. */
+export type Scope =
+  | 'questions:read'
+  | 'questions:write'
+  | 'forecasts:read'
+  | 'forecasts:write'
+  | 'connections:read'
+  | 'connections:write';
+
+/** How a list operation pages: `cursor` (`nextCursor`) or `offset` (`limit` + `offset`). */
+export type Paging = 'cursor' | 'offset';
+
+/** What a group declares for one operation. */
+export interface OperationSpec {
+  method: HttpMethod;
+  /** The spec's path template, for example `/questions/{question_id}`. */
+  path: string;
+  scope: Scope;
+  /** Schema of the body (POST/PUT/PATCH) or of the query (GET/DELETE). */
+  params?: z.ZodMiniType;
+  /** Schema of the response; for a list, of one item. Absent for an empty (204) answer. */
+  response?: z.ZodMiniType;
+  /** Success status the service answers with (defaults: 201 for creations is declared explicitly, else 200). */
+  status?: number;
+  paging?: Paging;
+  /** Accepts an `Idempotency-Key` header (four operations). */
+  idempotent?: boolean;
+  /** Body is sent as `multipart/form-data`. */
+  multipart?: boolean;
+}
+
+/** A declared operation, named after the client method that performs it. */
+export interface Operation extends OperationSpec {
+  /** Dotted client method, for example `questions.retrieve`. */
+  sdkMethod: string;
+  /** Names of the path parameters, in path order. */
+  pathParams: readonly string[];
+  /**
+   * Literal path segments of sibling operations that a path parameter must not take
+   * (an id `browse` would turn `GET /questions/{question_id}` into `GET /questions/browse`).
+   */
+  reservedSegments: ReadonlyMap<number, ReadonlySet<string>>;
+}
+
+type Declared<NS extends string, T extends Record<string, OperationSpec>> = {
+  readonly [K in keyof T]: T[K] & Operation & { sdkMethod: `${NS}.${K & string}` };
+};
+
+/**
+ * Declares a namespace's operations. Keys are the client method names.
+ *
+ * @example
+ * ```ts
+ * const ops = defineOperations('questions', {
+ *   retrieve: { method: 'GET', path: '/questions/{question_id}', scope: 'questions:read', response: Question },
+ * });
+ * ops.retrieve.sdkMethod; // 'questions.retrieve'
+ * ```
+ */
+export function defineOperations<NS extends string, const T extends Record<string, OperationSpec>>(
+  namespace: NS,
+  specs: T,
+): Declared<NS, T> {
+  const segmentsOf = (path: string) => path.split('/').slice(1);
+  const all = Object.values(specs).map((s) => segmentsOf(s.path));
+  const out: Record<string, Operation> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const segments = segmentsOf(spec.path);
+    const reserved = new Map<number, Set<string>>();
+    segments.forEach((segment, i) => {
+      if (!segment.startsWith('{')) return;
+      for (const other of all) {
+        const sibling = other[i];
+        const samePrefix = other.slice(0, i).every((s, j) => s === segments[j] || (s.startsWith('{') && segments[j]?.startsWith('{')));
+        if (sibling && !sibling.startsWith('{') && samePrefix) {
+          reserved.set(i, (reserved.get(i) ?? new Set()).add(sibling));
+        }
+      }
+    });
+    out[name] = Object.freeze({
+      ...spec,
+      sdkMethod: `${namespace}.${name}`,
+      pathParams: segments.filter((s) => s.startsWith('{')).map((s) => s.slice(1, -1)),
+      reservedSegments: reserved,
+    });
+  }
+  return Object.freeze(out) as Declared<NS, T>;
+}
+
+/**
+ * Fills a path template with encoded ids. An id that is not a non-empty string, is `.` or `..`, holds
+ * `/`, `?`, `#` or `\`, or equals a sibling route's literal segment, is refused before any request.
+ * @internal
+ */
+export function buildPath(op: Operation, ids: readonly unknown[]): string {
+  if (ids.length !== op.pathParams.length) {
+    throw new ValidationError(
+      `${op.sdkMethod} takes ${op.pathParams.length} path parameter(s) (${op.pathParams.join(', ')}), got ${ids.length}`,
+    );
+  }
+  let index = 0;
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const id = ids[index++];
+    const field = camel(name);
+    if (typeof id !== 'string' || id.length === 0) {
+      throw new ValidationError(`must be a non-empty string, got ${id === '' ? 'an empty string' : typeof id}`, field);
+    }
+    if (id === '.' || id === '..' || /[/?#\\]/.test(id)) {
+      throw new ValidationError(`must not be "." or ".." or contain "/", "?", "#" or "\\"`, field);
+    }
+    const position = op.path.slice(0, op.path.indexOf(`{${name}}`)).split('/').length - 1;
+    if (op.reservedSegments.get(position)?.has(id)) {
+      throw new ValidationError(`"${id}" is not an id: it names another route`, field);
+    }
+    return encodeURIComponent(id);
+  });
+}
+
+/** `question_id` → `questionId`, the name users see. */
+function camel(name: string): string {
+  return name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The public manifest entry for an operation. */
+export interface OperationManifestEntry {
+  /** Upper-case HTTP method. */
+  readonly method: HttpMethod;
+  /** The spec's path template, as in `operations.tsv`. */
+  readonly path: string;
+  /** The scope the API key needs. */
+  readonly scope: Scope;
+  /** Dotted name of the client method that performs it, for example `questions.retrieve`. */
+  readonly sdkMethod: string;
+}

@@ -1,0 +1,27 @@
+/**
+ * The manifest of every operation the SDK performs, derived from the declarations in `resources/`.
+ * @module
+ */
+import type { Operation, OperationManifestEntry } from './core/operation.js';
+import { questionOperations } from './resources/questions.js';
+import { tagOperations } from './resources/tags.js';
+
+/** Every declared operation, with its schemas; the mock service routes from this list. @internal */
+export const declaredOperations: readonly Operation[] = [
+  ...Object.values(questionOperations),
+  ...Object.values(tagOperations),
+];
+
+/**
+ * Every operation as `{ method, path, scope, sdkMethod }`, `path` written as in the spec.
+ *
+ * @example
+ * ```ts
+ * import { operations } from 'forecasting-sdk';
+ * operations.find((o) => o.sdkMethod === 'questions.retrieve');
+ * // { method: 'GET', path: '/questions/{question_id}', scope: 'questions:read', sdkMethod: 'questions.retrieve' }
+ * ```
+ */
+export const operations: readonly OperationManifestEntry[] = Object.freeze(
+  declaredOperations.map(({ method, path, scope, sdkMethod }) => Object.freeze({ method, path, scope, sdkMethod })),
+);

@@ -1,0 +1,30 @@
+import { APIResource } from '../core/resource.js';
+import { defineOperations } from '../core/operation.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/options.js';
+import { Tag, TagListParams } from '../schemas/questions.js';
+
+/** The tags operation of the Questions group. */
+export const tagOperations = defineOperations('tags', {
+  list: { method: 'GET', path: '/tags', scope: 'questions:read', params: TagListParams, response: Tag, paging: 'cursor' },
+});
+
+/**
+ * Tags used on your questions.
+ * @example
+ * ```ts
+ * for await (const tag of client.tags.list()) console.log(tag.slug);
+ * ```
+ */
+export class Tags extends APIResource {
+  /**
+   * Lists tags. Filters beyond paging are not shown in the spec.
+   * @example
+   * ```ts
+   * const { data } = await client.tags.list();
+   * ```
+   */
+  list(params?: TagListParams, options?: RequestOptions): PagePromise<Tag> {
+    return this._list(tagOperations.list, [], params, options);
+  }
+}

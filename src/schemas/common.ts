@@ -1,0 +1,48 @@
+/**
+ * Building blocks shared by the resource schemas.
+ * @module
+ */
+import * as z from 'zod/mini';
+
+/**
+ * A string enum that stays open: the known values give autocompletion, and a value the service
+ * adds later still passes (responses never fail on a new enum value).
+ */
+export function openEnum<const T extends readonly string[]>(_values: T): z.ZodMiniType<T[number] | (string & {})> {
+  return z.string();
+}
+
+/** A timestamp in responses: ISO 8601 UTC with milliseconds. */
+export const Timestamp = z.string();
+
+/** Fields every list query can take (cursor paging). */
+export const CursorPageParams = {
+  /** Items per page, 1 to 100 (default 20). */
+  limit: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
+  /** The `nextCursor` of the previous page. */
+  cursor: z.optional(z.string()),
+};
+
+/** Fields every offset-paged list query can take (`/questions/browse`, `/decisions`). */
+export const OffsetPageParams = {
+  /** Items per page, up to 200 (default 50). */
+  limit: z.optional(z.int().check(z.minimum(1), z.maximum(200))),
+  /** How many items to skip. */
+  offset: z.optional(z.int().check(z.minimum(0))),
+};
+
+/** The list envelope `{type: 'list', data, hasMore, nextCursor}`. */
+export function listEnvelope<T extends z.ZodMiniType>(item: T) {
+  return z.looseObject({
+    type: z.optional(z.string()),
+    data: z.array(item),
+    hasMore: z.boolean(),
+    nextCursor: z.optional(z.nullable(z.string())),
+  });
+}
+
+/** The error envelope `{type: 'error', error: {type, message, ...extra}}`. */
+export const ErrorEnvelope = z.looseObject({
+  type: z.literal('error'),
+  error: z.looseObject({ type: z.string(), message: z.string() }),
+});

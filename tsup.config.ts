@@ -1,0 +1,20 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'webhooks/index': 'src/webhooks/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    'testing/msw': 'src/testing/msw.ts',
+  },
+  format: ['esm', 'cjs'],
+  // One shared chunk per format keeps one class identity across entries (CJS included).
+  splitting: true,
+  treeshake: true,
+  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  platform: 'neutral',
+  external: ['ky', 'zod', 'eventemitter3', 'msw', /^node:/],
+});

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Files are isolated, so msw's interception in unit tests never meets the real-HTTP suites.
+    isolate: true,
+    testTimeout: 20_000,
+  },
+});
