@@ -51,7 +51,7 @@ export interface Operation extends OperationSpec {
    * Literal path segments of sibling operations that a path parameter must not take
    * (an id `browse` would turn `GET /questions/{question_id}` into `GET /questions/browse`).
    */
-  reservedSegments: ReadonlyMap<number, ReadonlySet<string>>;
+  reservedSegments: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 type Declared<NS extends string, T extends Record<string, OperationSpec>> = {
@@ -78,14 +78,14 @@ export function defineOperations<NS extends string, const T extends Record<strin
   const out: Record<string, Operation> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const segments = segmentsOf(spec.path);
-    const reserved = new Map<number, Set<string>>();
+    const reserved = new Map<string, Set<string>>();
     segments.forEach((segment, i) => {
       if (!segment.startsWith('{')) return;
       for (const other of all) {
         const sibling = other[i];
         const samePrefix = other.slice(0, i).every((s, j) => s === segments[j] || (s.startsWith('{') && segments[j]?.startsWith('{')));
         if (sibling && !sibling.startsWith('{') && samePrefix) {
-          reserved.set(i, (reserved.get(i) ?? new Set()).add(sibling));
+          reserved.set(segment, (reserved.get(segment) ?? new Set()).add(sibling));
         }
       }
     });
@@ -120,8 +120,7 @@ export function buildPath(op: Operation, ids: readonly unknown[]): string {
     if (id === '.' || id === '..' || /[/?#\\]/.test(id)) {
       throw new ValidationError(`must not be "." or ".." or contain "/", "?", "#" or "\\"`, field);
     }
-    const position = op.path.slice(0, op.path.indexOf(`{${name}}`)).split('/').length - 1;
-    if (op.reservedSegments.get(position)?.has(id)) {
+    if (op.reservedSegments.get(`{${name}}`)?.has(id)) {
       throw new ValidationError(`"${id}" is not an id: it names another route`, field);
     }
     return encodeURIComponent(id);

@@ -1,0 +1,27 @@
+/**
+ * Leveled logging through a user-supplied logger. Callers pass only safe fields: no key, no body.
+ * @module
+ */
+
+/** Severity levels, least to most severe, plus `off`. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
+
+/** Anything with console-like methods (console, pino, winston). */
+export interface Logger {
+  debug(message: string, meta?: Record<string, unknown>): void;
+  info(message: string, meta?: Record<string, unknown>): void;
+  warn(message: string, meta?: Record<string, unknown>): void;
+  error(message: string, meta?: Record<string, unknown>): void;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
+
+/** A logger that drops lines below `level`. @internal */
+export function leveled(logger: Logger, level: LogLevel): Logger {
+  const at =
+    (name: Exclude<LogLevel, 'off'>) =>
+    (message: string, meta?: Record<string, unknown>) => {
+      if (RANK[name] >= RANK[level]) logger[name](`[forecasting-sdk] ${message}`, meta);
+    };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}

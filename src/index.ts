@@ -1,0 +1,58 @@
+/**
+ * forecasting-sdk: the typed client of the Forecasting Service.
+ * @module
+ */
+export { ForecastingClient } from './client.js';
+export { operations } from './operations.js';
+export { verifyWebhook, signWebhook } from './webhooks/index.js';
+export type { WebhookEvent, VerifyWebhookOptions } from './webhooks/index.js';
+export {
+  ForecastingError,
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  UploadsDisabledError,
+  NotFoundError,
+  MethodNotAllowedError,
+  ConflictError,
+  ForecastAlreadyRunningError,
+  ContextNotReadyError,
+  IdempotencyInProgressError,
+  DecisionConflictError,
+  RateLimitError,
+  TooManyActiveForecastsError,
+  InternalServerError,
+  OverloadedError,
+  APIConnectionError,
+  APITimeoutError,
+  ValidationError,
+  WebhookVerificationError,
+} from './core/errors.js';
+export type { APIErrorInit, ErrorExtras, ValidationIssue, WebhookVerificationErrorCode } from './core/errors.js';
+export { APIPromise, type WithResponse } from './core/api-promise.js';
+export { Page, PagePromise } from './core/pagination.js';
+export { toFile, type Uploadable } from './core/uploads.js';
+export type { ClientOptions, RequestOptions } from './core/options.js';
+export type { Logger, LogLevel } from './core/logger.js';
+export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './core/base-client.js';
+export type { HttpMethod, Scope, OperationManifestEntry } from './core/operation.js';
+export { Questions } from './resources/questions.js';
+export { Tags } from './resources/tags.js';
+export { APIResource } from './core/resource.js';
+export type {
+  Question,
+  QuestionType,
+  QuestionCreateParams,
+  QuestionUpdateParams,
+  QuestionListParams,
+  QuestionBrowseParams,
+  QuestionImportParams,
+  NormalizeParams,
+  NormalizeClarifyParams,
+  NormalizeReviseParams,
+  NormalizeResult,
+  Tag,
+  TagListParams,
+} from './schemas/questions.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,2 @@
+/** The package version, sent in `User-Agent`. */
+export const VERSION = '0.1.0';

@@ -1,0 +1,2 @@
+export * from '../../src/core/errors.js';
+export { ForecastingClient } from '../../src/client.js';

@@ -1,0 +1,63 @@
+import { http, HttpResponse, type JsonBodyType } from 'msw';
+import type { SetupServerApi } from 'msw/node';
+import { ForecastingClient } from '../../src/client.js';
+import type { ClientOptions } from '../../src/core/options.js';
+
+export const BASE = 'https://api.test/api/v1/external';
+export const KEY = 'pre_unit_test_key_0123456789';
+
+/** A client pointed at the msw base URL, with instant backoff so retry tests do not sleep. */
+export function makeClient(options: ClientOptions = {}): ForecastingClient {
+  return new ForecastingClient({
+    apiKey: KEY,
+    baseURL: BASE,
+    retryBackoff: { initialDelay: 0, maxDelay: 0 },
+    logLevel: 'off',
+    ...options,
+  });
+}
+
+/** The error envelope of the spec. */
+export function errorBody(type: string, message: string, extra: Record<string, unknown> = {}): JsonBodyType {
+  return { type: 'error', error: { type, message, ...extra } };
+}
+
+export function apiError(status: number, type: string, message = 'nope', init: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {}) {
+  return HttpResponse.json(errorBody(type, message, init.extra), { status, headers: init.headers });
+}
+
+/** A question as the service shows it. */
+export function question(id: string, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    type: 'binary',
+    title: `Question ${id}`,
+    description: '',
+    resolutionCriteria: '',
+    finePrint: '',
+    options: [],
+    lowerBound: null,
+    upperBound: null,
+    openLowerBound: false,
+    openUpperBound: false,
+    scaleType: null,
+    callsign: 'amber-fox',
+    optionsAreMutuallyExclusive: true,
+    optionsAreComprehensive: true,
+    visibility: 'private',
+    createdVia: 'api',
+    tags: [],
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
+    ...extra,
+  };
+}
+
+/** Records every request that reaches msw, for asserting what was sent. */
+export function record(server: SetupServerApi): Request[] {
+  const seen: Request[] = [];
+  server.events.on('request:start', ({ request }) => {
+    seen.push(request.clone());
+  });
+  return seen;
+}
