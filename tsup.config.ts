@@ -15,6 +15,8 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // Keep `node:http` as written: a bare `http` does not resolve on Deno or in edge bundlers.
+  removeNodeProtocol: false,
   platform: 'neutral',
   external: ['ky', 'zod', 'eventemitter3', 'msw', /^node:/],
 });

@@ -5,6 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import { ValidationError, type ValidationIssue } from './errors.js';
+import type { BranchSelecting } from '../schemas/common.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -14,8 +15,9 @@ type Issue = z.core.$ZodIssue;
  * @internal
  */
 export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown, prefix = ''): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  const target = 'selectBranch' in schema ? (schema as S & BranchSelecting).selectBranch(value) : schema;
+  const result = target.safeParse(value);
+  if (result.success) return result.data as z.output<S>;
   throw new ValidationError(describeIssues(result.error.issues, value, prefix));
 }
 

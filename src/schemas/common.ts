@@ -46,3 +46,18 @@ export const ErrorEnvelope = z.looseObject({
   type: z.literal('error'),
   error: z.looseObject({ type: z.string(), message: z.string() }),
 });
+
+/** A schema that chooses, from the input, the one branch to check it against. @internal */
+export interface BranchSelecting {
+  selectBranch(input: unknown): z.ZodMiniType;
+}
+
+/**
+ * A union of two object schemas told apart by whether the input has `key`: errors then name the
+ * fields of the branch the input meant, not a key of the other branch.
+ */
+export function unionByKey<const W extends z.ZodMiniType, const O extends z.ZodMiniType>(key: string, withKey: W, otherwise: O) {
+  const selectBranch = (input: unknown): z.ZodMiniType =>
+    typeof input === 'object' && input !== null && key in input ? withKey : otherwise;
+  return Object.assign(z.union([otherwise, withKey]), { selectBranch });
+}

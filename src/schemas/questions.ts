@@ -12,7 +12,7 @@ import {
   MIN_DISCRETE_SPAN,
   MIN_OPTIONS,
 } from '../core/limits.js';
-import { CursorPageParams, OffsetPageParams, Timestamp, openEnum } from './common.js';
+import { CursorPageParams, OffsetPageParams, Timestamp, openEnum, unionByKey } from './common.js';
 
 /** The question types. */
 export const QUESTION_TYPES = ['binary', 'multiple_choice', 'numeric', 'discrete', 'date'] as const;
@@ -159,8 +159,8 @@ export const QuestionFromTemplate = z.looseObject({
   ...z.partial(z.object(common)).shape,
 });
 
-/** Body of `POST /questions`: a definition, or a template with values. */
-export const QuestionCreateParams = z.union([QuestionDefinition, QuestionFromTemplate]);
+/** Body of `POST /questions`: a definition, or (with `templateId`) a template with values. */
+export const QuestionCreateParams = unionByKey('templateId', QuestionFromTemplate, QuestionDefinition);
 /** Body of `POST /questions`. */
 export type QuestionCreateParams = z.input<typeof QuestionCreateParams>;
 
@@ -244,7 +244,7 @@ export type TagListParams = z.input<typeof TagListParams>;
 
 /** Body of `POST /questions/import`: a link to a question on a public prediction market. */
 export const QuestionImportParams = z.looseObject({
-  reference: z.url({ protocol: /^https?$/, error: 'must be an http(s) link to a market question' }),
+  reference: z.url({ protocol: /^https$/, error: 'must be an https link to a market question' }),
 });
 /** Body of `POST /questions/import`. */
 export type QuestionImportParams = z.input<typeof QuestionImportParams>;

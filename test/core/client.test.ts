@@ -110,7 +110,7 @@ describe('requests', () => {
   });
 
   it('sends POST with a JSON body and no query string', async () => {
-    server.use(http.post(`${BASE}/questions`, async ({ request }) => HttpResponse.json(question('q1', await request.json() as object), { status: 201 })));
+    server.use(http.post(`${BASE}/questions`, async ({ request }) => HttpResponse.json(question('q1', (await request.json()) as Record<string, unknown>), { status: 201 })));
     const q = await makeClient().questions.create({ type: 'binary', title: 'Will it rain?' });
     expect(q.title).toBe('Will it rain?');
     expect(new URL(seen[0]!.url).search).toBe('');

@@ -1,5 +1,5 @@
-import { http, HttpResponse, type JsonBodyType } from 'msw';
-import type { SetupServerApi } from 'msw/node';
+import { HttpResponse, type JsonBodyType } from 'msw';
+import type { SetupServer } from 'msw/node';
 import { ForecastingClient } from '../../src/client.js';
 import type { ClientOptions } from '../../src/core/options.js';
 
@@ -54,7 +54,7 @@ export function question(id: string, extra: Record<string, unknown> = {}) {
 }
 
 /** Records every request that reaches msw, for asserting what was sent. */
-export function record(server: SetupServerApi): Request[] {
+export function record(server: SetupServer): Request[] {
   const seen: Request[] = [];
   server.events.on('request:start', ({ request }) => {
     seen.push(request.clone());

@@ -1,0 +1,1 @@
+export function bundleSize(source: string, resolveDir: string): Promise<{ bytes: number; gzip: number; inputs: string[] }>;

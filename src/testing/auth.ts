@@ -1,0 +1,112 @@
+/**
+ * API keys of the mock service, as in the spec's Authentication section: a key in
+ * `Authorization: Bearer <key>` or `X-Api-Key: <key>`; unknown → 401, missing scope → 403.
+ * @module
+ */
+import type { Scope } from '../core/operation.js';
+import { MockHttpError } from './http.js';
+
+/** Every scope of the spec. */
+export const ALL_SCOPES: readonly Scope[] = [
+  'questions:read',
+  'questions:write',
+  'forecasts:read',
+  'forecasts:write',
+  'connections:read',
+  'connections:write',
+];
+
+/**
+ * An API key the mock accepts.
+ *
+ * @example
+ * ```ts
+ * createMockService({ apiKeys: [{ key: 'pre_reader', scopes: ['questions:read'], userId: 'u1', organizationId: 'org1' }] });
+ * ```
+ */
+export interface MockApiKey {
+  /** The key text; real keys begin with `pre_`. */
+  key: string;
+  /** Scopes it grants (default: every scope). */
+  scopes?: Scope[];
+  /** The user it acts for (default: a user of its own). */
+  userId?: string;
+  /** The user's organization (default: the organization every key shares). */
+  organizationId?: string;
+}
+
+/** Who a request acts for, once its key is known. */
+export interface Principal {
+  /** The key itself (rate limits count per key). */
+  key: string;
+  scopes: ReadonlySet<Scope>;
+  userId: string;
+  organizationId: string;
+}
+
+/** The keys a service accepts; keys can be added and revoked while it runs. */
+export class KeyRing {
+  private readonly keys = new Map<string, Principal>();
+  /** The organization keys share unless they name one. */
+  readonly defaultOrganizationId = crypto.randomUUID();
+
+  constructor(keys: readonly MockApiKey[]) {
+    for (const k of keys) this.add(k);
+  }
+
+  add(entry: MockApiKey): Principal {
+    const principal: Principal = {
+      key: entry.key,
+      scopes: new Set(entry.scopes ?? ALL_SCOPES),
+      userId: entry.userId ?? crypto.randomUUID(),
+      organizationId: entry.organizationId ?? this.defaultOrganizationId,
+    };
+    this.keys.set(entry.key, principal);
+    return principal;
+  }
+
+  /** Revokes a key: later requests with it answer 401. */
+  revoke(key: string): boolean {
+    return this.keys.delete(key);
+  }
+
+  /** The principal for the request's key; 401 `invalid_api_key` when missing or unknown. */
+  authenticate(headers: Headers): Principal {
+    const key = keyOf(headers);
+    if (key === undefined) throw new MockHttpError(401, 'invalid_api_key', 'No API key: send Authorization: Bearer <key> or X-Api-Key');
+    const principal = this.keys.get(key);
+    if (!principal) throw new MockHttpError(401, 'invalid_api_key', 'The API key is wrong, revoked or expired');
+    return principal;
+  }
+}
+
+/** Generates a key in the service's format. */
+export function generateKey(): string {
+  return `pre_mock_${crypto.randomUUID().replaceAll('-', '')}`;
+}
+
+/** The key from `Authorization: Bearer` or `X-Api-Key`. */
+export function keyOf(headers: Headers): string | undefined {
+  const auth = headers.get('authorization');
+  const bearer = auth?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  return bearer ?? (headers.get('x-api-key')?.trim() || undefined);
+}
+
+/** 403 `permission_denied` unless the key holds `scope`. */
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.has(scope)) {
+    throw new MockHttpError(403, 'permission_denied', `This API key lacks the ${scope} scope`);
+  }
+}
+
+/** Replaces the key in headers shown by the request log. */
+export function redactHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    const scheme = value.match(/^\w+\s+/)?.[0] ?? '';
+    if (name === 'authorization') out[name] = `${scheme}[redacted]`;
+    else if (name === 'x-api-key') out[name] = '[redacted]';
+    else out[name] = value;
+  });
+  return out;
+}

@@ -1,0 +1,10 @@
+/**
+ * Every handler group of the mock. A new group is one file in this folder, listed here.
+ * @module
+ */
+import { draftingHandlers } from './drafting.js';
+import { questionHandlers } from './questions.js';
+import { tagHandlers } from './tags.js';
+import type { OperationHandler } from './types.js';
+
+export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ...draftingHandlers, ...tagHandlers];

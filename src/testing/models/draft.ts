@@ -1,0 +1,138 @@
+/**
+ * The mock's stand-in for AI drafting (`normalize`, `clarify`, `revise`, `import`): deterministic
+ * rules on the wording, no model and no web. Drafts pass the question type rules, so they can be
+ * sent to `POST /questions` as they are.
+ * @module
+ */
+import { MAX_TITLE_LENGTH } from '../../core/limits.js';
+import type { QuestionDefinition } from './question.js';
+
+/** What the normalize operations answer. */
+export type DraftResult =
+  | { status: 'ok'; question: QuestionDefinition }
+  | { status: 'unsupported'; suggestedReframe: string };
+
+const TEN_YEARS_S = 10 * 365 * 24 * 60 * 60;
+
+/** `"will it rain"` → `"Will it rain?"`, within the title limit. */
+export function asQuestionTitle(text: string): string {
+  const t = text.trim().replace(/\s+/g, ' ').replace(/[?.!\s]+$/, '').slice(0, MAX_TITLE_LENGTH - 1);
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}?`;
+}
+
+/** `31 December 2026`: the end of the year after `nowMs`, the deadline drafts resolve by. */
+function deadline(nowMs: number): string {
+  return `31 December ${new Date(nowMs).getUTCFullYear() + 1}`;
+}
+
+/**
+ * Drafts a question from a rough title: "How many/How much" → numeric, "When" → date,
+ * "Which … or …" → multiple choice, anything else → binary. Fewer than 3 words is unsupported.
+ */
+export function draftQuestion(rough: string, nowMs: number): DraftResult {
+  const by = deadline(nowMs);
+  const words = rough.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 3) {
+    return {
+      status: 'unsupported',
+      suggestedReframe: `Will ${rough.trim() || 'the event'} happen by ${by}? Name an outcome that can be checked and a date.`,
+    };
+  }
+  const title = asQuestionTitle(rough);
+  const base = { title, description: `Drafted from: "${rough.trim()}".`, finePrint: '' };
+  if (/^how (many|much)\b/i.test(title)) {
+    return {
+      status: 'ok',
+      question: {
+        ...base,
+        type: 'numeric',
+        lowerBound: 0,
+        upperBound: 1000,
+        openLowerBound: false,
+        openUpperBound: true,
+        scaleType: 'linear',
+        resolutionCriteria: `Resolves to the value an authoritative public source reports for ${by}.`,
+      },
+    };
+  }
+  if (/^when\b/i.test(title)) {
+    const from = Math.floor(nowMs / 1000);
+    return {
+      status: 'ok',
+      question: {
+        ...base,
+        type: 'date',
+        lowerBound: from,
+        upperBound: from + TEN_YEARS_S,
+        openLowerBound: false,
+        openUpperBound: true,
+        resolutionCriteria: 'Resolves to the date (UTC) on which credible public reporting first confirms the event.',
+      },
+    };
+  }
+  const options = /^which\b/i.test(title) && / or /i.test(title) ? optionsOf(title) : [];
+  if (options.length >= 2) {
+    return {
+      status: 'ok',
+      question: {
+        ...base,
+        type: 'multiple_choice',
+        options,
+        resolutionCriteria: `Resolves to the option that credible public reporting confirms by ${by}.`,
+      },
+    };
+  }
+  return {
+    status: 'ok',
+    question: {
+      ...base,
+      type: 'binary',
+      resolutionCriteria: `Resolves YES if "${title}" is confirmed by credible public reporting by ${by} (UTC); otherwise NO.`,
+    },
+  };
+}
+
+/**
+ * Options of "Which X: A, B or C?" / "Which X, A or B?" / "Which team wins Arsenal or Chelsea?":
+ * the list after the colon or first comma, else the word before each "or".
+ */
+function optionsOf(title: string): string[] {
+  const body = title.slice(0, -1);
+  const cut = body.search(/[:,]/);
+  const list = cut >= 0 ? body.slice(cut + 1) : body;
+  const parts = list.split(/\s*,\s*|\s+or\s+/i).map((p) => p.trim()).filter(Boolean);
+  if (cut < 0 && parts.length > 0) parts[0] = parts[0]!.split(' ').at(-1)!;
+  return [...new Set(parts)];
+}
+
+/** Folds a clarification into a draft's resolution criteria. */
+export function withClarification(draft: DraftResult, answer: string): DraftResult {
+  if (draft.status !== 'ok') return draft;
+  const criteria = `${draft.question.resolutionCriteria ?? ''} Clarification: ${answer.trim()}`.trim();
+  return { status: 'ok', question: { ...draft.question, resolutionCriteria: criteria } };
+}
+
+/** Applies guidance to a draft's description. */
+export function withGuidance(question: QuestionDefinition, guidance: string): QuestionDefinition {
+  const description = [question.description, `Revised with guidance: ${guidance.trim()}`].filter(Boolean).join('\n\n');
+  return { ...question, description };
+}
+
+/** A binary question titled from a market link's last path segment (`will-x-happen` → `Will x happen?`). */
+export function importedQuestion(reference: URL): QuestionDefinition | undefined {
+  const segment = reference.pathname.split('/').filter(Boolean).at(-1);
+  if (!segment) return undefined;
+  let words: string;
+  try {
+    words = decodeURIComponent(segment).replace(/[-_+]+/g, ' ');
+  } catch {
+    return undefined;
+  }
+  if (!/[a-z]/i.test(words)) return undefined;
+  return {
+    type: 'binary',
+    title: asQuestionTitle(words),
+    description: `Imported from ${reference.href}`,
+    resolutionCriteria: `Resolves as the market question at ${reference.href} resolves.`,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The mock service over real HTTP: a node:http server on 127.0.0.1 that turns each
+ * `IncomingMessage` into a Fetch `Request` for {@link MockService.handle} and writes the `Response` back.
+ * @module
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ScaledClock, type MockClock } from './clock.js';
+import { MockConnectionDropped } from './faults.js';
+import { errorResponse, MockHttpError } from './http.js';
+import { API_PREFIX } from './router.js';
+import { createMockService, type MockService, type MockServiceOptions } from './service.js';
+
+/**
+ * Options of {@link startMockServer}: the service's options, or a service to serve.
+ * @example
+ * ```ts
+ * await startMockServer({ timeScale: 600 }); // a demo where 1.5 hours pass in 9 seconds
+ * ```
+ */
+export interface MockServerOptions extends MockServiceOptions {
+  /** Serve this service instead of creating one (the other service options are then ignored). */
+  service?: MockService;
+  /** Port on 127.0.0.1 (default 0: a free port). */
+  port?: number;
+}
+
+/**
+ * A running mock server.
+ * @example
+ * ```ts
+ * const mock = await startMockServer();
+ * mock.clock.advance(60_000);
+ * mock.service.requests.count(); // requests that reached it
+ * await mock.close();
+ * ```
+ */
+export interface MockServer {
+  /** `http://127.0.0.1:<port>/api/v1/external`: pass it as the client's `baseURL`. */
+  baseURL: string;
+  /** The service's default API key. */
+  apiKey: string;
+  service: MockService;
+  clock: MockClock;
+  /** Stops the server, closing open connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the mock service on a free port of 127.0.0.1.
+ *
+ * @example
+ * ```ts
+ * import { startMockServer } from 'forecasting-sdk/testing';
+ * const mock = await startMockServer();
+ * const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL });
+ * // ...
+ * await mock.close();
+ * ```
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const { service: given, port = 0, ...serviceOptions } = options;
+  const service = given ?? createMockService(serviceOptions);
+  const server = createServer((req, res) => void respond(service, req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port: actualPort } = server.address() as AddressInfo;
+  // A scaled clock made here is ours to stop; one passed in belongs to the caller.
+  const ownsClock = !given && !options.clock;
+  return {
+    baseURL: `http://127.0.0.1:${actualPort}${API_PREFIX}`,
+    apiKey: service.apiKey,
+    service,
+    clock: service.clock,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+        if (ownsClock && service.clock instanceof ScaledClock) service.clock.stop();
+      }),
+  };
+}
+
+async function respond(service: MockService, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Aborts the request's signal when the client goes away, so injected delays end early.
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  let response: Response;
+  try {
+    response = await service.handle(await toRequest(req, controller.signal));
+  } catch (err) {
+    if (err instanceof MockConnectionDropped) {
+      req.socket.destroy();
+      return;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    response = errorResponse(new MockHttpError(500, 'api_error', `The mock server failed: ${message}`));
+  }
+  if (res.destroyed) return;
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  headers['content-length'] = String(body.length);
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const method = req.method ?? 'GET';
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = method === 'GET' || method === 'HEAD' || chunks.length === 0 ? undefined : Buffer.concat(chunks);
+  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, { method, headers, body, signal });
+}

@@ -1,0 +1,298 @@
+/**
+ * The mock service object: Fetch `Request` in, `Response` out. The HTTP server and the msw
+ * handlers are thin adapters over it.
+ * @module
+ */
+import type { Operation } from '../core/operation.js';
+import { declaredOperations } from '../operations.js';
+import { generateKey, KeyRing, redactHeaders, requireScope, type MockApiKey, type Principal } from './auth.js';
+import { ManualClock, ScaledClock, type MockClock } from './clock.js';
+import { delay, FaultInjector, faultResponse, MockConnectionDropped, type FaultRule } from './faults.js';
+import { allHandlers } from './handlers/index.js';
+import type { HandlerContext, OperationHandler } from './handlers/types.js';
+import { errorResponse, jsonResponse, MockHttpError, notFound, Reply } from './http.js';
+import { loggedBody, queryObject, readBody, validate, type BodyRead } from './input.js';
+import { RateLimiter } from './rate-limit.js';
+import { RequestLog, type RecordedRequest } from './request-log.js';
+import { API_PREFIX, Router, type RouteMatch } from './router.js';
+import { MockStore } from './store.js';
+
+/**
+ * The general request limit, or `false` for none.
+ * @example
+ * ```ts
+ * createMockService({ rateLimit: { requestsPerMinute: 60 } }); // the spec's default for a key
+ * ```
+ */
+export type RateLimitSetting = { requestsPerMinute: number } | false;
+
+/**
+ * Options of {@link createMockService}.
+ *
+ * @example
+ * ```ts
+ * const service = createMockService({
+ *   apiKeys: [{ key: 'pre_test', scopes: ['questions:read'] }],
+ *   faults: [{ operation: 'questions.create', status: 503 }],
+ * });
+ * ```
+ */
+export interface MockServiceOptions {
+  /** Keys the service accepts (default: one generated `pre_` key with every scope). */
+  apiKeys?: MockApiKey[];
+  /** The clock (default: a {@link ManualClock} at 2025-01-01T00:00:00.000Z). */
+  clock?: MockClock;
+  /** With no `clock`: run a {@link ScaledClock} this many times faster than real time (600 → 1.5 h in 9 s). */
+  timeScale?: number;
+  /**
+   * The spec's request limit (60 a minute per key), counted on the mock clock. Default `false`:
+   * with a manual clock that stands still, a test making more than 60 requests would hit it.
+   * The 20-a-minute drafting limit is always on.
+   */
+  rateLimit?: RateLimitSetting;
+  /** Fault rules active from the start (see {@link MockService.faults}). */
+  faults?: FaultRule[];
+  /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
+  handlers?: readonly OperationHandler[];
+}
+
+/**
+ * An in-memory imitation of the Forecasting Service, faithful to its spec: routes, auth and
+ * scopes, validation, errors, paging, rate limits. Drive it with Fetch `Request`s, over HTTP with
+ * {@link startMockServer}, or inside `fetch` with `mockHandlers` from `forecasting-sdk/testing/msw`.
+ *
+ * @example
+ * ```ts
+ * const service = createMockService();
+ * const res = await service.handle(new Request('http://mock/api/v1/external/questions', {
+ *   method: 'POST',
+ *   headers: { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' },
+ *   body: JSON.stringify({ type: 'binary', title: 'Will it rain in Paris tomorrow?' }),
+ * }));
+ * res.status; // 201
+ * ```
+ */
+export class MockService {
+  /** The default API key (the first of `apiKeys`, or the generated one); holds every scope unless configured. */
+  readonly apiKey: string;
+  /** The clock every timestamp and limit of the service reads. */
+  readonly clock: MockClock;
+  /** The resources the service holds. Read it to check results; write to it to seed data. */
+  readonly store = new MockStore();
+  /** Fault rules: `faults.add(rule)`, `faults.clear()`. */
+  readonly faults: FaultInjector;
+  /** Every request that reached the service, oldest first. */
+  readonly requests = new RequestLog();
+
+  private readonly keys: KeyRing;
+  private readonly router = new Router(declaredOperations);
+  private readonly handlers = new Map<string, OperationHandler>();
+  private readonly limiter: RateLimiter;
+  private rateLimitSetting: RateLimitSetting;
+
+  constructor(options: MockServiceOptions = {}) {
+    if (options.clock && options.timeScale !== undefined) throw new TypeError('Pass clock or timeScale, not both');
+    this.clock =
+      options.clock ?? (options.timeScale !== undefined ? new ScaledClock({ timeScale: options.timeScale }) : new ManualClock());
+    const keys = options.apiKeys?.length ? options.apiKeys : [{ key: generateKey() }];
+    this.keys = new KeyRing(keys);
+    this.apiKey = keys[0]!.key;
+    this.faults = new FaultInjector(options.faults);
+    this.limiter = new RateLimiter(this.clock);
+    this.rateLimitSetting = options.rateLimit ?? false;
+    const declared = new Set(declaredOperations.map((op) => op.sdkMethod));
+    for (const handler of options.handlers ?? allHandlers) {
+      if (!declared.has(handler.sdkMethod)) throw new Error(`Handler for undeclared operation ${handler.sdkMethod}`);
+      if (this.handlers.has(handler.sdkMethod)) throw new Error(`Two handlers for ${handler.sdkMethod}`);
+      this.handlers.set(handler.sdkMethod, handler);
+    }
+  }
+
+  /** The general request limit in force. */
+  get rateLimit(): RateLimitSetting {
+    return this.rateLimitSetting;
+  }
+
+  /**
+   * Turns the spec's request limit on (for example `{ requestsPerMinute: 60 }`) or off (`false`).
+   * @example
+   * ```ts
+   * service.setRateLimit({ requestsPerMinute: 60 });
+   * ```
+   */
+  setRateLimit(setting: RateLimitSetting): void {
+    if (setting && !(setting.requestsPerMinute >= 1)) throw new RangeError('requestsPerMinute must be at least 1');
+    this.rateLimitSetting = setting;
+  }
+
+  /**
+   * Adds an API key while the service runs.
+   * @example
+   * ```ts
+   * service.addApiKey({ key: 'pre_reader', scopes: ['questions:read'] });
+   * ```
+   */
+  addApiKey(key: MockApiKey): void {
+    this.keys.add(key);
+  }
+
+  /** Revokes a key: its later requests answer 401 `invalid_api_key`. */
+  revokeApiKey(key: string): void {
+    this.keys.revoke(key);
+  }
+
+  /**
+   * Test hook: records a forecast on a question, which locks its fields other than `description`,
+   * `resolutionCriteria`, `finePrint`, `visibility` and `tags` (edits to them answer 409).
+   * @example
+   * ```ts
+   * service.markForecasted(question.id);
+   * ```
+   */
+  markForecasted(questionId: string): void {
+    const record = this.store.questions.get(questionId);
+    if (!record) throw new Error(`No question ${questionId}`);
+    this.store.forecasts.insert({
+      id: crypto.randomUUID(),
+      questionId,
+      ownerId: record.ownerId,
+      organizationId: record.organizationId,
+      createdAt: new Date(this.clock.now()).toISOString(),
+    });
+  }
+
+  /** Empties the store, the request log, the fault rules and the rate-limit counts; keys and clock stay. */
+  reset(): void {
+    this.store.clear();
+    this.requests.clear();
+    this.faults.clear();
+    this.limiter.reset();
+  }
+
+  /**
+   * Answers one request. Rejects with {@link MockConnectionDropped} when a fault drops the connection.
+   * @example
+   * ```ts
+   * const res = await service.handle(new Request(`http://mock/api/v1/external/questions/${id}`, {
+   *   headers: { 'x-api-key': service.apiKey },
+   * }));
+   * ```
+   */
+  async handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const route = this.router.match(method, url.pathname);
+    const operation = route.kind === 'operation' ? route.operation : undefined;
+    const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
+    const body = await readBody(request);
+    const entry: RecordedRequest = {
+      method,
+      path: `${path}${url.search}`,
+      operation: operation?.sdkMethod,
+      status: null,
+      dropped: false,
+      idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
+      headers: redactHeaders(request.headers),
+      body: loggedBody(body),
+      at: this.clock.now(),
+      requestId: `req_${crypto.randomUUID()}`,
+    };
+    this.requests.add(entry);
+
+    const fault = this.faults.take({ method, path, template: operation?.path, operation: operation?.sdkMethod });
+    if (fault?.delayMs) await delay(fault.delayMs, request.signal);
+    if (fault?.drop && !fault.afterHandling) {
+      entry.dropped = true;
+      throw new MockConnectionDropped();
+    }
+    const injected = fault ? faultResponse(fault) : undefined;
+    const response =
+      injected instanceof Response
+        ? injected
+        : injected
+          ? errorResponse(injected)
+          : await this.answer(route, request, url, body);
+    response.headers.set('x-request-id', entry.requestId);
+    entry.status = response.status;
+    if (fault?.drop) {
+      entry.dropped = true;
+      throw new MockConnectionDropped('connection dropped by an injected fault after the request was handled');
+    }
+    return response;
+  }
+
+  /** Routing, auth, limits, input checks and the handler; every refusal becomes the error envelope. */
+  private async answer(route: RouteMatch, request: Request, url: URL, body: BodyRead): Promise<Response> {
+    try {
+      if (route.kind === 'not_found') throw notFound(`No route for ${request.method} ${url.pathname}`);
+      if (route.kind === 'method_not_allowed') {
+        const allow = route.allow.join(', ');
+        throw new MockHttpError(405, 'invalid_request_error', `${request.method} is not allowed here; allowed: ${allow}`, {}, { allow });
+      }
+      const { operation, pathParams } = route;
+      const principal = this.keys.authenticate(request.headers);
+      requireScope(principal, operation.scope);
+      if (this.rateLimitSetting) this.limiter.hit('requests', principal.key, this.rateLimitSetting.requestsPerMinute);
+      const handler = this.handlers.get(operation.sdkMethod);
+      if (!handler) {
+        throw new MockHttpError(501, 'not_implemented', `${operation.sdkMethod} is not implemented by the mock service yet`);
+      }
+      const ctx = this.context(operation, pathParams, inputOf(operation, url, body), principal, request);
+      return toResponse(await handler.handle(ctx), operation);
+    } catch (err) {
+      if (err instanceof MockHttpError) return errorResponse(err);
+      const message = err instanceof Error ? err.message : String(err);
+      return errorResponse(new MockHttpError(500, 'api_error', `The mock service failed: ${message}`));
+    }
+  }
+
+  private context(
+    operation: Operation,
+    pathParams: Record<string, string>,
+    input: unknown,
+    principal: Principal,
+    request: Request,
+  ): HandlerContext {
+    return {
+      operation,
+      pathParams,
+      input,
+      principal,
+      store: this.store,
+      clock: this.clock,
+      timestamp: () => new Date(this.clock.now()).toISOString(),
+      limit: (name, perMinute) => this.limiter.hit(name, principal.key, perMinute),
+      request,
+    };
+  }
+}
+
+/** The checked body (POST/PUT/PATCH) or query (GET/DELETE). */
+function inputOf(operation: Operation, url: URL, body: BodyRead): unknown {
+  if (body.kind === 'invalid_json') throw new MockHttpError(400, 'invalid_request_error', 'The request body is not valid JSON');
+  if (operation.multipart) return undefined;
+  const query = operation.method === 'GET' || operation.method === 'DELETE';
+  const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : {};
+  return operation.params ? validate(operation.params, raw) : raw;
+}
+
+function toResponse(result: unknown, operation: Operation): Response {
+  if (result instanceof Reply) return jsonResponse(result.status ?? operation.status ?? 200, result.body, result.headers);
+  if (result === undefined) return new Response(null, { status: operation.status ?? 204 });
+  return jsonResponse(operation.status ?? 200, result);
+}
+
+/**
+ * Creates a mock service. The default clock is a {@link ManualClock}: time moves only when a test
+ * calls `service.clock.advance(ms)`.
+ *
+ * @example
+ * ```ts
+ * import { createMockService } from 'forecasting-sdk/testing';
+ * const service = createMockService();
+ * service.faults.add({ operation: 'questions.create', status: 503, retryAfter: 1 });
+ * ```
+ */
+export function createMockService(options: MockServiceOptions = {}): MockService {
+  return new MockService(options);
+}

@@ -1,0 +1,149 @@
+/**
+ * The mock service's in-memory store: one {@link Collection} per resource kind. A handler group
+ * declares its own collection with {@link collectionKey}, so adding a group needs no edit here.
+ * @module
+ */
+import type { Question } from '../schemas/questions.js';
+
+/**
+ * Records of one resource kind, by id, newest first.
+ *
+ * @example
+ * ```ts
+ * const questions = service.store.questions;
+ * questions.get(id)?.question.title;
+ * ```
+ */
+export class Collection<T extends { id: string }> {
+  private readonly items = new Map<string, T>();
+
+  /** Adds a record (it becomes the newest). */
+  insert(item: T): T {
+    if (this.items.has(item.id)) throw new Error(`duplicate id ${item.id}`);
+    this.items.set(item.id, item);
+    return item;
+  }
+
+  /** Replaces a record, keeping its place in the order. */
+  replace(item: T): T {
+    if (!this.items.has(item.id)) throw new Error(`no record ${item.id}`);
+    this.items.set(item.id, item);
+    return item;
+  }
+
+  get(id: string): T | undefined {
+    return this.items.get(id);
+  }
+
+  delete(id: string): boolean {
+    return this.items.delete(id);
+  }
+
+  /** Every record, newest first (insertion order reversed: timestamps can tie on a manual clock). */
+  list(filter?: (item: T) => boolean): T[] {
+    const all = [...this.items.values()].reverse();
+    return filter ? all.filter(filter) : all;
+  }
+
+  some(test: (item: T) => boolean): boolean {
+    for (const item of this.items.values()) if (test(item)) return true;
+    return false;
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  clear(): void {
+    this.items.clear();
+  }
+}
+
+/** Names a collection and the type of its records. */
+export interface CollectionKey<T extends { id: string }> {
+  readonly name: string;
+  /** Type carrier only; never set. */
+  readonly _type?: T;
+}
+
+/**
+ * Declares a collection, typically at the top of a handler file.
+ *
+ * @example
+ * ```ts
+ * const WEBHOOKS = collectionKey<WebhookRecord>('webhooks');
+ * ctx.store.collection(WEBHOOKS).insert(record);
+ * ```
+ */
+export function collectionKey<T extends { id: string }>(name: string): CollectionKey<T> {
+  return { name };
+}
+
+/** Who a stored resource belongs to. */
+export interface Ownership {
+  /** The user whose key created it. */
+  ownerId: string;
+  organizationId: string;
+}
+
+/** A stored question: the question as the service shows it, plus who owns it. */
+export interface QuestionRecord extends Ownership {
+  id: string;
+  question: Question;
+}
+
+/**
+ * A forecast on a question. Only what the edit lock needs so far: a question with any forecast
+ * record has its locked fields frozen. The forecast task handlers extend this record.
+ */
+export interface ForecastRecord extends Ownership {
+  id: string;
+  questionId: string;
+  createdAt: string;
+}
+
+/** The questions collection. */
+export const QUESTIONS = collectionKey<QuestionRecord>('questions');
+/** The forecasts collection: the question edit lock looks here. */
+export const FORECASTS = collectionKey<ForecastRecord>('forecasts');
+
+/**
+ * Every resource the mock holds, in memory.
+ *
+ * @example
+ * ```ts
+ * service.store.questions.list().length; // questions created so far
+ * ```
+ */
+export class MockStore {
+  private readonly collections = new Map<string, Collection<{ id: string }>>();
+
+  /** The collection named by `key`, created empty on first use. */
+  collection<T extends { id: string }>(key: CollectionKey<T>): Collection<T> {
+    let found = this.collections.get(key.name);
+    if (!found) {
+      found = new Collection<{ id: string }>();
+      this.collections.set(key.name, found);
+    }
+    // One key name maps to one record type: collectionKey is the only way to name a collection.
+    return found as Collection<T>;
+  }
+
+  get questions(): Collection<QuestionRecord> {
+    return this.collection(QUESTIONS);
+  }
+
+  get forecasts(): Collection<ForecastRecord> {
+    return this.collection(FORECASTS);
+  }
+
+  /** Whether any forecast exists for the question (its locked fields can no longer change). */
+  hasForecast(questionId: string): boolean {
+    return this.forecasts.some((f) => f.questionId === questionId);
+  }
+
+  /** Empties every collection. */
+  clear(): void {
+    for (const c of this.collections.values()) c.clear();
+  }
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { createMockService } from '../../src/testing/index.js';
+import { binary, call } from './_helpers.js';
+
+describe('request log', () => {
+  it('records method, path, operation, status, idempotency key, headers, body and clock time', async () => {
+    const service = createMockService();
+    service.clock.advance(1234);
+    await call(service, 'POST', '/questions', { body: binary(), headers: { 'idempotency-key': 'key-1', 'x-trace': 't' } });
+    const entry = service.requests.last();
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: '/questions',
+      operation: 'questions.create',
+      status: 201,
+      dropped: false,
+      idempotencyKey: 'key-1',
+      body: binary(),
+      at: service.clock.now(),
+    });
+    expect(entry?.headers['x-trace']).toBe('t');
+  });
+
+  it('keeps the query in the path and leaves operation undefined when no route matched', async () => {
+    const service = createMockService();
+    await call(service, 'GET', '/questions?limit=5');
+    await call(service, 'GET', '/nope');
+    const [list, none] = service.requests.list();
+    expect(list?.path).toBe('/questions?limit=5');
+    expect(list?.body).toBeUndefined();
+    expect(none).toMatchObject({ path: '/nope', operation: undefined, status: 404 });
+  });
+
+  it('records refused requests too (401, 400, 429)', async () => {
+    const service = createMockService({ rateLimit: { requestsPerMinute: 1 } });
+    await call(service, 'GET', '/questions', { key: null });
+    await call(service, 'POST', '/questions', { rawBody: 'not json' });
+    await call(service, 'GET', '/questions');
+    expect(service.requests.list().map((r) => r.status)).toEqual([401, 400, 429]);
+    expect(service.requests.last()?.body).toBeUndefined();
+    expect(service.requests.list()[1]?.body).toBe('not json');
+  });
+
+  it('counts and filters, and clears', async () => {
+    const service = createMockService();
+    await call(service, 'POST', '/questions', { body: binary() });
+    await call(service, 'POST', '/questions', { body: binary('Will it snow in Oslo tomorrow?') });
+    await call(service, 'GET', '/questions');
+    expect(service.requests.count()).toBe(3);
+    expect(service.requests.count({ operation: 'questions.create' })).toBe(2);
+    expect(service.requests.count({ method: 'get', path: '/questions' })).toBe(1);
+    expect(service.requests.count({ status: 201 })).toBe(2);
+    expect([...service.requests]).toHaveLength(3);
+    service.requests.clear();
+    expect(service.requests.length).toBe(0);
+  });
+
+  it('is emptied with the store by reset()', async () => {
+    const service = createMockService();
+    await call(service, 'POST', '/questions', { body: binary() });
+    service.faults.add({ operation: 'questions.list', status: 500 });
+    service.reset();
+    expect(service.requests.length).toBe(0);
+    expect(service.store.questions.size).toBe(0);
+    expect(service.faults.list()).toHaveLength(0);
+    expect((await call(service, 'GET', '/questions')).status).toBe(200);
+  });
+});

@@ -1,0 +1,25 @@
+// Budgets on what users ship: the built package bundled with its dependencies, minified, gzipped.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { bundleSize } from '../../bench/lib/bundle.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const size = (entry: string) =>
+  bundleSize(`export * from ${JSON.stringify(`${root}dist/${entry}`)};`, root);
+
+describe('bundle size', () => {
+  it('keeps the whole client under 30 KB gzipped with its dependencies', async () => {
+    const { gzip, inputs } = await size('index.js');
+    expect(inputs.some((i) => i.includes('node_modules/ky/'))).toBe(true);
+    expect(inputs.some((i) => i.includes('node_modules/zod/'))).toBe(true);
+    // Importing 'zod' instead of 'zod/mini' pulls in every locale.
+    expect(inputs.filter((i) => i.includes('zod/v4/locales/'))).toEqual([]);
+    expect(gzip).toBeLessThan(30 * 1024);
+  });
+
+  it('keeps forecasting-sdk/webhooks under 3 KB gzipped with no runtime dependency', async () => {
+    const { gzip, inputs } = await size('webhooks/index.js');
+    expect(inputs.filter((i) => i.includes('node_modules'))).toEqual([]);
+    expect(gzip).toBeLessThan(3 * 1024);
+  });
+});
