@@ -1,1 +1,1 @@
-export function bundleSize(source: string, resolveDir: string): Promise<{ bytes: number; gzip: number; inputs: string[] }>;
+export function bundleSize(source: string, resolveDir: string): Promise<{ bytes: number; gzip: number; inputs: string[]; text: string }>;

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 /**
  * @param {string} source - module source to bundle, e.g. `export * from '/abs/dist/index.js'`
  * @param {string} resolveDir - where bare imports resolve from
- * @returns {Promise<{ bytes: number, gzip: number, inputs: string[] }>} inputs: the modules that contribute bytes
+ * @returns {Promise<{ bytes: number, gzip: number, inputs: string[], text: string }>} inputs: the modules that contribute bytes
  */
 export async function bundleSize(source, resolveDir) {
   const result = await build({
@@ -27,5 +27,5 @@ export async function bundleSize(source, resolveDir) {
   // Only the modules that put bytes into the bundle (a re-exported namespace may be parsed, then shaken out).
   const [output] = Object.values(result.metafile.outputs);
   const inputs = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0).map(([name]) => name);
-  return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, inputs };
+  return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, inputs, text: new TextDecoder().decode(code) };
 }
