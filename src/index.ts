@@ -4,8 +4,35 @@
  */
 export { ForecastingClient } from './client.js';
 export { operations } from './operations.js';
-export { verifyWebhook, signWebhook } from './webhooks/index.js';
-export type { WebhookEvent, VerifyWebhookOptions } from './webhooks/index.js';
+export {
+  verifyWebhook,
+  signWebhook,
+  isKnownWebhookEvent,
+  createDeliveryDeduper,
+  SIGNATURE_HEADER,
+  DELIVERY_ID_HEADER,
+  EVENT_ID_HEADER,
+  EVENT_TYPE_HEADER,
+} from './webhooks/index.js';
+export type {
+  WebhookEvent,
+  KnownWebhookEvent,
+  KnownWebhookEventType,
+  UnknownWebhookEvent,
+  ForecastStartedEvent,
+  ForecastCompletedEvent,
+  ForecastFailedEvent,
+  ForecastCancelledEvent,
+  ForecastReportCompletedEvent,
+  WebhookTestEvent,
+  VerifyWebhookOptions,
+  SignWebhookOptions,
+  WebhookPayload,
+  WebhookHeaders,
+  HeadersLike,
+  DeliveryDeduper,
+  DeliveryDeduperOptions,
+} from './webhooks/index.js';
 export {
   ForecastingError,
   APIError,

@@ -22,7 +22,7 @@ import {
   TooManyActiveForecastsError,
   UploadsDisabledError,
   ValidationError,
-} from './_sdk.js';
+} from '../../src/index.js';
 import { BASE, KEY, apiError, makeClient, question, record } from './helpers.js';
 
 const server = setupServer();

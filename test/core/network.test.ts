@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APIConnectionError, APITimeoutError, ForecastingClient } from './_sdk.js';
+import { APIConnectionError, APITimeoutError, ForecastingClient } from '../../src/index.js';
 import { KEY, question } from './helpers.js';
 
 let servers: Server[] = [];

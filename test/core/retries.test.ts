@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineOperations } from '../../src/core/operation.js';
 import { decideRetry, type RetryContext } from '../../src/core/retry.js';
-import { APIConnectionError, OverloadedError, RateLimitError, TooManyActiveForecastsError, ValidationError } from './_sdk.js';
+import { APIConnectionError, OverloadedError, RateLimitError, TooManyActiveForecastsError, ValidationError } from '../../src/index.js';
 import { BASE, apiError, makeClient, question, record } from './helpers.js';
 
 const server = setupServer();

@@ -1,0 +1,73 @@
+/**
+ * A small in-memory de-duplicator for webhook deliveries.
+ * @module
+ */
+
+/**
+ * Options of {@link createDeliveryDeduper}.
+ *
+ * @example
+ * ```ts
+ * createDeliveryDeduper({ maxEntries: 50_000, ttlMs: 6 * 60 * 60 * 1000 });
+ * ```
+ */
+export interface DeliveryDeduperOptions {
+  /** Most ids remembered; the oldest are forgotten first. Default 10,000. */
+  maxEntries?: number;
+  /** How long an id is remembered, in milliseconds. Default 24 hours (retries span about 3 hours; replays come later). */
+  ttlMs?: number;
+  /** The clock, in milliseconds, for tests. Default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * Remembers delivery ids for {@link createDeliveryDeduper}.
+ *
+ * @example
+ * ```ts
+ * if (deduper.seen(deliveryId)) return; // already handled
+ * ```
+ */
+export interface DeliveryDeduper {
+  /** `true` when `deliveryId` was seen (and not forgotten or expired); otherwise records it and returns `false`. */
+  seen(deliveryId: string): boolean;
+  /** Forgets `deliveryId`, so that a retry of a delivery whose handling failed is processed again. */
+  forget(deliveryId: string): void;
+}
+
+/**
+ * Creates a bounded, in-memory record of `X-Service-Delivery-Id`s. Calls can arrive more than once
+ * and out of order; the delivery id (kept across retries and replays) identifies duplicates. It lives
+ * in one process: with several instances, use a unique key in your database instead.
+ *
+ * @example
+ * ```ts
+ * const deduper = createDeliveryDeduper();
+ * const deliveryId = request.headers.get(DELIVERY_ID_HEADER) ?? '';
+ * if (deduper.seen(deliveryId)) return new Response(null, { status: 200 }); // duplicate: acknowledge, skip
+ * try { await handle(event); } catch (err) { deduper.forget(deliveryId); throw err; }
+ * ```
+ */
+export function createDeliveryDeduper(options: DeliveryDeduperOptions = {}): DeliveryDeduper {
+  const { maxEntries = 10_000, ttlMs = 24 * 60 * 60 * 1000, now = Date.now } = options;
+  // Insertion order is expiry order (one ttl for all), so expired ids sit at the front.
+  const expiries = new Map<string, number>();
+  return {
+    seen(deliveryId) {
+      const t = now();
+      for (const [id, expiresAt] of expiries) {
+        if (expiresAt > t) break;
+        expiries.delete(id);
+      }
+      const expiresAt = expiries.get(deliveryId);
+      if (expiresAt !== undefined && expiresAt > t) return true;
+      expiries.delete(deliveryId); // re-inserted at the end, keeping the order
+      expiries.set(deliveryId, t + ttlMs);
+      if (expiries.size > maxEntries) expiries.delete(expiries.keys().next().value as string);
+      return false;
+    },
+    forget(deliveryId) {
+      expiries.delete(deliveryId);
+    },
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * `verifyWebhook`: checks the signature and age of a webhook call, then parses its body.
+ * Errors explain what to fix, stripe-node style, and never contain the secret.
+ * @module
+ */
+import { WebhookVerificationError } from '../core/errors.js';
+import { WEBHOOK_TOLERANCE_SECONDS } from '../core/limits.js';
+import type { KnownWebhookEvent, WebhookEvent } from '../schemas/events.js';
+import { cryptoBackend } from './crypto.js';
+import { SIGNATURE_HEADER, parseSignatureHeader, readHeader, type WebhookHeaders } from './headers.js';
+
+/**
+ * The raw request body exactly as received: a `string`, a `Buffer`/`Uint8Array`, or an `ArrayBuffer`.
+ * Never the parsed JSON: re-serializing changes the bytes and the signature no longer matches.
+ *
+ * @example
+ * ```ts
+ * const payload: WebhookPayload = await request.text(); // or req.body from express.raw()
+ * ```
+ */
+export type WebhookPayload = string | Uint8Array | ArrayBuffer;
+
+/**
+ * Options of {@link verifyWebhook}.
+ *
+ * @example
+ * ```ts
+ * await verifyWebhook(body, headers, secret, { toleranceSeconds: 60 });
+ * ```
+ */
+export interface VerifyWebhookOptions {
+  /**
+   * How far `t` may be from now, either way, in seconds (exactly this far is still accepted). Default
+   * 300, the spec's 5 minutes. `Infinity` turns the check off; `NaN` refuses every call (fails closed).
+   */
+  toleranceSeconds?: number;
+  /** The current time in Unix seconds, for tests. Default: the system clock. */
+  now?: number;
+}
+
+const SIG = 'X-Service-Signature';
+const FORMAT = '; expected "t=<unix seconds>,v1=<hex>".';
+
+const fail = (code: WebhookVerificationError['code'], message: string) => new WebhookVerificationError(code, message);
+
+function describe(value: unknown): string {
+  if (value == null) return String(value);
+  return Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The body as bytes or text, untouched; `undefined` when it is neither. @internal */
+export function toBody(payload: unknown): string | Uint8Array | undefined {
+  if (typeof payload === 'string' || payload instanceof Uint8Array) return payload;
+  return payload instanceof ArrayBuffer ? new Uint8Array(payload) : undefined;
+}
+
+/** The secrets as a list, or a `TypeError` naming the caller; never shows a secret. @internal */
+export function toSecrets(secret: unknown, caller: string): readonly string[] {
+  const list: readonly unknown[] = Array.isArray(secret) ? secret : [secret];
+  if (list.length > 0 && list.every((s) => typeof s === 'string' && s !== '')) return list as readonly string[];
+  throw new TypeError(
+    `${caller}: \`secret\` must be a non-empty string (the "whsec_…" signing secret) or an array of them, not ${Array.isArray(secret) ? 'an array holding another value' : describe(secret)}. Is its environment variable set?`,
+  );
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Verifies a webhook call and returns its event.
+ *
+ * Checks, in order: the payload is the raw body; `X-Service-Signature` is present and well-formed;
+ * some `v1` equals the HMAC-SHA256 of `<t>.` + body under some `secret` (compared in constant time);
+ * `t` is within `toleranceSeconds` of now; the body is a JSON event object. Any failure rejects with
+ * a {@link WebhookVerificationError} whose `code` says why; it never throws synchronously. A missing
+ * or empty `secret` (a programming error, not a bad request) rejects with a `TypeError`.
+ *
+ * Calls can arrive more than once and out of order: de-duplicate by `X-Service-Delivery-Id`
+ * (see {@link createDeliveryDeduper}).
+ *
+ * @param payload - the raw request body, exactly as received
+ * @param headers - the request headers (Fetch `Headers`, Node `req.headers`, or a plain record)
+ * @param secret - the signing secret (`whsec_…`), or several during a rotation: any match is accepted
+ * @returns the event; narrow it with {@link isKnownWebhookEvent} and `switch (event.type)`
+ *
+ * @example
+ * ```ts
+ * // Express: the route needs the raw body
+ * app.post('/webhooks', express.raw({ type: 'application/json' }), async (req, res) => {
+ *   try {
+ *     const event = await verifyWebhook(req.body, req.headers, process.env.WEBHOOK_SECRET!);
+ *     if (isKnownWebhookEvent(event) && event.type === 'forecast.completed') await onForecast(event.data.taskId);
+ *     res.sendStatus(200);
+ *   } catch (err) {
+ *     if (err instanceof WebhookVerificationError) return res.status(400).send(err.code);
+ *     throw err;
+ *   }
+ * });
+ * ```
+ */
+export async function verifyWebhook(
+  payload: WebhookPayload,
+  headers: WebhookHeaders,
+  secret: string | readonly string[],
+  options?: VerifyWebhookOptions,
+): Promise<WebhookEvent> {
+  const body = toBody(payload);
+  if (body === undefined) {
+    throw fail(
+      'malformed_payload',
+      `The webhook payload must be the raw request body (string, Buffer or Uint8Array), not ${describe(payload)}: ` +
+        'the signature covers the exact bytes sent, which re-serialized JSON does not reproduce. ' +
+        "In Express, use `express.raw({ type: 'application/json' })` on this route and pass `req.body`; " +
+        'in fetch-style handlers, pass `await request.text()`.',
+    );
+  }
+  const secrets = toSecrets(secret, 'verifyWebhook');
+  const tolerance = options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+
+  const header = readHeader(headers, SIGNATURE_HEADER)?.trim();
+  if (!header) {
+    throw fail(
+      'missing_header',
+      `The ${SIG} header is missing or empty; pass the request headers unchanged (\`req.headers\`, \`request.headers\`).`,
+    );
+  }
+  const parsed = parseSignatureHeader(header);
+  if (typeof parsed === 'string') throw fail('malformed_header', `Malformed ${SIG} header: ${parsed}${FORMAT}`);
+  if (parsed.v1Count === 0) throw fail('no_matching_signature', `The ${SIG} header has no v1 signature${FORMAT}`);
+
+  const crypto = cryptoBackend();
+  const prefix = `${parsed.timestampText}.`;
+  let matched = false;
+  for (const s of secrets) {
+    const result = crypto.hmac(s, prefix, body);
+    // Node signs synchronously: no extra await (and microtask hop) on that path.
+    const mac = result instanceof Uint8Array ? result : await result;
+    for (const candidate of parsed.signatures) {
+      if (crypto.equal(mac, candidate)) matched = true;
+    }
+    if (matched) break;
+  }
+  if (!matched) {
+    throw fail(
+      'no_matching_signature',
+      `No v1 signature in the ${SIG} header matches: pass the raw body as received (not re-serialized JSON) ` +
+        'and the whole signing secret, "whsec_" included' +
+        (secrets.some((s) => !s.startsWith('whsec_')) ? ' (a secret given lacks it)' : '') +
+        '; during a rotation, pass both secrets in an array.',
+    );
+  }
+
+  const now = options?.now ?? Date.now() / 1000;
+  const age = now - parsed.timestamp;
+  // Written so that a NaN tolerance or clock fails closed.
+  if (!(Math.abs(age) <= tolerance)) {
+    throw fail(
+      'timestamp_out_of_range',
+      `Signature timestamp t=${parsed.timestampText} is ${Math.round(Math.abs(age))} s in the ${age > 0 ? 'past' : 'future'}, ` +
+        `beyond the ${tolerance} s tolerance: an old or replayed call, or a skewed clock.`,
+    );
+  }
+
+  let event: unknown;
+  try {
+    event = JSON.parse(typeof body === 'string' ? body : decoder.decode(body));
+  } catch {
+    event = undefined;
+  }
+  if (!isEventShape(event)) {
+    throw fail('malformed_payload', 'The webhook payload is correctly signed but is not a JSON event object.');
+  }
+  return event;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The envelope every event has; the fields inside `data` are the service's (the body is signed). */
+function isEventShape(value: unknown): value is WebhookEvent {
+  return (
+    isRecord(value) &&
+    typeof value['id'] === 'string' &&
+    typeof value['type'] === 'string' &&
+    typeof value['createdAt'] === 'string' &&
+    isRecord(value['data'])
+  );
+}
+
+/** The kinds the spec names; the `Record` type makes the compiler check this list against the schemas. */
+const KNOWN_TYPES: Record<KnownWebhookEvent['type'], true> = {
+  'forecast.started': true,
+  'forecast.completed': true,
+  'forecast.failed': true,
+  'forecast.cancelled': true,
+  'forecast.report.completed': true,
+  'webhook.test': true,
+};
+
+/**
+ * Tells an event of a kind the spec names from one added later, so that `switch (event.type)`
+ * narrows `event.data` to the kind's fields. It looks at `type` only; the signed body is trusted.
+ *
+ * @example
+ * ```ts
+ * const event = await verifyWebhook(body, headers, secret);
+ * if (!isKnownWebhookEvent(event)) return; // a kind added after this SDK version
+ * switch (event.type) {
+ *   case 'forecast.completed': console.log(event.data.forecastId); break; // string
+ *   case 'forecast.report.completed': console.log(event.data.reportStatus); break;
+ * }
+ * ```
+ */
+export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookEvent {
+  return Object.hasOwn(KNOWN_TYPES, event.type);
+}

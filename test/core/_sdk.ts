@@ -1,2 +1,0 @@
-export * from '../../src/core/errors.js';
-export { ForecastingClient } from '../../src/client.js';
