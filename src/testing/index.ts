@@ -27,3 +27,5 @@ export type { MockApiKey } from './auth.js';
 export { Collection, MockStore, collectionKey, FORECASTS, QUESTIONS } from './store.js';
 export type { CollectionKey, ForecastRecord, Ownership, QuestionRecord } from './store.js';
 export { API_PREFIX } from './router.js';
+export { MockEventBus } from './events.js';
+export type { MockForecastEvent } from './events.js';

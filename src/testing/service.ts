@@ -16,6 +16,7 @@ import { RateLimiter } from './rate-limit.js';
 import { RequestLog, type RecordedRequest } from './request-log.js';
 import { API_PREFIX, Router, type RouteMatch } from './router.js';
 import { MockStore } from './store.js';
+import { MockEventBus } from './events.js';
 
 /**
  * The general request limit, or `false` for none.
@@ -83,6 +84,8 @@ export class MockService {
   readonly faults: FaultInjector;
   /** Every request that reached the service, oldest first. */
   readonly requests = new RequestLog();
+  /** Forecast events as they happen (the webhook engine listens here). */
+  readonly events = new MockEventBus();
 
   private readonly keys: KeyRing;
   private readonly router = new Router(declaredOperations);
@@ -260,6 +263,7 @@ export class MockService {
       principal,
       store: this.store,
       clock: this.clock,
+      events: this.events,
       timestamp: () => new Date(this.clock.now()).toISOString(),
       limit: (name, perMinute) => this.limiter.hit(name, principal.key, perMinute),
       request,

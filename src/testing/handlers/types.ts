@@ -8,6 +8,7 @@ import type { Operation } from '../../core/operation.js';
 import type { Principal } from '../auth.js';
 import type { MockClock } from '../clock.js';
 import type { MockStore } from '../store.js';
+import type { MockEventBus } from '../events.js';
 
 /** Everything a handler may use; handlers never read the wall clock or global state. */
 export interface HandlerContext<Input = unknown> {
@@ -21,6 +22,8 @@ export interface HandlerContext<Input = unknown> {
   principal: Principal;
   store: MockStore;
   clock: MockClock;
+  /** Forecast events: emit here, the webhook engine listens. */
+  events: MockEventBus;
   /** `clock.now()` as the spec's timestamp: ISO 8601 UTC with milliseconds. */
   timestamp(): string;
   /**
