@@ -20,7 +20,8 @@ export interface MockForecastEvent {
   at: number;
 }
 
-type Listener = (event: MockForecastEvent) => void;
+/** A listener of the {@link MockEventBus}. */
+export type MockEventListener = (event: MockForecastEvent) => void;
 
 /**
  * Where forecast events go inside the mock.
@@ -30,10 +31,10 @@ type Listener = (event: MockForecastEvent) => void;
  * ```
  */
 export class MockEventBus {
-  readonly #listeners = new Set<Listener>();
+  readonly #listeners = new Set<MockEventListener>();
 
   /** Adds a listener; returns a function that removes it. */
-  on(listener: Listener): () => void {
+  on(listener: MockEventListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }

@@ -28,4 +28,4 @@ export { Collection, MockStore, collectionKey, FORECASTS, QUESTIONS } from './st
 export type { CollectionKey, ForecastRecord, Ownership, QuestionRecord } from './store.js';
 export { API_PREFIX } from './router.js';
 export { MockEventBus } from './events.js';
-export type { MockForecastEvent } from './events.js';
+export type { MockForecastEvent, MockEventListener } from './events.js';
