@@ -66,22 +66,6 @@ export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './co
 export type { HttpMethod, Scope, OperationManifestEntry } from './core/operation.js';
 export { Questions } from './resources/questions.js';
 export { Tags } from './resources/tags.js';
-export { Webhooks, WebhookDeliveries } from './resources/webhooks.js';
-export type { EventTask, EventWithTask } from './resources/webhooks.js';
-export { SUBSCRIBABLE_EVENT_KINDS } from './schemas/events.js';
-export type { SubscribableEventKind } from './schemas/events.js';
-export type {
-  Webhook,
-  WebhookWithSecret,
-  WebhookCreateParams,
-  WebhookUpdateParams,
-  WebhookListParams,
-  WebhookDelivery,
-  WebhookDeliveryStatus,
-  WebhookDeliveryAttempt,
-  WebhookDeliveryListParams,
-  WebhookDeliveryAttemptListParams,
-} from './schemas/webhooks.js';
 export { APIResource } from './core/resource.js';
 export { BaseClient } from './core/base-client.js';
 export { QUESTION_TYPES } from './schemas/questions.js';
