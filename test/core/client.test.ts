@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   APIError,
   AuthenticationError,
@@ -23,17 +22,9 @@ import {
   UploadsDisabledError,
   ValidationError,
 } from '../../src/index.js';
-import { BASE, KEY, apiError, makeClient, question, record } from './helpers.js';
+import { BASE, KEY, apiError, makeClient, question, useMswServer } from './helpers.js';
 
-const server = setupServer();
-let seen: Request[];
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  server.events.removeAllListeners();
-  seen = record(server);
-});
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const { server, seen } = useMswServer();
 
 describe('construction', () => {
   const env = { ...process.env };

@@ -1,5 +1,6 @@
 import { HttpResponse, type JsonBodyType } from 'msw';
-import type { SetupServer } from 'msw/node';
+import { setupServer, type SetupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { ForecastingClient } from '../../src/client.js';
 import type { ClientOptions } from '../../src/core/options.js';
 
@@ -53,11 +54,21 @@ export function question(id: string, extra: Record<string, unknown> = {}) {
   };
 }
 
-/** Records every request that reaches msw, for asserting what was sent. */
-export function record(server: SetupServer): Request[] {
+/**
+ * An msw server for this test file: started before the tests, reset after each, and a log of the
+ * requests that reached it in `seen` (emptied before each test).
+ */
+export function useMswServer(): { server: SetupServer; seen: Request[] } {
+  const server = setupServer();
   const seen: Request[] = [];
   server.events.on('request:start', ({ request }) => {
     seen.push(request.clone());
   });
-  return seen;
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeEach(() => {
+    seen.length = 0;
+  });
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+  return { server, seen };
 }

@@ -1,17 +1,8 @@
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BASE, makeClient, question, record } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BASE, makeClient, question, useMswServer } from './helpers.js';
 
-const server = setupServer();
-let seen: Request[];
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  server.events.removeAllListeners();
-  seen = record(server);
-});
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const { server, seen } = useMswServer();
 
 const ids = Array.from({ length: 7 }, (_, i) => `q${i}`);
 

@@ -1,21 +1,12 @@
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import * as z from 'zod/mini';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defineOperations } from '../../src/core/operation.js';
 import { decideRetry, type RetryContext } from '../../src/core/retry.js';
 import { APIConnectionError, OverloadedError, RateLimitError, TooManyActiveForecastsError, ValidationError } from '../../src/index.js';
-import { BASE, apiError, makeClient, question, record } from './helpers.js';
+import { BASE, apiError, makeClient, question, useMswServer } from './helpers.js';
 
-const server = setupServer();
-let seen: Request[];
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  server.events.removeAllListeners();
-  seen = record(server);
-});
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const { server, seen } = useMswServer();
 
 /** Answers with each response in turn, then the last one again. */
 function sequence(...responses: Array<() => Response>) {
