@@ -4,6 +4,8 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'webhooks/index': 'src/webhooks/index.ts',
+    'webhooks/express': 'src/webhooks/express.ts',
+    'webhooks/fetch': 'src/webhooks/fetch.ts',
     'testing/index': 'src/testing/index.ts',
     'testing/msw': 'src/testing/msw.ts',
   },
@@ -21,5 +23,5 @@ export default defineConfig({
   // ky, zod/mini and eventemitter3 are bundled (tree-shaken): one file loads far faster than zod's
   // hundred modules, and the CJS build needs no require(esm) of ky. zod stays a dependency for the types.
   noExternal: ['ky', 'zod', 'eventemitter3'],
-  external: ['msw', /^node:/],
+  external: ['msw', 'express', /^node:/],
 });

@@ -2,6 +2,10 @@ import { BaseClient } from './core/base-client.js';
 import type { ClientOptions } from './core/options.js';
 import { Questions } from './resources/questions.js';
 import { Tags } from './resources/tags.js';
+import { Forecasts, RunModes } from './resources/forecasts.js';
+import { Schedules, Watches } from './resources/schedules.js';
+import { CreditsResource } from './resources/credits.js';
+import { Webhooks } from './resources/webhooks.js';
 
 /**
  * The Forecasting Service client.
@@ -22,6 +26,18 @@ export class ForecastingClient extends BaseClient {
   readonly questions: Questions = new Questions(this);
   /** Tags used on your questions. */
   readonly tags: Tags = new Tags(this);
+  /** Forecasts: start, read, wait for, cancel, one or many at a time; chat about them. */
+  readonly forecasts: Forecasts = new Forecasts(this);
+  /** Run modes, their rough times and prices. */
+  readonly runModes: RunModes = new RunModes(this);
+  /** Every schedule (a question's own is `questions.schedule`). */
+  readonly schedules: Schedules = new Schedules(this);
+  /** Every watch (a question's own is `questions.watch`). */
+  readonly watches: Watches = new Watches(this);
+  /** The organization's credits. */
+  readonly credits: CreditsResource = new CreditsResource(this);
+  /** Webhooks and their deliveries (`client.webhooks.deliveries`). */
+  readonly webhooks: Webhooks = new Webhooks(this);
 
   /**
    * @param options - see {@link ClientOptions}. A missing key or base URL throws `ValidationError` naming

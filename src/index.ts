@@ -55,6 +55,7 @@ export {
   APITimeoutError,
   ValidationError,
   WebhookVerificationError,
+  WaitTimeoutError,
 } from './core/errors.js';
 export type { APIErrorInit, ErrorExtras, ValidationIssue, WebhookVerificationErrorCode } from './core/errors.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
@@ -66,6 +67,63 @@ export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './co
 export type { HttpMethod, Scope, OperationManifestEntry } from './core/operation.js';
 export { Questions } from './resources/questions.js';
 export { Tags } from './resources/tags.js';
+export { Forecasts, ForecastChat, RunModes, QuestionForecasts } from './resources/forecasts.js';
+export { QuestionSchedule, QuestionWatch, Schedules, Watches } from './resources/schedules.js';
+export { CreditsResource } from './resources/credits.js';
+export type { WaitOptions, WaitManyOptions } from './core/forecast-waits.js';
+export { RUN_MODES, TASK_STATUSES } from './schemas/forecasts.js';
+export type { ForecastProgress, ForecastProgressEvents } from './core/polling.js';
+export type { ClientClock } from './core/clock.js';
+export type {
+  ForecastTask,
+  ForecastListItem,
+  Forecast,
+  ForecastData,
+  BinaryForecastData,
+  MultipleChoiceForecastData,
+  NumericForecastData,
+  DateForecastData,
+  DiscreteForecastData,
+  Report,
+  Source,
+  Subforecast,
+  RunMode,
+  RunModeKey,
+  TaskStatus,
+  ReportStatus,
+  ForecastCreateParams,
+  QuestionForecastCreateParams,
+  ForecastRetrieveParams,
+  ForecastListParams,
+  QuestionForecastListParams,
+  RunModeListParams,
+  ForecastBatchParams,
+  ForecastBatchResult,
+  BatchItemResult,
+  ForecastCancelBatchParams,
+  ForecastCancelBatchResult,
+  CancelItemResult,
+} from './schemas/forecasts.js';
+export type { Credits, PriceKey } from './schemas/account.js';
+export type { ChatThread, ChatMessage, ChatCreateParams, ChatListParams, AcceptContextParams, ContextNote } from './schemas/chat.js';
+export type { Schedule, ScheduleParams, Watch, WatchParams, AutomationListParams } from './schemas/schedules.js';
+export { Webhooks, WebhookDeliveries } from './resources/webhooks.js';
+export type { EventWithTask } from './resources/webhooks.js';
+export { SUBSCRIBABLE_EVENT_KINDS } from './schemas/events.js';
+export { WEBHOOK_DELIVERY_STATUSES } from './schemas/webhooks.js';
+export type { SubscribableEventKind } from './schemas/events.js';
+export type {
+  Webhook,
+  WebhookWithSecret,
+  WebhookCreateParams,
+  WebhookUpdateParams,
+  WebhookListParams,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookDeliveryAttempt,
+  WebhookDeliveryListParams,
+  WebhookDeliveryAttemptListParams,
+} from './schemas/webhooks.js';
 export { APIResource } from './core/resource.js';
 export { BaseClient } from './core/base-client.js';
 export { QUESTION_TYPES } from './schemas/questions.js';

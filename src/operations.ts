@@ -5,11 +5,26 @@
 import type { Operation, OperationManifestEntry } from './core/operation.js';
 import { questionOperations } from './resources/questions.js';
 import { tagOperations } from './resources/tags.js';
+import { chatOperations, forecastOperations, questionForecastOperations, runModeOperations } from './resources/forecasts.js';
+import { questionScheduleOperations, questionWatchOperations, scheduleOperations, watchOperations } from './resources/schedules.js';
+import { creditOperations } from './resources/credits.js';
+import { webhookDeliveryOperations, webhookOperations } from './resources/webhooks.js';
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
   ...Object.values(questionOperations),
   ...Object.values(tagOperations),
+  ...Object.values(runModeOperations),
+  ...Object.values(forecastOperations),
+  ...Object.values(questionForecastOperations),
+  ...Object.values(chatOperations),
+  ...Object.values(questionScheduleOperations),
+  ...Object.values(questionWatchOperations),
+  ...Object.values(scheduleOperations),
+  ...Object.values(watchOperations),
+  ...Object.values(creditOperations),
+  ...Object.values(webhookOperations),
+  ...Object.values(webhookDeliveryOperations),
 ];
 
 /**

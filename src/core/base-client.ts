@@ -15,6 +15,8 @@ import { resolveOptions, type ClientOptions, type RequestOptions, type ResolvedO
 import { Page, PagePromise, type ListEnvelope, type PageParams } from './pagination.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
 import { sleep } from './sleep.js';
+import type { ClientClock } from './clock.js';
+import { RequestBudget } from './request-budget.js';
 import { AttemptFailure, Transport, errorFromResponse, readBody, toSearchParams, type PreparedRequest } from './transport.js';
 import { toFormData } from './uploads.js';
 import { parseOrThrow } from './validate.js';
@@ -70,11 +72,19 @@ export class BaseClient {
   readonly #transport: Transport;
   readonly #events = new EventEmitter<ClientEvents>();
   readonly #log: Logger;
+  readonly #budget: RequestBudget | undefined;
 
   constructor(options: ClientOptions = {}) {
     this.#options = resolveOptions(options);
     this.#transport = new Transport(this.#options.baseURL, this.#options.fetch);
     this.#log = leveled(options.logger ?? console, options.logLevel ?? 'warn');
+    const { requestsPerMinute, clock } = this.#options;
+    this.#budget = requestsPerMinute ? new RequestBudget(requestsPerMinute, clock) : undefined;
+  }
+
+  /** The time source of waits and of the request budget. @internal */
+  get _clock(): ClientClock {
+    return this.#options.clock;
   }
 
   /** The base URL requests go to (no trailing slash). */
@@ -173,6 +183,8 @@ export class BaseClient {
         attempt,
         idempotencyKey: req.headers['idempotency-key'],
       };
+      // Every attempt takes a slot of the budget, so retries and wait loops share it too.
+      await this.#budget?.acquire(options.signal);
       this.#events.emit('request', event);
       this.#log.debug(`${req.method} ${req.path} (attempt ${attempt})`);
       const sentAt = Date.now();

@@ -278,3 +278,26 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
+
+/**
+ * A wait (`forecasts.wait`, `waitMany`, `createAndWait`) reached its `timeout` before the tasks were
+ * final. The tasks keep running on the service; `lastSeen` holds their last known state.
+ *
+ * @example
+ * ```ts
+ * try { await client.forecasts.wait(taskId, { timeout: 600_000 }); }
+ * catch (err) { if (err instanceof WaitTimeoutError) console.log(err.taskIds, err.lastSeen); }
+ * ```
+ */
+export class WaitTimeoutError extends ForecastingError {
+  override name = 'WaitTimeoutError';
+  constructor(
+    message: string,
+    /** The tasks not yet final. */
+    readonly taskIds: string[],
+    /** The last state read of each task not yet final. */
+    readonly lastSeen: unknown[] = [],
+  ) {
+    super(message);
+  }
+}

@@ -47,6 +47,11 @@ export const DECISION_MODEL_CALLS_PER_MINUTE = 10;
 export const WEBHOOK_TEST_REPLAY_PER_MINUTE = 20;
 /** API-started forecasts running at once per user. */
 export const MAX_ACTIVE_FORECASTS = 50;
+/** `Retry-After` of a task read while `queued`, and while running, in ms (the spec's 15 and 120 s). */
+export const QUEUED_RETRY_AFTER_MS = 15_000;
+export const RUNNING_RETRY_AFTER_MS = 120_000;
+/** Wait between reads when the service asks for none (a report being written), in ms. */
+export const DEFAULT_POLL_INTERVAL_MS = 15_000;
 /** Schedules: shortest interval, and most forecasts in one schedule. */
 export const MIN_SCHEDULE_INTERVAL_HOURS = 3;
 export const MAX_SCHEDULE_OCCURRENCES = 50;

@@ -4,6 +4,7 @@
  */
 import { ValidationError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
+import { realClock, type ClientClock } from './clock.js';
 
 /** Options of {@link ForecastingClient}. */
 export interface ClientOptions {
@@ -42,6 +43,14 @@ export interface ClientOptions {
    * a missing or mistyped known field throws `ValidationError` naming `response.<field>`.
    */
   validateResponses?: boolean;
+  /**
+   * A client-side request budget shared by every call of this client (retries and wait loops
+   * included): requests are spaced so that no minute holds more than `requestsPerMinute`. Off by
+   * default. Set it to the key's limit (60 unless the operator set another) to never meet a 429.
+   */
+  rateLimit?: { requestsPerMinute: number };
+  /** Time source of waits and of the request budget (default: real time). See {@link ClientClock}. */
+  clock?: ClientClock;
 }
 
 /** Options every method takes as its last argument. */
@@ -76,6 +85,8 @@ export interface ResolvedOptions {
   defaultHeaders: Record<string, string>;
   authHeader: 'bearer' | 'x-api-key';
   validateResponses: boolean;
+  requestsPerMinute: number | undefined;
+  clock: ClientClock;
 }
 
 function env(name: string): string | undefined {
@@ -99,6 +110,10 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       'baseURL',
     );
   }
+  const positive = (name: string, value: number) => {
+    if (!(Number.isFinite(value) && value > 0)) throw new ValidationError(`must be a number > 0, got ${value}`, name);
+    return value;
+  };
   const count = (name: string, value: number | undefined, fallback: number) => {
     if (value === undefined) return fallback;
     if (!Number.isFinite(value) || value < 0) throw new ValidationError(`must be a number >= 0, got ${value}`, name);
@@ -117,6 +132,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     defaultHeaders: { ...options.defaultHeaders },
     authHeader: options.authHeader ?? 'bearer',
     validateResponses: options.validateResponses ?? false,
+    requestsPerMinute: options.rateLimit ? positive('rateLimit.requestsPerMinute', options.rateLimit.requestsPerMinute) : undefined,
+    clock: options.clock ?? realClock,
   };
 }
 

@@ -15,6 +15,8 @@ import {
   QuestionListParams,
   QuestionUpdateParams,
 } from '../schemas/questions.js';
+import { QuestionForecasts } from './forecasts.js';
+import { QuestionSchedule, QuestionWatch } from './schedules.js';
 
 /** The Questions group, declared once. */
 export const questionOperations = defineOperations('questions', {
@@ -41,6 +43,13 @@ const ops = questionOperations;
  * ```
  */
 export class Questions extends APIResource {
+  /** The question's forecasts: `list`, `create`. */
+  readonly forecasts: QuestionForecasts = new QuestionForecasts(this._client);
+  /** The question's schedule of repeated forecasts. */
+  readonly schedule: QuestionSchedule = new QuestionSchedule(this._client);
+  /** The question's watch (automatic reruns). */
+  readonly watch: QuestionWatch = new QuestionWatch(this._client);
+
   /**
    * Lists your questions, newest first. Awaiting gives the first page; `for await` walks every question.
    * @example

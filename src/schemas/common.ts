@@ -61,3 +61,21 @@ export function unionByKey<const W extends z.ZodMiniType, const O extends z.ZodM
     typeof input === 'object' && input !== null && key in input ? withKey : otherwise;
   return Object.assign(z.union([otherwise, withKey]), { selectBranch });
 }
+
+/**
+ * A rule across fields, for `.check(...)`: when `ok(value)` is false, an issue at `path` with `message`.
+ * Built on `superRefine`, which the question rules already bundle.
+ */
+export function rule<T>(ok: (value: T) => boolean, path: string, message: string) {
+  return z.superRefine((value: T, ctx) => {
+    if (!ok(value)) ctx.addIssue({ code: 'custom', message, path: path ? [path] : [], input: value });
+  });
+}
+
+/**
+ * {@link openEnum} for values needed only as a type: autocompletion on `T`, any string passes, and
+ * no list of values is bundled.
+ */
+export function openString<T extends string>(): z.ZodMiniType<T | (string & {})> {
+  return z.string();
+}

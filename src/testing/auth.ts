@@ -65,6 +65,11 @@ export class KeyRing {
     return principal;
   }
 
+  /** The principal of a key, if it is known. */
+  find(key: string): Principal | undefined {
+    return this.keys.get(key);
+  }
+
   /** Revokes a key: later requests with it answer 401. */
   revoke(key: string): boolean {
     return this.keys.delete(key);

@@ -28,4 +28,13 @@ export { Collection, MockStore, collectionKey, FORECASTS, QUESTIONS } from './st
 export type { CollectionKey, ForecastRecord, Ownership, QuestionRecord } from './store.js';
 export { API_PREFIX } from './router.js';
 export { MockEventBus } from './events.js';
+export { clientClockFor, mockClientOptions } from './client-clock.js';
+export { ForecastControls } from './models/forecast-controls.js';
+export { TASK_TRANSITIONS, REPORT_TRANSITIONS, RUN_MODE_PLANS, CONTEXT_FILES, FORECAST_OUTCOMES } from './models/forecast-task.js';
+export type { ForecastOutcome, ContextFileLike, ForecastEnv } from './models/forecast-task.js';
+export type { CreditsRecord } from './models/credits.js';
+export { PRICES, DEFAULT_BALANCE } from './models/credits.js';
+export { forecastDataFor } from './models/forecast-data.js';
 export type { MockForecastEvent, MockEventListener } from './events.js';
+export { MockWebhookEngine, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_USER_AGENT, WEBHOOKS, WEBHOOK_DELIVERIES, WEBHOOK_ATTEMPTS } from './webhooks/engine.js';
+export type { MockWebhookOptions, MockWebhookCall, WebhookRecord, WebhookDeliveryRecord, WebhookAttemptRecord } from './webhooks/engine.js';

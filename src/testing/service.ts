@@ -17,6 +17,10 @@ import { RequestLog, type RecordedRequest } from './request-log.js';
 import { API_PREFIX, Router, type RouteMatch } from './router.js';
 import { MockStore } from './store.js';
 import { MockEventBus } from './events.js';
+import { IdempotencyLedger } from './idempotency.js';
+import { insertCompletedForecast } from './models/forecast-task.js';
+import { ForecastControls } from './models/forecast-controls.js';
+import { MockWebhookEngine, type MockWebhookOptions } from './webhooks/engine.js';
 
 /**
  * The general request limit, or `false` for none.
@@ -53,6 +57,8 @@ export interface MockServiceOptions {
   rateLimit?: RateLimitSetting;
   /** Fault rules active from the start (see {@link MockService.faults}). */
   faults?: FaultRule[];
+  /** The webhook delivery engine: `{ allowLoopbackReceivers: true }` lets it call receivers on 127.0.0.1. */
+  webhooks?: MockWebhookOptions;
   /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
   handlers?: readonly OperationHandler[];
 }
@@ -86,11 +92,14 @@ export class MockService {
   readonly requests = new RequestLog();
   /** Forecast events as they happen (the webhook engine listens here). */
   readonly events = new MockEventBus();
+  /** Webhook deliveries: `await service.webhooks.idle()` waits for calls in flight; `calls()` lists them. */
+  readonly webhooks: MockWebhookEngine;
 
   private readonly keys: KeyRing;
   private readonly router = new Router(declaredOperations);
   private readonly handlers = new Map<string, OperationHandler>();
   private readonly limiter: RateLimiter;
+  private readonly idempotency: IdempotencyLedger;
   private rateLimitSetting: RateLimitSetting;
 
   constructor(options: MockServiceOptions = {}) {
@@ -102,7 +111,9 @@ export class MockService {
     this.apiKey = keys[0]!.key;
     this.faults = new FaultInjector(options.faults);
     this.limiter = new RateLimiter(this.clock);
+    this.idempotency = new IdempotencyLedger(this.clock);
     this.rateLimitSetting = options.rateLimit ?? false;
+    this.webhooks = new MockWebhookEngine({ store: this.store, clock: this.clock, events: this.events }, options.webhooks);
     const declared = new Set(declaredOperations.map((op) => op.sdkMethod));
     for (const handler of options.handlers ?? allHandlers) {
       if (!declared.has(handler.sdkMethod)) throw new Error(`Handler for undeclared operation ${handler.sdkMethod}`);
@@ -155,13 +166,23 @@ export class MockService {
   markForecasted(questionId: string): void {
     const record = this.store.questions.get(questionId);
     if (!record) throw new Error(`No question ${questionId}`);
-    this.store.forecasts.insert({
-      id: crypto.randomUUID(),
-      questionId,
-      ownerId: record.ownerId,
-      organizationId: record.organizationId,
-      createdAt: new Date(this.clock.now()).toISOString(),
-    });
+    // A real (completed) forecast record, so reads and lists of forecasts agree with the lock.
+    insertCompletedForecast(this.store, record, this.clock.now());
+  }
+
+  /**
+   * Test hooks of the forecast lifecycle: outcomes (a failing task or report), credit balances,
+   * context files still processing, news that moves a watched question.
+   * @example
+   * ```ts
+   * service.forecastControls.setOutcome(questionId, { report: 'failed' });
+   * service.forecastControls.setCredits({ balance: 0 });
+   * ```
+   */
+  get forecastControls(): ForecastControls {
+    // Hooks default to the organization of the service's default key.
+    const organizationId = this.keys.find(this.apiKey)?.organizationId ?? this.keys.defaultOrganizationId;
+    return new ForecastControls({ store: this.store, clock: this.clock, events: this.events }, organizationId);
   }
 
   /** Empties the store, the request log, the fault rules and the rate-limit counts; keys and clock stay. */
@@ -170,6 +191,8 @@ export class MockService {
     this.requests.clear();
     this.faults.clear();
     this.limiter.reset();
+    this.idempotency.reset();
+    this.webhooks.reset();
   }
 
   /**
@@ -202,9 +225,24 @@ export class MockService {
     };
     this.requests.add(entry);
 
+    // Keyed operations follow the spec's idempotency rules. The key is claimed before any delay, so a
+    // second request meanwhile finds the first in progress.
+    const claim = operation?.idempotent ? this.idempotency.claim(request.headers, `${method} ${path} ${JSON.stringify(entry.body)}`) : undefined;
+    if (claim?.kind === 'answer') {
+      claim.response.headers.set('x-request-id', entry.requestId);
+      entry.status = claim.response.status;
+      return claim.response;
+    }
+    const keyed = claim?.kind === 'proceed' ? claim : undefined;
     const fault = this.faults.take({ method, path, template: operation?.path, operation: operation?.sdkMethod });
-    if (fault?.delayMs) await delay(fault.delayMs, request.signal);
+    if (fault?.delayMs) {
+      await delay(fault.delayMs, request.signal).catch((err: unknown) => {
+        keyed?.release();
+        throw err;
+      });
+    }
     if (fault?.drop && !fault.afterHandling) {
+      keyed?.release();
       entry.dropped = true;
       throw new MockConnectionDropped();
     }
@@ -217,6 +255,7 @@ export class MockService {
           : await this.answer(route, request, url, body);
     response.headers.set('x-request-id', entry.requestId);
     entry.status = response.status;
+    await keyed?.settle(response);
     if (fault?.drop) {
       entry.dropped = true;
       throw new MockConnectionDropped('connection dropped by an injected fault after the request was handled');

@@ -4,6 +4,8 @@
  * @module
  */
 import type { Question } from '../schemas/questions.js';
+import type { RunModeKey, TaskStatus } from '../schemas/forecasts.js';
+import type { ScheduledCallback } from './clock.js';
 
 /**
  * Records of one resource kind, by id, newest first.
@@ -93,13 +95,32 @@ export interface QuestionRecord extends Ownership {
 }
 
 /**
- * A forecast on a question. Only what the edit lock needs so far: a question with any forecast
- * record has its locked fields frozen. The forecast task handlers extend this record.
+ * A forecast task on a question (its `id` is the task id). A question with any forecast record has
+ * its locked fields frozen. The state machine that moves it is `models/forecast-task.ts`; what a read
+ * shows is built from it there.
  */
 export interface ForecastRecord extends Ownership {
   id: string;
   questionId: string;
   createdAt: string;
+  status: TaskStatus;
+  runMode: RunModeKey;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** One per planned subforecast, in `sequenceIndex` order. */
+  subforecasts: Array<{ sequenceIndex: number; status: 'running' | 'completed' | 'cancelled' | 'failed'; completedAt: string | null }>;
+  /** The forecast's own id and time, once completed. */
+  forecastId: string | null;
+  generatedAt: string | null;
+  reportStatus: 'pending' | 'writing' | 'completed' | 'failed';
+  /** `error.message` once failed. */
+  failureMessage: string | null;
+  creditsCharged: number;
+  presetId: string | null;
+  /** What started it: the API, a schedule or a watch. */
+  startedBy: 'api' | 'schedule' | 'watch';
+  /** Clock callbacks still waiting to move it; cancelled when it ends early. */
+  timers: ScheduledCallback[];
 }
 
 /** The questions collection. */

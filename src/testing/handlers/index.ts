@@ -6,5 +6,15 @@ import { draftingHandlers } from './drafting.js';
 import { questionHandlers } from './questions.js';
 import { tagHandlers } from './tags.js';
 import type { OperationHandler } from './types.js';
+import { webhookHandlers } from './webhooks.js';
+import { forecastHandlers } from './forecasts.js';
+import { chatHandlers } from './chat.js';
+import { scheduleHandlers } from './schedules.js';
+import { creditHandlers } from './credits.js';
 
-export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ...draftingHandlers, ...tagHandlers];
+export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ...draftingHandlers, ...tagHandlers, ...webhookHandlers,
+  ...forecastHandlers,
+  ...chatHandlers,
+  ...scheduleHandlers,
+  ...creditHandlers,
+];

@@ -1,0 +1,205 @@
+/**
+ * The forecast flows built on the core: waiting for one task or many (on the shared {@link poll}
+ * loop), create-and-wait, and batches of any size split into the service's chunks of 25.
+ * Resources call these in one line.
+ * @module
+ */
+import type { EventEmitter } from 'eventemitter3';
+import type { APIPromise } from './api-promise.js';
+import type { ClientClock } from './clock.js';
+import { WaitTimeoutError, parseRetryAfter } from './errors.js';
+import {
+  DEFAULT_POLL_INTERVAL_MS,
+  MAX_BATCH_ITEMS,
+  MAX_BULK_CANCEL_IDS,
+  MAX_PAGE_SIZE,
+  QUEUED_RETRY_AFTER_MS,
+  RUNNING_RETRY_AFTER_MS,
+} from './limits.js';
+import type { RequestOptions } from './options.js';
+import type { PagePromise } from './pagination.js';
+import { poll, ProgressTracker, type ForecastProgress, type ForecastProgressEvents, type PollStep } from './polling.js';
+import {
+  FINAL_TASK_STATUSES,
+  type BatchItemResult,
+  type CancelItemResult,
+  type ForecastBatchParams,
+  type ForecastBatchResult,
+  type ForecastCancelBatchParams,
+  type ForecastCancelBatchResult,
+  type ForecastCreateParams,
+  type ForecastListItem,
+  type ForecastListParams,
+  type ForecastRetrieveParams,
+  type ForecastTask,
+} from '../schemas/forecasts.js';
+
+/**
+ * Options of `forecasts.wait`.
+ * @example
+ * ```ts
+ * await client.forecasts.wait(taskId, { timeout: 2 * 3600_000, waitForReport: true, onProgress: (p) => console.log(p.status) });
+ * ```
+ */
+export interface WaitOptions {
+  /** Stops waiting at once; the wait rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Overall time allowed, in ms; then the wait rejects with `WaitTimeoutError`. Default: no limit. */
+  timeout?: number;
+  /** Called after every read with the task's progress. */
+  onProgress?: (progress: ForecastProgress) => void;
+  /** Also wait for the report of a completed task to be `completed` or `failed`. */
+  waitForReport?: boolean;
+  /** `numeric` leaves out the report and sources (ignored with `waitForReport`, which needs the report). */
+  fields?: 'numeric';
+  /** Ask for finished subforecasts' data on each read (`wait` only; the answer can be large). */
+  includeSubforecasts?: boolean;
+  /** Options of each read (`headers`, per-attempt `timeout`, `maxRetries`). */
+  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
+}
+
+/**
+ * Options of `forecasts.waitMany`.
+ * @example
+ * ```ts
+ * const tasks = await client.forecasts.waitMany(ids, { onProgress: (p) => console.log(p.taskId, p.status) });
+ * ```
+ */
+export interface WaitManyOptions extends Omit<WaitOptions, 'includeSubforecasts'> {
+  /**
+   * Resolve with full task records (default `true`: one read per task, once it is final), or, with
+   * `false`, with the list items the rounds already read (no extra request).
+   */
+  full?: boolean;
+}
+
+/** What the flows run with: the `Forecasts` resource's calls and its progress emitter. @internal */
+export interface FlowContext {
+  retrieve(taskId: string, params?: ForecastRetrieveParams, options?: RequestOptions): APIPromise<ForecastTask>;
+  list(params?: ForecastListParams, options?: RequestOptions): PagePromise<ForecastListItem>;
+  create(params: ForecastCreateParams, options?: RequestOptions): APIPromise<ForecastTask>;
+  createBatch(params: ForecastBatchParams, options?: RequestOptions): APIPromise<ForecastBatchResult>;
+  cancelBatch(params: ForecastCancelBatchParams, options?: RequestOptions): APIPromise<ForecastCancelBatchResult>;
+  readonly progress: EventEmitter<ForecastProgressEvents>;
+}
+
+/** Whether waiting is over for a task in this state. */
+const settled = (p: ForecastProgress, waitForReport: boolean | undefined) =>
+  p.final && (!waitForReport || p.status !== 'completed' || p.reportStatus === 'completed' || p.reportStatus === 'failed');
+
+/** The progress fields a task and a list item share, read from either. */
+const progressOf = (
+  taskId: string,
+  t: { status: string; progressMessage?: string | undefined; completedSubforecastCount?: number | undefined; plannedSubforecastCount?: number | undefined },
+  reportStatus: string | null | undefined,
+): Omit<ForecastProgress, 'previousStatus'> => ({
+  taskId,
+  status: t.status,
+  final: FINAL_TASK_STATUSES.has(t.status),
+  progressMessage: t.progressMessage,
+  completedSubforecastCount: t.completedSubforecastCount,
+  plannedSubforecastCount: t.plannedSubforecastCount,
+  reportStatus: reportStatus ?? undefined,
+});
+
+/** Runs the wait loop for `ids` with the options of a wait; `last` gives their states when time runs out. */
+const waitLoop = <T>(clock: ClientClock, o: WaitOptions, read: (signal: AbortSignal | undefined) => Promise<PollStep<T>>, ids: () => string[], last: () => unknown[]) =>
+  poll(read, clock, o.signal, o.timeout, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${ids().join(', ')}`, ids(), last()));
+
+/** Options of each read; `fields` is dropped when waiting for the report, which it would leave out. */
+const readOptions = (o: WaitOptions, signal: AbortSignal | undefined): [Pick<ForecastRetrieveParams, 'fields'>, RequestOptions] => [
+  { fields: o.waitForReport ? undefined : o.fields },
+  { ...o.requestOptions, signal },
+];
+
+/** Waits for one task to be final (and its report, with `waitForReport`). @internal */
+export function waitForTask(ctx: FlowContext, clock: ClientClock, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
+  const tracker = new ProgressTracker(ctx.progress, o.onProgress);
+  let last: ForecastTask | undefined;
+  return waitLoop(clock, o, async (signal) => {
+    const [query, options] = readOptions(o, signal);
+    const { data, response } = await ctx.retrieve(taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options).withResponse();
+    last = data;
+    const p = tracker.observe(progressOf(taskId, data, data.forecast?.report?.status));
+    return [data, settled(p, o.waitForReport), parseRetryAfter(response.headers.get('retry-after'))];
+  }, () => [taskId], () => [last]);
+}
+
+/**
+ * Waits for many tasks: each round is one `GET /forecasts?taskId=a,b,…` per 100 tasks still
+ * pending, spaced by the longest wait a pending task asks for (the spec's `Retry-After` for its
+ * state). @internal
+ */
+export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
+  const tracker = new ProgressTracker(ctx.progress, o.onProgress);
+  const latest = new Map<string, ForecastListItem>();
+  let pending = [...new Set(taskIds)];
+  await waitLoop(clock, o, async (signal) => {
+    const [query, options] = readOptions(o, signal);
+    let asked = 0;
+    for (let i = 0; i < pending.length; i += MAX_PAGE_SIZE) {
+      const chunk = pending.slice(i, i + MAX_PAGE_SIZE);
+      for (const item of (await ctx.list({ ...query, taskId: chunk.join(','), limit: MAX_PAGE_SIZE }, options)).data) latest.set(item.taskId, item);
+      // A task the list does not show is read alone: an unknown id raises NotFoundError.
+      for (const id of chunk) {
+        if (latest.has(id)) continue;
+        const t = await ctx.retrieve(id, query, options);
+        latest.set(id, { ...t, taskId: id, forecastData: t.forecast?.forecastData ?? null, report: t.forecast?.report });
+      }
+    }
+    pending = pending.filter((id) => {
+      const item = latest.get(id)!;
+      const p = tracker.observe(progressOf(id, item, item.report?.status));
+      if (settled(p, o.waitForReport)) return false;
+      asked = Math.max(asked, p.status === 'queued' || p.final ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS);
+      return true;
+    });
+    return [undefined, pending.length === 0, asked];
+  }, () => pending, () => pending.map((id) => latest.get(id)));
+  if (o.full === false) return taskIds.map((id) => latest.get(id)!);
+  // One full read per task, now that each is final.
+  const [query, options] = readOptions(o, o.signal);
+  const full = new Map<string, ForecastTask>();
+  await Promise.all([...latest.keys()].map(async (id) => full.set(id, await ctx.retrieve(id, query, options))));
+  return taskIds.map((id) => full.get(id)!);
+}
+
+/** Starts a forecast with one idempotency key (so no retry starts a second), then waits. @internal */
+export async function createAndWait(
+  ctx: FlowContext,
+  clock: ClientClock,
+  params: ForecastCreateParams,
+  o: WaitOptions & Pick<RequestOptions, 'idempotencyKey'> = {},
+): Promise<ForecastTask> {
+  const { idempotencyKey = `sdk-${crypto.randomUUID()}` } = o;
+  const task = await ctx.create(params, { ...o.requestOptions, signal: o.signal, idempotencyKey });
+  return waitForTask(ctx, clock, task.id, o);
+}
+
+/** Runs `send` on consecutive chunks of `items`, in order. */
+async function inChunks<T, R>(items: readonly T[], size: number, send: (chunk: T[], n: number) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (let start = 0, n = 0; start < items.length; start += size, n++) out.push(...(await send(items.slice(start, start + size), n)));
+  return out;
+}
+
+/**
+ * Starts any number of forecasts in batches of 25, one idempotency key per batch (the caller's key
+ * with the batch number, so re-running the same call replays each batch); every item's outcome in
+ * input order. @internal
+ */
+export function createMany(ctx: FlowContext, items: readonly ForecastCreateParams[], o: RequestOptions = {}): Promise<BatchItemResult[]> {
+  return inChunks(items, MAX_BATCH_ITEMS, async (chunk, n) => {
+    const key = o.idempotencyKey && `${o.idempotencyKey}:${n}`;
+    const { items: results } = await ctx.createBatch({ items: chunk }, { ...o, idempotencyKey: key });
+    return chunk.map((_, i) => ({ ...results.find((r) => r.index === i)!, index: n * MAX_BATCH_ITEMS + i }));
+  });
+}
+
+/** Cancels any number of tasks in chunks of 25; every task's outcome in input order. @internal */
+export function cancelMany(ctx: FlowContext, taskIds: readonly string[], o: RequestOptions = {}): Promise<CancelItemResult[]> {
+  return inChunks(taskIds, MAX_BULK_CANCEL_IDS, async (chunk) => {
+    const { items } = await ctx.cancelBatch({ taskIds: chunk }, o);
+    return chunk.map((taskId) => items.find((r) => r.taskId === taskId)!);
+  });
+}

@@ -1,0 +1,31 @@
+import { APIResource } from '../core/resource.js';
+import { defineOperations } from '../core/operation.js';
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/options.js';
+import { Credits } from '../schemas/account.js';
+
+/** The Account group. */
+export const creditOperations = defineOperations('credits', {
+  retrieve: { method: 'GET', path: '/credits', scope: 'forecasts:read', response: Credits },
+});
+
+/**
+ * The organization's credits: balance, prices per run mode, plan.
+ * @example
+ * ```ts
+ * const { balance, unlimited } = await client.credits.retrieve();
+ * ```
+ */
+export class CreditsResource extends APIResource {
+  /**
+   * Reads the credits record.
+   * @example
+   * ```ts
+   * const credits = await client.credits.retrieve();
+   * console.log(credits.balance, credits.plan.key);
+   * ```
+   */
+  retrieve(options?: RequestOptions): APIPromise<Credits> {
+    return this._call(creditOperations.retrieve, [], undefined, options);
+  }
+}

@@ -1,0 +1,329 @@
+import { EventEmitter } from 'eventemitter3';
+import { APIResource } from '../core/resource.js';
+import { defineOperations } from '../core/operation.js';
+import type { APIPromise } from '../core/api-promise.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/options.js';
+import type { ForecastProgressEvents } from '../core/polling.js';
+import {
+  cancelMany,
+  createAndWait,
+  createMany,
+  waitForTask,
+  waitForTasks,
+  type WaitManyOptions,
+  type WaitOptions,
+} from '../core/forecast-waits.js';
+import {
+  BatchItemResult,
+  CancelItemResult,
+  ForecastBatchParams,
+  ForecastBatchResult,
+  ForecastCancelBatchParams,
+  ForecastCancelBatchResult,
+  ForecastCreateParams,
+  ForecastListItem,
+  ForecastListParams,
+  ForecastRetrieveParams,
+  ForecastTask,
+  QuestionForecastCreateParams,
+  QuestionForecastListParams,
+  RunMode,
+  RunModeListParams,
+} from '../schemas/forecasts.js';
+import { AcceptContextParams, ChatCreateParams, ChatListParams, ChatThread, ContextNote } from '../schemas/chat.js';
+
+/** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
+export const forecastOperations = defineOperations('forecasts', {
+  list: { method: 'GET', path: '/forecasts', scope: 'forecasts:read', params: ForecastListParams, response: ForecastListItem, paging: 'cursor' },
+  create: { method: 'POST', path: '/forecasts', scope: 'forecasts:write', params: ForecastCreateParams, response: ForecastTask, status: 202, idempotent: true },
+  retrieve: { method: 'GET', path: '/forecasts/{task_id}', scope: 'forecasts:read', params: ForecastRetrieveParams, response: ForecastTask },
+  cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', scope: 'forecasts:write', response: ForecastTask },
+  createBatch: { method: 'POST', path: '/forecasts/batch', scope: 'forecasts:write', params: ForecastBatchParams, response: ForecastBatchResult, idempotent: true },
+  cancelBatch: { method: 'POST', path: '/forecasts/cancel', scope: 'forecasts:write', params: ForecastCancelBatchParams, response: ForecastCancelBatchResult },
+});
+
+/** `GET /run-modes`, of the Forecasts group. */
+export const runModeOperations = defineOperations('runModes', {
+  list: { method: 'GET', path: '/run-modes', scope: 'forecasts:read', params: RunModeListParams, response: RunMode, paging: 'cursor' },
+});
+
+/** A question's forecasts, of the Forecasts group. */
+export const questionForecastOperations = defineOperations('questions.forecasts', {
+  list: { method: 'GET', path: '/questions/{question_id}/forecasts', scope: 'forecasts:read', params: QuestionForecastListParams, response: ForecastListItem, paging: 'cursor' },
+  create: { method: 'POST', path: '/questions/{question_id}/forecasts', scope: 'forecasts:write', params: QuestionForecastCreateParams, response: ForecastTask, status: 202 },
+});
+
+/** The Forecast chat group. */
+export const chatOperations = defineOperations('forecasts.chat', {
+  list: { method: 'GET', path: '/forecasts/{task_id}/chat', scope: 'forecasts:read', params: ChatListParams, response: ChatThread, paging: 'cursor' },
+  create: { method: 'POST', path: '/forecasts/{task_id}/chat', scope: 'forecasts:write', params: ChatCreateParams, response: ChatThread },
+  retrieve: { method: 'GET', path: '/forecasts/{task_id}/chat/{thread_id}', scope: 'forecasts:read', response: ChatThread },
+  acceptContext: { method: 'POST', path: '/forecasts/chat/messages/{message_id}/accept-context', scope: 'questions:write', params: AcceptContextParams, response: ContextNote, status: 201 },
+});
+
+const ops = forecastOperations;
+
+/**
+ * Conversations about a completed forecast, answered from its stored reasoning (30 messages a minute).
+ * @example
+ * ```ts
+ * const thread = await client.forecasts.chat.create(taskId, { message: 'What is the main risk?' });
+ * const next = await client.forecasts.chat.create(taskId, { message: 'And the upside?', threadId: thread.id });
+ * ```
+ */
+export class ForecastChat extends APIResource {
+  /**
+   * Lists the conversations on a forecast.
+   * @example
+   * ```ts
+   * for await (const thread of client.forecasts.chat.list(taskId)) console.log(thread.id);
+   * ```
+   */
+  list(taskId: string, params?: ChatListParams, options?: RequestOptions): PagePromise<ChatThread> {
+    return this._list(chatOperations.list, [taskId], params, options);
+  }
+
+  /**
+   * Asks about a completed forecast; pass `threadId` to continue a conversation. The last `assistant`
+   * message of `messages` is the answer.
+   * @example
+   * ```ts
+   * const { messages } = await client.forecasts.chat.create(taskId, { message: 'Why so low?' });
+   * ```
+   */
+  create(taskId: string, params: ChatCreateParams, options?: RequestOptions): APIPromise<ChatThread> {
+    return this._call(chatOperations.create, [taskId], params, options);
+  }
+
+  /**
+   * Reads one conversation.
+   * @example
+   * ```ts
+   * const thread = await client.forecasts.chat.retrieve(taskId, threadId);
+   * ```
+   */
+  retrieve(taskId: string, threadId: string, options?: RequestOptions): APIPromise<ChatThread> {
+    return this._call(chatOperations.retrieve, [taskId, threadId], undefined, options);
+  }
+
+  /**
+   * Saves an assistant message's suggestion as a context note on the question (used by its next forecast).
+   * @example
+   * ```ts
+   * const note = await client.forecasts.chat.acceptContext(messageId);
+   * ```
+   */
+  acceptContext(messageId: string, params?: AcceptContextParams, options?: RequestOptions): APIPromise<ContextNote> {
+    return this._call(chatOperations.acceptContext, [messageId], params, options);
+  }
+}
+
+/**
+ * Forecasts: start them, read them, wait for them, cancel them, one or many at a time.
+ *
+ * @example
+ * ```ts
+ * const task = await client.forecasts.createAndWait({ questionId, runMode: 'light' });
+ * if (task.status === 'completed' && task.forecast?.forecastData.questionType === 'binary') {
+ *   console.log(task.forecast.forecastData.payload.probability);
+ * }
+ * ```
+ */
+export class Forecasts extends APIResource {
+  /** Conversations about a completed forecast. */
+  readonly chat: ForecastChat = new ForecastChat(this._client);
+  /**
+   * Progress events of every wait of this client: `progress`, `status`, `subforecast`, `done`, `report`.
+   * @example
+   * ```ts
+   * client.forecasts.progress.on('status', (p) => console.log(p.taskId, p.previousStatus, '→', p.status));
+   * ```
+   */
+  readonly progress: EventEmitter<ForecastProgressEvents> = new EventEmitter<ForecastProgressEvents>();
+
+  /**
+   * Lists forecasts, newest first. Filters `status`, `questionId` and `taskId` take one value, a
+   * comma-separated list or an array.
+   * @example
+   * ```ts
+   * const running = await client.forecasts.list({ status: ['queued', 'running_subforecasts'] });
+   * ```
+   */
+  list(params?: ForecastListParams, options?: RequestOptions): PagePromise<ForecastListItem> {
+    return this._list(ops.list, [], params, options);
+  }
+
+  /**
+   * Starts a forecast on `questionId` or on an inline `question` (exactly one). Answers at once with the
+   * `queued` task. An `Idempotency-Key` is sent (generated unless given) and reused on every retry.
+   * @example
+   * ```ts
+   * const task = await client.forecasts.create({ questionId, runMode: 'standard' }, { idempotencyKey: 'job-42' });
+   * ```
+   */
+  create(params: ForecastCreateParams, options?: RequestOptions): APIPromise<ForecastTask> {
+    return this._call(ops.create, [], params, options);
+  }
+
+  /**
+   * Reads a task. While it is not final the response carries `Retry-After` (see `.withResponse()`).
+   * @example
+   * ```ts
+   * const task = await client.forecasts.retrieve(taskId, { fields: 'numeric' });
+   * ```
+   */
+  retrieve(taskId: string, params?: ForecastRetrieveParams, options?: RequestOptions): APIPromise<ForecastTask> {
+    return this._call(ops.retrieve, [taskId], params, options);
+  }
+
+  /**
+   * Stops a queued or running task (work done is not refunded); repeating it is safe.
+   * @example
+   * ```ts
+   * await client.forecasts.cancel(taskId);
+   * ```
+   */
+  cancel(taskId: string, options?: RequestOptions): APIPromise<ForecastTask> {
+    return this._call(ops.cancel, [taskId], undefined, options);
+  }
+
+  /**
+   * Starts up to 25 forecasts; each item is accepted or rejected alone. For more, see {@link createMany}.
+   * @example
+   * ```ts
+   * const { counts, items } = await client.forecasts.createBatch({ items: [{ questionId: a }, { questionId: b }] });
+   * ```
+   */
+  createBatch(params: ForecastBatchParams, options?: RequestOptions): APIPromise<ForecastBatchResult> {
+    return this._call(ops.createBatch, [], params, options);
+  }
+
+  /**
+   * Cancels up to 25 tasks: `cancelled`, `already_finished` or `rejected` per task. For more, see {@link cancelMany}.
+   * @example
+   * ```ts
+   * const { items } = await client.forecasts.cancelBatch({ taskIds: [a, b] });
+   * ```
+   */
+  cancelBatch(params: ForecastCancelBatchParams, options?: RequestOptions): APIPromise<ForecastCancelBatchResult> {
+    return this._call(ops.cancelBatch, [], params, options);
+  }
+
+  /**
+   * Resolves with the task once it is final (`completed`, `failed` or `cancelled`: a failed forecast is
+   * a result, not an exception). Polls no faster than the service's `Retry-After`; `signal` stops it at
+   * once with the signal's reason; `timeout` (ms, overall) rejects with `WaitTimeoutError`.
+   * @example
+   * ```ts
+   * const task = await client.forecasts.wait(taskId, { waitForReport: true, onProgress: (p) => console.log(p.progressMessage) });
+   * ```
+   */
+  wait(taskId: string, options?: WaitOptions): Promise<ForecastTask> {
+    return waitForTask(this, this._client._clock, taskId, options);
+  }
+
+  /**
+   * Starts a forecast and waits for it. One idempotency key covers the start, so no retry starts a
+   * second forecast; pass your own `idempotencyKey` to make a re-run of the same call replay it.
+   * @example
+   * ```ts
+   * const task = await client.forecasts.createAndWait({ questionId, runMode: 'light' }, { timeout: 3600_000 });
+   * ```
+   */
+  createAndWait(params: ForecastCreateParams, options?: WaitOptions & Pick<RequestOptions, 'idempotencyKey'>): Promise<ForecastTask> {
+    return createAndWait(this, this._client._clock, params, options);
+  }
+
+  /**
+   * Starts any number of forecasts, in batches of 25 with one idempotency key each (`<key>:<n>` when you
+   * pass `idempotencyKey`, so re-running the call replays every batch). Resolves with every item's
+   * outcome in input order.
+   * @example
+   * ```ts
+   * const results = await client.forecasts.createMany(questionIds.map((questionId) => ({ questionId })));
+   * const started = results.filter((r) => r.status === 'accepted').map((r) => r.taskId!);
+   * ```
+   */
+  createMany(items: readonly ForecastCreateParams[], options?: RequestOptions): Promise<BatchItemResult[]> {
+    return createMany(this, items, options);
+  }
+
+  /**
+   * Cancels any number of tasks in chunks of 25; every task's outcome in input order.
+   * @example
+   * ```ts
+   * const results = await client.forecasts.cancelMany(taskIds);
+   * ```
+   */
+  cancelMany(taskIds: readonly string[], options?: RequestOptions): Promise<CancelItemResult[]> {
+    return cancelMany(this, taskIds, options);
+  }
+
+  /**
+   * Waits for many tasks with few requests: each round is one `GET /forecasts?taskId=a,b,…` per 100
+   * pending tasks, spaced as the tasks' states ask. Resolves in input order with full task records
+   * (read once each when final), or with the list items when `full: false`.
+   * @example
+   * ```ts
+   * const tasks = await client.forecasts.waitMany(taskIds, { onProgress: (p) => console.log(p.taskId, p.status) });
+   * ```
+   */
+  waitMany(taskIds: readonly string[], options?: WaitManyOptions & { full?: true }): Promise<ForecastTask[]>;
+  waitMany(taskIds: readonly string[], options: WaitManyOptions & { full: false }): Promise<ForecastListItem[]>;
+  waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>> {
+    return waitForTasks(this, this._client._clock, taskIds, options);
+  }
+}
+
+/**
+ * Run modes and their rough times and prices.
+ * @example
+ * ```ts
+ * const { data } = await client.runModes.list();
+ * const fallback = data.find((m) => m.isDefault)?.key;
+ * ```
+ */
+export class RunModes extends APIResource {
+  /**
+   * Lists the run modes.
+   * @example
+   * ```ts
+   * for await (const mode of client.runModes.list()) console.log(mode.key, mode.credits);
+   * ```
+   */
+  list(params?: RunModeListParams, options?: RequestOptions): PagePromise<RunMode> {
+    return this._list(runModeOperations.list, [], params, options);
+  }
+}
+
+/**
+ * A question's forecasts (`client.questions.forecasts`).
+ * @example
+ * ```ts
+ * const task = await client.questions.forecasts.create(questionId, { runMode: 'light' });
+ * ```
+ */
+export class QuestionForecasts extends APIResource {
+  /**
+   * Lists the question's forecasts in every state unless `status` is given.
+   * @example
+   * ```ts
+   * const { data } = await client.questions.forecasts.list(questionId, { status: 'completed' });
+   * ```
+   */
+  list(questionId: string, params?: QuestionForecastListParams, options?: RequestOptions): PagePromise<ForecastListItem> {
+    return this._list(questionForecastOperations.list, [questionId], params, options);
+  }
+
+  /**
+   * Runs a forecast on the question; 409 `ForecastAlreadyRunningError` (with `activeTaskId`) while one runs.
+   * @example
+   * ```ts
+   * const task = await client.questions.forecasts.create(questionId, { presetId: 'none' });
+   * ```
+   */
+  create(questionId: string, params?: QuestionForecastCreateParams, options?: RequestOptions): APIPromise<ForecastTask> {
+    return this._call(questionForecastOperations.create, [questionId], params, options);
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * Webhook and webhook delivery schemas (spec "Webhook", "Webhook delivery", "Address rules"): the one
+ * source of the types, of the SDK's checks before sending, and of the mock service's checks on receipt.
+ * @module
+ */
+import * as z from 'zod/mini';
+import { MAX_WEBHOOK_URL_LENGTH } from '../core/limits.js';
+import { CursorPageParams, Timestamp, openEnum } from './common.js';
+import { SUBSCRIBABLE_EVENT_KINDS, SubscribableEventKind } from './events.js';
+
+/** Why an address is refused, or `undefined` when it is acceptable (`https`, or the test-mode form). @internal */
+export function webhookUrlProblem(raw: string): string | undefined {
+  if (raw.length > MAX_WEBHOOK_URL_LENGTH) return `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute https:// address';
+  }
+  if (url.username || url.password) return 'must not hold a user name or password';
+  // `new URL` drops an empty fragment, so look at the text as well.
+  if (url.hash || raw.includes('#')) return 'must not hold a # fragment';
+  const kind = addressKind(url.hostname);
+  // Plain http:// to a loopback literal is the test-mode form: the mock service accepts it when told
+  // to (`allowLoopbackReceivers`); the service refuses it. Anything else must be https to a public host.
+  if (url.protocol === 'http:' && kind === 'loopback') return undefined;
+  if (url.protocol !== 'https:') return 'must use https://';
+  if (kind) return `must be a public address, not a ${kind} one`;
+  return undefined;
+}
+
+/** What a host is when it is not public: `loopback`, `private`, `link-local` or `unspecified`. @internal */
+export type AddressKind = 'loopback' | 'private' | 'link-local' | 'unspecified';
+
+/**
+ * Classifies a host as the URL parser normalized it (IPv4 dotted decimal, IPv6 in brackets,
+ * lowercase names). Names other than `localhost` are public here: only literals can be judged
+ * without resolving them (the service resolves names before every call).
+ * @internal
+ */
+export function addressKind(hostname: string): AddressKind | undefined {
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return 'loopback';
+  const v4 = ipv4(hostname);
+  if (v4) return ipv4Kind(v4);
+  if (!hostname.startsWith('[')) return undefined;
+  const v6 = ipv6(hostname.slice(1, -1));
+  if (!v6) return undefined;
+  if (v6.every((g) => g === 0)) return 'unspecified';
+  if (v6.slice(0, 7).every((g) => g === 0) && v6[7] === 1) return 'loopback';
+  // IPv4-mapped (::ffff:a.b.c.d): judged as the IPv4 address it maps.
+  if (v6.slice(0, 5).every((g) => g === 0) && v6[5] === 0xffff) {
+    return ipv4Kind([v6[6]! >> 8, v6[6]! & 255, v6[7]! >> 8, v6[7]! & 255]);
+  }
+  if ((v6[0]! & 0xffc0) === 0xfe80) return 'link-local';
+  if ((v6[0]! & 0xfe00) === 0xfc00) return 'private'; // unique local fc00::/7
+  return undefined;
+}
+
+function ipv4(host: string): number[] | undefined {
+  const parts = host.split('.');
+  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p))) return undefined;
+  return parts.map(Number);
+}
+
+function ipv4Kind([a, b]: number[]): AddressKind | undefined {
+  if (a === 0) return 'unspecified';
+  if (a === 127) return 'loopback';
+  if (a === 169 && b === 254) return 'link-local';
+  const isPrivate =
+    a === 10 || (a === 172 && b! >= 16 && b! <= 31) || (a === 192 && b === 168) || (a === 100 && b! >= 64 && b! <= 127);
+  return isPrivate ? 'private' : undefined;
+}
+
+/** Eight 16-bit groups of a normalized IPv6 literal (the URL parser already compressed and lowercased it). */
+function ipv6(text: string): number[] | undefined {
+  const [head = '', tail] = text.split('::');
+  const groups = (s: string) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const fill = 8 - left.length - right.length;
+  if (fill < 0 || (tail === undefined && fill !== 0) || [...left, ...right].some(Number.isNaN)) return undefined;
+  return [...left, ...Array<number>(fill).fill(0), ...right];
+}
+
+/**
+ * A webhook address: `https`, at most 500 characters, no user name, password or `#` fragment, and not
+ * a private, loopback, link-local or unspecified IP literal (names are resolved by the service, not
+ * here). Plain `http://` to a loopback literal passes: it is the mock service's test mode.
+ */
+export const WebhookUrl = z.string().check(
+  z.superRefine((value, ctx) => {
+    const problem = webhookUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+  }),
+);
+
+/** `eventKinds`: subscribable kinds only (`webhook.test` cannot be subscribed to), at least one. */
+const EventKinds = z.array(SubscribableEventKind).check(z.minLength(1, { error: 'must hold at least one event kind' }));
+
+/**
+ * Body of `POST /webhooks`. `eventKinds` defaults to `['forecast.completed']`.
+ */
+export const WebhookCreateParams = z.looseObject({
+  /** Where calls go: https, at most 500 characters, no credentials or fragment, a public host. */
+  url: WebhookUrl,
+  description: z.optional(z.string()),
+  /** Kinds to receive (default `forecast.completed` only); one of {@link SUBSCRIBABLE_EVENT_KINDS}. */
+  eventKinds: z.optional(EventKinds),
+});
+/**
+ * Body of `POST /webhooks`.
+ *
+ * @example
+ * ```ts
+ * const params: WebhookCreateParams = { url: 'https://example.com/hooks', eventKinds: ['forecast.completed', 'forecast.failed'] };
+ * ```
+ */
+export type WebhookCreateParams = z.input<typeof WebhookCreateParams>;
+
+/** Body of `PATCH /webhooks/{webhook_id}`: only the fields sent change. A new `url` cancels waiting deliveries. */
+export const WebhookUpdateParams = z.looseObject({
+  /** `false` pauses the webhook: events meanwhile are not sent later. */
+  enabled: z.optional(z.boolean()),
+  url: z.optional(WebhookUrl),
+  description: z.optional(z.string()),
+  eventKinds: z.optional(EventKinds),
+});
+/**
+ * Body of `PATCH /webhooks/{webhook_id}`.
+ *
+ * @example
+ * ```ts
+ * const pause: WebhookUpdateParams = { enabled: false };
+ * ```
+ */
+export type WebhookUpdateParams = z.input<typeof WebhookUpdateParams>;
+
+/** A webhook as reads show it: `secretPrefix` only, never the secret. Unknown fields pass through. */
+export const Webhook = z.looseObject({
+  id: z.string(),
+  /** `webhook`. */
+  type: z.string(),
+  url: z.string(),
+  description: z.string(),
+  enabled: z.boolean(),
+  /** The only part of the secret reads show. */
+  secretPrefix: z.string(),
+  eventKinds: z.array(openEnum(SUBSCRIBABLE_EVENT_KINDS)),
+  lastDeliveryAt: z.nullable(Timestamp),
+  lastDeliveryStatus: z.nullable(z.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+/**
+ * A webhook as reads show it.
+ *
+ * @example
+ * ```ts
+ * const hook: Webhook = await client.webhooks.retrieve(webhookId);
+ * console.log(hook.url, hook.enabled, hook.secretPrefix);
+ * ```
+ */
+export type Webhook = z.output<typeof Webhook>;
+
+/** A webhook with its `signingSecret` (`whsec_…`): the answer of create and rotate, shown only then. */
+export const WebhookWithSecret = z.looseObject({ ...Webhook.shape, signingSecret: z.string() });
+/**
+ * A webhook with its `signingSecret`, as `create` and `rotate` return it. Store the secret then: reads
+ * show only `secretPrefix`.
+ *
+ * @example
+ * ```ts
+ * const { id, signingSecret } = await client.webhooks.create({ url: 'https://example.com/hooks' });
+ * ```
+ */
+export type WebhookWithSecret = z.output<typeof WebhookWithSecret>;
+
+/** The states of a delivery (spec "Webhook delivery"). */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'in_progress', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
+/**
+ * The state of a delivery.
+ *
+ * @example
+ * ```ts
+ * const done: WebhookDeliveryStatus[] = ['succeeded', 'failed', 'cancelled'];
+ * ```
+ */
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/** A delivery: one event for one webhook, across its attempts. Unknown fields and statuses pass through. */
+export const WebhookDelivery = z.looseObject({
+  id: z.string(),
+  webhookId: z.string(),
+  endpointUrl: z.string(),
+  eventKind: z.string(),
+  status: openEnum(WEBHOOK_DELIVERY_STATUSES),
+  isTest: z.boolean(),
+  attemptCount: z.number(),
+  retriesRemaining: z.number(),
+  /** `null` when no attempt is waiting. */
+  nextAttemptAt: z.nullable(Timestamp),
+  /** HTTP status of the last answer; `null` before any answer. */
+  responseStatus: z.nullable(z.number()),
+  /** Empty when none. */
+  errorMessage: z.string(),
+  durationMs: z.nullable(z.number()),
+  /** End of the last attempt, successful or not. */
+  deliveredAt: z.nullable(Timestamp),
+  createdAt: Timestamp,
+});
+/**
+ * A delivery: one event for one webhook, across its attempts. `X-Service-Delivery-Id` carries its `id`.
+ *
+ * @example
+ * ```ts
+ * const delivery: WebhookDelivery = await client.webhooks.deliveries.retrieve(deliveryId);
+ * if (delivery.status === 'failed') await client.webhooks.deliveries.replay(delivery.id);
+ * ```
+ */
+export type WebhookDelivery = z.output<typeof WebhookDelivery>;
+
+/**
+ * One attempt of a delivery. The spec does not show this record: the shape here is this SDK's lenient
+ * reading (every field optional, unknown fields pass through), and it is what the mock service answers.
+ */
+export const WebhookDeliveryAttempt = z.looseObject({
+  id: z.optional(z.string()),
+  deliveryId: z.optional(z.string()),
+  /** 1 for the first attempt; replays continue the count. */
+  attemptNumber: z.optional(z.number()),
+  /** HTTP status of the answer; `null` for a timeout or an unreachable receiver. */
+  responseStatus: z.optional(z.nullable(z.number())),
+  errorMessage: z.optional(z.string()),
+  durationMs: z.optional(z.nullable(z.number())),
+  startedAt: z.optional(Timestamp),
+  completedAt: z.optional(z.nullable(Timestamp)),
+});
+/**
+ * One attempt of a delivery. Not shown in the spec: a lenient shape, every field optional.
+ *
+ * @example
+ * ```ts
+ * for await (const attempt of client.webhooks.deliveries.listAttempts(deliveryId)) console.log(attempt.responseStatus);
+ * ```
+ */
+export type WebhookDeliveryAttempt = z.output<typeof WebhookDeliveryAttempt>;
+
+/** Query of `GET /webhooks`. */
+export const WebhookListParams = z.looseObject({ ...CursorPageParams });
+/**
+ * Query of `GET /webhooks`.
+ *
+ * @example
+ * ```ts
+ * await client.webhooks.list({ limit: 5 });
+ * ```
+ */
+export type WebhookListParams = z.input<typeof WebhookListParams>;
+
+/** Query of `GET /webhook-deliveries`: filters `webhookId` and `status` (repeatable); newest first. */
+export const WebhookDeliveryListParams = z.looseObject({
+  ...CursorPageParams,
+  webhookId: z.optional(z.string()),
+  status: z.optional(z.union([openEnum(WEBHOOK_DELIVERY_STATUSES), z.array(openEnum(WEBHOOK_DELIVERY_STATUSES))])),
+});
+/**
+ * Query of `GET /webhook-deliveries`.
+ *
+ * @example
+ * ```ts
+ * await client.webhooks.deliveries.list({ webhookId, status: ['failed', 'cancelled'] });
+ * ```
+ */
+export type WebhookDeliveryListParams = z.input<typeof WebhookDeliveryListParams>;
+
+/** Query of `GET /webhook-deliveries/{delivery_id}/attempts`. */
+export const WebhookDeliveryAttemptListParams = z.looseObject({ ...CursorPageParams });
+/**
+ * Query of `GET /webhook-deliveries/{delivery_id}/attempts`.
+ *
+ * @example
+ * ```ts
+ * await client.webhooks.deliveries.listAttempts(deliveryId, { limit: 10 });
+ * ```
+ */
+export type WebhookDeliveryAttemptListParams = z.input<typeof WebhookDeliveryAttemptListParams>;

@@ -1,0 +1,86 @@
+/**
+ * Client time tied to the mock's clock, so an SDK wait against the mock takes no real time.
+ * @module
+ */
+import type { ClientClock } from '../core/clock.js';
+import type { ClientOptions } from '../core/options.js';
+import { sleep } from '../core/sleep.js';
+import { ScaledClock, type MockClock } from './clock.js';
+import type { MockServer } from './server.js';
+
+/**
+ * The client's time source for tests against the mock. With a scaled clock it sleeps the scaled
+ * time. With a manual clock it runs a small discrete-event simulation: a client sleep becomes a
+ * wake-up on the mock clock, and the clock moves to the earliest wake-up once `isBusy()` says no
+ * request is in flight (so a request is never stamped later than it was sent). A 1.5-hour forecast
+ * is then waited for in milliseconds, every `Retry-After` honoured on the mock's time.
+ *
+ * @example
+ * ```ts
+ * const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, clock: clientClockFor(mock.clock) });
+ * ```
+ */
+export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => false): ClientClock {
+  if (clock instanceof ScaledClock) return { now: () => clock.now(), sleep: (ms, signal) => sleep(ms / clock.timeScale, signal) };
+  const waiting = new Set<number>();
+  let driving = false;
+  const drive = () => {
+    if (driving) return;
+    driving = true;
+    const step = () => {
+      // Let requests in flight land, and woken sleepers send theirs, before time moves on.
+      if (isBusy()) return void setImmediate(step);
+      driving = false;
+      if (waiting.size > 0) {
+        clock.set(Math.max(clock.now(), Math.min(...waiting)));
+        if (waiting.size > 0) drive();
+      }
+    };
+    setImmediate(step);
+  };
+  return {
+    now: () => clock.now(),
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        signal?.throwIfAborted();
+        const at = clock.now() + Math.max(0, ms);
+        const wake = clock.schedule(at, () => {
+          waiting.delete(at);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        });
+        const onAbort = () => {
+          wake.cancel();
+          waiting.delete(at);
+          reject(signal?.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        waiting.add(at);
+        drive();
+      }),
+  };
+}
+
+/**
+ * Client options for a mock server: its address and key, and time tied to its clock with the
+ * client's requests in flight tracked, so concurrent waits see exactly the mock time they asked for.
+ *
+ * @example
+ * ```ts
+ * const mock = await startMockServer();
+ * const client = new ForecastingClient(mockClientOptions(mock));
+ * await client.forecasts.createAndWait({ questionId, runMode: 'max' }); // 1.5 h of mock time, milliseconds of real time
+ * ```
+ */
+export function mockClientOptions(server: Pick<MockServer, 'baseURL' | 'apiKey' | 'clock'>): Required<Pick<ClientOptions, 'apiKey' | 'baseURL' | 'clock' | 'fetch'>> {
+  let inFlight = 0;
+  const counted: typeof fetch = async (input, init) => {
+    inFlight++;
+    try {
+      return await globalThis.fetch(input, init);
+    } finally {
+      inFlight--;
+    }
+  };
+  return { apiKey: server.apiKey, baseURL: server.baseURL, clock: clientClockFor(server.clock, () => inFlight > 0), fetch: counted };
+}

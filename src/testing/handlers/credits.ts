@@ -1,0 +1,9 @@
+/**
+ * Account: the organization's credits record.
+ * @module
+ */
+import { creditOperations as ops } from '../../resources/credits.js';
+import { creditsOf, creditsView } from '../models/credits.js';
+import { on } from './types.js';
+
+export const creditHandlers = [on(ops.retrieve, (ctx) => creditsView(creditsOf(ctx.store, ctx.principal.organizationId)))];

@@ -1,0 +1,180 @@
+/**
+ * Forecasts: start (one, a batch, on a question), read with `Retry-After`, list with filters, cancel
+ * (one or in bulk), run modes. The lifecycle itself is `models/forecast-task.ts`.
+ * @module
+ */
+import { forecastOperations as ops, questionForecastOperations as qops, runModeOperations } from '../../resources/forecasts.js';
+import { QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../core/limits.js';
+import { ForecastCreateParams, type ForecastListItem, type RunModeKey } from '../../schemas/forecasts.js';
+import { MockHttpError, notFound, Reply } from '../http.js';
+import { validate } from '../input.js';
+import { PRICES } from '../models/credits.js';
+import {
+  DEFAULT_RUN_MODE,
+  RUN_MODE_PLANS,
+  cancelForecast,
+  isFinalTask,
+  listItemView,
+  startForecast,
+  taskView,
+} from '../models/forecast-task.js';
+import { canSee, findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
+import { cursorPage } from '../paging.js';
+import type { ForecastRecord, QuestionRecord } from '../store.js';
+import { on, type HandlerContext, type InputOf } from './types.js';
+
+type CreateBody = InputOf<typeof ops.create>;
+
+/** A task the caller may see: its own, or one on a question its organization shares. Else 404. */
+export function findVisibleTask(ctx: HandlerContext, id: string): ForecastRecord {
+  const record = ctx.store.forecasts.get(id);
+  if (!record || !visible(ctx, record)) throw notFound(`taskId: no forecast task ${id}`);
+  return record;
+}
+
+function visible(ctx: HandlerContext, r: ForecastRecord): boolean {
+  const question = ctx.store.questions.get(r.questionId);
+  return r.ownerId === ctx.principal.userId || (question !== undefined && canSee(question, ctx.principal));
+}
+
+/** Context notes sent with a forecast need `questions:write` as well as `forecasts:write`. */
+function requireContextScope(ctx: HandlerContext, context: readonly unknown[] | undefined): void {
+  if (context?.length && !ctx.principal.scopes.has('questions:write')) {
+    throw new MockHttpError(403, 'permission_denied', 'context: sending context notes needs the questions:write scope as well');
+  }
+}
+
+/** Starts a forecast from a `POST /forecasts` body (also each batch item). */
+function startFromBody(ctx: HandlerContext, body: CreateBody): ForecastRecord {
+  requireContextScope(ctx, body.context);
+  let question: QuestionRecord;
+  let created = false;
+  if (body.questionId !== undefined) question = findVisibleQuestion(ctx, body.questionId);
+  else {
+    if (body.question && 'templateId' in body.question) throw notFound(`question.templateId: no question template ${String(body.question.templateId)}`);
+    question = ctx.store.questions.get(insertQuestion(ctx, body.question as QuestionDefinition).id)!;
+    created = true;
+  }
+  try {
+    return start(ctx, question, body);
+  } catch (err) {
+    // A refused forecast leaves nothing behind, not even its inline question.
+    if (created) ctx.store.questions.delete(question.id);
+    throw err;
+  }
+}
+
+function start(ctx: HandlerContext, question: QuestionRecord, body: { runMode?: RunModeKey | undefined; presetId?: string | undefined; allowIncompleteContext?: boolean | undefined }): ForecastRecord {
+  return startForecast(ctx, {
+    question,
+    ownerId: ctx.principal.userId,
+    organizationId: ctx.principal.organizationId,
+    runMode: body.runMode,
+    presetId: body.presetId,
+    allowIncompleteContext: body.allowIncompleteContext,
+    startedBy: 'api',
+  });
+}
+
+/** A filter that may repeat and hold commas, as a list (or `undefined` when absent). */
+function many(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** `{type, message}` of a refused item. */
+const itemError = (err: unknown) => {
+  if (err instanceof MockHttpError) return { type: err.type, message: err.message, ...err.extra };
+  throw err;
+};
+
+const page = (ctx: HandlerContext, records: ForecastRecord[], query: { fields?: 'numeric' | undefined; limit?: number | undefined; cursor?: string | undefined }) =>
+  cursorPage<ForecastListItem>(records.map((r) => listItemView(ctx.store, r, query)), query, (t) => t.taskId);
+
+export const forecastHandlers = [
+  on(runModeOperations.list, (ctx) =>
+    cursorPage(
+      Object.entries(RUN_MODE_PLANS).map(([key, plan]) => ({
+        key,
+        name: plan.name,
+        credits: PRICES[`forecast.${key}`],
+        approximateMinutes: plan.minutes,
+        isDefault: key === DEFAULT_RUN_MODE,
+      })),
+      ctx.input,
+      (m) => m.key,
+    ),
+  ),
+
+  on(ops.create, (ctx) => taskView(ctx.store, startFromBody(ctx, ctx.input))),
+
+  on(ops.retrieve, (ctx) => {
+    const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
+    const view = taskView(ctx.store, record, ctx.input);
+    if (isFinalTask(record)) return view;
+    const wait = record.status === 'queued' ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS;
+    return new Reply(view, { headers: { 'retry-after': String(wait / 1000) } });
+  }),
+
+  on(ops.cancel, (ctx) => {
+    const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
+    cancelForecast(ctx, record);
+    return taskView(ctx.store, record);
+  }),
+
+  on(ops.createBatch, (ctx) => {
+    const items = ctx.input.items.map((raw, index) => {
+      try {
+        const body = validate(ForecastCreateParams, raw, `items.${index}`);
+        return { index, status: 'accepted', taskId: startFromBody(ctx, body).id };
+      } catch (err) {
+        return { index, status: 'rejected', error: itemError(err) };
+      }
+    });
+    const accepted = items.filter((i) => i.status === 'accepted').length;
+    return { counts: { total: items.length, accepted, rejected: items.length - accepted }, items };
+  }),
+
+  on(ops.cancelBatch, (ctx) => {
+    const items = ctx.input.taskIds.map((taskId) => {
+      try {
+        const record = findVisibleTask(ctx, taskId);
+        return { taskId, status: cancelForecast(ctx, record) ? 'cancelled' : 'already_finished' };
+      } catch (err) {
+        return { taskId, status: 'rejected', error: itemError(err) };
+      }
+    });
+    const count = (status: string) => items.filter((i) => i.status === status).length;
+    return {
+      items,
+      counts: { total: items.length, cancelled: count('cancelled'), alreadyFinished: count('already_finished'), rejected: count('rejected') },
+    };
+  }),
+
+  on(ops.list, (ctx) => {
+    const { status, questionId, taskId, autoforecast, scope } = ctx.input;
+    const [statuses, questions, tasks] = [many(status), many(questionId), many(taskId)];
+    const records = ctx.store.forecasts.list(
+      (r) =>
+        (scope === 'all_visible' ? visible(ctx, r) : r.ownerId === ctx.principal.userId) &&
+        (!statuses || statuses.includes(r.status)) &&
+        (!questions || questions.includes(r.questionId)) &&
+        (!tasks || tasks.includes(r.id)) &&
+        (!autoforecast || (autoforecast === 'any' ? r.startedBy !== 'api' : r.startedBy === autoforecast)),
+    );
+    return page(ctx, records, ctx.input);
+  }),
+
+  on(qops.list, (ctx) => {
+    const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
+    const statuses = many(ctx.input.status);
+    const records = ctx.store.forecasts.list((r) => r.questionId === question.id && visible(ctx, r) && (!statuses || statuses.includes(r.status)));
+    return page(ctx, records, ctx.input);
+  }),
+
+  on(qops.create, (ctx) => {
+    const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
+    requireContextScope(ctx, ctx.input.context);
+    return taskView(ctx.store, start(ctx, question, ctx.input));
+  }),
+];

@@ -1,0 +1,143 @@
+/**
+ * Schedules and watches of the mock: a schedule starts a forecast at each due time on the clock (with
+ * its `presetId`), counting `occurrenceCount` up to 50 and moving `nextDueAt`; a watch starts one
+ * when the news moves the picture by more than `changeThreshold` (news is simulated by a test hook).
+ * @module
+ */
+import { MAX_SCHEDULE_OCCURRENCES } from '../../core/limits.js';
+import type { Schedule, ScheduleParams, Watch } from '../../schemas/schedules.js';
+import type { ScheduledCallback } from '../clock.js';
+import { MockHttpError } from '../http.js';
+import { collectionKey, type ForecastRecord, type Ownership } from '../store.js';
+import { startForecast, type ForecastEnv } from './forecast-task.js';
+
+/** A question's schedule (`id` is the question id). */
+export interface ScheduleRecord extends Ownership {
+  id: string;
+  questionId: string;
+  intervalCount: number;
+  intervalUnit: string;
+  startAt: string;
+  endAt: string | null;
+  presetId: string | null;
+  nextDueAt: string | null;
+  occurrenceCount: number;
+  createdAt: string;
+  updatedAt: string;
+  timer: ScheduledCallback | null;
+}
+export const SCHEDULES = collectionKey<ScheduleRecord>('schedules');
+
+/** A question's watch (`id` is the question id). */
+export interface WatchRecord extends Ownership {
+  id: string;
+  questionId: string;
+  enabled: boolean;
+  changeThreshold: number | null;
+  presetId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+export const WATCHES = collectionKey<WatchRecord>('watches');
+
+const HOUR = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** `ms` plus `count` `unit`s (months by the calendar, in UTC). */
+function later(ms: number, count: number, unit: string): number {
+  if (unit === 'hours') return ms + count * HOUR;
+  if (unit === 'days') return ms + count * 24 * HOUR;
+  const d = new Date(ms);
+  d.setUTCMonth(d.getUTCMonth() + count);
+  return d.getTime();
+}
+
+/** Creates or replaces the schedule of a question; the first forecast is due at `startAt` (default now). */
+export function putSchedule(env: ForecastEnv, owner: Ownership, questionId: string, p: ScheduleParams): ScheduleRecord {
+  const schedules = env.store.collection(SCHEDULES);
+  const old = schedules.get(questionId);
+  old?.timer?.cancel();
+  if (old) schedules.delete(questionId);
+  const now = iso(env.clock.now());
+  const startAt = p.startAt ? iso(Date.parse(p.startAt)) : now;
+  const record = schedules.insert({
+    id: questionId,
+    questionId,
+    ...owner,
+    intervalCount: p.intervalCount,
+    intervalUnit: p.intervalUnit,
+    startAt,
+    endAt: p.endAt ? iso(Date.parse(p.endAt)) : null,
+    presetId: p.presetId ?? null,
+    nextDueAt: startAt,
+    occurrenceCount: 0,
+    createdAt: old?.createdAt ?? now,
+    updatedAt: now,
+    timer: null,
+  });
+  arm(env, record);
+  return record;
+}
+
+/** Deletes a schedule; a forecast it started keeps running. */
+export function deleteSchedule(env: ForecastEnv, questionId: string): boolean {
+  const schedules = env.store.collection(SCHEDULES);
+  schedules.get(questionId)?.timer?.cancel();
+  return schedules.delete(questionId);
+}
+
+function arm(env: ForecastEnv, s: ScheduleRecord): void {
+  s.timer = s.nextDueAt === null ? null : env.clock.schedule(Date.parse(s.nextDueAt), () => due(env, s.id));
+}
+
+/** A due time: start a forecast (skipped when one is running or credits are short), then move on. */
+function due(env: ForecastEnv, id: string): void {
+  const s = env.store.collection(SCHEDULES).get(id);
+  const question = env.store.questions.get(id);
+  if (!s || s.nextDueAt === null) return;
+  if (question) {
+    const started = tryStart(env, s, question, 'schedule', s.presetId);
+    if (started) s.occurrenceCount++;
+  }
+  const next = later(Date.parse(s.nextDueAt), s.intervalCount, s.intervalUnit);
+  const ended = s.occurrenceCount >= MAX_SCHEDULE_OCCURRENCES || (s.endAt != null && next > Date.parse(s.endAt));
+  s.nextDueAt = ended ? null : iso(next);
+  arm(env, s);
+}
+
+function tryStart(
+  env: ForecastEnv,
+  owner: Ownership,
+  question: NonNullable<ReturnType<ForecastEnv['store']['questions']['get']>>,
+  startedBy: 'schedule' | 'watch',
+  presetId: string | null | undefined,
+): ForecastRecord | null {
+  try {
+    return startForecast(env, { question, ownerId: owner.ownerId, organizationId: owner.organizationId, presetId, startedBy });
+  } catch (err) {
+    // The service skips the occurrence rather than failing: a forecast is running, or credits are short.
+    if (err instanceof MockHttpError) return null;
+    throw err;
+  }
+}
+
+/**
+ * News moved a watched question by `shift` (in its own units): starts a forecast when the watch is
+ * enabled and `|shift|` exceeds its `changeThreshold`. Returns the started task, or `null`.
+ */
+export function newsMoved(env: ForecastEnv, questionId: string, shift: number): ForecastRecord | null {
+  const w = env.store.collection(WATCHES).get(questionId);
+  const question = env.store.questions.get(questionId);
+  if (!w || !w.enabled || !question || Math.abs(shift) <= (w.changeThreshold ?? 0)) return null;
+  return tryStart(env, w, question, 'watch', w.presetId);
+}
+
+/** The schedule as a read shows it. */
+export function scheduleView({ timer: _t, ownerId: _o, organizationId: _g, id: _i, ...rest }: ScheduleRecord): Schedule {
+  return rest;
+}
+
+/** The watch as a read shows it. */
+export function watchView({ ownerId: _o, organizationId: _g, id: _i, ...rest }: WatchRecord): Watch {
+  return rest;
+}

@@ -1,0 +1,58 @@
+/**
+ * Credits of the mock: one balance per organization, prices per run mode, charges that refuse (409,
+ * nothing charged) when the balance is too low. Cancelling never refunds.
+ * @module
+ */
+import type { Credits } from '../../schemas/account.js';
+import { conflict } from '../http.js';
+import { collectionKey, type MockStore } from '../store.js';
+
+/** Prices in credits, by the spec's price keys. */
+export const PRICES: Readonly<Record<string, number>> = {
+  'forecast.light': 1,
+  'forecast.moderate': 2,
+  'forecast.standard': 5,
+  'forecast.deep': 10,
+  'forecast.max': 20,
+  'forecast.custom_plan': 15,
+  'monitoring.question_month': 10,
+};
+/** The balance an organization starts with. */
+export const DEFAULT_BALANCE = 1000;
+
+/** An organization's credits (`id` is the organization id). */
+export interface CreditsRecord {
+  id: string;
+  balance: number;
+  unlimited: boolean;
+}
+export const CREDITS = collectionKey<CreditsRecord>('credits');
+
+/** The organization's record, created with the default balance on first use. */
+export function creditsOf(store: MockStore, organizationId: string): CreditsRecord {
+  const credits = store.collection(CREDITS);
+  return credits.get(organizationId) ?? credits.insert({ id: organizationId, balance: DEFAULT_BALANCE, unlimited: false });
+}
+
+/** Charges the price of `key`; 409 `invalid_request_error` (nothing charged) when the balance is too low. */
+export function chargeForecast(store: MockStore, organizationId: string, key: string): number {
+  const record = creditsOf(store, organizationId);
+  const price = PRICES[key] ?? 0;
+  if (record.unlimited) return price;
+  if (record.balance < price) {
+    throw conflict(`Not enough credits: ${key} costs ${price}, the balance is ${record.balance}; nothing was charged`);
+  }
+  record.balance -= price;
+  return price;
+}
+
+/** The credits record as `GET /credits` shows it. */
+export function creditsView(record: CreditsRecord): Credits {
+  return {
+    balance: record.balance,
+    unlimited: record.unlimited,
+    topUps: [],
+    prices: Object.entries(PRICES).map(([key, credits]) => ({ key, credits })),
+    plan: { key: 'payg', name: 'Pay as you go', status: 'active', currentPeriodEnd: null, cancelAtPeriodEnd: false, creditsPerPeriod: 0 },
+  };
+}

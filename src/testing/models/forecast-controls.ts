@@ -1,0 +1,64 @@
+/**
+ * Test hooks of the forecast lifecycle, reached as `service.forecastControls`.
+ * @module
+ */
+import type { ForecastRecord } from '../store.js';
+import { newsMoved } from './automation.js';
+import { creditsOf, type CreditsRecord } from './credits.js';
+import { CONTEXT_FILES, FORECAST_OUTCOMES, type ContextFileLike, type ForecastEnv, type ForecastOutcome } from './forecast-task.js';
+
+/**
+ * Steers the mock's forecasts from a test.
+ * @example
+ * ```ts
+ * const controls = service.forecastControls;
+ * controls.setOutcome(questionId, { task: 'failed', message: 'No sources found' });
+ * controls.setCredits({ balance: 3 });
+ * const fileId = controls.addContextFile(questionId);       // forecasts now answer 409 context_not_ready
+ * controls.setContextFileStatus(fileId, 'ready');
+ * controls.moveNews(questionId, 0.2);                        // a watch with a lower threshold starts a forecast
+ * ```
+ */
+export class ForecastControls {
+  constructor(
+    private readonly env: ForecastEnv,
+    private readonly defaultOrganizationId: string,
+  ) {}
+
+  /**
+   * How later forecasts on `questionId` end: `task: 'failed'` fails them halfway through their
+   * subforecasts (with `message`); `report: 'failed'` delivers the number and fails the report.
+   */
+  setOutcome(questionId: string, outcome: Omit<ForecastOutcome, 'id'>): void {
+    const outcomes = this.env.store.collection(FORECAST_OUTCOMES);
+    outcomes.delete(questionId);
+    outcomes.insert({ ...outcome, id: questionId });
+  }
+
+  /** Sets an organization's balance or unlimited flag (default: the organization of the service's default key). */
+  setCredits(change: { balance?: number; unlimited?: boolean }, organizationId = this.defaultOrganizationId): CreditsRecord {
+    return Object.assign(creditsOf(this.env.store, organizationId), change);
+  }
+
+  /** Reads an organization's credits record. */
+  credits(organizationId = this.defaultOrganizationId): CreditsRecord {
+    return creditsOf(this.env.store, organizationId);
+  }
+
+  /** Adds a context file to a question (default `processing`); returns its id. */
+  addContextFile(questionId: string, status: ContextFileLike['status'] = 'processing', filename = 'notes.pdf'): string {
+    return this.env.store.collection(CONTEXT_FILES).insert({ id: crypto.randomUUID(), questionId, status, filename }).id;
+  }
+
+  /** Moves a context file to `ready` or `failed`. */
+  setContextFileStatus(fileId: string, status: ContextFileLike['status']): void {
+    const file = this.env.store.collection(CONTEXT_FILES).get(fileId);
+    if (!file) throw new Error(`No context file ${fileId}`);
+    file.status = status;
+  }
+
+  /** Simulates news moving a question by `shift` in its own units; returns the task a watch started, or `null`. */
+  moveNews(questionId: string, shift: number): ForecastRecord | null {
+    return newsMoved(this.env, questionId, shift);
+  }
+}

@@ -1,0 +1,373 @@
+/**
+ * The forecast task and report state machines, as explicit transition tables driven by the mock
+ * clock: a started task is queued, runs its subforecasts one by one, synthesizes, and completes (or
+ * fails when a test asked it to); the report is written after the number. Every transition is a
+ * clock callback, and each one that the spec names emits its event on the {@link MockEventBus}.
+ * @module
+ */
+import { MAX_ACTIVE_FORECASTS } from '../../core/limits.js';
+import type { ForecastListItem, ForecastTask, RunModeKey, TaskStatus } from '../../schemas/forecasts.js';
+import type { MockClock } from '../clock.js';
+import type { MockEventBus, MockForecastEvent } from '../events.js';
+import { conflict, MockHttpError } from '../http.js';
+import { API_PREFIX } from '../router.js';
+import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type QuestionRecord } from '../store.js';
+import { chargeForecast } from './credits.js';
+import { forecastDataFor } from './forecast-data.js';
+
+/** What the state machine runs with (a handler context has all of it). */
+export interface ForecastEnv {
+  store: MockStore;
+  clock: MockClock;
+  events: MockEventBus;
+}
+
+/** Legal moves of a task: the spec's table (moves between the running states are the mock's choice). */
+export const TASK_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
+  queued: ['running_subforecasts', 'cancelled', 'failed'],
+  running_subforecasts: ['synthesizing', 'cancelled', 'failed'],
+  synthesizing: ['completed', 'cancelled', 'failed'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
+/** Legal moves of a report. */
+export const REPORT_TRANSITIONS: Readonly<Record<ForecastRecord['reportStatus'], readonly ForecastRecord['reportStatus'][]>> = {
+  pending: ['writing'],
+  writing: ['completed', 'failed'],
+  completed: [],
+  failed: [],
+};
+
+/** The event each final state emits. */
+const EVENT_OF: Partial<Record<TaskStatus, MockForecastEvent['type']>> = {
+  completed: 'forecast.completed',
+  failed: 'forecast.failed',
+  cancelled: 'forecast.cancelled',
+};
+
+const MINUTE = 60_000;
+/** Per run mode: rough duration, subforecasts run, and price in credits. */
+export const RUN_MODE_PLANS: Readonly<Record<RunModeKey, { minutes: number; subforecasts: number; credits: number; name: string }>> = {
+  light: { minutes: 5, subforecasts: 3, credits: 1, name: 'Light' },
+  moderate: { minutes: 15, subforecasts: 4, credits: 2, name: 'Moderate' },
+  standard: { minutes: 30, subforecasts: 5, credits: 5, name: 'Standard' },
+  deep: { minutes: 60, subforecasts: 6, credits: 10, name: 'Deep' },
+  max: { minutes: 90, subforecasts: 8, credits: 20, name: 'Max' },
+};
+/** The organization's default run mode in the mock. */
+export const DEFAULT_RUN_MODE: RunModeKey = 'standard';
+/** The report: `pending` this long after completion, then `writing` this long. */
+export const REPORT_PENDING_MS = 30_000;
+export const REPORT_WRITING_MS = 90_000;
+
+/**
+ * How a test wants the forecasts of a question to end (see `service.forecastControls.setOutcome`).
+ * Default: the task and its report complete.
+ */
+export interface ForecastOutcome {
+  id: string;
+  /** `failed`: the task fails halfway through its subforecasts. */
+  task?: 'completed' | 'failed';
+  /** `failed`: the number is delivered, the report fails. */
+  report?: 'completed' | 'failed';
+  /** `error.message` of a failed task. */
+  message?: string;
+}
+/** Outcomes by question id. */
+export const FORECAST_OUTCOMES = collectionKey<ForecastOutcome>('forecastOutcomes');
+
+/**
+ * The seam to question files (a later group): a file that is not `ready` keeps forecasts on its
+ * question waiting (409 `context_not_ready`) unless `allowIncompleteContext`. The files group stores
+ * its records here, or a test inserts one.
+ */
+export interface ContextFileLike {
+  id: string;
+  questionId: string;
+  status: 'processing' | 'ready' | 'failed' | (string & {});
+  filename?: string;
+}
+export const CONTEXT_FILES = collectionKey<ContextFileLike>('questionFiles');
+
+const isFinal = (s: TaskStatus) => TASK_TRANSITIONS[s].length === 0;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What starts a forecast: the question, who asks, how. */
+export interface StartRequest {
+  question: QuestionRecord;
+  ownerId: string;
+  organizationId: string;
+  runMode?: RunModeKey | undefined;
+  presetId?: string | null | undefined;
+  allowIncompleteContext?: boolean | undefined;
+  startedBy: ForecastRecord['startedBy'];
+}
+
+/**
+ * Starts a forecast: refuses it as the spec says (one running forecast per question, files still
+ * processing, 50 API-started forecasts per user, too few credits with nothing charged), else
+ * charges it, stores it `queued`, schedules its moves and emits `forecast.started`.
+ */
+export function startForecast(env: ForecastEnv, req: StartRequest): ForecastRecord {
+  const { store, clock } = env;
+  const questionId = req.question.id;
+  const active = store.forecasts.list((r) => r.questionId === questionId && !isFinal(r.status))[0];
+  if (active) {
+    throw conflict(`questionId: question ${questionId} already has a forecast running`, 'forecast_already_running', {
+      activeTaskId: active.id,
+    });
+  }
+  const files = store.collection(CONTEXT_FILES).list((f) => f.questionId === questionId && f.status === 'processing');
+  if (files.length > 0 && !req.allowIncompleteContext) {
+    throw conflict(`${files.length} context file(s) still processing; pass allowIncompleteContext to run anyway`, 'context_not_ready', {
+      files: files.map(({ id, status, filename }) => ({ id, status, filename })),
+    });
+  }
+  if (req.startedBy === 'api') {
+    const running = store.forecasts.list((r) => r.ownerId === req.ownerId && r.startedBy === 'api' && !isFinal(r.status)).length;
+    if (running >= MAX_ACTIVE_FORECASTS) {
+      throw new MockHttpError(429, 'too_many_active_forecasts', `At most ${MAX_ACTIVE_FORECASTS} API-started forecasts may run at once`);
+    }
+  }
+  const runMode = req.runMode ?? DEFAULT_RUN_MODE;
+  const plan = RUN_MODE_PLANS[runMode];
+  const charged = chargeForecast(store, req.organizationId, `forecast.${runMode}`);
+  const now = clock.now();
+  const record = store.forecasts.insert({
+    id: crypto.randomUUID(),
+    questionId,
+    ownerId: req.ownerId,
+    organizationId: req.organizationId,
+    createdAt: iso(now),
+    status: 'queued',
+    runMode,
+    startedAt: null,
+    finishedAt: null,
+    subforecasts: Array.from({ length: plan.subforecasts }, (_, i) => ({ sequenceIndex: i, status: 'running', completedAt: null })),
+    forecastId: null,
+    generatedAt: null,
+    reportStatus: 'pending',
+    failureMessage: null,
+    creditsCharged: charged,
+    presetId: req.presetId ?? null,
+    startedBy: req.startedBy,
+    timers: [],
+  });
+  emit(env, record, 'forecast.started');
+  scheduleRun(env, record, now, plan.minutes * MINUTE);
+  return record;
+}
+
+/**
+ * The timeline of a run of `total` ms: 5 % queued, 80 % subforecasts (finishing one by one), 15 %
+ * synthesizing; then the report. A failing outcome fails the task halfway through its subforecasts.
+ */
+function scheduleRun(env: ForecastEnv, record: ForecastRecord, start: number, total: number): void {
+  const outcome = env.store.collection(FORECAST_OUTCOMES).get(record.questionId);
+  const at = (ms: number, step: (r: ForecastRecord) => void) => {
+    record.timers.push(
+      env.clock.schedule(ms, () => {
+        const current = env.store.forecasts.get(record.id);
+        if (current) step(current);
+      }),
+    );
+  };
+  const running = start + total * 0.05;
+  const synthesizing = running + total * 0.8;
+  const done = synthesizing + total * 0.15;
+  const n = record.subforecasts.length;
+  at(running, (r) => move(env, r, 'running_subforecasts'));
+  record.subforecasts.forEach((sub, i) => {
+    if (outcome?.task === 'failed' && i === Math.floor(n / 2)) {
+      at(running + ((i + 1) * (synthesizing - running)) / n, (r) => fail(env, r, outcome.message ?? 'The forecast failed: the research step could not finish'));
+    }
+    at(running + ((i + 1) * (synthesizing - running)) / n, (r) => {
+      if (r.status !== 'running_subforecasts') return;
+      sub.status = 'completed';
+      sub.completedAt = iso(env.clock.now());
+    });
+  });
+  at(synthesizing, (r) => move(env, r, 'synthesizing'));
+  at(done, (r) => move(env, r, 'completed'));
+  at(done + REPORT_PENDING_MS, (r) => moveReport(env, r, 'writing'));
+  at(done + REPORT_PENDING_MS + REPORT_WRITING_MS, (r) => moveReport(env, r, outcome?.report ?? 'completed'));
+}
+
+/** Moves a task along its table; a move the table does not allow is ignored (the task moved on). */
+export function move(env: ForecastEnv, record: ForecastRecord, to: TaskStatus): boolean {
+  if (!TASK_TRANSITIONS[record.status].includes(to)) return false;
+  const now = iso(env.clock.now());
+  record.status = to;
+  if (to === 'running_subforecasts') record.startedAt = now;
+  if (to === 'completed') {
+    record.forecastId = crypto.randomUUID();
+    record.generatedAt = now;
+  }
+  if (isFinal(to)) {
+    record.finishedAt = now;
+    for (const sub of record.subforecasts) if (sub.status === 'running') sub.status = to === 'failed' ? 'failed' : 'cancelled';
+    // The report keeps being written after completion; anything else ends every waiting move.
+    if (to !== 'completed') for (const t of record.timers.splice(0)) t.cancel();
+  }
+  const event = EVENT_OF[to];
+  if (event) emit(env, record, event);
+  return true;
+}
+
+function fail(env: ForecastEnv, record: ForecastRecord, message: string): void {
+  if (!TASK_TRANSITIONS[record.status].includes('failed')) return;
+  record.failureMessage = message;
+  move(env, record, 'failed');
+}
+
+function moveReport(env: ForecastEnv, record: ForecastRecord, to: ForecastRecord['reportStatus']): void {
+  if (record.status !== 'completed' || !REPORT_TRANSITIONS[record.reportStatus].includes(to)) return;
+  record.reportStatus = to;
+  if (to === 'completed' || to === 'failed') emit(env, record, 'forecast.report.completed', to);
+}
+
+/** Cancels a queued or running task; `false` when it was already final. Nothing is refunded. */
+export function cancelForecast(env: ForecastEnv, record: ForecastRecord): boolean {
+  return move(env, record, 'cancelled');
+}
+
+function emit(env: ForecastEnv, r: ForecastRecord, type: MockForecastEvent['type'], reportStatus?: 'completed' | 'failed'): void {
+  env.events.emit({
+    type,
+    taskId: r.id,
+    questionId: r.questionId,
+    forecastId: type === 'forecast.completed' || type === 'forecast.report.completed' ? r.forecastId : null,
+    ...(reportStatus ? { reportStatus } : {}),
+    ownerId: r.ownerId,
+    at: env.clock.now(),
+  });
+}
+
+/**
+ * Records a forecast that already completed (report included), with no charge and no event: the
+ * `markForecasted` test hook.
+ */
+export function insertCompletedForecast(store: MockStore, question: QuestionRecord, at: number): ForecastRecord {
+  const now = iso(at);
+  return store.collection(FORECASTS).insert({
+    id: crypto.randomUUID(),
+    questionId: question.id,
+    ownerId: question.ownerId,
+    organizationId: question.organizationId,
+    createdAt: now,
+    status: 'completed',
+    runMode: DEFAULT_RUN_MODE,
+    startedAt: now,
+    finishedAt: now,
+    subforecasts: Array.from({ length: RUN_MODE_PLANS[DEFAULT_RUN_MODE].subforecasts }, (_, i) => ({ sequenceIndex: i, status: 'completed', completedAt: now })),
+    forecastId: crypto.randomUUID(),
+    generatedAt: now,
+    reportStatus: 'completed',
+    failureMessage: null,
+    creditsCharged: 0,
+    presetId: null,
+    startedBy: 'api',
+    timers: [],
+  });
+}
+
+const PROGRESS: Record<TaskStatus, (r: ForecastRecord) => string> = {
+  queued: () => 'Queued: waiting for a forecaster',
+  running_subforecasts: (r) => `Researching: ${done(r)} of ${r.subforecasts.length} subforecasts finished`,
+  synthesizing: () => 'Combining the subforecasts',
+  completed: () => 'Forecast complete',
+  failed: (r) => r.failureMessage ?? 'The forecast failed',
+  cancelled: () => 'Cancelled',
+};
+const done = (r: ForecastRecord) => r.subforecasts.filter((s) => s.status === 'completed').length;
+
+/** Report texts: null until the report is `completed`. */
+function reportOf(r: ForecastRecord, question: QuestionRecord['question']) {
+  const ready = r.reportStatus === 'completed';
+  const short = `Our forecast for "${question.title}" weighs the base rate against recent news; ${r.subforecasts.length} independent subforecasts broadly agreed.`;
+  return {
+    status: r.reportStatus,
+    short: ready ? short : null,
+    medium: ready ? `## Summary\n\n${short}\n\n## Key drivers\n\n- Base rates\n- Recent developments` : null,
+    detailed: ready ? `## Summary\n\n${short}\n\n## Method\n\nEach subforecast researched the question on its own.` : null,
+  };
+}
+
+const SOURCES = [{ kind: 'web', display_name: 'Example News', url: 'https://news.example/article' }];
+
+/** Query options of a read. */
+export interface ViewOptions {
+  fields?: 'numeric' | undefined;
+  includeSubforecasts?: boolean | undefined;
+}
+
+/** The task as `GET /forecasts/{task_id}` shows it. */
+export function taskView(store: MockStore, r: ForecastRecord, o: ViewOptions = {}): ForecastTask {
+  const question = store.questions.get(r.questionId)!.question;
+  const completed = r.status === 'completed';
+  const numeric = o.fields === 'numeric';
+  return {
+    id: r.id,
+    type: 'forecast_task',
+    status: r.status,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    question,
+    pollingUrl: `${API_PREFIX}/forecasts/${r.id}`,
+    progressMessage: PROGRESS[r.status](r),
+    partial: !completed,
+    completedSubforecastCount: done(r),
+    plannedSubforecastCount: r.subforecasts.length,
+    subforecasts: r.subforecasts.map((s) => ({
+      ...s,
+      ...(o.includeSubforecasts && s.status === 'completed'
+        ? {
+            forecastData: forecastDataFor(question, `${r.id}:sub:${s.sequenceIndex}`),
+            writeUp: `Subforecast ${s.sequenceIndex + 1} looked at the question from its own angle.`,
+            sources: SOURCES,
+          }
+        : {}),
+    })),
+    creditsCharged: r.creditsCharged,
+    creditsRefunded: 0,
+    runMode: r.runMode,
+    forecast: completed
+      ? {
+          id: r.forecastId!,
+          generatedAt: r.generatedAt!,
+          forecastData: forecastDataFor(question, r.id),
+          ...(numeric ? {} : { report: reportOf(r, question), sources: SOURCES }),
+        }
+      : null,
+    error: r.status === 'failed' ? { message: r.failureMessage ?? 'The forecast failed' } : null,
+    preset: r.presetId && r.presetId !== 'none' ? { used: true, id: r.presetId } : null,
+    connections: [],
+    warnings: [],
+  };
+}
+
+/** The task as an item of `GET /forecasts` shows it. */
+export function listItemView(store: MockStore, r: ForecastRecord, o: ViewOptions = {}): ForecastListItem {
+  const question = store.questions.get(r.questionId)!.question;
+  const completed = r.status === 'completed';
+  const report = reportOf(r, question);
+  return {
+    taskId: r.id,
+    status: r.status,
+    forecastData: completed ? forecastDataFor(question, r.id) : null,
+    ...(o.fields === 'numeric' ? {} : { report: completed ? { status: report.status, short: report.short } : null }),
+    questionId: r.questionId,
+    runMode: r.runMode,
+    createdAt: r.createdAt,
+    progressMessage: PROGRESS[r.status](r),
+    completedSubforecastCount: done(r),
+    plannedSubforecastCount: r.subforecasts.length,
+    autoforecast: r.startedBy === 'api' ? null : r.startedBy,
+  };
+}
+
+/** Whether `r` is final. */
+export const isFinalTask = (r: ForecastRecord): boolean => isFinal(r.status);

@@ -1,0 +1,132 @@
+/**
+ * `forecasting-sdk/webhooks/express`: an Express middleware (Express 4 and 5) that reads the raw body,
+ * verifies the call and puts the typed event on `req.webhookEvent`. Express is an optional peer
+ * dependency: this module imports only its types, so nothing of Express loads unless your app does.
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { webhookMiddleware } from 'forecasting-sdk/webhooks/express';
+ *
+ * const app = express();
+ * app.post('/webhooks/forecasting', webhookMiddleware(process.env.WEBHOOK_SECRET!), (req, res) => {
+ *   console.log(req.webhookEvent!.type);
+ *   res.sendStatus(200);
+ * });
+ * app.use(express.json()); // the rest of the app; the middleware reads its own body either way
+ * ```
+ * @module
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { WebhookVerificationError } from '../core/errors.js';
+import type { WebhookEvent } from '../schemas/events.js';
+import { verifyWebhook, type VerifyWebhookOptions } from './verify.js';
+
+export { WebhookVerificationError };
+export type { WebhookEvent };
+
+declare global {
+  // Express's own extension point for request properties (merged into `req` in handlers).
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The verified webhook event, set by `webhookMiddleware` before your handler runs. */
+      webhookEvent?: WebhookEvent;
+    }
+  }
+}
+
+/**
+ * A request that went through {@link webhookMiddleware}: `webhookEvent` is set.
+ *
+ * @example
+ * ```ts
+ * app.post('/hooks', webhookMiddleware(secret), (req, res) => {
+ *   const { webhookEvent } = req as WebhookRequest;
+ *   res.sendStatus(200);
+ * });
+ * ```
+ */
+export type WebhookRequest = Request & { webhookEvent: WebhookEvent };
+
+/**
+ * Options of {@link webhookMiddleware}: those of `verifyWebhook`, and a body size cap.
+ *
+ * @example
+ * ```ts
+ * webhookMiddleware(secret, { toleranceSeconds: 300, maxBodyBytes: 64 * 1024 });
+ * ```
+ */
+export interface WebhookMiddlewareOptions extends VerifyWebhookOptions {
+  /** Largest body read, in bytes (default 1 MiB); a larger one is answered 413 without verifying. */
+  maxBodyBytes?: number;
+}
+
+/** The body is over `maxBodyBytes`. */
+class BodyTooLarge extends Error {}
+
+/** A body a parser already read as bytes or text (`express.raw()`, `express.text()`), else `undefined`. */
+function parsedRaw(body: unknown): string | Uint8Array | undefined {
+  return typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
+}
+
+/** Whether a body parser already consumed the stream (body-parser sets `_body`; the stream may have ended). */
+function streamConsumed(req: Request): boolean {
+  return (req as Request & { _body?: boolean })._body === true || req.readableEnded;
+}
+
+async function readStream(req: Request, max: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
+    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+    size += bytes.byteLength;
+    if (size > max) throw new BodyTooLarge();
+    chunks.push(bytes);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Makes a middleware that verifies a webhook call. It takes the raw body from `express.raw()` or
+ * `express.text()` when one ran, else reads the request stream itself, so it works with or without a
+ * body parser on the route. On success it sets `req.webhookEvent` and calls `next()`; on a failed
+ * check it answers `400` with the reason code (`missing_header`, `malformed_header`,
+ * `timestamp_out_of_range`, `no_matching_signature`, `malformed_payload`) as plain text, which makes
+ * the service fail the delivery without retrying. When `express.json()` already parsed the body, the
+ * raw bytes are gone: it answers `400 malformed_payload` (mount the webhook route before `express.json()`).
+ *
+ * @param secret - the signing secret (`whsec_…`), or several during a rotation
+ * @example
+ * ```ts
+ * app.post('/webhooks', webhookMiddleware([newSecret, oldSecret]), async (req, res) => {
+ *   const event = req.webhookEvent!;
+ *   res.sendStatus(200); // answer within 10 seconds; work after
+ *   if (isKnownWebhookEvent(event) && event.type === 'forecast.completed') await queue.add(event.data.taskId);
+ * });
+ * ```
+ */
+export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): RequestHandler {
+  const { maxBodyBytes = 1024 * 1024, ...verifyOptions } = options;
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const run = async () => {
+      let payload: unknown = parsedRaw(req.body);
+      if (payload === undefined) payload = streamConsumed(req) ? req.body : await readStream(req, maxBodyBytes);
+      req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secret, verifyOptions);
+    };
+    run().then(
+      () => next(),
+      (err: unknown) => {
+        if (err instanceof WebhookVerificationError) res.status(400).type('text/plain').send(err.code);
+        else if (err instanceof BodyTooLarge) res.status(413).type('text/plain').send('payload_too_large');
+        else next(err);
+      },
+    );
+  };
+}

@@ -1,0 +1,108 @@
+// Schedules and watches end to end: forecasts started on the mock clock, cadence and size limits.
+import { describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError, ValidationError } from '../../src/index.js';
+import { DEFAULT_BALANCE, PRICES } from '../../src/testing/index.js';
+import { binary, HOUR, useForecastMock } from './_forecasts.js';
+
+const h = useForecastMock();
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('questions.schedule', () => {
+  it('starts a forecast at each due time with its presetId, counting occurrences and moving nextDueAt', async () => {
+    const q = await h.client.questions.create(binary);
+    const start = h.mock.clock.now() + HOUR;
+    const schedule = await h.client.questions.schedule.update(q.id, { intervalCount: 6, intervalUnit: 'hours', startAt: iso(start), presetId: 'p-1' });
+    expect(schedule).toMatchObject({ questionId: q.id, intervalCount: 6, intervalUnit: 'hours', nextDueAt: iso(start), occurrenceCount: 0, presetId: 'p-1' });
+    expect((await h.client.forecasts.list()).data).toEqual([]);
+
+    h.mock.clock.advance(HOUR);
+    const after = await h.client.questions.schedule.retrieve(q.id);
+    expect(after).toMatchObject({ occurrenceCount: 1, nextDueAt: iso(start + 6 * HOUR) });
+    const [started] = (await h.client.forecasts.list({ autoforecast: 'schedule' })).data;
+    expect(started).toMatchObject({ questionId: q.id, autoforecast: 'schedule' });
+    expect((await h.client.forecasts.retrieve(started!.taskId)).preset).toEqual({ used: true, id: 'p-1' });
+
+    h.mock.clock.advance(12 * HOUR);
+    expect((await h.client.questions.schedule.retrieve(q.id)).occurrenceCount).toBe(3);
+    expect((await h.client.forecasts.list({ autoforecast: 'any' })).data).toHaveLength(3);
+    expect((await h.client.forecasts.list({ autoforecast: 'watch' })).data).toHaveLength(0);
+  });
+
+  it('refuses a cadence faster than every 3 hours, before sending and on the service', async () => {
+    const q = await h.client.questions.create(binary);
+    const err = await h.client.questions.schedule.update(q.id, { intervalCount: 2, intervalUnit: 'hours' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).field).toBe('intervalCount');
+    expect(h.count('questions.schedule.update')).toBe(0);
+    const raw = await fetch(`${h.mock.baseURL}/questions/${q.id}/schedule`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${h.mock.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ intervalCount: 1, intervalUnit: 'hours' }),
+    });
+    expect(raw.status).toBe(400);
+    await expect(h.client.questions.schedule.update(q.id, { intervalCount: 1, intervalUnit: 'days', startAt: 'tomorrow' })).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it('stops after 50 forecasts, or at endAt', async () => {
+    const [a, b] = await Promise.all([h.client.questions.create(binary), h.client.questions.create({ ...binary, title: 'B' })]);
+    await h.client.questions.schedule.update(a.id, { intervalCount: 3, intervalUnit: 'hours' });
+    const now = h.mock.clock.now();
+    await h.client.questions.schedule.update(b.id, { intervalCount: 1, intervalUnit: 'days', endAt: iso(now + 2.5 * 24 * HOUR) });
+    h.mock.clock.advance(60 * 3 * HOUR);
+    expect(await h.client.questions.schedule.retrieve(a.id)).toMatchObject({ occurrenceCount: 50, nextDueAt: null });
+    expect(await h.client.questions.schedule.retrieve(b.id)).toMatchObject({ occurrenceCount: 3, nextDueAt: null });
+    expect((await h.client.questions.forecasts.list(a.id, { limit: 100 })).data).toHaveLength(50);
+  });
+
+  it('replaces a schedule when sent again, lists schedules, and deletes one leaving a running forecast alone', async () => {
+    const q = await h.client.questions.create(binary);
+    await h.client.questions.schedule.update(q.id, { intervalCount: 1, intervalUnit: 'days' });
+    const replaced = await h.client.questions.schedule.update(q.id, { intervalCount: 1, intervalUnit: 'months' });
+    expect(replaced.intervalUnit).toBe('months');
+    expect((await h.client.schedules.list()).data.map((s) => s.questionId)).toEqual([q.id]);
+    h.mock.clock.advance(1);
+    const [running] = (await h.client.forecasts.list()).data;
+    expect(running?.status).toBe('queued');
+    await h.client.questions.schedule.delete(q.id);
+    await expect(h.client.questions.schedule.retrieve(q.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(h.client.questions.schedule.delete(q.id)).rejects.toBeInstanceOf(NotFoundError);
+    h.mock.clock.advance(60 * 24 * HOUR);
+    expect((await h.client.forecasts.list()).data.map((t) => [t.taskId, t.status])).toEqual([[running!.taskId, 'completed']]);
+  });
+});
+
+describe('questions.watch', () => {
+  it('starts a forecast when the news moves the question by more than changeThreshold', async () => {
+    const q = await h.client.questions.create(binary);
+    const watch = await h.client.questions.watch.update(q.id, { enabled: true, changeThreshold: 0.1, presetId: 'p-2' });
+    expect(watch).toMatchObject({ questionId: q.id, enabled: true, changeThreshold: 0.1, presetId: 'p-2' });
+    expect(h.mock.service.forecastControls.moveNews(q.id, 0.05)).toBeNull();
+    const started = h.mock.service.forecastControls.moveNews(q.id, -0.2);
+    expect(started?.startedBy).toBe('watch');
+    const [item] = (await h.client.forecasts.list({ autoforecast: 'watch' })).data;
+    expect(item).toMatchObject({ taskId: started!.id, autoforecast: 'watch' });
+    expect((await h.client.forecasts.retrieve(item!.taskId)).preset).toEqual({ used: true, id: 'p-2' });
+  });
+
+  it('charges the monthly monitoring fee when switched on, and 409 with no change when credits are short', async () => {
+    const [a, b] = await Promise.all([h.client.questions.create(binary), h.client.questions.create({ ...binary, title: 'B' })]);
+    await h.client.questions.watch.update(a.id, { enabled: true, changeThreshold: 0.1 });
+    await h.client.questions.watch.update(a.id, { enabled: true, changeThreshold: 0.2 });
+    expect((await h.client.credits.retrieve()).balance).toBe(DEFAULT_BALANCE - PRICES['monitoring.question_month']!);
+    h.mock.service.forecastControls.setCredits({ balance: 0 });
+    await expect(h.client.questions.watch.update(b.id, { enabled: true })).rejects.toBeInstanceOf(ConflictError);
+    await expect(h.client.questions.watch.retrieve(b.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('stops starting forecasts when disabled or deleted, and lists watches', async () => {
+    const q = await h.client.questions.create(binary);
+    await h.client.questions.watch.update(q.id, { enabled: true, changeThreshold: 0 });
+    expect((await h.client.watches.list()).data.map((w) => w.questionId)).toEqual([q.id]);
+    await h.client.questions.watch.update(q.id, { enabled: false });
+    expect(h.mock.service.forecastControls.moveNews(q.id, 1)).toBeNull();
+    await h.client.questions.watch.delete(q.id);
+    await expect(h.client.questions.watch.retrieve(q.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(h.client.questions.watch.update(q.id, { enabled: true, changeThreshold: -1 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(h.client.questions.watch.update('00000000-0000-4000-8000-000000000000', { enabled: true })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

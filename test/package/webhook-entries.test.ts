@@ -1,0 +1,42 @@
+// The webhook handler entries as built: small, dependency-free, and Express never loaded by them.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { bundleSize } from '../../bench/lib/bundle.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const size = (entry: string) => bundleSize(`export * from ${JSON.stringify(`${root}dist/${entry}`)};`, root);
+
+describe('webhook handler entries', () => {
+  it.each(['webhooks/express', 'webhooks/fetch'])('keeps %s under 3 KB gzipped with no runtime dependency', async (entry) => {
+    const { gzip, inputs } = await size(`${entry}.js`);
+    expect(inputs.filter((i) => i.includes('node_modules'))).toEqual([]);
+    expect(gzip).toBeLessThan(3 * 1024);
+  });
+
+  it.each(['js', 'cjs'])('never imports or requires express at run time (%s build)', (ext) => {
+    const code = readFileSync(`${root}dist/webhooks/express.${ext}`, 'utf8');
+    expect(code).not.toMatch(/(from|import\(|require\()\s*['"]express['"]/);
+    for (const entry of ['index', 'webhooks/index', 'webhooks/fetch', 'testing/index']) {
+      expect(readFileSync(`${root}dist/${entry}.${ext}`, 'utf8'), entry).not.toMatch(/['"]express['"]/);
+    }
+  });
+
+  it('loads and builds the middleware from CommonJS without loading express', () => {
+    const out = execFileSync(process.execPath, ['-e', `
+      const { webhookMiddleware, WebhookVerificationError } = require('./dist/webhooks/express.cjs');
+      const sdk = require('./dist/index.cjs');
+      const middleware = webhookMiddleware('whsec_x');
+      const loaded = Object.keys(require.cache).filter((f) => /node_modules[\\/]express/.test(f));
+      console.log(JSON.stringify({ arity: middleware.length, loaded, identity: WebhookVerificationError === sdk.WebhookVerificationError }));
+    `], { cwd: root, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ arity: 3, loaded: [], identity: true });
+  });
+
+  it('types req.webhookEvent through the Express request, from type-only imports', () => {
+    const types = readFileSync(`${root}dist/webhooks/express.d.ts`, 'utf8');
+    expect(types).toMatch(/import (type )?\{[^}]*RequestHandler[^}]*\} from 'express'/);
+    expect(types).toMatch(/webhookEvent\?: WebhookEvent/);
+  });
+});
