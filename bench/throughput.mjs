@@ -1,27 +1,33 @@
 // Per-call throughput of one GET against a local server: the SDK against ky alone, raw fetch and
 // openai-node's generic `get`, all in the same run, interleaved in rounds so drift hits each alike.
 // Targets: the SDK's own layers cost at most 10 % over ky; the SDK is at least as fast as openai's get.
-import { createServer } from 'node:http';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import ky from 'ky';
 import OpenAI from 'openai';
 import { ForecastingClient } from '../dist/index.js';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const CONCURRENCY = 8;
 
-const body = JSON.stringify({
-  id: '6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b', type: 'binary', title: 'Will it rain in Paris on 1 June 2027?',
-  description: '', resolutionCriteria: '', finePrint: '', options: [], lowerBound: null, upperBound: null,
-  openLowerBound: false, openUpperBound: false, scaleType: null, callsign: 'amber-fox-river',
-  optionsAreMutuallyExclusive: true, optionsAreComprehensive: true, visibility: 'private', createdVia: 'api',
-  tags: [], createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z',
-});
-const server = createServer((req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const baseURL = `http://127.0.0.1:${server.address().port}/api/v1/external`;
+// The server runs in its own process (the machine has 2 cores), so only client-side work is compared.
+const serverSource = `
+  const body = JSON.stringify({
+    id: '6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b', type: 'binary', title: 'Will it rain in Paris on 1 June 2027?',
+    description: '', resolutionCriteria: '', finePrint: '', options: [], lowerBound: null, upperBound: null,
+    openLowerBound: false, openUpperBound: false, scaleType: null, callsign: 'amber-fox-river',
+    optionsAreMutuallyExclusive: true, optionsAreComprehensive: true, visibility: 'private', createdVia: 'api',
+    tags: [], createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z',
+  });
+  const server = require('node:http').createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+  server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+`;
+const child = spawn(process.execPath, ['-e', serverSource], { stdio: ['ignore', 'pipe', 'inherit'] });
+const [port] = await once(child.stdout, 'data');
+const baseURL = `http://127.0.0.1:${String(port).trim()}/api/v1/external`;
 const id = '6f1c0e2a-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
 const key = 'pre_bench_key';
 
@@ -51,7 +57,7 @@ const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []
 for (let round = 0; round < ROUNDS; round++) {
   for (const [name, call] of Object.entries(variants)) samples[name].push(await run(call));
 }
-server.close();
+child.kill();
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rate = Object.fromEntries(Object.entries(samples).map(([name, xs]) => [name, median(xs)]));

@@ -49,6 +49,7 @@ export class APIPromise<T> extends Promise<T> {
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    return this.#raw.then((r) => r.data).then(onfulfilled, onrejected);
+    // One hop, not two: this runs on every call.
+    return this.#raw.then(onfulfilled ? (r) => onfulfilled(r.data) : (r) => r.data as unknown as A, onrejected);
   }
 }

@@ -9,7 +9,7 @@ import { APIPromise, type WithResponse } from './api-promise.js';
 import { ForecastingError } from './errors.js';
 import { idempotencyKeyFor } from './idempotency.js';
 import { DEFAULT_OFFSET_PAGE_SIZE } from './limits.js';
-import { leveled, type Logger } from './logger.js';
+import { leveled, type LeveledLogger } from './logger.js';
 import { buildPath, type Operation } from './operation.js';
 import { resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, type ListEnvelope, type PageParams } from './pagination.js';
@@ -71,13 +71,19 @@ export class BaseClient {
   readonly #options: ResolvedOptions;
   readonly #transport: Transport;
   readonly #events = new EventEmitter<ClientEvents>();
-  readonly #log: Logger;
+  readonly #log: LeveledLogger;
   readonly #budget: RequestBudget | undefined;
+  /** Headers of every request, built once; `#auth` again on its own so a caller's header cannot replace it. */
+  readonly #headers: Record<string, string>;
+  readonly #auth: Record<string, string>;
 
   constructor(options: ClientOptions = {}) {
     this.#options = resolveOptions(options);
     this.#transport = new Transport(this.#options.baseURL, this.#options.fetch);
     this.#log = leveled(options.logger ?? console, options.logLevel ?? 'warn');
+    const { apiKey, authHeader, defaultHeaders } = this.#options;
+    this.#auth = authHeader === 'x-api-key' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
+    this.#headers = { accept: 'application/json', 'user-agent': `forecasting-sdk/${VERSION}`, ...lower(defaultHeaders), ...this.#auth };
     const { requestsPerMinute, clock } = this.#options;
     this.#budget = requestsPerMinute ? new RequestBudget(requestsPerMinute, clock) : undefined;
   }
@@ -149,14 +155,7 @@ export class BaseClient {
     const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
     if (op.params && (params !== undefined || hasBody)) parseOrThrow(op.params, params ?? {});
     const idempotencyKey = idempotencyKeyFor(op, options.idempotencyKey);
-    const { apiKey, authHeader, defaultHeaders } = this.#options;
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': `forecasting-sdk/${VERSION}`,
-      ...lower(defaultHeaders),
-      ...lower(options.headers),
-      ...(authHeader === 'x-api-key' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${apiKey}` }),
-    };
+    const headers = options.headers ? { ...this.#headers, ...lower(options.headers), ...this.#auth } : { ...this.#headers };
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let body: FormData | string | undefined;
     if (hasBody && params !== undefined) {
@@ -184,20 +183,22 @@ export class BaseClient {
         idempotencyKey: req.headers['idempotency-key'],
       };
       // Every attempt takes a slot of the budget, so retries and wait loops share it too.
-      await this.#budget?.acquire(options.signal);
+      if (this.#budget) await this.#budget.acquire(options.signal);
       this.#events.emit('request', event);
-      this.#log.debug(`${req.method} ${req.path} (attempt ${attempt})`);
+      if (this.#log.enabled('debug')) this.#log.debug(`${req.method} ${req.path} (attempt ${attempt})`);
       const sentAt = Date.now();
       let outcome: AttemptOutcome;
       let error: ForecastingError;
       try {
         const response = await this.#transport.send(req, timeout, options.signal);
-        this.#events.emit('response', {
-          ...event,
-          status: response.status,
-          durationMs: Date.now() - sentAt,
-          replayed: response.headers.get('idempotent-replayed') === 'true',
-        });
+        if (this.#events.listenerCount('response') > 0) {
+          this.#events.emit('response', {
+            ...event,
+            status: response.status,
+            durationMs: Date.now() - sentAt,
+            replayed: response.headers.get('idempotent-replayed') === 'true',
+          });
+        }
         if (response.ok) return response;
         const apiError = await errorFromResponse(response, `${req.method} ${req.path}`);
         outcome = { kind: 'response', status: apiError.status, type: apiError.type, retryAfter: response.headers.get('retry-after') };

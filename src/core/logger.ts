@@ -16,12 +16,19 @@ export interface Logger {
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 
-/** A logger that drops lines below `level`. @internal */
-export function leveled(logger: Logger, level: LogLevel): Logger {
+/** A logger that drops lines below its level. @internal */
+export interface LeveledLogger extends Logger {
+  /** Whether lines of `level` are written: callers skip building a message nobody reads. */
+  enabled(level: Exclude<LogLevel, 'off'>): boolean;
+}
+
+/** @internal */
+export function leveled(logger: Logger, level: LogLevel): LeveledLogger {
+  const enabled = (name: Exclude<LogLevel, 'off'>) => RANK[name] >= RANK[level];
   const at =
     (name: Exclude<LogLevel, 'off'>) =>
     (message: string, meta?: Record<string, unknown>) => {
-      if (RANK[name] >= RANK[level]) logger[name](`[forecasting-sdk] ${message}`, meta);
+      if (enabled(name)) logger[name](`[forecasting-sdk] ${message}`, meta);
     };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  return { enabled, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
