@@ -1,10 +1,11 @@
 // `npm run demo`: the SDK driving the mock service end to end, over real HTTP on 127.0.0.1.
 // Nothing here leaves this machine. Run `npm run build` first (npm run demo does).
 import { ForecastingClient, ValidationError, signWebhook, verifyWebhook } from '../dist/index.js';
-import { startMockServer } from '../dist/testing/index.js';
+import { mockClientOptions, startMockServer } from '../dist/testing/index.js';
 
-const mock = await startMockServer();
-const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
+// The mock's clock runs 300 times faster than real time: a 20-minute forecast takes 4 seconds.
+const mock = await startMockServer({ timeScale: 300 });
+const client = new ForecastingClient({ ...mockClientOptions(mock), logLevel: 'off' });
 const step = (text) => console.log(`\n\x1b[1m${text}\x1b[0m`);
 
 try {
@@ -48,7 +49,44 @@ try {
   for await (const q of client.questions.list({ limit: 2 })) console.log(`  ${++n}. ${q.title}`);
   console.log(`  (${mock.service.requests.count({ operation: 'questions.list' })} pages fetched)`);
 
-  step('6. Verify a signed webhook call');
+  step('6. Forecast two questions and wait, with live progress');
+  const [rain, brent] = await Promise.all([
+    client.questions.create({ type: 'binary', title: 'Will the Seine flood in Paris before 2028?' }),
+    client.questions.create({ type: 'numeric', title: 'Brent crude price on 1 June 2028 (USD)?', lowerBound: 40, upperBound: 140, scaleType: 'linear' }),
+  ]);
+  const started = await client.forecasts.createMany([
+    { questionId: rain.id, runMode: 'light' },
+    { questionId: brent.id, runMode: 'moderate' },
+  ]);
+  const taskIds = started.map((r) => r.taskId);
+  const progress = new Map(taskIds.map((id) => [id, '']));
+  const bar = (p) => {
+    const planned = p.plannedSubforecastCount ?? 0;
+    const done = p.completedSubforecastCount ?? 0;
+    const filled = planned ? Math.round((done / planned) * 20) : 0;
+    return `[${'#'.repeat(filled)}${'-'.repeat(20 - filled)}] ${done}/${planned || '?'} ${p.status}`;
+  };
+  const live = process.stdout.isTTY;
+  const render = () => process.stdout.write(`\r  ${[...progress.values()].join('   ')}\x1b[K`);
+  client.forecasts.progress.on('progress', (p) => {
+    progress.set(p.taskId, bar(p));
+    if (live) render();
+  });
+  // Not a terminal: one plain line per status change instead of a redrawn bar.
+  if (!live) client.forecasts.progress.on('status', (p) => console.log(`  ${p.taskId.slice(0, 8)} ${p.status}`));
+  const tasks = await client.forecasts.waitMany(taskIds, { waitForReport: true });
+  if (live) process.stdout.write('\n');
+  for (const task of tasks) {
+    const data = task.forecast?.forecastData;
+    let answer = task.status;
+    if (data?.questionType === 'binary') answer = `${Math.round(data.payload.probability * 100)}% YES`;
+    if (data?.questionType === 'numeric') answer = `median ${data.payload.percentiles.p50.toFixed(1)} (80% between ${data.payload.percentiles.p10.toFixed(1)} and ${data.payload.percentiles.p90.toFixed(1)})`;
+    console.log(`  ${task.question.title}\n    answer: ${answer}\n    report: ${(task.forecast?.report?.short ?? '(not written)').slice(0, 160)}…`);
+  }
+  const credits = await client.credits.retrieve();
+  console.log(`  credits left: ${credits.balance}`);
+
+  step('7. Verify a signed webhook call');
   const secret = 'whsec_demo_secret';
   const body = JSON.stringify({ createdAt: new Date().toISOString(), data: { forecastId: null, questionId: kept.id, taskId: crypto.randomUUID() }, id: 'evt', type: 'forecast.started' });
   const signature = await signWebhook(body, secret, { timestamp: Math.floor(Date.now() / 1000) });

@@ -8,5 +8,8 @@ it('runs the demo end to end against the mock service', () => {
   const out = execFileSync(process.execPath, ['examples/demo.mjs'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   expect(out).toContain('ValidationError on "upperBound"');
   expect(out).toContain('a tampered body is refused: no_matching_signature');
+  expect(out).toMatch(/answer: \d+% YES/);
+  expect(out).toMatch(/answer: median [\d.]+ \(80% between/);
+  expect(out).toMatch(/report: Our forecast for/);
   expect(out).toMatch(/Done: \d+ requests reached the mock service/);
 });
