@@ -110,18 +110,19 @@ export function buildPath(op: Operation, ids: readonly unknown[]): string {
       `${op.sdkMethod} takes ${op.pathParams.length} path parameter(s) (${op.pathParams.join(', ')}), got ${ids.length}`,
     );
   }
+  if (ids.length === 0) return op.path;
   let index = 0;
-  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  // Runs on every call: the field name for an error is only worked out when there is an error.
+  return op.path.replace(/\{(\w+)\}/g, (template: string, name: string) => {
     const id = ids[index++];
-    const field = camel(name);
     if (typeof id !== 'string' || id.length === 0) {
-      throw new ValidationError(`must be a non-empty string, got ${id === '' ? 'an empty string' : typeof id}`, field);
+      throw new ValidationError(`must be a non-empty string, got ${id === '' ? 'an empty string' : typeof id}`, camel(name));
     }
     if (id === '.' || id === '..' || /[/?#\\]/.test(id)) {
-      throw new ValidationError(`must not be "." or ".." or contain "/", "?", "#" or "\\"`, field);
+      throw new ValidationError(`must not be "." or ".." or contain "/", "?", "#" or "\\"`, camel(name));
     }
-    if (op.reservedSegments.get(`{${name}}`)?.has(id)) {
-      throw new ValidationError(`"${id}" is not an id: it names another route`, field);
+    if (op.reservedSegments.get(template)?.has(id)) {
+      throw new ValidationError(`"${id}" is not an id: it names another route`, camel(name));
     }
     return encodeURIComponent(id);
   });
