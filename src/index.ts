@@ -4,35 +4,8 @@
  */
 export { ForecastingClient } from './client.js';
 export { operations } from './operations.js';
-export {
-  verifyWebhook,
-  signWebhook,
-  isKnownWebhookEvent,
-  createDeliveryDeduper,
-  SIGNATURE_HEADER,
-  DELIVERY_ID_HEADER,
-  EVENT_ID_HEADER,
-  EVENT_TYPE_HEADER,
-} from './webhooks/index.js';
-export type {
-  WebhookEvent,
-  KnownWebhookEvent,
-  KnownWebhookEventType,
-  UnknownWebhookEvent,
-  ForecastStartedEvent,
-  ForecastCompletedEvent,
-  ForecastFailedEvent,
-  ForecastCancelledEvent,
-  ForecastReportCompletedEvent,
-  WebhookTestEvent,
-  VerifyWebhookOptions,
-  SignWebhookOptions,
-  WebhookPayload,
-  WebhookHeaders,
-  HeadersLike,
-  DeliveryDeduper,
-  DeliveryDeduperOptions,
-} from './webhooks/index.js';
+// Everything of forecasting-sdk/webhooks, from the root too (one class identity: the same modules).
+export * from './webhooks/index.js';
 export {
   ForecastingError,
   APIError,
