@@ -3,7 +3,7 @@
  * of its answer. Retrying is the caller's business (see `retry.ts`); ky's own retry is off.
  * @module
  */
-import ky, { TimeoutError, type KyInstance } from 'ky';
+import ky, { TimeoutError, type KyInstance, type Options } from 'ky';
 import { APIConnectionError, APITimeoutError, makeAPIError, type APIError } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
 
@@ -48,14 +48,12 @@ export class Transport {
    */
   async send(req: PreparedRequest, timeout: number, signal: AbortSignal | undefined): Promise<Response> {
     try {
-      return await this.#ky(req.path.slice(1), {
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-        searchParams: req.query,
-        timeout: timeout > 0 ? timeout : false,
-        signal,
-      });
+      // Only the options in use: ky deep-merges every key it is given, on every request.
+      const options: Options = { method: req.method, headers: req.headers, timeout: timeout > 0 ? timeout : false };
+      if (req.body !== undefined) options.body = req.body;
+      if (req.query !== undefined) options.searchParams = req.query;
+      if (signal !== undefined) options.signal = signal;
+      return await this.#ky(req.path.slice(1), options);
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       // ky's TimeoutError holds the Request, headers and key included: it is never kept as a cause.
