@@ -109,6 +109,25 @@ describe('requests', () => {
     expect(await seen[0]!.json()).toEqual({ type: 'binary', title: 'Will it rain?' });
   });
 
+  it('takes undefined params when options follow', async () => {
+    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [], hasMore: false })));
+    await makeClient().questions.list(undefined, { headers: { 'x-trace': 't1' } });
+    expect(new URL(seen[0]!.url).search).toBe('');
+    expect(seen[0]!.headers.get('x-trace')).toBe('t1');
+  });
+
+  it('sends no body for DELETE, nor for a POST called without params', async () => {
+    server.use(
+      http.delete(`${BASE}/webhooks/:id`, () => new HttpResponse(null, { status: 204 })),
+      http.post(`${BASE}/webhooks/:id/rotate`, () => HttpResponse.json({ id: 'w1', signingSecret: 'whsec_x' })),
+    );
+    await expect(makeClient().webhooks.delete('w1')).resolves.toBeUndefined();
+    await makeClient().webhooks.rotate('w1');
+    expect(await seen[0]!.text()).toBe('');
+    expect(await seen[1]!.text()).toBe('');
+    expect(seen[1]!.headers.get('content-type')).toBeNull();
+  });
+
   it('encodes ids into the path so no id can change it', async () => {
     server.use(http.get(`${BASE}/questions/:id`, ({ params }) => HttpResponse.json(question(String(params['id'])))));
     await makeClient().questions.retrieve('a b%c');
