@@ -14,7 +14,6 @@ import { buildPath, type Operation } from './operation.js';
 import { resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, type ListEnvelope, type PageParams } from './pagination.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
-import { sleep } from './sleep.js';
 import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
 import { AttemptFailure, Transport, errorFromResponse, readBody, toSearchParams, type PreparedRequest } from './transport.js';
@@ -173,7 +172,8 @@ export class BaseClient {
     const maxRetries = options.maxRetries ?? o.maxRetries;
     const timeout = options.timeout ?? o.timeout;
     const safeToRepeat = op.method === 'GET' || op.method === 'PUT' || op.method === 'DELETE' || Boolean(op.idempotent);
-    const started = Date.now();
+    const clock = o.clock;
+    const started = clock.now();
     for (let attempt = 1; ; attempt++) {
       const event: RequestEvent = {
         operation: op.sdkMethod,
@@ -213,7 +213,7 @@ export class BaseClient {
         maxRetries,
         safeToRepeat,
         maxRetryAfter: o.maxRetryAfter,
-        remaining: o.retryDeadline - (Date.now() - started),
+        remaining: o.retryDeadline - (clock.now() - started),
         initialDelay: o.initialDelay,
         maxDelay: o.maxDelay,
         random: Math.random,
@@ -228,7 +228,8 @@ export class BaseClient {
       const status = outcome.kind === 'response' ? outcome.status : undefined;
       this.#events.emit('retry', { ...event, status, error: error.name, delayMs: decision.delay });
       this.#log.info(`${req.method} ${req.path} failed (${status ?? error.name}); retry ${attempt} of ${maxRetries} in ${decision.delay} ms`);
-      await sleep(decision.delay, options.signal);
+      // On the client's clock, like every other wait (tests against the mock run it on the mock's time).
+      await clock.sleep(decision.delay, options.signal);
     }
   }
 

@@ -39,6 +39,24 @@ describe('retries over HTTP', () => {
     expect(decideRetry({ kind: 'response', status: 503, type: undefined, retryAfter: 'Sun, 22 Nov 2026 10:00:30 GMT' }, ctx)).toEqual({ retry: true, delay: 30_000 });
   });
 
+  it('waits between attempts on the client’s clock, so a 30 s Retry-After costs no real time under a test clock', async () => {
+    server.use(http.get(`${BASE}/questions/:id`, sequence(() => apiError(503, 'overloaded_error', 'busy', { headers: { 'Retry-After': '30' } }), ok)));
+    let now = 0;
+    const slept: number[] = [];
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        slept.push(ms);
+        now += ms;
+      },
+    };
+    const started = Date.now();
+    await makeClient({ clock }).questions.retrieve('q1');
+    expect(slept).toEqual([30_000]);
+    expect(seen).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   it('does not retry 429 too_many_active_forecasts', async () => {
     server.use(http.post(`${BASE}/questions`, () => apiError(429, 'too_many_active_forecasts', 'cap', { headers: { 'Retry-After': '0' } })));
     const err = await makeClient().questions.create({ type: 'binary', title: 't' }).catch((e: unknown) => e);
