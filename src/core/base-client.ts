@@ -16,7 +16,7 @@ import { Page, PagePromise, type ListEnvelope, type PageParams } from './paginat
 import { decideRetry, type AttemptOutcome } from './retry.js';
 import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
-import { AttemptFailure, Transport, errorFromResponse, readBody, toSearchParams, type PreparedRequest } from './transport.js';
+import { AttemptFailure, Transport, errorFromResponse, parseBody, toSearchParams, type PreparedRequest } from './transport.js';
 import { toFormData } from './uploads.js';
 import { parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
@@ -138,31 +138,30 @@ export class BaseClient {
   }
 
   async #perform(op: Operation, ids: readonly string[], params: Record<string, unknown> | undefined, options: RequestOptions, list: boolean): Promise<WithResponse<never>> {
-    const request = await this.#prepare(op, ids, params, options);
+    const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
+    if (op.params && (params !== undefined || hasBody)) parseOrThrow(op.params, params ?? {});
+    // Only uploads need to wait before sending (to read a stream); everything else is prepared in place.
+    const form = op.multipart && params !== undefined ? await toFormData(params) : undefined;
+    const request = this.#prepare(op, ids, params, options, form);
     const response = await this.#send(op, request, options);
-    const { json } = await readBody(response);
-    let data = json;
+    let data = parseBody(await response.text()).json;
     if (this.#options.validateResponses && op.response) {
       const schema = list ? z.looseObject({ data: z.array(op.response), hasMore: z.boolean() }) : op.response;
-      data = parseOrThrow(schema, json, 'response');
+      data = parseOrThrow(schema, data, 'response');
     }
     return { data: data as never, response };
   }
 
-  async #prepare(op: Operation, ids: readonly string[], params: Record<string, unknown> | undefined, options: RequestOptions): Promise<PreparedRequest> {
+  #prepare(op: Operation, ids: readonly string[], params: Record<string, unknown> | undefined, options: RequestOptions, form: FormData | undefined): PreparedRequest {
     const path = buildPath(op, ids);
     const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
-    if (op.params && (params !== undefined || hasBody)) parseOrThrow(op.params, params ?? {});
     const idempotencyKey = idempotencyKeyFor(op, options.idempotencyKey);
     const headers = options.headers ? { ...this.#headers, ...lower(options.headers), ...this.#auth } : { ...this.#headers };
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    let body: FormData | string | undefined;
-    if (hasBody && params !== undefined) {
-      if (op.multipart) body = await toFormData(params);
-      else {
-        body = JSON.stringify(params);
-        headers['content-type'] = 'application/json';
-      }
+    let body: FormData | string | undefined = form;
+    if (hasBody && params !== undefined && !form) {
+      body = JSON.stringify(params);
+      headers['content-type'] = 'application/json';
     }
     return { method: op.method, path, query: hasBody ? undefined : toSearchParams(params), body, headers };
   }

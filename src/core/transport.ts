@@ -46,15 +46,13 @@ export class Transport {
    * Sends one attempt. Resolves with any HTTP answer; rejects with {@link AttemptFailure} when there
    * is none, or with the caller's abort reason.
    */
-  async send(req: PreparedRequest, timeout: number, signal: AbortSignal | undefined): Promise<Response> {
-    try {
-      // Only the options in use: ky deep-merges every key it is given, on every request.
-      const options: Options = { method: req.method, headers: req.headers, timeout: timeout > 0 ? timeout : false };
-      if (req.body !== undefined) options.body = req.body;
-      if (req.query !== undefined) options.searchParams = req.query;
-      if (signal !== undefined) options.signal = signal;
-      return await this.#ky(req.path.slice(1), options);
-    } catch (err) {
+  send(req: PreparedRequest, timeout: number, signal: AbortSignal | undefined): Promise<Response> {
+    // Only the options in use: ky deep-merges every key it is given, on every request.
+    const options: Options = { method: req.method, headers: req.headers, timeout: timeout > 0 ? timeout : false };
+    if (req.body !== undefined) options.body = req.body;
+    if (req.query !== undefined) options.searchParams = req.query;
+    if (signal !== undefined) options.signal = signal;
+    return this.#ky(req.path.slice(1), options).catch((err: unknown) => {
       if (signal?.aborted) throw signal.reason;
       // ky's TimeoutError holds the Request, headers and key included: it is never kept as a cause.
       if (err instanceof TimeoutError) {
@@ -64,7 +62,7 @@ export class Transport {
       const refused = code !== undefined && NOT_SENT.has(code);
       const error = new APIConnectionError(`Connection error${code ? ` (${code})` : ''}.`, { cause: err });
       throw new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
-    }
+    });
   }
 }
 
@@ -77,9 +75,8 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** Reads a body as JSON; an empty body is `undefined`, a non-JSON one its text. @internal */
-export async function readBody(response: Response): Promise<{ json: unknown; text: string; isJSON: boolean }> {
-  const text = await response.text();
+/** A body's text as JSON: an empty body is `undefined`; a body that is not JSON keeps only its text. @internal */
+export function parseBody(text: string): { json: unknown; text: string; isJSON: boolean } {
   if (text === '') return { json: undefined, text, isJSON: false };
   try {
     return { json: JSON.parse(text), text, isJSON: true };
@@ -90,7 +87,7 @@ export async function readBody(response: Response): Promise<{ json: unknown; tex
 
 /** Builds the typed error for an HTTP error answer; a non-JSON body still gets its status's class. @internal */
 export async function errorFromResponse(response: Response, request: string): Promise<APIError> {
-  const { json, text, isJSON } = await readBody(response);
+  const { json, text, isJSON } = parseBody(await response.text());
   const envelope = isJSON && isErrorEnvelope(json) ? json.error : undefined;
   const { type, message, ...extras } = envelope ?? {};
   return makeAPIError({
