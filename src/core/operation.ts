@@ -48,10 +48,12 @@ export interface Operation extends OperationSpec {
   /** Names of the path parameters, in path order. */
   pathParams: readonly string[];
   /**
-   * Literal path segments of sibling operations that a path parameter must not take
+   * By parameter name: literal path segments of sibling operations that the parameter must not take
    * (an id `browse` would turn `GET /questions/{question_id}` into `GET /questions/browse`).
    */
   reservedSegments: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The path split around its parameters: literal text at even places, parameter names at odd ones. */
+  pathParts: readonly string[];
 }
 
 type Declared<NS extends string, T extends Record<string, OperationSpec>> = {
@@ -85,7 +87,8 @@ export function defineOperations<NS extends string, const T extends Record<strin
         const sibling = other[i];
         const samePrefix = other.slice(0, i).every((s, j) => s === segments[j] || (s.startsWith('{') && segments[j]?.startsWith('{')));
         if (sibling && !sibling.startsWith('{') && samePrefix) {
-          reserved.set(segment, (reserved.get(segment) ?? new Set()).add(sibling));
+          const param = segment.slice(1, -1);
+          reserved.set(param, (reserved.get(param) ?? new Set()).add(sibling));
         }
       }
     });
@@ -94,6 +97,7 @@ export function defineOperations<NS extends string, const T extends Record<strin
       sdkMethod: `${namespace}.${name}`,
       pathParams: segments.filter((s) => s.startsWith('{')).map((s) => s.slice(1, -1)),
       reservedSegments: reserved,
+      pathParts: spec.path.split(/\{(\w+)\}/),
     });
   }
   return Object.freeze(out) as Declared<NS, T>;
@@ -110,22 +114,24 @@ export function buildPath(op: Operation, ids: readonly unknown[]): string {
       `${op.sdkMethod} takes ${op.pathParams.length} path parameter(s) (${op.pathParams.join(', ')}), got ${ids.length}`,
     );
   }
-  if (ids.length === 0) return op.path;
-  let index = 0;
-  // Runs on every call: the field name for an error is only worked out when there is an error.
-  return op.path.replace(/\{(\w+)\}/g, (template: string, name: string) => {
-    const id = ids[index++];
+  // Runs on every call: plain concatenation, and the field name is only worked out for an error.
+  const parts = op.pathParts;
+  let path = parts[0]!;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const name = parts[2 * i + 1]!;
     if (typeof id !== 'string' || id.length === 0) {
       throw new ValidationError(`must be a non-empty string, got ${id === '' ? 'an empty string' : typeof id}`, camel(name));
     }
     if (id === '.' || id === '..' || /[/?#\\]/.test(id)) {
       throw new ValidationError(`must not be "." or ".." or contain "/", "?", "#" or "\\"`, camel(name));
     }
-    if (op.reservedSegments.get(template)?.has(id)) {
+    if (op.reservedSegments.get(name)?.has(id)) {
       throw new ValidationError(`"${id}" is not an id: it names another route`, camel(name));
     }
-    return encodeURIComponent(id);
-  });
+    path += encodeURIComponent(id) + parts[2 * i + 2]!;
+  }
+  return path;
 }
 
 /** `question_id` → `questionId`, the name users see. */
