@@ -12,20 +12,20 @@ import { webhookDeliveryOperations, webhookOperations } from './resources/webhoo
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
-  ...Object.values(questionOperations),
-  ...Object.values(tagOperations),
-  ...Object.values(runModeOperations),
-  ...Object.values(forecastOperations),
-  ...Object.values(questionForecastOperations),
-  ...Object.values(chatOperations),
-  ...Object.values(questionScheduleOperations),
-  ...Object.values(questionWatchOperations),
-  ...Object.values(scheduleOperations),
-  ...Object.values(watchOperations),
-  ...Object.values(creditOperations),
-  ...Object.values(webhookOperations),
-  ...Object.values(webhookDeliveryOperations),
-];
+  questionOperations,
+  tagOperations,
+  runModeOperations,
+  forecastOperations,
+  questionForecastOperations,
+  chatOperations,
+  questionScheduleOperations,
+  questionWatchOperations,
+  scheduleOperations,
+  watchOperations,
+  creditOperations,
+  webhookOperations,
+  webhookDeliveryOperations,
+].flatMap((group): Operation[] => Object.values(group));
 
 /**
  * Every operation as `{ method, path, scope, sdkMethod }`, `path` written as in the spec.

@@ -4,7 +4,8 @@
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { listEnvelope } from '../schemas/common.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { ForecastingError } from './errors.js';
 import { idempotencyKeyFor } from './idempotency.js';
@@ -146,7 +147,7 @@ export class BaseClient {
     const response = await this.#send(op, request, options);
     let data = parseBody(await response.text()).json;
     if (this.#options.validateResponses && op.response) {
-      const schema = list ? z.looseObject({ data: z.array(op.response), hasMore: z.boolean() }) : op.response;
+      const schema = list ? listSchemaOf(op.response) : op.response;
       data = parseOrThrow(schema, data, 'response');
     }
     return { data: data as never, response };
@@ -242,6 +243,14 @@ export class BaseClient {
   [INSPECT](): string {
     return `${this.constructor.name} ${JSON.stringify(this.toJSON())}`;
   }
+}
+
+/** The list envelope schema of each item schema, built once (only `validateResponses` uses it). */
+const listSchemas = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
+function listSchemaOf(item: z.ZodMiniType): z.ZodMiniType {
+  let schema = listSchemas.get(item);
+  if (!schema) listSchemas.set(item, (schema = listEnvelope(item)));
+  return schema;
 }
 
 function lower(headers: Record<string, string> | undefined): Record<string, string> {

@@ -3,6 +3,7 @@
  * @module
  */
 import * as z from 'zod/mini';
+import { MAX_OFFSET_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../core/limits.js';
 
 /**
  * A string enum that stays open: the known values give autocompletion, and a value the service
@@ -18,7 +19,7 @@ export const Timestamp = z.string();
 /** Fields every list query can take (cursor paging). */
 export const CursorPageParams = {
   /** Items per page, 1 to 100 (default 20). */
-  limit: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
+  limit: z.optional(z.int().check(z.minimum(MIN_PAGE_SIZE), z.maximum(MAX_PAGE_SIZE))),
   /** The `nextCursor` of the previous page. */
   cursor: z.optional(z.string()),
 };
@@ -26,7 +27,7 @@ export const CursorPageParams = {
 /** Fields every offset-paged list query can take (`/questions/browse`, `/decisions`). */
 export const OffsetPageParams = {
   /** Items per page, up to 200 (default 50). */
-  limit: z.optional(z.int().check(z.minimum(1), z.maximum(200))),
+  limit: z.optional(z.int().check(z.minimum(MIN_PAGE_SIZE), z.maximum(MAX_OFFSET_PAGE_SIZE))),
   /** How many items to skip. */
   offset: z.optional(z.int().check(z.minimum(0))),
 };
@@ -40,12 +41,6 @@ export function listEnvelope<T extends z.ZodMiniType>(item: T) {
     nextCursor: z.optional(z.nullable(z.string())),
   });
 }
-
-/** The error envelope `{type: 'error', error: {type, message, ...extra}}`. */
-export const ErrorEnvelope = z.looseObject({
-  type: z.literal('error'),
-  error: z.looseObject({ type: z.string(), message: z.string() }),
-});
 
 /** A schema that chooses, from the input, the one branch to check it against. @internal */
 export interface BranchSelecting {

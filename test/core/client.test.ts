@@ -290,6 +290,15 @@ describe('responses', () => {
   });
 });
 
+describe('list responses', () => {
+  it('checks each item of a page when validateResponses is on, naming the item', async () => {
+    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [question('a'), { ...question('b'), title: 5 }], hasMore: false })));
+    await expect(makeClient().questions.list()).resolves.toMatchObject({ hasMore: false });
+    const err = await makeClient({ validateResponses: true }).questions.list().catch((e: unknown) => e);
+    expect(err).toMatchObject({ field: 'response.data.1.title' });
+  });
+});
+
 describe('secrets', () => {
   it('never shows the key in inspect, JSON, errors, events or logs', async () => {
     const logs: string[] = [];
