@@ -9,6 +9,7 @@ export * from './webhooks/index.js';
 export {
   ForecastingError,
   APIError,
+  InvalidResponseError,
   BadRequestError,
   AuthenticationError,
   PermissionDeniedError,
@@ -32,11 +33,11 @@ export {
 } from './core/errors.js';
 export type { APIErrorInit, ErrorExtras, ValidationIssue, WebhookVerificationErrorCode } from './core/errors.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
-export { Page, PagePromise } from './core/pagination.js';
+export { Page, PagePromise, MAX_EMPTY_PAGES_IN_A_ROW } from './core/pagination.js';
 export { toFile, type Uploadable } from './core/uploads.js';
 export type { ClientOptions, RequestOptions } from './core/options.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './core/base-client.js';
+export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, GenericQueryOptions, GenericBodyOptions } from './core/base-client.js';
 export type { HttpMethod, Scope, OperationManifestEntry } from './core/operation.js';
 export { Questions } from './resources/questions.js';
 export { Tags } from './resources/tags.js';

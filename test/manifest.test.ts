@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ForecastingClient } from '../src/client.js';
 import { operations } from '../src/operations.js';
 
-// The spec's own list of operations, beside the repo.
-const tsv = readFileSync(fileURLToPath(new URL('../../shared/spec/operations.tsv', import.meta.url)), 'utf8');
+// The project's own copy of the spec (spec/), so a clone alone tests the same; the shared spec beside
+// the repo, when present, must still say the same.
+const own = (file: string) => fileURLToPath(new URL(`../spec/${file}`, import.meta.url));
+const shared = (file: string) => fileURLToPath(new URL(`../../shared/spec/${file}`, import.meta.url));
+const tsv = readFileSync(own('operations.tsv'), 'utf8');
 const rows = tsv
   .trim()
   .split('\n')
@@ -15,6 +18,14 @@ const rows = tsv
     return { method: method!, path: path!, scope: scope!, group: group! };
   });
 const key = (o: { method: string; path: string }) => `${o.method} ${o.path}`;
+
+describe('the project’s copy of the spec', () => {
+  it.runIf(existsSync(shared('operations.tsv')))('matches the shared spec beside the repo, word for word', () => {
+    for (const file of ['operations.tsv', 'service-spec.md']) {
+      expect(readFileSync(own(file), 'utf8'), file).toBe(readFileSync(shared(file), 'utf8'));
+    }
+  });
+});
 
 describe('operations manifest', () => {
   it('has 126 operations in the spec list', () => {

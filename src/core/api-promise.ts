@@ -2,22 +2,34 @@
  * The promise every method returns: awaits to the parsed data, and can also give the HTTP `Response`.
  * @module
  */
+import type { Received } from './transport.js';
 
 /** Parsed data next to the HTTP response it came from. */
 export interface WithResponse<T> {
   data: T;
-  /** The final attempt's response (status, headers such as `Retry-After`, `Idempotent-Replayed`); its body is already read. */
+  /**
+   * The final attempt's response (status, headers such as `Retry-After`, `Idempotent-Replayed`),
+   * with its body unread: `await response.json()` works.
+   */
   response: Response;
 }
 
+/** Statuses whose responses cannot carry a body. */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
 /**
  * A `Promise` of the parsed data with raw access on the side, without a second request.
+ *
+ * The SDK reads the body within the call's `timeout` in every case, so that a slow body cannot hold
+ * a call open; `asResponse()` and `withResponse()` then give an unread copy of the response.
  *
  * @example
  * ```ts
  * const question = await client.questions.retrieve(id);
  * const { data, response } = await client.questions.retrieve(id).withResponse();
  * response.headers.get('retry-after');
+ * const raw = await client.questions.retrieve(id).asResponse();
+ * const json: unknown = await raw.json();
  * ```
  */
 export class APIPromise<T> extends Promise<T> {
@@ -26,30 +38,49 @@ export class APIPromise<T> extends Promise<T> {
     return Promise;
   }
 
-  readonly #raw: Promise<WithResponse<T>>;
+  readonly #received: Promise<Received>;
+  readonly #parse: (received: Received) => T;
+  #data: Promise<T> | undefined;
 
   /** @internal */
-  constructor(raw: Promise<WithResponse<T>>) {
-    // The base promise is never settled: then() reads from #raw, so an unobserved rejection is reported once.
+  constructor(received: Promise<Received>, parse: (received: Received) => T) {
+    // The base promise is never settled: then() reads from #received, so an unobserved rejection is reported once.
     super(() => {});
-    this.#raw = raw;
+    this.#received = received;
+    this.#parse = parse;
   }
 
-  /** The parsed data together with the HTTP `Response`. */
+  /** Parsed once, however many times the promise is awaited (every await sees the same object). */
+  #parsed(): Promise<T> {
+    return (this.#data ??= this.#received.then(this.#parse));
+  }
+
+  /** The parsed data together with the HTTP `Response` (its body unread). */
   withResponse(): Promise<WithResponse<T>> {
-    return this.#raw;
+    return this.#parsed().then((data) => this.#received.then((received) => ({ data, response: unreadCopy(received) })));
   }
 
-  /** The HTTP `Response` alone (its body is already read). */
+  /**
+   * The HTTP `Response` of a successful call, its body unread, as in openai-node: `(await p.asResponse()).json()`.
+   * The data is not parsed, so an answer the SDK could not read still comes through. An error
+   * answer rejects as usual.
+   */
   asResponse(): Promise<Response> {
-    return this.#raw.then((r) => r.response);
+    return this.#received.then(unreadCopy);
   }
 
   override then<A = T, B = never>(
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    // One hop, not two: this runs on every call.
-    return this.#raw.then(onfulfilled ? (r) => onfulfilled(r.data) : (r) => r.data as unknown as A, onrejected);
+    return this.#parsed().then(onfulfilled, onrejected);
   }
+}
+
+/** A response like `received.response`, whose body (the text already read) can be read again. */
+function unreadCopy({ response, text }: Received): Response {
+  const { status, statusText, headers, url } = response;
+  const copy = new Response(NULL_BODY_STATUSES.has(status) ? null : text, { status, statusText, headers });
+  if (url) Object.defineProperty(copy, 'url', { value: url });
+  return copy;
 }

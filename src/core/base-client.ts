@@ -6,18 +6,18 @@
 import { EventEmitter } from 'eventemitter3';
 import type * as z from 'zod/mini';
 import { listEnvelope } from '../schemas/common.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
-import { ForecastingError } from './errors.js';
-import { idempotencyKeyFor } from './idempotency.js';
+import { APIPromise } from './api-promise.js';
+import { clip, ForecastingError, ValidationError } from './errors.js';
+import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { DEFAULT_OFFSET_PAGE_SIZE } from './limits.js';
 import { leveled, type LeveledLogger } from './logger.js';
-import { buildPath, type Operation } from './operation.js';
-import { resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
-import { Page, PagePromise, type ListEnvelope, type PageParams } from './pagination.js';
+import { buildPath, type HttpMethod, type Operation } from './operation.js';
+import { checkRequestOptions, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
+import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
 import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
-import { AttemptFailure, Transport, errorFromResponse, parseBody, toSearchParams, type PreparedRequest } from './transport.js';
+import { AttemptFailure, Transport, decodeBody, errorFromResponse, invalidAnswer, toSearchParams, type PreparedRequest, type Received } from './transport.js';
 import { toFormData } from './uploads.js';
 import { parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
@@ -60,6 +60,32 @@ export interface ClientEvents {
 
 type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<O['params']> : never;
 type OutputOf<O extends Operation> = O['response'] extends z.ZodMiniType ? z.output<O['response']> : void;
+
+/**
+ * Options of the generic methods ({@link BaseClient.get} and `delete`): the usual request options
+ * plus a query.
+ */
+export interface GenericQueryOptions extends RequestOptions {
+  /** Query parameters: arrays repeat their key, `undefined` and `null` are left out, objects go as JSON. */
+  query?: Record<string, unknown>;
+}
+
+/** Options of the generic methods with a body ({@link BaseClient.post}, `put`, `patch`). */
+export interface GenericBodyOptions extends GenericQueryOptions {
+  /** The body, sent as JSON (a `FormData` is sent as `multipart/form-data`). */
+  body?: unknown;
+}
+
+/** One call, ready to prepare: the operation, its filled path, and what goes in the query or body. */
+interface Call {
+  op: Operation;
+  path: string;
+  query: Record<string, unknown> | undefined;
+  body: unknown;
+  options: RequestOptions;
+  /** The `Idempotency-Key` to send, if any. */
+  idempotencyKey: string | undefined;
+}
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -120,77 +146,169 @@ export class BaseClient {
     return this;
   }
 
+  /**
+   * `GET` any path below the base URL, with the client's auth, errors, events and retries. Resolves
+   * with the parsed JSON (`undefined` for an empty answer), typed `unknown` unless you give a type.
+   * For operations the SDK has no method for yet.
+   * @param path - relative to the base URL, beginning with `/`, for example `'/questions/abc'`
+   * @example
+   * ```ts
+   * const tags = await client.get<{ data: { name: string }[] }>('/tags', { query: { limit: 5 } });
+   * ```
+   */
+  get<T = unknown>(path: string, options?: GenericQueryOptions): APIPromise<T> {
+    return this.#generic('GET', path, options);
+  }
+  /**
+   * `POST` to any path below the base URL (see {@link get}). It is retried after it was sent only
+   * when you pass `idempotencyKey`, which is then sent as `Idempotency-Key`.
+   * @example
+   * ```ts
+   * const task = await client.post('/forecasts', { body: { questionId }, idempotencyKey: 'job-42' });
+   * ```
+   */
+  post<T = unknown>(path: string, options?: GenericBodyOptions): APIPromise<T> {
+    return this.#generic('POST', path, options);
+  }
+  /**
+   * `PUT` to any path below the base URL (see {@link get}).
+   * @example
+   * ```ts
+   * await client.put(`/questions/${questionId}/watch`, { body: { enabled: true, changeThreshold: 0.1 } });
+   * ```
+   */
+  put<T = unknown>(path: string, options?: GenericBodyOptions): APIPromise<T> {
+    return this.#generic('PUT', path, options);
+  }
+  /**
+   * `PATCH` any path below the base URL (see {@link post} for retries).
+   * @example
+   * ```ts
+   * await client.patch(`/questions/${questionId}`, { body: { description: 'More detail' } });
+   * ```
+   */
+  patch<T = unknown>(path: string, options?: GenericBodyOptions): APIPromise<T> {
+    return this.#generic('PATCH', path, options);
+  }
+  /**
+   * `DELETE` any path below the base URL (see {@link get}).
+   * @example
+   * ```ts
+   * await client.delete(`/questions/${questionId}/watch`);
+   * ```
+   */
+  delete<T = unknown>(path: string, options?: GenericQueryOptions): APIPromise<T> {
+    return this.#generic('DELETE', path, options);
+  }
+
+  #generic<T>(method: HttpMethod, path: string, options: GenericBodyOptions = {}): APIPromise<T> {
+    const op = GENERIC[method];
+    const received = this.#perform(op, () => {
+      checkRequestOptions(options);
+      const { query, body, ...rest } = options;
+      if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
+        throw new ValidationError('must be an object of query parameters', 'query');
+      }
+      if (body !== undefined && (method === 'GET' || method === 'DELETE')) throw new ValidationError(`a ${method} request takes no body`, 'body');
+      const key = rest.idempotencyKey === undefined ? undefined : checkIdempotencyKey(rest.idempotencyKey);
+      return { op, path: checkGenericPath(path), query, body, options: rest, idempotencyKey: key };
+    });
+    return new APIPromise(received, (r) => decodeBody(r, 'json') as T);
+  }
+
   /** Performs `op` and resolves with its parsed answer. @internal */
   _call<O extends Operation>(op: O, ids: readonly string[], params: InputOf<O> | undefined, options?: RequestOptions): APIPromise<OutputOf<O>> {
-    return new APIPromise(this.#perform(op, ids, params as Record<string, unknown> | undefined, options ?? {}, false));
+    const received = this.#perform(op, () => this.#operationCall(op, ids, params as Record<string, unknown> | undefined, options ?? {}));
+    return new APIPromise(received, (r) => this.#decode(op, r, false) as OutputOf<O>);
   }
 
   /** Performs a list `op` and resolves with its first page. @internal */
   _list<O extends Operation>(op: O, ids: readonly string[], params: InputOf<O> | undefined, options?: RequestOptions): PagePromise<OutputOf<O>> {
+    type Item = OutputOf<O>;
     let query = { ...(params as PageParams | undefined) };
     // Offset lists send `limit` on every page, so each page is the same size.
     if (op.paging === 'offset' && query['limit'] === undefined) query = { ...query, limit: DEFAULT_OFFSET_PAGE_SIZE };
-    const fetchPage = (pageParams: PageParams): Promise<WithResponse<Page<OutputOf<O>>>> =>
-      this.#perform(op, ids, pageParams, options ?? {}, true).then(({ data, response }) => ({
-        data: new Page(data as ListEnvelope<OutputOf<O>>, op.paging ?? 'cursor', pageParams, fetchPage),
-        response,
-      }));
-    return new PagePromise(fetchPage(query));
+    const paging = op.paging ?? 'cursor';
+    const request = (pageParams: PageParams) => this.#perform(op, () => this.#operationCall(op, ids, pageParams, options ?? {}));
+    const page = (r: Received, pageParams: PageParams, walk: PageWalk) =>
+      new Page(this.#decode(op, r, true) as ListEnvelope<Item>, paging, pageParams, next, walk);
+    const next: PageFetcher<Item> = (pageParams, walk) => new APIPromise(request(pageParams), (r) => page(r, pageParams, walk));
+    const walk = new PageWalk();
+    if (typeof query['cursor'] === 'string') walk.cursors.add(query['cursor']);
+    return new PagePromise(request(query), (r) => page(r, query, walk));
   }
 
-  async #perform(op: Operation, ids: readonly string[], params: Record<string, unknown> | undefined, options: RequestOptions, list: boolean): Promise<WithResponse<never>> {
+  /** Checks a declared operation's input and fills its path. */
+  #operationCall(op: Operation, ids: readonly unknown[], params: Record<string, unknown> | undefined, options: RequestOptions): Call {
+    checkRequestOptions(options);
     const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
     if (op.params && (params !== undefined || hasBody)) parseOrThrow(op.params, params ?? {});
+    return {
+      op,
+      path: buildPath(op, ids),
+      query: hasBody ? undefined : params,
+      body: hasBody ? params : undefined,
+      options,
+      idempotencyKey: idempotencyKeyFor(op, options.idempotencyKey),
+    };
+  }
+
+  /** Checks and prepares the call, then sends it with retries. Every refusal rejects; nothing throws synchronously. */
+  async #perform(op: Operation, check: () => Call): Promise<Received> {
+    const call = check();
     // Only uploads need to wait before sending (to read a stream); everything else is prepared in place.
-    const form = op.multipart && params !== undefined ? await toFormData(params) : undefined;
-    const request = this.#prepare(op, ids, params, options, form);
-    const response = await this.#send(op, request, options);
-    let data = parseBody(await response.text()).json;
+    const form = op.multipart && call.body !== undefined ? await toFormData(call.body as Record<string, unknown>) : undefined;
+    return this.#send(op, this.#prepare(call, form), call.options);
+  }
+
+  /** A successful answer as the operation's result; {@link InvalidResponseError} when it cannot be. */
+  #decode(op: Operation, received: Received, list: boolean): unknown {
+    const expected = !op.response ? 'nothing' : op.read ? 'json' : list ? 'list' : 'record';
+    let data = decodeBody(received, expected);
+    if (op.read) {
+      data = op.read.from(data);
+      if (data === undefined) throw invalidAnswer(received, `expected ${op.read.expects}`);
+    }
     if (this.#options.validateResponses && op.response) {
       const schema = list ? listSchemaOf(op.response) : op.response;
       data = parseOrThrow(schema, data, 'response');
     }
-    return { data: data as never, response };
+    return data;
   }
 
-  #prepare(op: Operation, ids: readonly string[], params: Record<string, unknown> | undefined, options: RequestOptions, form: FormData | undefined): PreparedRequest {
-    const path = buildPath(op, ids);
-    const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
-    const idempotencyKey = idempotencyKeyFor(op, options.idempotencyKey);
-    const headers = options.headers ? { ...this.#headers, ...lower(options.headers), ...this.#auth } : { ...this.#headers };
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+  #prepare(call: Call, form: FormData | undefined): PreparedRequest {
+    const headers = call.options.headers ? { ...this.#headers, ...lower(call.options.headers), ...this.#auth } : { ...this.#headers };
+    if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
     let body: FormData | string | undefined = form;
-    if (hasBody && params !== undefined && !form) {
-      body = JSON.stringify(params);
+    if (call.body instanceof FormData) body = call.body;
+    else if (call.body !== undefined && !form) {
+      body = JSON.stringify(call.body);
       headers['content-type'] = 'application/json';
     }
-    return { method: op.method, path, query: hasBody ? undefined : toSearchParams(params), body, headers };
+    return { method: call.op.method, path: call.path, query: toSearchParams(call.query), body, headers };
   }
 
-  async #send(op: Operation, req: PreparedRequest, options: RequestOptions): Promise<Response> {
+  async #send(op: Operation, req: PreparedRequest, options: RequestOptions): Promise<Received> {
     const o = this.#options;
     const maxRetries = options.maxRetries ?? o.maxRetries;
     const timeout = options.timeout ?? o.timeout;
-    const safeToRepeat = op.method === 'GET' || op.method === 'PUT' || op.method === 'DELETE' || Boolean(op.idempotent);
+    const idempotencyKey = req.headers['idempotency-key'];
+    // A request with a key cannot take effect twice; GET, PUT and DELETE are repeatable by nature.
+    const safeToRepeat = op.method === 'GET' || op.method === 'PUT' || op.method === 'DELETE' || idempotencyKey !== undefined;
     const clock = o.clock;
     const started = clock.now();
     for (let attempt = 1; ; attempt++) {
-      const event: RequestEvent = {
-        operation: op.sdkMethod,
-        method: req.method,
-        path: req.path,
-        attempt,
-        idempotencyKey: req.headers['idempotency-key'],
-      };
+      const event: RequestEvent = { operation: op.sdkMethod, method: req.method, path: req.path, attempt, idempotencyKey };
       // Every attempt takes a slot of the budget, so retries and wait loops share it too.
       if (this.#budget) await this.#budget.acquire(options.signal);
       this.#events.emit('request', event);
-      if (this.#log.enabled('debug')) this.#log.debug(`${req.method} ${req.path} (attempt ${attempt})`);
+      if (this.#log.enabled('debug')) this.#log.debug(`${req.method} ${clip(req.path, 200)} (attempt ${attempt})`);
       const sentAt = Date.now();
       let outcome: AttemptOutcome;
       let error: ForecastingError;
       try {
-        const response = await this.#transport.send(req, timeout, options.signal);
+        const received = await this.#transport.send(req, timeout, options.signal);
+        const { response } = received;
         if (this.#events.listenerCount('response') > 0) {
           this.#events.emit('response', {
             ...event,
@@ -199,8 +317,8 @@ export class BaseClient {
             replayed: response.headers.get('idempotent-replayed') === 'true',
           });
         }
-        if (response.ok) return response;
-        const apiError = await errorFromResponse(response, `${req.method} ${req.path}`);
+        if (response.ok) return received;
+        const apiError = errorFromResponse(received);
         outcome = { kind: 'response', status: apiError.status, type: apiError.type, retryAfter: response.headers.get('retry-after') };
         error = apiError;
       } catch (err) {
@@ -221,13 +339,13 @@ export class BaseClient {
       });
       if (!decision.retry) {
         if (decision.retryAfterTooLong !== undefined) {
-          this.#log.warn(`${req.method} ${req.path}: server asked to wait ${decision.retryAfterTooLong} ms, more than maxRetryAfter; not retrying`);
+          this.#log.warn(`${req.method} ${clip(req.path, 200)}: server asked to wait ${decision.retryAfterTooLong} ms, more than maxRetryAfter; not retrying`);
         }
         throw error;
       }
       const status = outcome.kind === 'response' ? outcome.status : undefined;
       this.#events.emit('retry', { ...event, status, error: error.name, delayMs: decision.delay });
-      this.#log.info(`${req.method} ${req.path} failed (${status ?? error.name}); retry ${attempt} of ${maxRetries} in ${decision.delay} ms`);
+      this.#log.info(`${req.method} ${clip(req.path, 200)} failed (${status ?? error.name}); retry ${attempt} of ${maxRetries} in ${decision.delay} ms`);
       // On the client's clock, like every other wait (tests against the mock run it on the mock's time).
       await clock.sleep(decision.delay, options.signal);
     }
@@ -251,6 +369,33 @@ function listSchemaOf(item: z.ZodMiniType): z.ZodMiniType {
   let schema = listSchemas.get(item);
   if (!schema) listSchemas.set(item, (schema = listEnvelope(item)));
   return schema;
+}
+
+/** The pseudo-operations of the generic methods: no schema, no path parameters. */
+const GENERIC = Object.fromEntries(
+  (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).map((method) => [
+    method,
+    Object.freeze({ method, path: '', scope: 'questions:read', sdkMethod: method.toLowerCase(), pathParams: [], pathParts: [''], reservedSegments: new Map() }),
+  ]),
+) as unknown as Record<HttpMethod, Operation>;
+
+/**
+ * A generic method's path: below the base URL, so the key can only go there. Refused: anything not
+ * starting with one `/`, a `.` or `..` segment (also percent-encoded), `\`, `#`, `?` (pass `query`),
+ * whitespace and control characters. @internal
+ */
+export function checkGenericPath(path: unknown): string {
+  const fail = (why: string): never => {
+    throw new ValidationError(why, 'path');
+  };
+  if (typeof path !== 'string') return fail(`must be text such as '/questions/abc', got ${typeof path}`);
+  if (!path.startsWith('/') || path.startsWith('//')) fail(`must begin with a single "/" (relative to the base URL), such as '/questions/abc'`);
+  if (/[\\#\s\u0000-\u001f\u007f]/.test(path)) fail('must not hold "\\", "#", whitespace or control characters');
+  if (path.includes('?')) fail('must not hold a query: pass it as `query`');
+  for (const segment of path.split('/')) {
+    if (/^(\.|%2e){1,2}$/i.test(segment)) fail('must not hold "." or ".." segments');
+  }
+  return path;
 }
 
 function lower(headers: Record<string, string> | undefined): Record<string, string> {

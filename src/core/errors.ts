@@ -1,5 +1,6 @@
 /**
- * The error hierarchy. Every error the SDK throws is a {@link ForecastingError}.
+ * The error hierarchy. Every error the SDK throws is a {@link ForecastingError}, except an abort:
+ * a call aborted through its `signal` rejects with the signal's reason, as `fetch` does.
  *
  * HTTP errors are chosen from a table keyed by status and the envelope's `error.type`
  * (see {@link makeAPIError}); users branch with `instanceof` or on `err.type`.
@@ -65,7 +66,9 @@ export class APIError extends ForecastingError {
   readonly requestId: string | undefined;
 
   constructor(init: APIErrorInit) {
-    super(`${init.status}${init.type ? ` ${init.type}` : ''}: ${init.message}${init.request ? ` (${init.request})` : ''}`);
+    // Clipped: a 1 MB error message or id must not make a 1 MB log line. The whole body stays on `body`.
+    const request = init.request ? ` (${clip(init.request, MAX_REQUEST_IN_MESSAGE)})` : '';
+    super(`${init.status}${init.type ? ` ${clip(init.type, 64)}` : ''}: ${clip(init.message, MAX_MESSAGE_TEXT)}${request}`);
     this.status = init.status;
     this.type = init.type;
     this.headers = init.headers;
@@ -73,6 +76,22 @@ export class APIError extends ForecastingError {
     this.extras = init.extras ?? {};
     this.requestId = init.headers.get('x-request-id') ?? undefined;
   }
+}
+
+/**
+ * A successful answer that cannot be read as the operation's result: a body that is not JSON, an
+ * empty body (or 204) where a record is expected, or JSON of another shape (a list envelope without
+ * a `data` array, a record that is not an object). `status` and `headers` are the answer's; `body`
+ * holds its text, clipped.
+ *
+ * @example
+ * ```ts
+ * try { await client.questions.retrieve(id); }
+ * catch (err) { if (err instanceof InvalidResponseError) console.error(err.status, err.message); }
+ * ```
+ */
+export class InvalidResponseError extends APIError {
+  override name = 'InvalidResponseError';
 }
 
 /** 400: an invalid request, a broken question rule, or an idempotency key reused with another body. */
@@ -235,6 +254,16 @@ export class WebhookVerificationError extends ForecastingError {
     super(message);
     this.code = code;
   }
+}
+
+/** Longest envelope message kept in an error's `message`. */
+const MAX_MESSAGE_TEXT = 300;
+/** Longest `METHOD /path` kept in an error's `message` (a path holds ids, which can be huge). */
+const MAX_REQUEST_IN_MESSAGE = 120;
+
+/** `text` cut to `max` characters, marking the cut. @internal */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
 type APIErrorClass = new (init: APIErrorInit) => APIError;

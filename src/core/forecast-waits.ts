@@ -7,7 +7,8 @@
 import type { EventEmitter } from 'eventemitter3';
 import type { APIPromise } from './api-promise.js';
 import type { ClientClock } from './clock.js';
-import { WaitTimeoutError, parseRetryAfter } from './errors.js';
+import { clip, ValidationError, WaitTimeoutError, parseRetryAfter } from './errors.js';
+import { invalidAnswer } from './transport.js';
 import {
   DEFAULT_POLL_INTERVAL_MS,
   MAX_BATCH_ITEMS,
@@ -54,6 +55,8 @@ export interface WaitOptions {
   fields?: 'numeric';
   /** Ask for finished subforecasts' data on each read (`wait` only; the answer can be large). */
   includeSubforecasts?: boolean;
+  /** Retries of each read after its first attempt (default: the client's `maxRetries`). */
+  maxRetries?: number;
   /** Options of each read (`headers`, per-attempt `timeout`, `maxRetries`). */
   requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
 }
@@ -103,13 +106,17 @@ const progressOf = (
 });
 
 /** Runs the wait loop for `ids` with the options of a wait; `last` gives their states when time runs out. */
-const waitLoop = <T>(clock: ClientClock, o: WaitOptions, read: (signal: AbortSignal | undefined) => Promise<PollStep<T>>, ids: () => string[], last: () => unknown[]) =>
-  poll(read, clock, o.signal, o.timeout, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${ids().join(', ')}`, ids(), last()));
+const waitLoop = <T>(clock: ClientClock, o: WaitOptions, read: (signal: AbortSignal | undefined) => Promise<PollStep<T>>, ids: () => string[], last: () => unknown[]) => {
+  if (o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout >= 0)) {
+    return Promise.reject(new ValidationError(`must be a number of milliseconds >= 0, got ${String(o.timeout)}`, 'timeout'));
+  }
+  return poll(read, clock, o.signal, o.timeout, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(ids().join(', '), 300)}`, ids(), last()));
+};
 
 /** Options of each read; `fields` is dropped when waiting for the report, which it would leave out. */
 const readOptions = (o: WaitOptions, signal: AbortSignal | undefined): [Pick<ForecastRetrieveParams, 'fields'>, RequestOptions] => [
   { fields: o.waitForReport ? undefined : o.fields },
-  { ...o.requestOptions, signal },
+  o.maxRetries === undefined ? { ...o.requestOptions, signal } : { ...o.requestOptions, maxRetries: o.maxRetries, signal },
 ];
 
 /** Waits for one task to be final (and its report, with `waitForReport`). @internal */
@@ -191,15 +198,24 @@ async function inChunks<T, R>(items: readonly T[], size: number, send: (chunk: T
 export function createMany(ctx: FlowContext, items: readonly ForecastCreateParams[], o: RequestOptions = {}): Promise<BatchItemResult[]> {
   return inChunks(items, MAX_BATCH_ITEMS, async (chunk, n) => {
     const key = o.idempotencyKey && `${o.idempotencyKey}:${n}`;
-    const { items: results } = await ctx.createBatch({ items: chunk }, { ...o, idempotencyKey: key });
-    return chunk.map((_, i) => ({ ...results.find((r) => r.index === i)!, index: n * MAX_BATCH_ITEMS + i }));
+    const { data, response } = await ctx.createBatch({ items: chunk }, { ...o, idempotencyKey: key }).withResponse();
+    const results: unknown = data.items;
+    return chunk.map((_, i) => {
+      const found = Array.isArray(results) ? (results as BatchItemResult[]).find((r) => r?.index === i) : undefined;
+      if (!found) throw invalidAnswer({ response, request: 'POST /forecasts/batch' }, `expected a result for item ${i} in \`items\``);
+      return { ...found, index: n * MAX_BATCH_ITEMS + i };
+    });
   });
 }
 
 /** Cancels any number of tasks in chunks of 25; every task's outcome in input order. @internal */
 export function cancelMany(ctx: FlowContext, taskIds: readonly string[], o: RequestOptions = {}): Promise<CancelItemResult[]> {
   return inChunks(taskIds, MAX_BULK_CANCEL_IDS, async (chunk) => {
-    const { items } = await ctx.cancelBatch({ taskIds: chunk }, o);
-    return chunk.map((taskId) => items.find((r) => r.taskId === taskId)!);
+    const { data, response } = await ctx.cancelBatch({ taskIds: chunk }, o).withResponse();
+    return chunk.map((taskId) => {
+      const found = data.items.find((r) => r.taskId === taskId);
+      if (!found) throw invalidAnswer({ response, request: 'POST /forecasts/cancel' }, `expected a result for task ${taskId.slice(0, 64)}`);
+      return found;
+    });
   });
 }

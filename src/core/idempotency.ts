@@ -11,11 +11,20 @@ import type { Operation } from './operation.js';
  * that ignore the header. Chosen once per call, so every retry carries the same key.
  * @internal
  */
-export function idempotencyKeyFor(op: Operation, given: string | undefined): string | undefined {
+export function idempotencyKeyFor(op: Pick<Operation, 'idempotent'>, given: unknown): string | undefined {
   if (!op.idempotent) return undefined;
   if (given === undefined) return `sdk-${crypto.randomUUID()}`;
+  return checkIdempotencyKey(given);
+}
+
+/** A caller's key: text of 1 to 128 characters that can go in a header. @internal */
+export function checkIdempotencyKey(given: unknown): string {
   if (typeof given !== 'string' || given.length === 0 || given.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new ValidationError(`must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, 'idempotencyKey');
+    const got = typeof given === 'string' ? `${given.length} characters` : typeof given;
+    throw new ValidationError(`must be text of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, got ${got}`, 'idempotencyKey');
+  }
+  if (/[\u0000-\u001f\u007f-\uffff]/.test(given)) {
+    throw new ValidationError('must be printable ASCII text with no line break or control character', 'idempotencyKey');
   }
   return given;
 }

@@ -28,7 +28,10 @@ export function leveled(logger: Logger, level: LogLevel): LeveledLogger {
   const at =
     (name: Exclude<LogLevel, 'off'>) =>
     (message: string, meta?: Record<string, unknown>) => {
-      if (enabled(name)) logger[name](`[forecasting-sdk] ${message}`, meta);
+      if (!enabled(name)) return;
+      // No second argument when there is no meta: console would print a stray `undefined`.
+      if (meta === undefined) logger[name](`[forecasting-sdk] ${message}`);
+      else logger[name](`[forecasting-sdk] ${message}`, meta);
     };
   return { enabled, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

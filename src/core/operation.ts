@@ -39,6 +39,12 @@ export interface OperationSpec {
   idempotent?: boolean;
   /** Body is sent as `multipart/form-data`. */
   multipart?: boolean;
+  /**
+   * Reads an answer whose shape the spec does not show, accepting the obvious alternatives. `from`
+   * returns the answer in the declared shape, or `undefined` when nothing fits; the call then
+   * rejects with `InvalidResponseError` saying it expected `expects`.
+   */
+  read?: { expects: string; from(json: unknown): unknown };
 }
 
 /** A declared operation, named after the client method that performs it. */

@@ -15,9 +15,13 @@ export interface ClientOptions {
    * `https://` for any host; `http://` only for `localhost`, `127.0.0.0/8` and `[::1]`.
    */
   baseURL?: string;
-  /** Milliseconds allowed for one attempt (default 60 000). */
+  /**
+   * Milliseconds allowed for one attempt, from sending to the last byte of the answer (default
+   * 60 000; `0` for no limit; at most 2^31−1). A slow answer ends in `APITimeoutError`, retried like
+   * any timeout.
+   */
   timeout?: number;
-  /** Retries after the first attempt (default 2). */
+  /** Retries after the first attempt (default 2; a whole number). */
   maxRetries?: number;
   /**
    * The longest `Retry-After` the client sleeps on, in ms (default 60 000). A longer wait is not slept
@@ -57,11 +61,11 @@ export interface ClientOptions {
 export interface RequestOptions {
   /** Aborts the request, and any wait between retries, at once. The call rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Milliseconds allowed for one attempt. */
+  /** Milliseconds allowed for one attempt, body included (`0` for no limit; at most 2^31−1). */
   timeout?: number;
-  /** Retries after the first attempt. */
+  /** Retries after the first attempt (a whole number). */
   maxRetries?: number;
-  /** Extra headers for this call. */
+  /** Extra headers for this call. The API key header cannot be replaced. */
   headers?: Record<string, string>;
   /**
    * `Idempotency-Key` for the operations that accept one (`POST /forecasts`, `POST /forecasts/batch`,
@@ -94,14 +98,84 @@ function env(name: string): string | undefined {
   return value === '' ? undefined : value;
 }
 
+/** The longest delay a timer can take (2^31−1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A duration option: a finite number of ms from 0 to {@link MAX_TIMER_MS}. @internal */
+export function checkMs(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new ValidationError(`must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${describe(value)}`, name);
+  }
+  return value;
+}
+
+/** A count option: a whole number >= 0. @internal */
+export function checkCount(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new ValidationError(`must be a whole number >= 0, got ${describe(value)}`, name);
+  }
+  return value;
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'number' ? String(value) : typeof value;
+}
+
+/** Header names are HTTP tokens. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What no header value may hold: CR, LF, NUL, or a character fetch cannot send (above U+00FF). */
+const BAD_HEADER_VALUE = /[\r\n\0\u0100-\uffff]/;
+
+/**
+ * Checks headers before anything is sent, so a bad one is a `ValidationError` naming it (never a
+ * `TypeError` from fetch, whose message could quote the value). @internal
+ */
+export function checkHeaders(headers: unknown, field: string): Record<string, string> {
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    throw new ValidationError('must be an object of header names to text values', field);
+  }
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (!HEADER_NAME.test(name)) throw new ValidationError(`${JSON.stringify(name.slice(0, 64))} is not a valid header name`, field);
+    if (typeof value !== 'string') throw new ValidationError(`must be text, got ${typeof value}`, `${field}.${name}`);
+    if (BAD_HEADER_VALUE.test(value)) {
+      throw new ValidationError('must not hold CR, LF, NUL or characters above U+00FF', `${field}.${name}`);
+    }
+  }
+  return headers as Record<string, string>;
+}
+
+/**
+ * Checks the options of one call before anything is sent: the same rules as the client's options.
+ * @internal
+ */
+export function checkRequestOptions(options: RequestOptions): void {
+  if (typeof options !== 'object' || options === null) throw new ValidationError('must be an object', 'options');
+  const { signal, timeout, maxRetries, headers } = options;
+  if (signal !== undefined && !isAbortSignal(signal)) throw new ValidationError('must be an AbortSignal', 'signal');
+  if (timeout !== undefined) checkMs('timeout', timeout);
+  if (maxRetries !== undefined) checkCount('maxRetries', maxRetries);
+  if (headers !== undefined) checkHeaders(headers, 'headers');
+}
+
+function isAbortSignal(value: unknown): value is AbortSignal {
+  const s = value as AbortSignal | null;
+  return typeof s === 'object' && s !== null && typeof s.aborted === 'boolean' && typeof s.addEventListener === 'function';
+}
+
 /** @internal */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw new ValidationError('must be an object', 'options');
   const apiKey = options.apiKey ?? env('FORECASTING_API_KEY');
   if (!apiKey) {
     throw new ValidationError(
       'Missing API key: pass `apiKey` to new ForecastingClient({ apiKey }) or set the FORECASTING_API_KEY environment variable.',
       'apiKey',
     );
+  }
+  // The key goes into a header: a line break or control character would fail every request with a
+  // TypeError quoting it. The message never holds the key.
+  if (typeof apiKey !== 'string' || /[\u0000-\u001f\u007f-\uffff]/.test(apiKey)) {
+    throw new ValidationError('must be printable ASCII text with no line break, NUL or other control character', 'apiKey');
   }
   const baseURL = options.baseURL ?? env('FORECASTING_BASE_URL');
   if (!baseURL) {
@@ -110,32 +184,35 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       'baseURL',
     );
   }
-  const positive = (name: string, value: number) => {
-    if (!(Number.isFinite(value) && value > 0)) throw new ValidationError(`must be a number > 0, got ${value}`, name);
-    return value;
-  };
-  const count = (name: string, value: number | undefined, fallback: number) => {
-    if (value === undefined) return fallback;
-    if (!Number.isFinite(value) || value < 0) throw new ValidationError(`must be a number >= 0, got ${value}`, name);
-    return value;
-  };
+  const ms = (name: string, value: number | undefined, fallback: number) => (value === undefined ? fallback : checkMs(name, value));
+  const { fetch, authHeader = 'bearer', clock = realClock, logLevel, rateLimit } = options;
+  if (fetch !== undefined && typeof fetch !== 'function') throw new ValidationError('must be a fetch function', 'fetch');
+  if (authHeader !== 'bearer' && authHeader !== 'x-api-key') throw new ValidationError(`must be 'bearer' or 'x-api-key'`, 'authHeader');
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) throw new ValidationError(`must be one of ${LOG_LEVELS.join(', ')}`, 'logLevel');
+  if (typeof clock?.now !== 'function' || typeof clock.sleep !== 'function') throw new ValidationError('must have now() and sleep(ms, signal)', 'clock');
+  const perMinute = rateLimit ? rateLimit.requestsPerMinute : undefined;
+  if (perMinute !== undefined && !(typeof perMinute === 'number' && Number.isFinite(perMinute) && perMinute > 0)) {
+    throw new ValidationError(`must be a number > 0, got ${describe(perMinute)}`, 'rateLimit.requestsPerMinute');
+  }
   return {
     apiKey,
     baseURL: checkBaseURL(baseURL),
-    timeout: count('timeout', options.timeout, 60_000),
-    maxRetries: count('maxRetries', options.maxRetries, 2),
-    maxRetryAfter: count('maxRetryAfter', options.maxRetryAfter, 60_000),
-    retryDeadline: count('retryDeadline', options.retryDeadline, 300_000),
-    initialDelay: count('retryBackoff.initialDelay', options.retryBackoff?.initialDelay, 500),
-    maxDelay: count('retryBackoff.maxDelay', options.retryBackoff?.maxDelay, 8_000),
-    fetch: options.fetch,
-    defaultHeaders: { ...options.defaultHeaders },
-    authHeader: options.authHeader ?? 'bearer',
+    timeout: ms('timeout', options.timeout, 60_000),
+    maxRetries: options.maxRetries === undefined ? 2 : checkCount('maxRetries', options.maxRetries),
+    maxRetryAfter: ms('maxRetryAfter', options.maxRetryAfter, 60_000),
+    retryDeadline: ms('retryDeadline', options.retryDeadline, 300_000),
+    initialDelay: ms('retryBackoff.initialDelay', options.retryBackoff?.initialDelay, 500),
+    maxDelay: ms('retryBackoff.maxDelay', options.retryBackoff?.maxDelay, 8_000),
+    fetch,
+    defaultHeaders: options.defaultHeaders === undefined ? {} : { ...checkHeaders(options.defaultHeaders, 'defaultHeaders') },
+    authHeader,
     validateResponses: options.validateResponses ?? false,
-    requestsPerMinute: options.rateLimit ? positive('rateLimit.requestsPerMinute', options.rateLimit.requestsPerMinute) : undefined,
-    clock: options.clock ?? realClock,
+    requestsPerMinute: perMinute,
+    clock,
   };
 }
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
 
 /**
  * `https://` for any host; plain `http://` only for loopback (`localhost`, `127.0.0.0/8`, `[::1]`),
@@ -143,6 +220,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
  * @internal
  */
 export function checkBaseURL(raw: string): string {
+  if (typeof raw !== 'string') throw new ValidationError(`must be an absolute URL such as https://host/api/v1/external`, 'baseURL');
   let url: URL;
   try {
     url = new URL(raw);

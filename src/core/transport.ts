@@ -1,10 +1,11 @@
 /**
- * The transport: one HTTP attempt through ky (URL, query, headers, body, timeout), and the reading
- * of its answer. Retrying is the caller's business (see `retry.ts`); ky's own retry is off.
+ * The transport: one HTTP attempt through ky (URL, query, headers, body), the whole answer read
+ * under one deadline, and the reading of that answer. Retrying is the caller's business (see
+ * `retry.ts`); ky's own retry and timeout are off.
  * @module
  */
-import ky, { TimeoutError, type KyInstance, type Options } from 'ky';
-import { APIConnectionError, APITimeoutError, makeAPIError, type APIError } from './errors.js';
+import ky, { type KyInstance, type Options } from 'ky';
+import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, type APIError } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
 
 /** One request, ready to send. @internal */
@@ -17,7 +18,15 @@ export interface PreparedRequest {
   headers: Record<string, string>;
 }
 
-/** An attempt that got no HTTP answer, with the retry policy's view of it. @internal */
+/** An HTTP answer with its body already read, as text. @internal */
+export interface Received {
+  response: Response;
+  text: string;
+  /** `METHOD /path` of the request, for error messages (never holds a secret). */
+  request: string;
+}
+
+/** An attempt that got no complete HTTP answer, with the retry policy's view of it. @internal */
 export class AttemptFailure {
   constructor(
     readonly outcome: Extract<AttemptOutcome, { kind: 'refused' | 'network' | 'timeout' }>,
@@ -28,6 +37,9 @@ export class AttemptFailure {
 /** Error codes that mean nothing was sent: the connection never opened. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** The abort reason of an attempt that ran out of time (never seen outside this module). */
+const TIMED_OUT = Symbol('timed out');
+
 /** @internal */
 export class Transport {
   readonly #ky: KyInstance;
@@ -36,33 +48,84 @@ export class Transport {
     this.#ky = ky.create({
       prefixUrl: baseURL,
       retry: 0,
+      // The deadline is ours: ky's timer stops at the headers, ours covers the body too.
+      timeout: false,
       throwHttpErrors: false,
+      // The service never redirects; following one would carry the key to the `Location`.
+      redirect: 'manual',
       // ky reads globalThis.fetch per request unless one is given, so test interceptors still apply.
       ...(fetchImpl ? { fetch: fetchImpl } : {}),
     });
   }
 
   /**
-   * Sends one attempt. Resolves with any HTTP answer; rejects with {@link AttemptFailure} when there
-   * is none, or with the caller's abort reason.
+   * Sends one attempt and reads its whole answer within `timeout` ms (0: no limit). Resolves with
+   * any HTTP answer; rejects with {@link AttemptFailure} when there is none or it broke off, or with
+   * the caller's abort reason the moment `signal` aborts.
    */
-  send(req: PreparedRequest, timeout: number, signal: AbortSignal | undefined): Promise<Response> {
-    // Only the options in use: ky deep-merges every key it is given, on every request.
-    const options: Options = { method: req.method, headers: req.headers, timeout: timeout > 0 ? timeout : false };
-    if (req.body !== undefined) options.body = req.body;
-    if (req.query !== undefined) options.searchParams = req.query;
-    if (signal !== undefined) options.signal = signal;
-    return this.#ky(req.path.slice(1), options).catch((err: unknown) => {
-      if (signal?.aborted) throw signal.reason;
-      // ky's TimeoutError holds the Request, headers and key included: it is never kept as a cause.
-      if (err instanceof TimeoutError) {
-        throw new AttemptFailure({ kind: 'timeout' }, new APITimeoutError(`Request timed out after ${timeout} ms.`));
-      }
-      const code = errorCode(err);
-      const refused = code !== undefined && NOT_SENT.has(code);
-      const error = new APIConnectionError(`Connection error${code ? ` (${code})` : ''}.`, { cause: err });
-      throw new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
+  async send(req: PreparedRequest, timeout: number, signal: AbortSignal | undefined): Promise<Received> {
+    signal?.throwIfAborted();
+    // One controller per attempt, held by this frame, the timer and the caller's listener until the
+    // body is read: ky's own combined signal is only weakly held, and garbage collection could
+    // otherwise lose an abort that arrives mid-body.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = timeout > 0 ? setTimeout(() => controller.abort(TIMED_OUT), timeout) : undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
     });
+    aborted.catch(() => undefined);
+    try {
+      // Only the options in use: ky deep-merges every key it is given, on every request.
+      const options: Options = { method: req.method, headers: req.headers, signal: controller.signal };
+      if (req.body !== undefined) options.body = req.body;
+      if (req.query !== undefined) options.searchParams = req.query;
+      const response = await Promise.race([this.#ky(req.path.slice(1), options), aborted]);
+      return { response, text: await readText(response, controller.signal), request: `${req.method} ${req.path}` };
+    } catch (err) {
+      throw this.#failure(err, controller.signal, timeout);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #failure(err: unknown, attempt: AbortSignal, timeout: number): unknown {
+    if (attempt.aborted && attempt.reason !== TIMED_OUT) return attempt.reason;
+    if (attempt.aborted) {
+      return new AttemptFailure({ kind: 'timeout' }, new APITimeoutError(`Request timed out after ${timeout} ms.`));
+    }
+    const code = errorCode(err);
+    const refused = code !== undefined && NOT_SENT.has(code);
+    const error = new APIConnectionError(`Connection error${code ? ` (${code})` : ''}.`, { cause: err });
+    return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
+  }
+}
+
+/**
+ * Reads a body as UTF-8 text. An abort of `signal` cancels the read at once (so the connection is
+ * let go) and rejects with the abort reason, whatever the fetch implementation does with it.
+ */
+async function readText(response: Response, signal: AbortSignal): Promise<string> {
+  const body = response.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  // Cancelling settles a pending read() as done; the check after the loop tells it from the end.
+  const onAbort = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    signal.throwIfAborted();
+    return text + decoder.decode();
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 
@@ -85,16 +148,26 @@ export function parseBody(text: string): { json: unknown; text: string; isJSON: 
   }
 }
 
+/** Longest body text kept on an {@link InvalidResponseError}, and shown in its message. */
+const MAX_INVALID_BODY = 2000;
+const MAX_BODY_IN_MESSAGE = 120;
+
 /** Builds the typed error for an HTTP error answer; a non-JSON body still gets its status's class. @internal */
-export async function errorFromResponse(response: Response, request: string): Promise<APIError> {
-  const { json, text, isJSON } = parseBody(await response.text());
+export function errorFromResponse({ response, text, request }: Received): APIError {
+  const { json, isJSON } = parseBody(text);
   const envelope = isJSON && isErrorEnvelope(json) ? json.error : undefined;
   const { type, message, ...extras } = envelope ?? {};
+  const status = response.status;
+  const redirect = response.type === 'opaqueredirect' || (status >= 300 && status < 400);
+  let fallback = text ? `HTTP ${status}: ${clip(text, MAX_BODY_IN_MESSAGE)}` : `HTTP ${status}`;
+  if (redirect) {
+    const location = response.headers.get('location');
+    fallback = `the service answered with a redirect${location ? ` to ${clip(location, MAX_BODY_IN_MESSAGE)}` : ''}, which is not followed (the service never redirects)`;
+  }
   return makeAPIError({
-    status: response.status,
+    status,
     type: typeof type === 'string' ? type : undefined,
-    message:
-      typeof message === 'string' ? message : text ? `HTTP ${response.status}: ${text.slice(0, 200)}` : `HTTP ${response.status}`,
+    message: typeof message === 'string' ? message : fallback,
     headers: response.headers,
     body: isJSON ? json : text,
     extras,
@@ -102,9 +175,53 @@ export async function errorFromResponse(response: Response, request: string): Pr
   });
 }
 
+/** What a successful answer must hold: nothing, any JSON, a JSON record, or a list envelope. @internal */
+export type Expected = 'nothing' | 'json' | 'record' | 'list';
+
+/**
+ * Reads a successful answer as `expected`, or throws {@link InvalidResponseError} saying what was
+ * expected. Lenient past that: unknown fields pass, and the fields of records are not checked here
+ * (`validateResponses` does that). @internal
+ */
+export function decodeBody({ response, text, request }: Received, expected: Expected): unknown {
+  if (expected === 'nothing') return undefined;
+  const invalid = (what: string) =>
+    new InvalidResponseError({
+      status: response.status,
+      type: undefined,
+      message: `expected ${what}${text ? `, got: ${clip(text, MAX_BODY_IN_MESSAGE)}` : ', got an empty body'}`,
+      headers: response.headers,
+      body: clip(text, MAX_INVALID_BODY),
+      request,
+    });
+  if (text === '') {
+    if (expected === 'json') return undefined;
+    throw invalid(expected === 'list' ? 'a list envelope' : 'a JSON record');
+  }
+  const { json, isJSON } = parseBody(text);
+  if (!isJSON) throw invalid('a JSON body');
+  if (expected === 'json') return json;
+  if (!isObject(json)) throw invalid(expected === 'list' ? 'a list envelope (an object)' : 'a JSON record (an object)');
+  if (expected === 'record') return json;
+  const { data } = json;
+  if (!Array.isArray(data)) throw invalid('a list envelope whose `data` is an array');
+  const bad = data.findIndex((item) => !isObject(item));
+  if (bad >= 0) throw invalid(`list items that are objects (data.${bad} is not)`);
+  return json;
+}
+
+/** An {@link InvalidResponseError} for a successful answer that is not what was expected. @internal */
+export function invalidAnswer({ response, request }: Pick<Received, 'response'> & { request?: string }, message: string): InvalidResponseError {
+  return new InvalidResponseError({ status: response.status, type: undefined, message, headers: response.headers, body: undefined, request });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function isErrorEnvelope(value: unknown): value is { error: Record<string, unknown> } {
   const error = (value as { error?: unknown } | null)?.error;
-  return typeof error === 'object' && error !== null && !Array.isArray(error);
+  return isObject(error);
 }
 
 /**

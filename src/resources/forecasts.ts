@@ -30,6 +30,7 @@ import {
   QuestionForecastListParams,
   RunMode,
   RunModeListParams,
+  readCancelBatch,
 } from '../schemas/forecasts.js';
 import { AcceptContextParams, ChatCreateParams, ChatListParams, ChatThread, ContextNote } from '../schemas/chat.js';
 
@@ -40,7 +41,14 @@ export const forecastOperations = defineOperations('forecasts', {
   retrieve: { method: 'GET', path: '/forecasts/{task_id}', scope: 'forecasts:read', params: ForecastRetrieveParams, response: ForecastTask },
   cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', scope: 'forecasts:write', response: ForecastTask },
   createBatch: { method: 'POST', path: '/forecasts/batch', scope: 'forecasts:write', params: ForecastBatchParams, response: ForecastBatchResult, idempotent: true },
-  cancelBatch: { method: 'POST', path: '/forecasts/cancel', scope: 'forecasts:write', params: ForecastCancelBatchParams, response: ForecastCancelBatchResult },
+  cancelBatch: {
+    method: 'POST',
+    path: '/forecasts/cancel',
+    scope: 'forecasts:write',
+    params: ForecastCancelBatchParams,
+    response: ForecastCancelBatchResult,
+    read: { expects: 'a result per task, such as {items: [{taskId, status}]}', from: readCancelBatch },
+  },
 });
 
 /** `GET /run-modes`, of the Forecasts group. */
@@ -201,6 +209,10 @@ export class Forecasts extends APIResource {
 
   /**
    * Cancels up to 25 tasks: `cancelled`, `already_finished` or `rejected` per task. For more, see {@link cancelMany}.
+   * The spec does not show this answer's shape beyond the per-task result: the SDK reads the obvious
+   * forms (a list of `{taskId, status}` under `items`, `results` or `data`, a map from task id to
+   * status, or ids grouped by outcome) into `{items, counts}`, and rejects with
+   * `InvalidResponseError` when none fits.
    * @example
    * ```ts
    * const { items } = await client.forecasts.cancelBatch({ taskIds: [a, b] });

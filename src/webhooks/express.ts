@@ -20,7 +20,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { WebhookVerificationError } from '../core/errors.js';
 import type { WebhookEvent } from '../schemas/events.js';
-import { verifyWebhook, type VerifyWebhookOptions } from './verify.js';
+import { toSecrets, verifyWebhook, type VerifyWebhookOptions } from './verify.js';
 
 export { WebhookVerificationError };
 export type { WebhookEvent };
@@ -60,6 +60,13 @@ export type WebhookRequest = Request & { webhookEvent: WebhookEvent };
 export interface WebhookMiddlewareOptions extends VerifyWebhookOptions {
   /** Largest body read, in bytes (default 1 MiB); a larger one is answered 413 without verifying. */
   maxBodyBytes?: number;
+  /**
+   * Called with the reason whenever a call fails verification, before the `400` answer: log it, count
+   * it. By default only a setup mistake is logged (`console.warn`): a body another parser already
+   * read, usually `express.json()` mounted before this route (the fix is `express.raw()` on it). Calls
+   * refused for their signature or age are not logged by default, so a stranger cannot fill your logs.
+   */
+  onError?: (error: WebhookVerificationError, req: Request) => void;
 }
 
 /** The body is over `maxBodyBytes`. */
@@ -113,20 +120,48 @@ async function readStream(req: Request, max: number): Promise<Uint8Array> {
  * ```
  */
 export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): RequestHandler {
-  const { maxBodyBytes = 1024 * 1024, ...verifyOptions } = options;
+  // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
+  const secrets = toSecrets(secret, 'webhookMiddleware');
+  const { maxBodyBytes = 1024 * 1024, onError = warnOnSetupMistake, ...verifyOptions } = options;
+  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) {
+    throw new TypeError(`webhookMiddleware: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(maxBodyBytes)}.`);
+  }
   return (req: Request, res: Response, next: NextFunction): void => {
+    let parsedElsewhere = false;
     const run = async () => {
       let payload: unknown = parsedRaw(req.body);
-      if (payload === undefined) payload = streamConsumed(req) ? req.body : await readStream(req, maxBodyBytes);
-      req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secret, verifyOptions);
+      if (payload === undefined) {
+        parsedElsewhere = streamConsumed(req);
+        payload = parsedElsewhere ? req.body : await readStream(req, maxBodyBytes);
+      }
+      req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secrets, verifyOptions);
     };
     run().then(
       () => next(),
       (err: unknown) => {
-        if (err instanceof WebhookVerificationError) res.status(400).type('text/plain').send(err.code);
-        else if (err instanceof BodyTooLarge) res.status(413).type('text/plain').send('payload_too_large');
+        if (err instanceof WebhookVerificationError) {
+          if (parsedElsewhere && err.code === 'malformed_payload') {
+            err.message = `${err.message} The body of this request was already read by another body parser (often app.use(express.json()) before this route): mount the webhook route first, or give it express.raw({ type: 'application/json' }).`;
+          }
+          reportError(onError, err, req);
+          res.status(400).type('text/plain').send(err.code);
+        } else if (err instanceof BodyTooLarge) res.status(413).type('text/plain').send('payload_too_large');
         else next(err);
       },
     );
   };
+}
+
+/** The default `onError`: logs only a body another parser consumed, the mistake users cannot see otherwise. */
+function warnOnSetupMistake(error: WebhookVerificationError, req: Request): void {
+  if (error.code === 'malformed_payload' && streamConsumed(req)) console.warn(`[forecasting-sdk] webhook refused (${error.code}): ${error.message}`);
+}
+
+/** Runs the hook; a hook that throws must not turn the 400 into a hung request. */
+function reportError(onError: NonNullable<WebhookMiddlewareOptions['onError']>, error: WebhookVerificationError, req: Request): void {
+  try {
+    onError(error, req);
+  } catch {
+    // The answer is still sent; the hook's own failure is the hook's business.
+  }
 }

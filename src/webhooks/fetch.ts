@@ -22,7 +22,7 @@
  */
 import { WebhookVerificationError } from '../core/errors.js';
 import type { WebhookEvent } from '../schemas/events.js';
-import { verifyWebhook, type VerifyWebhookOptions } from './verify.js';
+import { toSecrets, verifyWebhook, type VerifyWebhookOptions } from './verify.js';
 
 export { WebhookVerificationError };
 export type { WebhookEvent, VerifyWebhookOptions };
@@ -56,7 +56,8 @@ export async function verifyWebhookRequest(
 }
 
 /**
- * Makes a `(request: Request) => Promise<WebhookEvent>` bound to the secret(s) and options.
+ * Makes a `(request: Request) => Promise<WebhookEvent>` bound to the secret(s) and options. A
+ * missing or empty secret throws a `TypeError` here, at construction, not on each request.
  *
  * @example
  * ```ts
@@ -68,5 +69,7 @@ export function createWebhookVerifier(
   secret: string | readonly string[],
   options?: VerifyWebhookOptions,
 ): (request: Request) => Promise<WebhookEvent> {
-  return (request) => verifyWebhookRequest(request, secret, options);
+  // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
+  const secrets = toSecrets(secret, 'createWebhookVerifier');
+  return (request) => verifyWebhookRequest(request, secrets, options);
 }

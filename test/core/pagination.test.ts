@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { ForecastingError, MAX_EMPTY_PAGES_IN_A_ROW } from '../../src/index.js';
 import { BASE, makeClient, question, useMswServer } from './helpers.js';
 
 const { server, seen } = useMswServer();
@@ -68,10 +69,91 @@ describe('cursor lists', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it('stops when hasMore is true but no cursor is given', async () => {
-    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [question('a')], hasMore: true })));
-    expect(await makeClient().questions.list().toArray()).toHaveLength(1);
+});
+
+describe('a server that would make paging loop forever', () => {
+  /** Every page says more follow and names the same cursor. */
+  const sameCursor = (data: unknown[] = []) =>
+    http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data, hasMore: true, nextCursor: 'again' }));
+
+  const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+
+  it('stops for await with a ForecastingError when the server repeats a cursor', async () => {
+    server.use(sameCursor([question('a')]));
+    const got: string[] = [];
+    const err = await caught((async () => { for await (const q of makeClient().questions.list()) got.push(q.id); })());
+    expect(err).toBeInstanceOf(ForecastingError);
+    expect((err as Error).message).toMatch(/cursor "again" a second time/);
+    expect(got).toEqual(['a', 'a']);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('stops toArray with a limit it never reaches on empty pages with a repeated cursor', async () => {
+    server.use(sameCursor());
+    const err = await caught(makeClient().questions.list().toArray({ limit: 10 }));
+    expect(err).toBeInstanceOf(ForecastingError);
+    expect(seen.length).toBeLessThanOrEqual(2);
+  });
+
+  it('stops iterPages when a cursor comes back after others', async () => {
+    let n = 0;
+    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [question(`q${n}`)], hasMore: true, nextCursor: ['c1', 'c2', 'c1'][n++ % 3] })));
+    const pages: number[] = [];
+    const err = await caught((async () => { for await (const page of makeClient().questions.list().iterPages()) pages.push(page.data.length); })());
+    expect((err as Error).message).toMatch(/"c1" a second time/);
+    expect(pages).toEqual([1, 1, 1]);
+  });
+
+  it('stops when the server answers a cursor the caller started from', async () => {
+    server.use(sameCursor([question('a')]));
+    const err = await caught(makeClient().questions.list({ cursor: 'again' }).toArray());
+    expect((err as Error).message).toMatch(/a second time/);
     expect(seen).toHaveLength(1);
+  });
+
+  it('stops with a ForecastingError when hasMore is true but no cursor is given', async () => {
+    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [question('a')], hasMore: true })));
+    const page = await makeClient().questions.list();
+    expect(page.hasNextPage()).toBe(true);
+    const err = await caught(page.getNextPage());
+    expect(err).toBeInstanceOf(ForecastingError);
+    expect((err as Error).message).toMatch(/hasMore: true without a nextCursor/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('stops after ten empty pages in a row even when each names a new cursor', async () => {
+    let n = 0;
+    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [], hasMore: true, nextCursor: `c${n++}` })));
+    const err = await caught(makeClient().questions.list().toArray());
+    expect((err as Error).message).toMatch(/10 empty pages in a row/);
+    expect(seen).toHaveLength(MAX_EMPTY_PAGES_IN_A_ROW);
+  });
+
+  it('keeps going through a few empty pages that make progress', async () => {
+    let n = 0;
+    server.use(
+      http.get(`${BASE}/questions`, () => {
+        n++;
+        return HttpResponse.json({ type: 'list', data: n === 4 ? [question('last')] : [], hasMore: n < 4, nextCursor: n < 4 ? `c${n}` : null });
+      }),
+    );
+    expect((await makeClient().questions.list().toArray()).map((q) => q.id)).toEqual(['last']);
+  });
+
+  it('stops an offset list whose empty page says more follow', async () => {
+    server.use(http.get(`${BASE}/questions/browse`, () => HttpResponse.json({ type: 'list', data: [], hasMore: true })));
+    const err = await caught(makeClient().questions.browse().toArray());
+    expect((err as Error).message).toMatch(/empty page with hasMore: true/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('refuses a toArray limit that is not a whole number >= 0, and fetches nothing more for 0', async () => {
+    server.use(cursorPages());
+    const page = await makeClient().questions.list({ limit: 2 });
+    await expect(page.toArray({ limit: -1 })).rejects.toMatchObject({ name: 'ValidationError', field: 'limit' });
+    await expect(page.toArray({ limit: 1.5 })).rejects.toMatchObject({ field: 'limit' });
+    expect(await page.toArray({ limit: 0 })).toEqual([]);
+    expect((await page.toArray({ limit: Infinity })).length).toBe(7);
   });
 });
 

@@ -8,7 +8,7 @@ const dist = (entry: string) => JSON.stringify(`${root}dist/${entry}`);
 const size = (entry: string) => bundleSize(`export * from ${dist(entry)};`, root);
 
 describe('bundle size', () => {
-  it('keeps the whole client under 30 KB gzipped with its dependencies', async () => {
+  it('keeps the whole client under 32 KB gzipped with its dependencies', async () => {
     // An application holding a client: every resource and the whole request pipeline come with it.
     const app = `import { ForecastingClient } from ${dist('index.js')}; export const client = new ForecastingClient();`;
     const { gzip, text } = await bundleSize(app, root);
@@ -18,7 +18,9 @@ describe('bundle size', () => {
     expect(text).toContain('$ZodType');
     // Importing 'zod' instead of 'zod/mini' pulls in every locale (its English one says "Too big").
     expect(text).not.toContain('Too big');
-    expect(gzip).toBeLessThan(30 * 1024);
+    // 30 KB before the hardening (option checks, answer checks, generic methods); the types-and-size
+    // issue replaces this with a budget measured against openai-node's full client.
+    expect(gzip).toBeLessThan(32 * 1024);
   });
 
   it('keeps forecasting-sdk/webhooks under 3 KB gzipped with no runtime dependency', async () => {
