@@ -2,15 +2,14 @@
  * Client time tied to the mock's clock, so an SDK wait against the mock takes no real time.
  * @module
  */
-import type { ClientClock } from '../core/clock.js';
+import { realClock, type ClientClock } from '../core/clock.js';
 import type { ClientOptions } from '../core/options.js';
-import { sleep } from '../core/sleep.js';
 import { ScaledClock, type MockClock } from './clock.js';
 import type { MockServer } from './server.js';
 
 /**
- * The client's time source for tests against the mock. With a scaled clock it sleeps the scaled
- * time. With a manual clock it runs a small discrete-event simulation: a client sleep becomes a
+ * The client's time source for tests against the mock. With a scaled clock it is plain real time:
+ * the mock already states its waits (`Retry-After`) in real seconds. With a manual clock it runs a small discrete-event simulation: a client sleep becomes a
  * wake-up on the mock clock, and the clock moves to the earliest wake-up once `isBusy()` says no
  * request is in flight (so a request is never stamped later than it was sent). A 1.5-hour forecast
  * is then waited for in milliseconds, every `Retry-After` honoured on the mock's time.
@@ -21,7 +20,7 @@ import type { MockServer } from './server.js';
  * ```
  */
 export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => false): ClientClock {
-  if (clock instanceof ScaledClock) return { now: () => clock.now(), sleep: (ms, signal) => sleep(ms / clock.timeScale, signal) };
+  if (clock instanceof ScaledClock) return realClock;
   const waiting = new Set<number>();
   let driving = false;
   const drive = () => {
@@ -62,12 +61,13 @@ export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => f
 }
 
 /**
- * Client options for a mock server: its address and key, and time tied to its clock with the
- * client's requests in flight tracked, so concurrent waits see exactly the mock time they asked for.
+ * Client options for a mock server: its address and key, and its time (see {@link clientClockFor}).
+ * On a manual clock the client's requests in flight are tracked, so concurrent waits see exactly the
+ * mock time they asked for.
  *
  * @example
  * ```ts
- * const mock = await startMockServer();
+ * const mock = await startMockServer({ clock: new ManualClock() });
  * const client = new ForecastingClient(mockClientOptions(mock));
  * await client.forecasts.createAndWait({ questionId, runMode: 'max' }); // 1.5 h of mock time, milliseconds of real time
  * ```
