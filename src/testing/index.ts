@@ -14,7 +14,7 @@
  */
 export { createMockService, MockService } from './service.js';
 export type { MockServiceOptions, RateLimitSetting } from './service.js';
-export { startMockServer } from './server.js';
+export { startMockServer, DEFAULT_SERVER_TIME_SCALE } from './server.js';
 export type { MockServer, MockServerOptions } from './server.js';
 export { ManualClock, ScaledClock, DEFAULT_START_MS } from './clock.js';
 export type { MockClock, ScheduledCallback, ScaledClockOptions } from './clock.js';

@@ -12,10 +12,20 @@ import { API_PREFIX } from './router.js';
 import { createMockService, type MockService, type MockServiceOptions } from './service.js';
 
 /**
- * Options of {@link startMockServer}: the service's options, or a service to serve.
+ * The speed of {@link startMockServer}'s default clock: a {@link ScaledClock} running 600 times
+ * faster than real time, so a standard forecast (30 mock-minutes) completes in 3 real seconds and a
+ * client that honours `Retry-After` waits it out with no special option.
+ */
+export const DEFAULT_SERVER_TIME_SCALE = 600;
+
+/**
+ * Options of {@link startMockServer}: the service's options, or a service to serve. Without `clock`
+ * or `timeScale` the server runs a {@link ScaledClock} at {@link DEFAULT_SERVER_TIME_SCALE} from the
+ * real time now (unlike `createMockService`, whose default is a `ManualClock`).
  * @example
  * ```ts
- * await startMockServer({ timeScale: 600 }); // a demo where 1.5 hours pass in 9 seconds
+ * await startMockServer({ clock: new ManualClock() }); // time moves only when the test says so
+ * await startMockServer({ timeScale: 3600 }); // an hour passes every real second
  * ```
  */
 export interface MockServerOptions extends MockServiceOptions {
@@ -47,7 +57,9 @@ export interface MockServer {
 }
 
 /**
- * Starts the mock service on a free port of 127.0.0.1.
+ * Starts the mock service on a free port of 127.0.0.1. Its default clock runs (see
+ * {@link DEFAULT_SERVER_TIME_SCALE}), so forecasts complete for a client with no test options; pass
+ * `clock: new ManualClock()` for time that moves only when a test moves it.
  *
  * @example
  * ```ts
@@ -60,6 +72,8 @@ export interface MockServer {
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { service: given, port = 0, ...serviceOptions } = options;
+  // A server is for running clients, which need time to move: a scaled clock unless told otherwise.
+  if (!serviceOptions.clock && serviceOptions.timeScale === undefined) serviceOptions.timeScale = DEFAULT_SERVER_TIME_SCALE;
   const service = given ?? createMockService(serviceOptions);
   const server = createServer((req, res) => void respond(service, req, res));
   await new Promise<void>((resolve, reject) => {

@@ -45,7 +45,10 @@ export type RateLimitSetting = { requestsPerMinute: number } | false;
 export interface MockServiceOptions {
   /** Keys the service accepts (default: one generated `pre_` key with every scope). */
   apiKeys?: MockApiKey[];
-  /** The clock (default: a {@link ManualClock} at 2025-01-01T00:00:00.000Z). */
+  /**
+   * The clock (default: a {@link ManualClock} at 2025-01-01T00:00:00.000Z; `startMockServer`'s
+   * default is a running {@link ScaledClock} instead).
+   */
   clock?: MockClock;
   /** With no `clock`: run a {@link ScaledClock} this many times faster than real time (600 → 1.5 h in 9 s). */
   timeScale?: number;
