@@ -108,7 +108,7 @@ async function respond(service: MockService, req: IncomingMessage, res: ServerRe
   });
   let response: Response;
   try {
-    response = await service.handle(await toRequest(req, controller.signal));
+    response = await service.handle(toRequest(req, controller.signal));
   } catch (err) {
     if (err instanceof MockConnectionDropped) {
       req.socket.destroy();
@@ -124,16 +124,37 @@ async function respond(service: MockService, req: IncomingMessage, res: ServerRe
     headers[name] = value;
   });
   headers['content-length'] = String(body.length);
+  // Answered before the body was read to its end (a body over its cap): close the connection
+  // rather than read the rest. Node then ends the socket once the answer is written.
+  if (!req.complete) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
   res.end(body);
 }
 
-async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const method = req.method ?? 'GET';
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = method === 'GET' || method === 'HEAD' || chunks.length === 0 ? undefined : Buffer.concat(chunks);
-  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, { method, headers, body, signal });
+  // The body is streamed, not buffered here: the service reads it up to its cap and stops.
+  const body = method === 'GET' || method === 'HEAD' ? undefined : bodyStream(req);
+  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, { method, headers, body, signal, duplex: 'half' } as RequestInit);
+}
+
+/** The request body as a pull stream: a chunk is read off the socket only when the service asks for one. */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      // The service stopped reading (over its cap): leave the rest unread.
+      cancel() {
+        req.pause();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
