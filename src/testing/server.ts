@@ -75,7 +75,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // A server is for running clients, which need time to move: a scaled clock unless told otherwise.
   if (!serviceOptions.clock && serviceOptions.timeScale === undefined) serviceOptions.timeScale = DEFAULT_SERVER_TIME_SCALE;
   const service = given ?? createMockService(serviceOptions);
-  const server = createServer((req, res) => void respond(service, req, res));
+  let origin = '';
+  const server = createServer((req, res) => void respond(service, origin, req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
@@ -84,10 +85,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     });
   });
   const { port: actualPort } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${actualPort}`;
   // A scaled clock made here is ours to stop; one passed in belongs to the caller.
   const ownsClock = !given && !options.clock;
   return {
-    baseURL: `http://127.0.0.1:${actualPort}${API_PREFIX}`,
+    baseURL: `${origin}${API_PREFIX}`,
     apiKey: service.apiKey,
     service,
     clock: service.clock,
@@ -100,7 +102,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 }
 
-async function respond(service: MockService, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function respond(service: MockService, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Aborts the request's signal when the client goes away, so injected delays end early.
   const controller = new AbortController();
   res.on('close', () => {
@@ -108,7 +110,7 @@ async function respond(service: MockService, req: IncomingMessage, res: ServerRe
   });
   let response: Response;
   try {
-    response = await service.handle(toRequest(req, controller.signal));
+    response = await service.handle(toRequest(req, origin, controller.signal));
   } catch (err) {
     if (err instanceof MockConnectionDropped) {
       req.socket.destroy();
@@ -131,13 +133,30 @@ async function respond(service: MockService, req: IncomingMessage, res: ServerRe
   res.end(body);
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+/** The request for the service, addressed to this server: routing reads the request target's path only. */
+function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const method = req.method ?? 'GET';
   // The body is streamed, not buffered here: the service reads it up to its cap and stops.
   const body = method === 'GET' || method === 'HEAD' ? undefined : bodyStream(req);
-  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, { method, headers, body, signal, duplex: 'half' } as RequestInit);
+  return new Request(`${origin}${targetPath(req.url)}`, { method, headers, body, signal, duplex: 'half' } as RequestInit);
+}
+
+/**
+ * The path and query of a request target. Never built from the `Host` header, which a client may
+ * fill with a path of its own (`127.0.0.1/api/v1/external/tags#`). An absolute-form target
+ * (`http://host/path`) gives its path; anything else (`*`, junk) routes nowhere. A target starting
+ * `//` stays a path (it answers 404) because it is appended to the origin, never resolved against it.
+ */
+function targetPath(target = '/'): string {
+  if (target.startsWith('/')) return target;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return '/';
+  }
 }
 
 /** The request body as a pull stream: a chunk is read off the socket only when the service asks for one. */

@@ -91,3 +91,39 @@ describe('oversized bodies over HTTP', () => {
     expect(ok.status).toBe(201);
   });
 });
+
+describe('routing by the request path alone', () => {
+  const get = (target: string, host: string) =>
+    raw(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${mock.apiKey}\r\nConnection: close\r\n\r\n`);
+
+  it('ignores a forged Host header that carries a path', async () => {
+    const { text } = await get('/api/v1/external/questions', '127.0.0.1/api/v1/external/tags#');
+    expect(statusOf(text)).toBe(200);
+    expect(mock.service.requests.last()).toMatchObject({ operation: 'questions.list', path: '/questions' });
+  });
+
+  it('routes an absolute-form target by its path and query, whatever host it names', async () => {
+    const { text } = await get('http://elsewhere.example/api/v1/external/questions?limit=1', `127.0.0.1:${port}`);
+    expect(statusOf(text)).toBe(200);
+    expect(mock.service.requests.last()).toMatchObject({ operation: 'questions.list', path: '/questions?limit=1' });
+  });
+
+  it('never reads a doubled slash as a host', async () => {
+    const { text } = await get('//elsewhere.example/api/v1/external/questions', `127.0.0.1:${port}`);
+    expect(statusOf(text)).toBe(404);
+  });
+
+  it('ignores a forged Host sent through http.request', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/api/v1/external/questions', headers: { host: 'evil.example/api/v1/external/tags#', authorization: `Bearer ${mock.apiKey}` } });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    expect(mock.service.requests.last()?.operation).toBe('questions.list');
+  });
+});
