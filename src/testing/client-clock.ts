@@ -7,12 +7,16 @@ import type { ClientOptions } from '../core/options.js';
 import { ScaledClock, type MockClock } from './clock.js';
 import type { MockServer } from './server.js';
 
+/** Runs `fn` after pending I/O: `setImmediate` on Node, a zero timeout in a browser (which has none). */
+const soon = (fn: () => void): void => void (globalThis.setImmediate ? globalThis.setImmediate(fn) : setTimeout(fn, 0));
+
 /**
  * The client's time source for tests against the mock. With a scaled clock it is plain real time:
- * the mock already states its waits (`Retry-After`) in real seconds. With a manual clock it runs a small discrete-event simulation: a client sleep becomes a
- * wake-up on the mock clock, and the clock moves to the earliest wake-up once `isBusy()` says no
- * request is in flight (so a request is never stamped later than it was sent). A 1.5-hour forecast
- * is then waited for in milliseconds, every `Retry-After` honoured on the mock's time.
+ * the mock already states its waits (`Retry-After`) in real seconds. With a manual clock it runs a
+ * small discrete-event simulation: a client sleep becomes a wake-up on the mock clock, and the clock
+ * moves to the earliest wake-up once `isBusy()` says no request is in flight (so a request is never
+ * stamped later than it was sent). A 1.5-hour forecast is then waited for in milliseconds, every
+ * `Retry-After` honoured on the mock's time.
  *
  * @example
  * ```ts
@@ -28,14 +32,14 @@ export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => f
     driving = true;
     const step = () => {
       // Let requests in flight land, and woken sleepers send theirs, before time moves on.
-      if (isBusy()) return void setImmediate(step);
+      if (isBusy()) return soon(step);
       driving = false;
       if (waiting.size > 0) {
         clock.set(Math.max(clock.now(), Math.min(...waiting)));
         if (waiting.size > 0) drive();
       }
     };
-    setImmediate(step);
+    soon(step);
   };
   return {
     now: () => clock.now(),

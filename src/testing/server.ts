@@ -1,9 +1,13 @@
 /**
  * The mock service over real HTTP: a node:http server on 127.0.0.1 that turns each
  * `IncomingMessage` into a Fetch `Request` for {@link MockService.handle} and writes the `Response` back.
+ *
+ * `node:http` is looked up when a server starts (`process.getBuiltinModule`), never imported: the
+ * rest of `forecasting-sdk/testing` (the service, the clocks, the msw handlers) then bundles for a
+ * browser as it is, with one entry and one set of types for every runtime.
  * @module
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ScaledClock, type MockClock } from './clock.js';
 import { MockConnectionDropped } from './faults.js';
@@ -70,13 +74,23 @@ export interface MockServer {
  * await mock.close();
  * ```
  */
+/** Node's `http` module, found at run time; a clear error where the runtime has none (a browser). */
+function nodeHttp(): typeof import('node:http') {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const http = proc?.getBuiltinModule?.('node:http') as typeof import('node:http') | undefined;
+  if (!http) {
+    throw new Error('startMockServer needs Node.js 20.16 or later (node:http); in a browser, serve the mock with mockHandlers from forecasting-sdk/testing/msw');
+  }
+  return http;
+}
+
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { service: given, port = 0, ...serviceOptions } = options;
   // A server is for running clients, which need time to move: a scaled clock unless told otherwise.
   if (!serviceOptions.clock && serviceOptions.timeScale === undefined) serviceOptions.timeScale = DEFAULT_SERVER_TIME_SCALE;
   const service = given ?? createMockService(serviceOptions);
   let origin = '';
-  const server = createServer((req, res) => void respond(service, origin, req, res));
+  const server = nodeHttp().createServer((req, res) => void respond(service, origin, req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
