@@ -1,7 +1,8 @@
 /**
- * Time for the mock service. Nothing in the mock reads the wall clock: every timestamp, rate-limit
- * window and scheduled transition comes from a {@link MockClock}. Tests use a {@link ManualClock} and
- * move it by hand; the demo uses a {@link ScaledClock} that runs real time faster.
+ * Time for the mock service: every timestamp, rate-limit window and scheduled transition comes from
+ * a {@link MockClock} (the wall clock is read only where a real party checks it: webhook signatures,
+ * injected network delays, answer limits). Tests use a {@link ManualClock} and move it by hand;
+ * `startMockServer` runs a {@link ScaledClock}, real time made faster.
  * @module
  */
 
