@@ -1,10 +1,11 @@
 // `npm run demo`: the SDK driving the mock service end to end, over real HTTP on 127.0.0.1.
 // Nothing here leaves this machine. Run `npm run build` first (npm run demo does).
 import { ForecastingClient, ValidationError, signWebhook, verifyWebhook } from '../dist/index.js';
-import { mockClientOptions, startMockServer } from '../dist/testing/index.js';
+import { ManualClock, mockClientOptions, startMockServer } from '../dist/testing/index.js';
 
-// The mock's clock runs 300 times faster than real time: a 20-minute forecast takes 4 seconds.
-const mock = await startMockServer({ timeScale: 300 });
+// The mock runs on a manual clock that the client's waits move: each wait jumps the mock's time to
+// when the client would read again, so the forecasts' minutes pass in milliseconds.
+const mock = await startMockServer({ clock: new ManualClock() });
 const client = new ForecastingClient({ ...mockClientOptions(mock), logLevel: 'off' });
 const step = (text) => console.log(`\n\x1b[1m${text}\x1b[0m`);
 

@@ -180,7 +180,8 @@ export const ForecastListItem = z.looseObject({
   taskId: z.string(),
   status: openEnum(TASK_STATUSES),
   forecastData: z.nullable(ForecastData),
-  report: z.optional(z.nullable(z.looseObject({ status: openString<ReportStatus>(), short: z.nullable(z.string()) }))),
+  /** Never null: `pending` (with `short: null`) until writing starts. Left out with `fields: 'numeric'`. */
+  report: z.optional(z.looseObject({ status: openString<ReportStatus>(), short: z.nullable(z.string()) })),
   questionId: z.optional(z.string()),
   runMode: z.optional(z.string()),
   createdAt: z.optional(Timestamp),

@@ -14,7 +14,7 @@
  */
 export { createMockService, MockService } from './service.js';
 export type { MockServiceOptions, RateLimitSetting } from './service.js';
-export { startMockServer } from './server.js';
+export { startMockServer, DEFAULT_SERVER_TIME_SCALE } from './server.js';
 export type { MockServer, MockServerOptions } from './server.js';
 export { ManualClock, ScaledClock, DEFAULT_START_MS } from './clock.js';
 export type { MockClock, ScheduledCallback, ScaledClockOptions } from './clock.js';
@@ -27,6 +27,7 @@ export type { MockApiKey } from './auth.js';
 export { Collection, MockStore, collectionKey, FORECASTS, QUESTIONS } from './store.js';
 export type { CollectionKey, ForecastRecord, Ownership, QuestionRecord } from './store.js';
 export { API_PREFIX } from './router.js';
+export { MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, MAX_JSON_DEPTH, MAX_LOGGED_BODY_BYTES } from './input.js';
 export { MockEventBus } from './events.js';
 export { clientClockFor, mockClientOptions } from './client-clock.js';
 export { ForecastControls } from './models/forecast-controls.js';

@@ -11,7 +11,7 @@ import { delay, FaultInjector, faultResponse, MockConnectionDropped, type FaultR
 import { allHandlers } from './handlers/index.js';
 import type { HandlerContext, OperationHandler } from './handlers/types.js';
 import { errorResponse, jsonResponse, MockHttpError, notFound, Reply } from './http.js';
-import { loggedBody, queryObject, readBody, validate, type BodyRead } from './input.js';
+import { bodyFingerprint, bodyRefusal, loggedBody, queryObject, readBody, validate, type BodyRead } from './input.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog, type RecordedRequest } from './request-log.js';
 import { API_PREFIX, Router, type RouteMatch } from './router.js';
@@ -45,7 +45,10 @@ export type RateLimitSetting = { requestsPerMinute: number } | false;
 export interface MockServiceOptions {
   /** Keys the service accepts (default: one generated `pre_` key with every scope). */
   apiKeys?: MockApiKey[];
-  /** The clock (default: a {@link ManualClock} at 2025-01-01T00:00:00.000Z). */
+  /**
+   * The clock (default: a {@link ManualClock} at 2025-01-01T00:00:00.000Z; `startMockServer`'s
+   * default is a running {@link ScaledClock} instead).
+   */
   clock?: MockClock;
   /** With no `clock`: run a {@link ScaledClock} this many times faster than real time (600 → 1.5 h in 9 s). */
   timeScale?: number;
@@ -224,10 +227,17 @@ export class MockService {
       requestId: `req_${crypto.randomUUID()}`,
     };
     this.requests.add(entry);
+    // A body over its cap was never read: refused first, as a server's HTTP layer would.
+    if (body.kind === 'too_large') {
+      const response = errorResponse(bodyRefusal(body)!);
+      response.headers.set('x-request-id', entry.requestId);
+      entry.status = response.status;
+      return response;
+    }
 
     // Keyed operations follow the spec's idempotency rules. The key is claimed before any delay, so a
     // second request meanwhile finds the first in progress.
-    const claim = operation?.idempotent ? this.idempotency.claim(request.headers, `${method} ${path} ${JSON.stringify(entry.body)}`) : undefined;
+    const claim = operation?.idempotent ? this.idempotency.claim(request.headers, `${method} ${path} ${bodyFingerprint(body)}`) : undefined;
     if (claim?.kind === 'answer') {
       claim.response.headers.set('x-request-id', entry.requestId);
       entry.status = claim.response.status;
@@ -279,7 +289,9 @@ export class MockService {
       if (!handler) {
         throw new MockHttpError(501, 'not_implemented', `${operation.sdkMethod} is not implemented by the mock service yet`);
       }
-      const ctx = this.context(operation, pathParams, inputOf(operation, url, body), principal, request);
+      // The body was read once, above: a multipart handler gets the bytes back as a request of its own.
+      const forHandler = body.kind === 'multipart' ? new Request(request, { body: body.bytes }) : request;
+      const ctx = this.context(operation, pathParams, inputOf(operation, url, body), principal, forHandler);
       return toResponse(await handler.handle(ctx), operation);
     } catch (err) {
       if (err instanceof MockHttpError) return errorResponse(err);
@@ -312,7 +324,8 @@ export class MockService {
 
 /** The checked body (POST/PUT/PATCH) or query (GET/DELETE). */
 function inputOf(operation: Operation, url: URL, body: BodyRead): unknown {
-  if (body.kind === 'invalid_json') throw new MockHttpError(400, 'invalid_request_error', 'The request body is not valid JSON');
+  const refusal = bodyRefusal(body);
+  if (refusal) throw refusal;
   if (operation.multipart) return undefined;
   const query = operation.method === 'GET' || operation.method === 'DELETE';
   const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : {};

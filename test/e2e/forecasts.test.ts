@@ -333,8 +333,28 @@ describe('forecasts.list and questions.forecasts', () => {
     const item = (await h.client.forecasts.list({ taskId: ta.id })).data[0]!;
     expect(item).toMatchObject({ taskId: ta.id, status: 'completed', report: { status: 'completed', short: expect.any(String) } });
     expect(item.forecastData?.questionType).toBe('binary');
-    expect((await h.client.forecasts.list({ taskId: tb.id })).data[0]).toMatchObject({ forecastData: null, report: null });
+    expect((await h.client.forecasts.list({ taskId: tb.id })).data[0]).toMatchObject({ forecastData: null, report: { status: 'pending', short: null } });
     expect((await h.client.forecasts.list({ taskId: ta.id, fields: 'numeric' })).data[0]).not.toHaveProperty('report');
+  });
+
+  it('gives every list item a report {status, short}, pending before writing starts, never null', async () => {
+    const q = await h.client.questions.create(binary);
+    const cancelled = await h.client.forecasts.create({ questionId: q.id, runMode: 'light' });
+    await h.client.forecasts.cancel(cancelled.id);
+    const task = await h.client.forecasts.create({ questionId: q.id, runMode: 'light' });
+    const reports = async () => {
+      const lists = [await h.client.forecasts.list(), await h.client.questions.forecasts.list(q.id)];
+      return lists.map((page) => Object.fromEntries(page.data.map((t) => [t.taskId === task.id ? 'task' : 'cancelled', t.report])));
+    };
+    const pending = { status: 'pending', short: null };
+    for (const list of await reports()) expect(list).toEqual({ task: pending, cancelled: pending });
+
+    h.mock.clock.advance(5 * MINUTE); // completed; the report waits 30 s before writing starts
+    for (const list of await reports()) expect(list).toEqual({ task: pending, cancelled: pending });
+    h.mock.clock.advance(MINUTE);
+    for (const list of await reports()) expect(list.task).toEqual({ status: 'writing', short: null });
+    h.mock.clock.advance(MINUTE);
+    for (const list of await reports()) expect(list.task).toEqual({ status: 'completed', short: expect.stringContaining(binary.title) });
   });
 
   it('shows a colleague’s forecasts on shared questions only with scope=all_visible', async () => {

@@ -113,7 +113,7 @@ export const forecastHandlers = [
     const view = taskView(ctx.store, record, ctx.input);
     if (isFinalTask(record)) return view;
     const wait = record.status === 'queued' ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS;
-    return new Reply(view, { headers: { 'retry-after': String(wait / 1000) } });
+    return new Reply(view, { headers: { 'retry-after': String(ctx.clock.realSeconds(wait)) } });
   }),
 
   on(ops.cancel, (ctx) => {

@@ -21,13 +21,14 @@ import {
   type WebhookRecord,
 } from '../webhooks/engine.js';
 import { on, type HandlerContext } from './types.js';
+import { toBase64Url } from '../base64url.js';
 
 const engineOf = (ctx: HandlerContext): MockWebhookEngine => webhookEngineOf(ctx.store);
 
 /** A new secret: `whsec_` and 32 random bytes in base64url. */
 function newSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `whsec_${Buffer.from(bytes).toString('base64url')}`;
+  return `whsec_${toBase64Url(bytes)}`;
 }
 
 /** What reads show of a secret: `whsec_` and its first four characters. */

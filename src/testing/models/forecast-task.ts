@@ -358,7 +358,8 @@ export function listItemView(store: MockStore, r: ForecastRecord, o: ViewOptions
     taskId: r.id,
     status: r.status,
     forecastData: completed ? forecastDataFor(question, r.id) : null,
-    ...(o.fields === 'numeric' ? {} : { report: completed ? { status: report.status, short: report.short } : null }),
+    // The spec's item always carries the report's status and short text; `pending` until writing starts.
+    ...(o.fields === 'numeric' ? {} : { report: { status: report.status, short: report.short } }),
     questionId: r.questionId,
     runMode: r.runMode,
     createdAt: r.createdAt,
