@@ -134,8 +134,8 @@ export function waitForTask(ctx: FlowContext, clock: ClientClock, taskId: string
 
 /**
  * Waits for many tasks: each round is one `GET /forecasts?taskId=a,b,…` per 100 tasks still
- * pending, spaced by the longest wait a pending task asks for (the spec's `Retry-After` for its
- * state). @internal
+ * pending, spaced by the `Retry-After` of the list answers when they carry one, else by the longest
+ * wait a pending task asks for (the spec's `Retry-After` for its state). @internal
  */
 export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
   const tracker = new ProgressTracker(ctx.progress, o.onProgress);
@@ -144,9 +144,14 @@ export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds
   await waitLoop(clock, o, async (signal) => {
     const [query, options] = readOptions(o, signal);
     let asked = 0;
+    // The wait the list answers ask for, when they name one; else the spec's wait for each state.
+    let told: number | undefined;
     for (let i = 0; i < pending.length; i += MAX_PAGE_SIZE) {
       const chunk = pending.slice(i, i + MAX_PAGE_SIZE);
-      for (const item of (await ctx.list({ ...query, taskId: chunk.join(','), limit: MAX_PAGE_SIZE }, options)).data) latest.set(item.taskId, item);
+      const { data: page, response } = await ctx.list({ ...query, taskId: chunk.join(','), limit: MAX_PAGE_SIZE }, options).withResponse();
+      const asked = parseRetryAfter(response.headers.get('retry-after'));
+      if (asked !== undefined) told = Math.max(told ?? 0, asked);
+      for (const item of page.data) latest.set(item.taskId, item);
       // A task the list does not show is read alone: an unknown id raises NotFoundError.
       for (const id of chunk) {
         if (latest.has(id)) continue;
@@ -161,7 +166,7 @@ export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds
       asked = Math.max(asked, p.status === 'queued' || p.final ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS);
       return true;
     });
-    return [undefined, pending.length === 0, asked];
+    return [undefined, pending.length === 0, told ?? asked];
   }, () => pending, () => pending.map((id) => latest.get(id)));
   if (o.full === false) return taskIds.map((id) => latest.get(id)!);
   // One full read per task, now that each is final.

@@ -60,6 +60,16 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
+/** Node's `http` module, found at run time; a clear error where the runtime has none (a browser). */
+function nodeHttp(): typeof import('node:http') {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const http = proc?.getBuiltinModule?.('node:http') as typeof import('node:http') | undefined;
+  if (!http) {
+    throw new Error('startMockServer needs Node.js 20.16 or later (node:http); in a browser, serve the mock with mockHandlers from forecasting-sdk/testing/msw');
+  }
+  return http;
+}
+
 /**
  * Starts the mock service on a free port of 127.0.0.1. Its default clock runs (see
  * {@link DEFAULT_SERVER_TIME_SCALE}), so forecasts complete for a client with no test options; pass
@@ -74,16 +84,6 @@ export interface MockServer {
  * await mock.close();
  * ```
  */
-/** Node's `http` module, found at run time; a clear error where the runtime has none (a browser). */
-function nodeHttp(): typeof import('node:http') {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const http = proc?.getBuiltinModule?.('node:http') as typeof import('node:http') | undefined;
-  if (!http) {
-    throw new Error('startMockServer needs Node.js 20.16 or later (node:http); in a browser, serve the mock with mockHandlers from forecasting-sdk/testing/msw');
-  }
-  return http;
-}
-
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { service: given, port = 0, ...serviceOptions } = options;
   // A server is for running clients, which need time to move: a scaled clock unless told otherwise.

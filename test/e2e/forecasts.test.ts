@@ -155,7 +155,8 @@ describe('the task lifecycle on the mock clock', () => {
 
     h.mock.clock.advance(4.2 * MINUTE); // completes at 30 min; the report waits 30 s, then is written in 90 s
     r = await read();
-    expect(r.response.headers.get('retry-after')).toBeNull();
+    // The mock's choice: 15 s more while the report is being written, nothing once it is done.
+    expect(r.response.headers.get('retry-after')).toBe('15');
     expect(r.data).toMatchObject({ status: 'completed', partial: false, forecast: { report: { status: 'pending', short: null } } });
     expect(r.data.finishedAt).not.toBeNull();
     expect(r.data.subforecasts?.every((s) => s.status === 'completed' && s.completedAt)).toBe(true);
@@ -163,7 +164,8 @@ describe('the task lifecycle on the mock clock', () => {
     h.mock.clock.advance(0.5 * MINUTE);
     expect((await h.client.forecasts.retrieve(task.id)).forecast?.report?.status).toBe('writing');
     h.mock.clock.advance(2 * MINUTE);
-    const done = await h.client.forecasts.retrieve(task.id);
+    const { data: done, response } = await read();
+    expect(response.headers.get('retry-after')).toBeNull();
     expect(done.forecast?.report).toMatchObject({ status: 'completed', short: expect.any(String), medium: expect.stringContaining('##') });
     expect(done.forecast?.sources?.[0]).toMatchObject({ kind: 'web', display_name: expect.any(String) });
   });

@@ -26,4 +26,20 @@ describe('a scaled mock with a default client', () => {
     expect(done.status).toBe('completed');
     expect(performance.now() - started).toBeLessThan(2_500);
   });
+
+  it('waits out three light forecasts with waitMany, and a report with waitForReport, in seconds', async () => {
+    mock = await startMockServer({ timeScale: 3600 });
+    const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
+    const questions = await Promise.all([1, 2, 3].map((n) => client.questions.create({ type: 'binary', title: `Will waitMany keep up, part ${n}?` })));
+    const tasks = await Promise.all(questions.map((q) => client.forecasts.create({ questionId: q.id, runMode: 'light' })));
+
+    const started = performance.now();
+    const done = await client.forecasts.waitMany(tasks.map((t) => t.id), { timeout: 10_000, waitForReport: true });
+    expect(done.map((t) => [t.status, t.forecast?.report?.status])).toEqual(Array(3).fill(['completed', 'completed']));
+    expect(performance.now() - started).toBeLessThan(5_000);
+
+    const q = await client.questions.create({ type: 'binary', title: 'Will the report be waited for?' });
+    const one = await client.forecasts.createAndWait({ questionId: q.id, runMode: 'light' }, { timeout: 10_000, waitForReport: true });
+    expect(one.forecast?.report?.status).toBe('completed');
+  });
 });
