@@ -2,7 +2,7 @@ import { BaseClient } from './core/base-client.js';
 import type { ClientOptions } from './core/options.js';
 import { Questions } from './resources/questions.js';
 import { Tags } from './resources/tags.js';
-import { Forecasts, RunModes } from './resources/forecasts.js';
+import { Forecasts, RunModes } from './resources/forecasts/index.js';
 import { Schedules, Watches } from './resources/schedules.js';
 import { CreditsResource } from './resources/credits.js';
 import { Webhooks } from './resources/webhooks.js';

@@ -41,12 +41,13 @@ export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, GenericQuer
 export type { HttpMethod, Scope, OperationManifestEntry } from './core/operation.js';
 export { Questions } from './resources/questions.js';
 export { Tags } from './resources/tags.js';
-export { Forecasts, ForecastChat, RunModes, QuestionForecasts } from './resources/forecasts.js';
+export { Forecasts, ForecastChat, RunModes, QuestionForecasts } from './resources/forecasts/index.js';
 export { QuestionSchedule, QuestionWatch, Schedules, Watches } from './resources/schedules.js';
 export { CreditsResource } from './resources/credits.js';
-export type { WaitOptions, WaitManyOptions } from './core/forecast-waits.js';
+export type { WaitOptions, WaitManyOptions } from './resources/forecasts/waits.js';
 export { RUN_MODES, TASK_STATUSES } from './schemas/forecasts.js';
-export type { ForecastProgress, ForecastProgressEvents } from './core/polling.js';
+export type { ForecastProgress, ForecastProgressEvents } from './resources/forecasts/progress.js';
+export type { TypedEmitter } from './core/emitter.js';
 export type { ClientClock } from './core/clock.js';
 export type {
   ForecastTask,

@@ -5,7 +5,7 @@
 import type { Operation, OperationManifestEntry } from './core/operation.js';
 import { questionOperations } from './resources/questions.js';
 import { tagOperations } from './resources/tags.js';
-import { chatOperations, forecastOperations, questionForecastOperations, runModeOperations } from './resources/forecasts.js';
+import { chatOperations, forecastOperations, questionForecastOperations, runModeOperations } from './resources/forecasts/index.js';
 import { questionScheduleOperations, questionWatchOperations, scheduleOperations, watchOperations } from './resources/schedules.js';
 import { creditOperations } from './resources/credits.js';
 import { webhookDeliveryOperations, webhookOperations } from './resources/webhooks.js';

@@ -15,7 +15,7 @@ import {
   QuestionListParams,
   QuestionUpdateParams,
 } from '../schemas/questions.js';
-import { QuestionForecasts } from './forecasts.js';
+import { QuestionForecasts } from './forecasts/index.js';
 import { QuestionSchedule, QuestionWatch } from './schedules.js';
 
 /** The Questions group, declared once. */

@@ -15,7 +15,7 @@ import {
   WebhookWithSecret,
 } from '../schemas/webhooks.js';
 import type { ForecastTask } from '../schemas/forecasts.js';
-import { forecastOperations } from './forecasts.js';
+import { forecastOperations } from './forecasts/index.js';
 
 /** The webhook operations of the Webhooks group, declared once. */
 export const webhookOperations = defineOperations('webhooks', {

@@ -320,7 +320,7 @@ const CANCEL_OUTCOMES = ['cancelled', 'already_finished', 'rejected'] as const;
  * a list of `{taskId, status}` (also `id` or `task_id`) under `items`, `results`, `data` or `tasks`,
  * or bare; a map from task id to its status (or to `{status}`) under `items` or `results`; or the ids
  * grouped by outcome (`{cancelled: [...], already_finished: [...], rejected: [...]}`). `undefined`
- * when none of these fits. @internal
+ * when none of these fits.
  */
 export function readCancelBatch(json: unknown): ForecastCancelBatchResult | undefined {
   const body = json as Record<string, unknown> | null;

@@ -4,7 +4,7 @@
  * @module
  */
 import { CHAT_MESSAGES_PER_MINUTE } from '../../core/limits.js';
-import { chatOperations as ops } from '../../resources/forecasts.js';
+import { chatOperations as ops } from '../../resources/forecasts/index.js';
 import type { ChatMessage, ChatThread, ContextNote } from '../../schemas/chat.js';
 import type { ForecastData } from '../../schemas/forecasts.js';
 import { badRequest, conflict, notFound } from '../http.js';

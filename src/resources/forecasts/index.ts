@@ -1,10 +1,12 @@
 import { EventEmitter } from 'eventemitter3';
-import { APIResource } from '../core/resource.js';
-import { defineOperations } from '../core/operation.js';
-import type { APIPromise } from '../core/api-promise.js';
-import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/options.js';
-import type { ForecastProgressEvents } from '../core/polling.js';
+import { APIResource } from '../../core/resource.js';
+import { defineOperations } from '../../core/operation.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import type { PagePromise } from '../../core/pagination.js';
+import type { RequestOptions } from '../../core/options.js';
+import type { TypedEmitter } from '../../core/emitter.js';
+import type { ClientClock } from '../../core/clock.js';
+import type { ForecastProgressEvents } from './progress.js';
 import {
   cancelMany,
   createAndWait,
@@ -13,7 +15,7 @@ import {
   waitForTasks,
   type WaitManyOptions,
   type WaitOptions,
-} from '../core/forecast-waits.js';
+} from './waits.js';
 import {
   BatchItemResult,
   CancelItemResult,
@@ -31,8 +33,8 @@ import {
   RunMode,
   RunModeListParams,
   readCancelBatch,
-} from '../schemas/forecasts.js';
-import { AcceptContextParams, ChatCreateParams, ChatListParams, ChatThread, ContextNote } from '../schemas/chat.js';
+} from '../../schemas/forecasts.js';
+import { AcceptContextParams, ChatCreateParams, ChatListParams, ChatThread, ContextNote } from '../../schemas/chat.js';
 
 /** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
 export const forecastOperations = defineOperations('forecasts', {
@@ -141,6 +143,8 @@ export class ForecastChat extends APIResource {
 export class Forecasts extends APIResource {
   /** Conversations about a completed forecast. */
   readonly chat: ForecastChat = new ForecastChat(this._client);
+  /** The emitter behind `progress`, for the wait flows. @internal */
+  readonly emitter: EventEmitter<ForecastProgressEvents> = new EventEmitter<ForecastProgressEvents>();
   /**
    * Progress events of every wait of this client: `progress`, `status`, `subforecast`, `done`, `report`.
    * @example
@@ -148,7 +152,12 @@ export class Forecasts extends APIResource {
    * client.forecasts.progress.on('status', (p) => console.log(p.taskId, p.previousStatus, '→', p.status));
    * ```
    */
-  readonly progress: EventEmitter<ForecastProgressEvents> = new EventEmitter<ForecastProgressEvents>();
+  readonly progress: TypedEmitter<ForecastProgressEvents> = this.emitter;
+
+  /** The client's time source, for the wait flows. @internal */
+  get clock(): ClientClock {
+    return this._client._clock;
+  }
 
   /**
    * Lists forecasts, newest first. Filters `status`, `questionId` and `taskId` take one value, a
@@ -232,7 +241,7 @@ export class Forecasts extends APIResource {
    * ```
    */
   wait(taskId: string, options?: WaitOptions): Promise<ForecastTask> {
-    return waitForTask(this, this._client._clock, taskId, options);
+    return waitForTask(this, taskId, options);
   }
 
   /**
@@ -244,7 +253,7 @@ export class Forecasts extends APIResource {
    * ```
    */
   createAndWait(params: ForecastCreateParams, options?: WaitOptions & Pick<RequestOptions, 'idempotencyKey'>): Promise<ForecastTask> {
-    return createAndWait(this, this._client._clock, params, options);
+    return createAndWait(this, params, options);
   }
 
   /**
@@ -284,7 +293,7 @@ export class Forecasts extends APIResource {
   waitMany(taskIds: readonly string[], options?: WaitManyOptions & { full?: true }): Promise<ForecastTask[]>;
   waitMany(taskIds: readonly string[], options: WaitManyOptions & { full: false }): Promise<ForecastListItem[]>;
   waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>> {
-    return waitForTasks(this, this._client._clock, taskIds, options);
+    return waitForTasks(this, taskIds, options);
   }
 }
 

@@ -1,14 +1,14 @@
 /**
- * The forecast flows built on the core: waiting for one task or many (on the shared {@link poll}
+ * The forecast flows built on the core's pipeline and poll loop: waiting for one task or many (on the shared {@link poll}
  * loop), create-and-wait, and batches of any size split into the service's chunks of 25.
  * Resources call these in one line.
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
-import type { APIPromise } from './api-promise.js';
-import type { ClientClock } from './clock.js';
-import { clip, ValidationError, WaitTimeoutError, parseRetryAfter } from './errors.js';
-import { invalidAnswer } from './transport.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import type { ClientClock } from '../../core/clock.js';
+import { clip, ValidationError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
+import { invalidAnswer } from '../../core/transport.js';
 import {
   DEFAULT_POLL_INTERVAL_MS,
   MAX_BATCH_ITEMS,
@@ -16,10 +16,11 @@ import {
   MAX_PAGE_SIZE,
   QUEUED_RETRY_AFTER_MS,
   RUNNING_RETRY_AFTER_MS,
-} from './limits.js';
-import type { RequestOptions } from './options.js';
-import type { PagePromise } from './pagination.js';
-import { poll, ProgressTracker, type ForecastProgress, type ForecastProgressEvents, type PollStep } from './polling.js';
+} from '../../core/limits.js';
+import type { RequestOptions } from '../../core/options.js';
+import type { PagePromise } from '../../core/pagination.js';
+import { poll, type PollStep } from '../../core/polling.js';
+import { ProgressTracker, type ForecastProgress, type ForecastProgressEvents } from './progress.js';
 import {
   FINAL_TASK_STATUSES,
   type BatchItemResult,
@@ -33,7 +34,7 @@ import {
   type ForecastListParams,
   type ForecastRetrieveParams,
   type ForecastTask,
-} from '../schemas/forecasts.js';
+} from '../../schemas/forecasts.js';
 
 /**
  * Options of `forecasts.wait`.
@@ -78,12 +79,13 @@ export interface WaitManyOptions extends Omit<WaitOptions, 'includeSubforecasts'
 
 /** What the flows run with: the `Forecasts` resource's calls and its progress emitter. @internal */
 export interface FlowContext {
+  readonly clock: ClientClock;
   retrieve(taskId: string, params?: ForecastRetrieveParams, options?: RequestOptions): APIPromise<ForecastTask>;
   list(params?: ForecastListParams, options?: RequestOptions): PagePromise<ForecastListItem>;
   create(params: ForecastCreateParams, options?: RequestOptions): APIPromise<ForecastTask>;
   createBatch(params: ForecastBatchParams, options?: RequestOptions): APIPromise<ForecastBatchResult>;
   cancelBatch(params: ForecastCancelBatchParams, options?: RequestOptions): APIPromise<ForecastCancelBatchResult>;
-  readonly progress: EventEmitter<ForecastProgressEvents>;
+  readonly emitter: EventEmitter<ForecastProgressEvents>;
 }
 
 /** Whether waiting is over for a task in this state. */
@@ -120,10 +122,10 @@ const readOptions = (o: WaitOptions, signal: AbortSignal | undefined): [Pick<For
 ];
 
 /** Waits for one task to be final (and its report, with `waitForReport`). @internal */
-export function waitForTask(ctx: FlowContext, clock: ClientClock, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
-  const tracker = new ProgressTracker(ctx.progress, o.onProgress);
+export function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
+  const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
   let last: ForecastTask | undefined;
-  return waitLoop(clock, o, async (signal) => {
+  return waitLoop(ctx.clock, o, async (signal) => {
     const [query, options] = readOptions(o, signal);
     const { data, response } = await ctx.retrieve(taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options).withResponse();
     last = data;
@@ -137,11 +139,11 @@ export function waitForTask(ctx: FlowContext, clock: ClientClock, taskId: string
  * pending, spaced by the `Retry-After` of the list answers when they carry one, else by the longest
  * wait a pending task asks for (the spec's `Retry-After` for its state). @internal
  */
-export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
-  const tracker = new ProgressTracker(ctx.progress, o.onProgress);
+export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
+  const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
   const latest = new Map<string, ForecastListItem>();
   let pending = [...new Set(taskIds)];
-  await waitLoop(clock, o, async (signal) => {
+  await waitLoop(ctx.clock, o, async (signal) => {
     const [query, options] = readOptions(o, signal);
     let asked = 0;
     // The wait the list answers ask for, when they name one; else the spec's wait for each state.
@@ -179,13 +181,12 @@ export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds
 /** Starts a forecast with one idempotency key (so no retry starts a second), then waits. @internal */
 export async function createAndWait(
   ctx: FlowContext,
-  clock: ClientClock,
   params: ForecastCreateParams,
   o: WaitOptions & Pick<RequestOptions, 'idempotencyKey'> = {},
 ): Promise<ForecastTask> {
   const { idempotencyKey = `sdk-${crypto.randomUUID()}` } = o;
   const task = await ctx.create(params, { ...o.requestOptions, signal: o.signal, idempotencyKey });
-  return waitForTask(ctx, clock, task.id, o);
+  return waitForTask(ctx, task.id, o);
 }
 
 /** Runs `send` on consecutive chunks of `items`, in order. */
