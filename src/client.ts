@@ -44,6 +44,7 @@ export class ForecastingClient extends BaseClient {
    * the option and its environment variable.
    */
   constructor(options: ClientOptions = {}) {
-    super(options);
+    // The record schemas are a chunk of their own, loaded only when `validateResponses` is on.
+    super(options, () => import('./schemas/records/index.js').then((m) => m.schemaOf));
   }
 }

@@ -51,6 +51,12 @@ export type { TypedEmitter } from './core/emitter.js';
 export type { ClientClock } from './core/clock.js';
 export type {
   ForecastTask,
+  ActiveForecastTask,
+  CompletedForecastTask,
+  FailedForecastTask,
+  CancelledForecastTask,
+  TaskConnection,
+  ContextNoteInput,
   ForecastListItem,
   Forecast,
   ForecastData,
@@ -79,8 +85,8 @@ export type {
   ForecastCancelBatchResult,
   CancelItemResult,
 } from './schemas/forecasts.js';
-export type { Credits, PriceKey } from './schemas/account.js';
-export type { ChatThread, ChatMessage, ChatCreateParams, ChatListParams, AcceptContextParams, ContextNote } from './schemas/chat.js';
+export type { Credits, Plan, Price, PriceKey } from './schemas/records/account.js';
+export type { ChatThread, ChatMessage, ChatCreateParams, ChatListParams, AcceptContextParams, ContextNote, SuggestedContext } from './schemas/chat.js';
 export type { Schedule, ScheduleParams, Watch, WatchParams, AutomationListParams } from './schemas/schedules.js';
 export { Webhooks, WebhookDeliveries } from './resources/webhooks.js';
 export type { EventWithTask } from './resources/webhooks.js';
@@ -99,11 +105,21 @@ export type {
   WebhookDeliveryListParams,
   WebhookDeliveryAttemptListParams,
 } from './schemas/webhooks.js';
-export { APIResource } from './core/resource.js';
-export { BaseClient } from './core/base-client.js';
 export { QUESTION_TYPES } from './schemas/questions.js';
 export type {
   Question,
+  BinaryQuestion,
+  MultipleChoiceQuestion,
+  NumericQuestion,
+  DiscreteQuestion,
+  DateQuestion,
+  QuestionDefinition,
+  BinaryQuestionDefinition,
+  MultipleChoiceQuestionDefinition,
+  NumericQuestionDefinition,
+  DiscreteQuestionDefinition,
+  DateQuestionDefinition,
+  QuestionFromTemplate,
   QuestionType,
   QuestionCreateParams,
   QuestionUpdateParams,

@@ -5,13 +5,12 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import type * as z from 'zod/mini';
-import { listEnvelope } from '../schemas/common.js';
 import { APIPromise } from './api-promise.js';
 import { clip, ForecastingError, ValidationError } from './errors.js';
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { DEFAULT_OFFSET_PAGE_SIZE } from './limits.js';
 import { leveled, type LeveledLogger } from './logger.js';
-import { buildPath, type HttpMethod, type Operation } from './operation.js';
+import { buildPath, type HttpMethod, type Operation, type OutputOf } from './operation.js';
 import { checkRequestOptions, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
@@ -59,7 +58,13 @@ export interface ClientEvents {
 }
 
 type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<O['params']> : never;
-type OutputOf<O extends Operation> = O['response'] extends z.ZodMiniType ? z.output<O['response']> : void;
+
+/**
+ * Finds the schema of a declared response by its record name (for a list, the envelope around it).
+ * Given to the client as a loader, so the record schemas load only when `validateResponses` is on.
+ * @internal
+ */
+export type RecordSchemas = (name: string, list: boolean) => z.ZodMiniType | undefined;
 
 /**
  * Options of the generic methods ({@link BaseClient.get} and `delete`): the usual request options
@@ -103,8 +108,21 @@ export class BaseClient {
   readonly #headers: Record<string, string>;
   readonly #auth: Record<string, string>;
 
-  constructor(options: ClientOptions = {}) {
+  /** The record schemas, loading, when `validateResponses` is on. */
+  readonly #schemas: Promise<RecordSchemas> | undefined;
+
+  /**
+   * @param options - see {@link ClientOptions}
+   * @param loadSchemas - loads the record schemas for `validateResponses` (a chunk of its own)
+   */
+  constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>) {
     this.#options = resolveOptions(options);
+    if (this.#options.validateResponses) {
+      if (!loadSchemas) throw new ValidationError('this client cannot check responses: it was built without the record schemas', 'validateResponses');
+      this.#schemas = loadSchemas();
+      // Not awaited here: a failure to load surfaces on the first call that needs the schemas.
+      this.#schemas.catch(() => undefined);
+    }
     this.#transport = new Transport(this.#options.baseURL, this.#options.fetch);
     this.#log = leveled(options.logger ?? console, options.logLevel ?? 'warn');
     const { apiKey, authHeader, defaultHeaders } = this.#options;
@@ -219,7 +237,7 @@ export class BaseClient {
   /** Performs `op` and resolves with its parsed answer. @internal */
   _call<O extends Operation>(op: O, ids: readonly string[], params: InputOf<O> | undefined, options?: RequestOptions): APIPromise<OutputOf<O>> {
     const received = this.#perform(op, () => this.#operationCall(op, ids, params as Record<string, unknown> | undefined, options ?? {}));
-    return new APIPromise(received, (r) => this.#decode(op, r, false) as OutputOf<O>);
+    return new APIPromise(received, (r) => this.#decode(op, r, false) as OutputOf<O> | Promise<OutputOf<O>>);
   }
 
   /** Performs a list `op` and resolves with its first page. @internal */
@@ -231,7 +249,7 @@ export class BaseClient {
     const paging = op.paging ?? 'cursor';
     const request = (pageParams: PageParams) => this.#perform(op, () => this.#operationCall(op, ids, pageParams, options ?? {}));
     const page = (r: Received, pageParams: PageParams, walk: PageWalk) =>
-      new Page(this.#decode(op, r, true) as ListEnvelope<Item>, paging, pageParams, next, walk);
+      andThen(this.#decode(op, r, true), (envelope) => new Page(envelope as ListEnvelope<Item>, paging, pageParams, next, walk));
     const next: PageFetcher<Item> = (pageParams, walk) => new APIPromise(request(pageParams), (r) => page(r, pageParams, walk));
     const walk = new PageWalk();
     if (typeof query['cursor'] === 'string') walk.cursors.add(query['cursor']);
@@ -261,7 +279,10 @@ export class BaseClient {
     return this.#send(op, this.#prepare(call, form), call.options);
   }
 
-  /** A successful answer as the operation's result; {@link InvalidResponseError} when it cannot be. */
+  /**
+   * A successful answer as the operation's result; {@link InvalidResponseError} when it cannot be.
+   * Synchronous unless `validateResponses` is on (the schemas may still be loading).
+   */
   #decode(op: Operation, received: Received, list: boolean): unknown {
     const expected = !op.response ? 'nothing' : op.read ? 'json' : list ? 'list' : 'record';
     let data = decodeBody(received, expected);
@@ -269,11 +290,12 @@ export class BaseClient {
       data = op.read.from(data);
       if (data === undefined) throw invalidAnswer(received, `expected ${op.read.expects}`);
     }
-    if (this.#options.validateResponses && op.response) {
-      const schema = list ? listSchemaOf(op.response) : op.response;
-      data = parseOrThrow(schema, data, 'response');
-    }
-    return data;
+    const name = op.response;
+    if (!this.#schemas || name === undefined) return data;
+    return this.#schemas.then((schemaOf) => {
+      const schema = schemaOf(name, list);
+      return schema ? parseOrThrow(schema, data, 'response') : data;
+    });
   }
 
   #prepare(call: Call, form: FormData | undefined): PreparedRequest {
@@ -363,12 +385,9 @@ export class BaseClient {
   }
 }
 
-/** The list envelope schema of each item schema, built once (only `validateResponses` uses it). */
-const listSchemas = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
-function listSchemaOf(item: z.ZodMiniType): z.ZodMiniType {
-  let schema = listSchemas.get(item);
-  if (!schema) listSchemas.set(item, (schema = listEnvelope(item)));
-  return schema;
+/** `fn(value)`, after `value` settles when it is a promise: the synchronous path stays synchronous. */
+function andThen<T, R>(value: T | Promise<T>, fn: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(fn) : fn(value);
 }
 
 /** The pseudo-operations of the generic methods: no schema, no path parameters. */

@@ -1,4 +1,5 @@
 import { APIResource } from '../core/resource.js';
+import { returns } from '../schemas/returns.js';
 import { defineOperations } from '../core/operation.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -6,9 +7,9 @@ import type { RequestOptions } from '../core/options.js';
 import {
   NormalizeClarifyParams,
   NormalizeParams,
-  NormalizeResult,
+  type NormalizeResult,
   NormalizeReviseParams,
-  Question,
+  type Question,
   QuestionBrowseParams,
   QuestionCreateParams,
   QuestionImportParams,
@@ -20,15 +21,15 @@ import { QuestionSchedule, QuestionWatch } from './schedules.js';
 
 /** The Questions group, declared once. */
 export const questionOperations = defineOperations('questions', {
-  list: { method: 'GET', path: '/questions', scope: 'questions:read', params: QuestionListParams, response: Question, paging: 'cursor' },
-  create: { method: 'POST', path: '/questions', scope: 'questions:write', params: QuestionCreateParams, response: Question, status: 201 },
-  retrieve: { method: 'GET', path: '/questions/{question_id}', scope: 'questions:read', response: Question },
-  update: { method: 'PATCH', path: '/questions/{question_id}', scope: 'questions:write', params: QuestionUpdateParams, response: Question },
-  browse: { method: 'GET', path: '/questions/browse', scope: 'questions:read', params: QuestionBrowseParams, response: Question, paging: 'offset' },
-  import: { method: 'POST', path: '/questions/import', scope: 'questions:write', params: QuestionImportParams, response: Question, status: 201 },
-  normalize: { method: 'POST', path: '/questions/normalize', scope: 'questions:write', params: NormalizeParams, response: NormalizeResult },
-  clarify: { method: 'POST', path: '/questions/normalize/clarify', scope: 'questions:write', params: NormalizeClarifyParams, response: NormalizeResult },
-  revise: { method: 'POST', path: '/questions/normalize/revise', scope: 'questions:write', params: NormalizeReviseParams, response: NormalizeResult },
+  list: { method: 'GET', path: '/questions', scope: 'questions:read', params: QuestionListParams, response: returns('Question'), paging: 'cursor' },
+  create: { method: 'POST', path: '/questions', scope: 'questions:write', params: QuestionCreateParams, response: returns('Question'), status: 201 },
+  retrieve: { method: 'GET', path: '/questions/{question_id}', scope: 'questions:read', response: returns('Question') },
+  update: { method: 'PATCH', path: '/questions/{question_id}', scope: 'questions:write', params: QuestionUpdateParams, response: returns('Question') },
+  browse: { method: 'GET', path: '/questions/browse', scope: 'questions:read', params: QuestionBrowseParams, response: returns('Question'), paging: 'offset' },
+  import: { method: 'POST', path: '/questions/import', scope: 'questions:write', params: QuestionImportParams, response: returns('Question'), status: 201 },
+  normalize: { method: 'POST', path: '/questions/normalize', scope: 'questions:write', params: NormalizeParams, response: returns('NormalizeResult') },
+  clarify: { method: 'POST', path: '/questions/normalize/clarify', scope: 'questions:write', params: NormalizeClarifyParams, response: returns('NormalizeResult') },
+  revise: { method: 'POST', path: '/questions/normalize/revise', scope: 'questions:write', params: NormalizeReviseParams, response: returns('NormalizeResult') },
 });
 
 const ops = questionOperations;

@@ -3,7 +3,7 @@
  * nothing charged) when the balance is too low. Cancelling never refunds.
  * @module
  */
-import type { Credits } from '../../schemas/account.js';
+import type { Credits } from '../../schemas/records/account.js';
 import { conflict } from '../http.js';
 import { collectionKey, type MockStore } from '../store.js';
 

@@ -308,7 +308,8 @@ export function taskView(store: MockStore, r: ForecastRecord, o: ViewOptions = {
   const question = store.questions.get(r.questionId)!.question;
   const completed = r.status === 'completed';
   const numeric = o.fields === 'numeric';
-  return {
+  // One object for every status; the record's status decides which branch of the union it is.
+  return <ForecastTask>{
     id: r.id,
     type: 'forecast_task',
     status: r.status,

@@ -73,7 +73,8 @@ export function buildQuestion(
   meta: { id: string; callsign: string; createdAt: string; updatedAt: string },
 ): Question {
   const bounded = def.type === 'numeric' || def.type === 'discrete' || def.type === 'date';
-  return {
+  // One object for every type; `type` decides which branch of the union it is.
+  return <Question>{
     id: meta.id,
     type: def.type,
     title: def.title,
