@@ -50,13 +50,26 @@ export type { ForecastProgress, ForecastProgressEvents } from './resources/forec
 export type { TypedEmitter } from './core/emitter.js';
 export type { ClientClock } from './core/clock.js';
 export type {
+  ContextNoteInput,
+  RunModeKey,
+  TaskStatus,
+  ReportStatus,
+  ForecastCreateParams,
+  QuestionForecastCreateParams,
+  ForecastRetrieveParams,
+  ForecastListParams,
+  QuestionForecastListParams,
+  RunModeListParams,
+  ForecastBatchParams,
+  ForecastCancelBatchParams,
+} from './schemas/forecasts.js';
+export type {
   ForecastTask,
   ActiveForecastTask,
   CompletedForecastTask,
   FailedForecastTask,
   CancelledForecastTask,
   TaskConnection,
-  ContextNoteInput,
   ForecastListItem,
   Forecast,
   ForecastData,
@@ -69,50 +82,53 @@ export type {
   Source,
   Subforecast,
   RunMode,
-  RunModeKey,
-  TaskStatus,
-  ReportStatus,
-  ForecastCreateParams,
-  QuestionForecastCreateParams,
-  ForecastRetrieveParams,
-  ForecastListParams,
-  QuestionForecastListParams,
-  RunModeListParams,
-  ForecastBatchParams,
   ForecastBatchResult,
   BatchItemResult,
-  ForecastCancelBatchParams,
   ForecastCancelBatchResult,
   CancelItemResult,
-} from './schemas/forecasts.js';
+} from './schemas/records/forecasts.js';
 export type { Credits, Plan, Price, PriceKey } from './schemas/records/account.js';
-export type { ChatThread, ChatMessage, ChatCreateParams, ChatListParams, AcceptContextParams, ContextNote, SuggestedContext } from './schemas/chat.js';
-export type { Schedule, ScheduleParams, Watch, WatchParams, AutomationListParams } from './schemas/schedules.js';
+export type {
+  ChatCreateParams,
+  ChatListParams,
+  AcceptContextParams,
+} from './schemas/chat.js';
+export type {
+  ChatThread,
+  ChatMessage,
+  ContextNote,
+  SuggestedContext,
+} from './schemas/records/chat.js';
+export type {
+  ScheduleParams,
+  WatchParams,
+  AutomationListParams,
+} from './schemas/schedules.js';
+export type {
+  Schedule,
+  Watch,
+} from './schemas/records/schedules.js';
 export { Webhooks, WebhookDeliveries } from './resources/webhooks.js';
 export type { EventWithTask } from './resources/webhooks.js';
 export { SUBSCRIBABLE_EVENT_KINDS } from './schemas/events.js';
 export { WEBHOOK_DELIVERY_STATUSES } from './schemas/webhooks.js';
 export type { SubscribableEventKind } from './schemas/events.js';
 export type {
-  Webhook,
-  WebhookWithSecret,
   WebhookCreateParams,
   WebhookUpdateParams,
   WebhookListParams,
-  WebhookDelivery,
   WebhookDeliveryStatus,
-  WebhookDeliveryAttempt,
   WebhookDeliveryListParams,
   WebhookDeliveryAttemptListParams,
 } from './schemas/webhooks.js';
+export type {
+  Webhook,
+  WebhookWithSecret,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+} from './schemas/records/webhooks.js';
 export { QUESTION_TYPES } from './schemas/questions.js';
 export type {
-  Question,
-  BinaryQuestion,
-  MultipleChoiceQuestion,
-  NumericQuestion,
-  DiscreteQuestion,
-  DateQuestion,
   QuestionDefinition,
   BinaryQuestionDefinition,
   MultipleChoiceQuestionDefinition,
@@ -129,8 +145,16 @@ export type {
   NormalizeParams,
   NormalizeClarifyParams,
   NormalizeReviseParams,
-  NormalizeResult,
-  Tag,
   TagListParams,
 } from './schemas/questions.js';
+export type {
+  Question,
+  BinaryQuestion,
+  MultipleChoiceQuestion,
+  NumericQuestion,
+  DiscreteQuestion,
+  DateQuestion,
+  NormalizeResult,
+  Tag,
+} from './schemas/records/questions.js';
 export { VERSION } from './version.js';

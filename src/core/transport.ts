@@ -37,6 +37,9 @@ export class AttemptFailure {
 /** Error codes that mean nothing was sent: the connection never opened. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** The option that carries an attempt's signal through ky to fetch. */
+const ATTEMPT_SIGNAL = 'forecastingAttemptSignal';
+
 /** The abort reason of an attempt that ran out of time (never seen outside this module). */
 const TIMED_OUT = Symbol('timed out');
 
@@ -53,8 +56,13 @@ export class Transport {
       throwHttpErrors: false,
       // The service never redirects; following one would carry the key to the `Location`.
       redirect: 'manual',
-      // ky reads globalThis.fetch per request unless one is given, so test interceptors still apply.
-      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+      // The attempt's signal rides to fetch as an option ky does not know (ky passes those to fetch),
+      // rather than as ky's `signal`, which ky would merge with AbortSignal.any on every request.
+      fetch: (input, init) => {
+        const { [ATTEMPT_SIGNAL]: signal, ...rest } = init as RequestInit & { [ATTEMPT_SIGNAL]?: AbortSignal };
+        // globalThis.fetch is read per request, so test interceptors installed later still apply.
+        return (fetchImpl ?? globalThis.fetch)(input, signal ? { ...rest, signal } : rest);
+      },
     });
   }
 
@@ -78,7 +86,7 @@ export class Transport {
     aborted.catch(() => undefined);
     try {
       // Only the options in use: ky deep-merges every key it is given, on every request.
-      const options: Options = { method: req.method, headers: req.headers, signal: controller.signal };
+      const options = { method: req.method, headers: req.headers, [ATTEMPT_SIGNAL]: controller.signal } as Options;
       if (req.body !== undefined) options.body = req.body;
       if (req.query !== undefined) options.searchParams = req.query;
       const response = await Promise.race([this.#ky(req.path.slice(1), options), aborted]);

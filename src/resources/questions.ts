@@ -4,18 +4,8 @@ import { defineOperations } from '../core/operation.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import {
-  NormalizeClarifyParams,
-  NormalizeParams,
-  type NormalizeResult,
-  NormalizeReviseParams,
-  type Question,
-  QuestionBrowseParams,
-  QuestionCreateParams,
-  QuestionImportParams,
-  QuestionListParams,
-  QuestionUpdateParams,
-} from '../schemas/questions.js';
+import { NormalizeClarifyParams, NormalizeParams, NormalizeReviseParams, QuestionBrowseParams, QuestionCreateParams, QuestionImportParams, QuestionListParams, QuestionUpdateParams } from '../schemas/questions.js';
+import type { NormalizeResult, Question } from '../schemas/records/questions.js';
 import { QuestionForecasts } from './forecasts/index.js';
 import { QuestionSchedule, QuestionWatch } from './schedules.js';
 

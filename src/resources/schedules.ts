@@ -4,7 +4,8 @@ import { defineOperations } from '../core/operation.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { AutomationListParams, type Schedule, ScheduleParams, type Watch, WatchParams } from '../schemas/schedules.js';
+import { AutomationListParams, ScheduleParams, WatchParams } from '../schemas/schedules.js';
+import type { Schedule, Watch } from '../schemas/records/schedules.js';
 
 /** A question's schedule, of the Schedules and automatic reruns group. */
 export const questionScheduleOperations = defineOperations('questions.schedule', {

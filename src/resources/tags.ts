@@ -3,7 +3,8 @@ import { returns } from '../schemas/returns.js';
 import { defineOperations } from '../core/operation.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { type Tag, TagListParams } from '../schemas/questions.js';
+import { TagListParams } from '../schemas/questions.js';
+import type { Tag } from '../schemas/records/questions.js';
 
 /** The tags operation of the Questions group. */
 export const tagOperations = defineOperations('tags', {

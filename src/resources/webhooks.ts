@@ -4,18 +4,9 @@ import { defineOperations } from '../core/operation.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import {
-  type Webhook,
-  WebhookCreateParams,
-  type WebhookDelivery,
-  type WebhookDeliveryAttempt,
-  WebhookDeliveryAttemptListParams,
-  WebhookDeliveryListParams,
-  WebhookListParams,
-  WebhookUpdateParams,
-  type WebhookWithSecret,
-} from '../schemas/webhooks.js';
-import type { ForecastTask } from '../schemas/forecasts.js';
+import { WebhookCreateParams, WebhookDeliveryAttemptListParams, WebhookDeliveryListParams, WebhookListParams, WebhookUpdateParams } from '../schemas/webhooks.js';
+import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt, WebhookWithSecret } from '../schemas/records/webhooks.js';
+import type { ForecastTask } from '../schemas/records/forecasts.js';
 import { forecastOperations } from './forecasts/index.js';
 
 /** The webhook operations of the Webhooks group, declared once. */

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { CursorPageParams, exact } from './common.js';
-import { TREATMENTS } from './forecasts.js';
+import { TREATMENTS } from './enums.js';
 
 /** Body of `POST /forecasts/{task_id}/chat`: the `message`, and `threadId` to continue a conversation. */
 export const ChatCreateParams = exact({
@@ -31,5 +31,3 @@ export const AcceptContextParams = exact({
 });
 /** Body of `POST /forecasts/chat/messages/{message_id}/accept-context` (not shown in the spec: the SDK's choice). */
 export interface AcceptContextParams extends z.input<typeof AcceptContextParams> {}
-
-export type { ChatThread, ChatMessage, ContextNote, SuggestedContext } from './records/chat.js';

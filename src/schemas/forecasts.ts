@@ -7,22 +7,11 @@ import * as z from 'zod/mini';
 import { MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../core/limits.js';
 import { CursorPageParams, exact, rule } from './common.js';
 import { QuestionCreateParams } from './questions.js';
+import { RUN_MODES, TREATMENTS } from './enums.js';
 import type { CancelItemResult, ForecastCancelBatchResult } from './records/forecasts.js';
 
-/** Run modes, lightest (about 5 minutes) to heaviest (about 1.5 hours). */
-export const RUN_MODES = ['light', 'moderate', 'standard', 'deep', 'max'] as const;
-/** A run mode. */
-export type RunModeKey = (typeof RUN_MODES)[number];
-/** States of a forecast task; the last three are final. */
-export const TASK_STATUSES = ['queued', 'running_subforecasts', 'synthesizing', 'completed', 'failed', 'cancelled'] as const;
-/** A task state. */
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-/** The task states after which nothing changes. */
-export const FINAL_TASK_STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
-/** A state of a forecast report; `completed` and `failed` are final. */
-export type ReportStatus = 'pending' | 'writing' | 'completed' | 'failed';
-/** Context note treatments. */
-export const TREATMENTS = ['consider', 'look_into', 'assume_true', 'ignore'] as const;
+export { RUN_MODES, TASK_STATUSES, FINAL_TASK_STATUSES, TREATMENTS } from './enums.js';
+export type { RunModeKey, TaskStatus, ReportStatus } from './enums.js';
 
 const Ids = z.array(z.string());
 /** A context note sent with a forecast: `{text, treatment}`. */
@@ -182,28 +171,3 @@ export interface QuestionForecastListParams extends z.input<typeof QuestionForec
 export const RunModeListParams = exact({ ...CursorPageParams });
 /** Query of `GET /run-modes`. */
 export interface RunModeListParams extends z.input<typeof RunModeListParams> {}
-
-export type {
-  ForecastTask,
-  ActiveForecastTask,
-  CompletedForecastTask,
-  FailedForecastTask,
-  CancelledForecastTask,
-  TaskConnection,
-  ForecastListItem,
-  Forecast,
-  ForecastData,
-  BinaryForecastData,
-  MultipleChoiceForecastData,
-  NumericForecastData,
-  DateForecastData,
-  DiscreteForecastData,
-  Report,
-  Source,
-  Subforecast,
-  RunMode,
-  BatchItemResult,
-  ForecastBatchResult,
-  CancelItemResult,
-  ForecastCancelBatchResult,
-} from './records/forecasts.js';

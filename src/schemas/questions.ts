@@ -14,10 +14,10 @@ import {
 } from '../core/limits.js';
 import { CursorPageParams, OffsetPageParams, exact, unionByKey } from './common.js';
 
-/** The question types. */
-export const QUESTION_TYPES = ['binary', 'multiple_choice', 'numeric', 'discrete', 'date'] as const;
-/** A question type. */
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+import { QUESTION_TYPES } from './enums.js';
+
+export { QUESTION_TYPES } from './enums.js';
+export type { QuestionType } from './enums.js';
 
 const Title = z.string().check(
   z.minLength(1, { error: 'must not be empty' }),
@@ -287,14 +287,3 @@ export const NormalizeReviseParams = exact({
 });
 /** Body of `POST /questions/normalize/revise` (not shown in the spec: the SDK's choice). */
 export interface NormalizeReviseParams extends z.input<typeof NormalizeReviseParams> {}
-
-export type {
-  Question,
-  BinaryQuestion,
-  MultipleChoiceQuestion,
-  NumericQuestion,
-  DiscreteQuestion,
-  DateQuestion,
-  Tag,
-  NormalizeResult,
-} from './records/questions.js';

@@ -62,5 +62,3 @@ export interface WatchParams extends z.input<typeof WatchParams> {}
 export const AutomationListParams = exact({ ...CursorPageParams });
 /** Query of `GET /schedules` and `GET /watches`: paging. */
 export interface AutomationListParams extends z.input<typeof AutomationListParams> {}
-
-export type { Schedule, Watch } from './records/schedules.js';

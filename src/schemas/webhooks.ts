@@ -188,5 +188,3 @@ export const WebhookDeliveryAttemptListParams = exact({ ...CursorPageParams });
  * ```
  */
 export interface WebhookDeliveryAttemptListParams extends z.input<typeof WebhookDeliveryAttemptListParams> {}
-
-export type { Webhook, WebhookWithSecret, WebhookDelivery, WebhookDeliveryAttempt } from './records/webhooks.js';

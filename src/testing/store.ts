@@ -3,7 +3,7 @@
  * declares its own collection with {@link collectionKey}, so adding a group needs no edit here.
  * @module
  */
-import type { Question } from '../schemas/questions.js';
+import type { Question } from '../schemas/records/questions.js';
 import type { RunModeKey, TaskStatus } from '../schemas/forecasts.js';
 import type { ScheduledCallback } from './clock.js';
 

@@ -17,25 +17,10 @@ import {
   type WaitManyOptions,
   type WaitOptions,
 } from './waits.js';
-import {
-  type BatchItemResult,
-  type CancelItemResult,
-  ForecastBatchParams,
-  type ForecastBatchResult,
-  ForecastCancelBatchParams,
-  type ForecastCancelBatchResult,
-  ForecastCreateParams,
-  type ForecastListItem,
-  ForecastListParams,
-  ForecastRetrieveParams,
-  type ForecastTask,
-  QuestionForecastCreateParams,
-  QuestionForecastListParams,
-  type RunMode,
-  RunModeListParams,
-  readCancelBatch,
-} from '../../schemas/forecasts.js';
-import { AcceptContextParams, ChatCreateParams, ChatListParams, type ChatThread, type ContextNote } from '../../schemas/chat.js';
+import { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams, QuestionForecastCreateParams, QuestionForecastListParams, RunModeListParams, readCancelBatch } from '../../schemas/forecasts.js';
+import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
+import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../../schemas/chat.js';
+import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
 
 /** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
 export const forecastOperations = defineOperations('forecasts', {

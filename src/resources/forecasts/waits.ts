@@ -21,20 +21,8 @@ import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
 import { poll, type PollStep } from '../../core/polling.js';
 import { ProgressTracker, type ForecastProgress, type ForecastProgressEvents } from './progress.js';
-import {
-  FINAL_TASK_STATUSES,
-  type BatchItemResult,
-  type CancelItemResult,
-  type ForecastBatchParams,
-  type ForecastBatchResult,
-  type ForecastCancelBatchParams,
-  type ForecastCancelBatchResult,
-  type ForecastCreateParams,
-  type ForecastListItem,
-  type ForecastListParams,
-  type ForecastRetrieveParams,
-  type ForecastTask,
-} from '../../schemas/forecasts.js';
+import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
+import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 
 /**
  * Options of `forecasts.wait`.

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { Timestamp, exact, openEnum, openString } from '../common.js';
-import { TREATMENTS } from '../forecasts.js';
+import { TREATMENTS } from '../enums.js';
 
 export const SuggestedContext = exact({ text: z.string(), treatment: z.optional(z.string()) });
 /** A note the assistant proposes, to save with `forecasts.chat.acceptContext`. */

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { Timestamp, exact, openEnum, openString } from '../common.js';
-import { RUN_MODES, type ReportStatus } from '../forecasts.js';
+import { RUN_MODES, TASK_STATUSES, type ReportStatus } from '../enums.js';
 
 const num = z.number();
 const nums = z.array(num);
@@ -220,7 +220,7 @@ export type ForecastTask = ActiveForecastTask | CompletedForecastTask | FailedFo
 
 export const ForecastListItem = exact({
   taskId: z.string(),
-  status: openEnum(['queued', 'running_subforecasts', 'synthesizing', 'completed', 'failed', 'cancelled'] as const),
+  status: openEnum(TASK_STATUSES),
   /** The number once completed, else null. */
   forecastData: z.nullable(ForecastData),
   /** Never null: `pending` (with `short: null`) until writing starts. Left out with `fields: 'numeric'`. */

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { Timestamp, exact, openEnum } from '../common.js';
-import { QUESTION_TYPES } from '../questions.js';
+import { QUESTION_TYPES } from '../enums.js';
 
 export const Tag = exact({
   /** The label as written. */

@@ -5,8 +5,8 @@
  */
 import { CHAT_MESSAGES_PER_MINUTE } from '../../core/limits.js';
 import { chatOperations as ops } from '../../resources/forecasts/index.js';
-import type { ChatMessage, ChatThread, ContextNote } from '../../schemas/chat.js';
-import type { ForecastData } from '../../schemas/forecasts.js';
+import type { ChatMessage, ChatThread, ContextNote } from '../../schemas/records/chat.js';
+import type { ForecastData } from '../../schemas/records/forecasts.js';
 import { badRequest, conflict, notFound } from '../http.js';
 import { forecastDataFor } from '../models/forecast-data.js';
 import { cursorPage } from '../paging.js';

@@ -5,7 +5,8 @@
  */
 import { forecastOperations as ops, questionForecastOperations as qops, runModeOperations } from '../../resources/forecasts/index.js';
 import { QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../core/limits.js';
-import { ForecastCreateParams, type ForecastListItem, type RunModeKey } from '../../schemas/forecasts.js';
+import { ForecastCreateParams, type RunModeKey } from '../../schemas/forecasts.js';
+import type { ForecastListItem } from '../../schemas/records/forecasts.js';
 import { MockHttpError, notFound, Reply, type HeaderMap } from '../http.js';
 import { validate } from '../input.js';
 import { PRICES } from '../models/credits.js';

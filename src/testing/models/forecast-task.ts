@@ -6,7 +6,8 @@
  * @module
  */
 import { MAX_ACTIVE_FORECASTS } from '../../core/limits.js';
-import type { ForecastListItem, ForecastTask, RunModeKey, TaskStatus } from '../../schemas/forecasts.js';
+import type { RunModeKey, TaskStatus } from '../../schemas/forecasts.js';
+import type { ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 import type { MockClock } from '../clock.js';
 import type { MockEventBus, MockForecastEvent } from '../events.js';
 import { conflict, MockHttpError } from '../http.js';

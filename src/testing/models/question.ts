@@ -2,7 +2,8 @@
  * How the mock turns question input into the stored question the spec shows, and who may see it.
  * @module
  */
-import type { Question, QuestionType } from '../../schemas/questions.js';
+import type { QuestionType } from '../../schemas/questions.js';
+import type { Question } from '../../schemas/records/questions.js';
 import type { Principal } from '../auth.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { notFound } from '../http.js';

@@ -10,7 +10,7 @@
  */
 import { WEBHOOK_TEST_REPLAY_PER_MINUTE } from '../../core/limits.js';
 import { addressKind } from '../../schemas/webhooks.js';
-import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../../schemas/webhooks.js';
+import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../../schemas/records/webhooks.js';
 import { signWebhook } from '../../webhooks/sign.js';
 import type { MockClock, ScheduledCallback } from '../clock.js';
 import type { MockEventBus, MockForecastEvent } from '../events.js';

@@ -1,0 +1,27 @@
+/**
+ * The service's closed lists of values, shared by the request schemas and the record schemas.
+ * @module
+ */
+
+/** The question types. */
+export const QUESTION_TYPES = ['binary', 'multiple_choice', 'numeric', 'discrete', 'date'] as const;
+/** A question type. */
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+/** Run modes, lightest (about 5 minutes) to heaviest (about 1.5 hours). */
+export const RUN_MODES = ['light', 'moderate', 'standard', 'deep', 'max'] as const;
+/** A run mode. */
+export type RunModeKey = (typeof RUN_MODES)[number];
+
+/** States of a forecast task; the last three are final. */
+export const TASK_STATUSES = ['queued', 'running_subforecasts', 'synthesizing', 'completed', 'failed', 'cancelled'] as const;
+/** A task state. */
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** The task states after which nothing changes. */
+export const FINAL_TASK_STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
+
+/** A state of a forecast report; `completed` and `failed` are final. */
+export type ReportStatus = 'pending' | 'writing' | 'completed' | 'failed';
+
+/** Context note treatments. */
+export const TREATMENTS = ['consider', 'look_into', 'assume_true', 'ignore'] as const;
