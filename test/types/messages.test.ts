@@ -88,3 +88,37 @@ describe('compile errors name the field at fault', () => {
     expect(found.typoInNested).toMatch(/'visiblity' does not exist/);
   });
 });
+
+describe('hovers show the names users write', () => {
+  it('shows Question, ForecastTask and Page<Question>, not expanded structures', () => {
+    const file = `${root}test/types/__hover.ts`;
+    const text = [
+      `import { ForecastingClient } from '../../src/index.js';`,
+      `declare const client: ForecastingClient;`,
+      `export async function f() {`,
+      `  const question = await client.questions.retrieve('q');`,
+      `  const task = await client.forecasts.retrieve('t');`,
+      `  const page = await client.questions.list();`,
+      `  return [question, task, page];`,
+      `}`,
+    ].join('\n');
+    const options: ts.CompilerOptions = { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: ['node'], skipLibCheck: true };
+    const service = ts.createLanguageService({
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (name) => {
+        const content = name === file ? text : ts.sys.readFile(name);
+        return content === undefined ? undefined : ts.ScriptSnapshot.fromString(content);
+      },
+      getCurrentDirectory: () => root,
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: (name) => name === file || ts.sys.fileExists(name),
+      readFile: (name) => (name === file ? text : ts.sys.readFile(name)),
+    });
+    const hover = (word: string) => ts.displayPartsToString(service.getQuickInfoAtPosition(file, text.indexOf(`const ${word}`) + 6)?.displayParts);
+    expect(hover('question')).toBe('const question: Question');
+    expect(hover('task')).toBe('const task: ForecastTask');
+    expect(hover('page')).toBe('const page: Page<Question>');
+  });
+});
