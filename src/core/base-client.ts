@@ -62,7 +62,6 @@ type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<
 /**
  * Finds the schema of a declared response by its record name (for a list, the envelope around it).
  * Given to the client as a loader, so the record schemas load only when `validateResponses` is on.
- * @internal
  */
 export type RecordSchemas = (name: string, list: boolean) => z.ZodMiniType | undefined;
 

@@ -45,8 +45,7 @@ export interface WebhookMiddlewareRequest extends AsyncIterable<Uint8Array | str
   /** The request headers, as Node gives them (lower-case names). */
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /** What a body parser left: bytes or text from `express.raw()` / `express.text()`, else anything or nothing. */
-  // `any` as in Express: a narrower type here would narrow the `req.body` Express infers for the route.
-  body?: any;
+  body?: unknown;
   /** Whether the body stream was read to its end (by a body parser that ran first). */
   readonly readableEnded: boolean;
   /** Set by the middleware before it calls `next()`. */
@@ -57,15 +56,14 @@ export interface WebhookMiddlewareRequest extends AsyncIterable<Uint8Array | str
 export interface WebhookMiddlewareResponse {
   status(code: number): WebhookMiddlewareResponse;
   type(type: string): WebhookMiddlewareResponse;
-  // `any` as in Express: a narrower type here would narrow the `res.send()` and `res.json()` of the route.
-  send(body: any): unknown;
+  send(body: string): unknown;
 }
 
 /** The `next` of a middleware: called with nothing to go on, or with an error. Express's `NextFunction` is one. */
 export type WebhookMiddlewareNext = (err?: unknown) => void;
 
 /** The middleware {@link webhookMiddleware} makes: an Express request handler (Express 4 and 5). */
-export type WebhookMiddleware = (req: WebhookMiddlewareRequest, res: WebhookMiddlewareResponse, next: WebhookMiddlewareNext) => void;
+export type WebhookMiddleware = <Req extends WebhookMiddlewareRequest, Res extends WebhookMiddlewareResponse>(req: Req, res: Res, next: WebhookMiddlewareNext) => void;
 
 /**
  * A request that went through {@link webhookMiddleware}: `webhookEvent` is set. Pass your framework's
