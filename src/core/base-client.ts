@@ -126,7 +126,7 @@ export class BaseClient {
     this.#log = leveled(options.logger ?? console, options.logLevel ?? 'warn');
     const { apiKey, authHeader, defaultHeaders } = this.#options;
     this.#auth = authHeader === 'x-api-key' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
-    this.#headers = { accept: 'application/json', 'user-agent': `forecasting-sdk/${VERSION}`, ...lower(defaultHeaders), ...this.#auth };
+    this.#headers = Object.freeze({ accept: 'application/json', 'user-agent': `forecasting-sdk/${VERSION}`, ...lower(defaultHeaders), ...this.#auth });
     const { requestsPerMinute, clock } = this.#options;
     this.#budget = requestsPerMinute ? new RequestBudget(requestsPerMinute, clock) : undefined;
   }
@@ -271,11 +271,22 @@ export class BaseClient {
   }
 
   /** Checks and prepares the call, then sends it with retries. Every refusal rejects; nothing throws synchronously. */
-  async #perform(op: Operation, check: () => Call): Promise<Received> {
-    const call = check();
+  #perform(op: Operation, check: () => Call): Promise<Received> {
+    let call: Call;
+    try {
+      call = check();
+    } catch (err) {
+      return Promise.reject(err);
+    }
     // Only uploads need to wait before sending (to read a stream); everything else is prepared in place.
-    const form = op.multipart && call.body !== undefined ? await toFormData(call.body as Record<string, unknown>) : undefined;
-    return this.#send(op, this.#prepare(call, form), call.options);
+    if (op.multipart && call.body !== undefined) {
+      return toFormData(call.body as Record<string, unknown>).then((form) => this.#send(op, this.#prepare(call, form), call.options));
+    }
+    try {
+      return this.#send(op, this.#prepare(call, undefined), call.options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /**
@@ -298,13 +309,15 @@ export class BaseClient {
   }
 
   #prepare(call: Call, form: FormData | undefined): PreparedRequest {
-    const headers = call.options.headers ? { ...this.#headers, ...lower(call.options.headers), ...this.#auth } : { ...this.#headers };
-    if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
+    // The shared headers as they are when nothing is added (ky copies them into its own Headers).
+    let headers = this.#headers;
+    if (call.options.headers) headers = { ...headers, ...lower(call.options.headers), ...this.#auth };
+    if (call.idempotencyKey) headers = { ...headers, 'idempotency-key': call.idempotencyKey };
     let body: FormData | string | undefined = form;
     if (call.body instanceof FormData) body = call.body;
     else if (call.body !== undefined && !form) {
       body = JSON.stringify(call.body);
-      headers['content-type'] = 'application/json';
+      headers = { ...headers, 'content-type': 'application/json' };
     }
     return { method: call.op.method, path: call.path, query: toSearchParams(call.query), body, headers };
   }
@@ -318,11 +331,13 @@ export class BaseClient {
     const safeToRepeat = op.method === 'GET' || op.method === 'PUT' || op.method === 'DELETE' || idempotencyKey !== undefined;
     const clock = o.clock;
     const started = clock.now();
+    const events = this.#events;
     for (let attempt = 1; ; attempt++) {
-      const event: RequestEvent = { operation: op.sdkMethod, method: req.method, path: req.path, attempt, idempotencyKey };
+      // Built only when someone listens: this runs on every attempt of every call.
+      const event = (): RequestEvent => ({ operation: op.sdkMethod, method: req.method, path: req.path, attempt, idempotencyKey });
       // Every attempt takes a slot of the budget, so retries and wait loops share it too.
       if (this.#budget) await this.#budget.acquire(options.signal);
-      this.#events.emit('request', event);
+      if (events.listenerCount('request') > 0) events.emit('request', event());
       if (this.#log.enabled('debug')) this.#log.debug(`${req.method} ${clip(req.path, 200)} (attempt ${attempt})`);
       const sentAt = Date.now();
       let outcome: AttemptOutcome;
@@ -330,9 +345,9 @@ export class BaseClient {
       try {
         const received = await this.#transport.send(req, timeout, options.signal);
         const { response } = received;
-        if (this.#events.listenerCount('response') > 0) {
-          this.#events.emit('response', {
-            ...event,
+        if (events.listenerCount('response') > 0) {
+          events.emit('response', {
+            ...event(),
             status: response.status,
             durationMs: Date.now() - sentAt,
             replayed: response.headers.get('idempotent-replayed') === 'true',
@@ -365,7 +380,7 @@ export class BaseClient {
         throw error;
       }
       const status = outcome.kind === 'response' ? outcome.status : undefined;
-      this.#events.emit('retry', { ...event, status, error: error.name, delayMs: decision.delay });
+      events.emit('retry', { ...event(), status, error: error.name, delayMs: decision.delay });
       this.#log.info(`${req.method} ${clip(req.path, 200)} failed (${status ?? error.name}); retry ${attempt} of ${maxRetries} in ${decision.delay} ms`);
       // On the client's clock, like every other wait (tests against the mock run it on the mock's time).
       await clock.sleep(decision.delay, options.signal);

@@ -75,27 +75,50 @@ export class Transport {
     signal?.throwIfAborted();
     // One controller per attempt, held by this frame, the timer and the caller's listener until the
     // body is read: ky's own combined signal is only weakly held, and garbage collection could
-    // otherwise lose an abort that arrives mid-body.
+    // otherwise lose an abort that arrives mid-body. One listener settles the attempt on abort,
+    // whatever the fetch implementation does with the signal: it rejects the wait for the headers,
+    // or cancels the body reader (which also lets the connection go).
     const controller = new AbortController();
-    const onAbort = () => controller.abort(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const attempt = controller.signal;
+    let rejectHeaders: ((reason: unknown) => void) | undefined;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    attempt.addEventListener(
+      'abort',
+      () => {
+        rejectHeaders?.(attempt.reason);
+        reader?.cancel(attempt.reason).catch(() => undefined);
+      },
+      { once: true },
+    );
+    const relay = signal && (() => controller.abort(signal.reason));
+    if (relay) signal.addEventListener('abort', relay, { once: true });
     const timer = timeout > 0 ? setTimeout(() => controller.abort(TIMED_OUT), timeout) : undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    aborted.catch(() => undefined);
     try {
       // Only the options in use: ky deep-merges every key it is given, on every request.
-      const options = { method: req.method, headers: req.headers, [ATTEMPT_SIGNAL]: controller.signal } as Options;
+      const options = { method: req.method, headers: req.headers, [ATTEMPT_SIGNAL]: attempt } as Options;
       if (req.body !== undefined) options.body = req.body;
-      if (req.query !== undefined) options.searchParams = req.query;
-      const response = await Promise.race([this.#ky(req.path.slice(1), options), aborted]);
-      return { response, text: await readText(response, controller.signal), request: `${req.method} ${req.path}` };
+      // The query goes into the URL here: ky's `searchParams` would build the Request a second time.
+      const input = req.query === undefined ? req.path.slice(1) : `${req.path.slice(1)}?${req.query.toString()}`;
+      const response = await new Promise<Response>((resolve, reject) => {
+        rejectHeaders = reject;
+        this.#ky(input, options).then(resolve, reject);
+      });
+      rejectHeaders = undefined;
+      let text = '';
+      if (response.body) {
+        reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        // Cancelling settles a pending read() as done; the check after the loop tells it from the end.
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+        attempt.throwIfAborted();
+        text += decoder.decode();
+      }
+      return { response, text, request: `${req.method} ${req.path}` };
     } catch (err) {
-      throw this.#failure(err, controller.signal, timeout);
+      throw this.#failure(err, attempt, timeout);
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      if (relay) signal.removeEventListener('abort', relay);
     }
   }
 
@@ -108,32 +131,6 @@ export class Transport {
     const refused = code !== undefined && NOT_SENT.has(code);
     const error = new APIConnectionError(`Connection error${code ? ` (${code})` : ''}.`, { cause: err });
     return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
-  }
-}
-
-/**
- * Reads a body as UTF-8 text. An abort of `signal` cancels the read at once (so the connection is
- * let go) and rejects with the abort reason, whatever the fetch implementation does with it.
- */
-async function readText(response: Response, signal: AbortSignal): Promise<string> {
-  const body = response.body;
-  if (!body) return '';
-  const reader = body.getReader();
-  // Cancelling settles a pending read() as done; the check after the loop tells it from the end.
-  const onAbort = () => void reader.cancel(signal.reason).catch(() => undefined);
-  signal.addEventListener('abort', onAbort, { once: true });
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-    signal.throwIfAborted();
-    return text + decoder.decode();
-  } finally {
-    signal.removeEventListener('abort', onAbort);
   }
 }
 
