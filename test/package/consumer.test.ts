@@ -9,13 +9,15 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = join(root, 'test/package/consumer');
 const work = mkdtempSync(join(tmpdir(), 'forecasting-sdk-consumer-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Two installed projects: removing them takes a while on a busy machine.
+afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
 
 const { devDependencies: dev } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
 const entries = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch', 'testing/index', 'testing/msw'];
