@@ -15,7 +15,8 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = join(root, 'test/package/consumer');
 const work = mkdtempSync(join(tmpdir(), 'forecasting-sdk-consumer-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Removing two installed projects can take longer than the default 10 s hook timeout on a busy machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 const { devDependencies: dev } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
 const entries = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch', 'testing/index', 'testing/msw'];
