@@ -6,6 +6,7 @@ import { Forecasts, RunModes } from './resources/forecasts/index.js';
 import { Schedules, Watches } from './resources/schedules.js';
 import { CreditsResource } from './resources/credits.js';
 import { Webhooks } from './resources/webhooks.js';
+import { Decisions } from './resources/decisions/index.js';
 
 /**
  * The Forecasting Service client.
@@ -38,6 +39,8 @@ export class ForecastingClient extends BaseClient {
   readonly credits: CreditsResource = new CreditsResource(this);
   /** Webhooks and their deliveries (`client.webhooks.deliveries`). */
   readonly webhooks: Webhooks = new Webhooks(this);
+  /** Decisions: a choice among 2 to 4 options with a map of questions, drafts, conditions, a summary and priced forecasts. */
+  readonly decisions: Decisions = new Decisions(this);
 
   /**
    * @param options - see {@link ClientOptions}. A missing key or base URL throws `ValidationError` naming

@@ -157,4 +157,53 @@ export type {
   NormalizeResult,
   Tag,
 } from './schemas/records/questions.js';
+export {
+  Decisions,
+  DecisionDrafts,
+  DecisionForecasts,
+  DecisionNodes,
+  DecisionLinks,
+  DecisionNotes,
+  DecisionComments,
+  DecisionConditions,
+  DecisionSummaryResource,
+} from './resources/decisions/index.js';
+export type { EstimateAndStartOptions, EstimateAndStartResult } from './resources/decisions/priced-start.js';
+export { DECISION_STATUSES, DECISION_LINK_KINDS, CONDITION_OPERATORS } from './schemas/decisions.js';
+export type {
+  DecisionStatus,
+  DecisionLinkKind,
+  ConditionOperator,
+  DecisionCreateParams,
+  DecisionUpdateParams,
+  DecisionListParams,
+  DecisionGenerateParams,
+  DecisionDraftUpdateParams,
+  DecisionDraftSelectParams,
+  DecisionForecastEstimateParams,
+  DecisionForecastCreateParams,
+  DecisionNodeCreateParams,
+  DecisionLinkCreateParams,
+  DecisionLinkUpdateParams,
+  DecisionTextParams,
+  DecisionConditionCreateParams,
+  DecisionConditionUpdateParams,
+  DecisionLiveParams,
+  DecisionFollowParams,
+  DecisionPageParams,
+} from './schemas/decisions.js';
+export type {
+  Decision,
+  DecisionNode,
+  DecisionLink,
+  DecisionNote,
+  DecisionDraft,
+  DecisionDraftQuestion,
+  DecisionGeneration,
+  DecisionComment,
+  DecisionCondition,
+  DecisionSummary,
+  DecisionForecastEstimate,
+  DecisionForecastRun,
+} from './schemas/records/decisions.js';
 export { VERSION } from './version.js';

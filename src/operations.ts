@@ -9,6 +9,17 @@ import { chatOperations, forecastOperations, questionForecastOperations, runMode
 import { questionScheduleOperations, questionWatchOperations, scheduleOperations, watchOperations } from './resources/schedules.js';
 import { creditOperations } from './resources/credits.js';
 import { webhookDeliveryOperations, webhookOperations } from './resources/webhooks.js';
+import {
+  decisionCommentOperations,
+  decisionConditionOperations,
+  decisionDraftOperations,
+  decisionForecastOperations,
+  decisionLinkOperations,
+  decisionNodeOperations,
+  decisionNoteOperations,
+  decisionOperations,
+  decisionSummaryOperations,
+} from './resources/decisions/index.js';
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
@@ -25,6 +36,15 @@ export const declaredOperations: readonly Operation[] = [
   creditOperations,
   webhookOperations,
   webhookDeliveryOperations,
+  decisionOperations,
+  decisionDraftOperations,
+  decisionForecastOperations,
+  decisionNodeOperations,
+  decisionLinkOperations,
+  decisionNoteOperations,
+  decisionCommentOperations,
+  decisionConditionOperations,
+  decisionSummaryOperations,
 ].flatMap((group): Operation[] => Object.values(group));
 
 /**

@@ -151,7 +151,18 @@ export class ContextNotReadyError extends ConflictError {
 export class IdempotencyInProgressError extends ConflictError {
   override name = 'IdempotencyInProgressError';
 }
-/** 409 with a decision code (`generation_in_progress`, `decision_archived`, …): the decision is busy or archived. */
+/**
+ * 409 with a decision code: `generation_in_progress` (drafting is running), `decision_archived`, or
+ * any other code the service answers on a `/decisions` path (the spec does not list them all), so
+ * `err.type` is the one to branch on. A 409 `invalid_request_error` (too few credits) stays a
+ * {@link ConflictError}.
+ *
+ * @example
+ * ```ts
+ * try { await client.decisions.generate(decisionId); }
+ * catch (err) { if (err instanceof DecisionConflictError && err.type === 'generation_in_progress') console.log('still drafting'); }
+ * ```
+ */
 export class DecisionConflictError extends ConflictError {
   override name = 'DecisionConflictError';
 }
@@ -287,10 +298,15 @@ const ERROR_TABLE = new Map<string, APIErrorClass>([
   ['503', OverloadedError],
 ]);
 
-/** Builds the error for an HTTP error response, choosing its class from {@link ERROR_TABLE}. @internal */
+/**
+ * Builds the error for an HTTP error response, choosing its class from {@link ERROR_TABLE}. A 409
+ * whose code the table does not know, answered on a `/decisions` path, is a decision conflict: the
+ * spec's list of decision codes is open. @internal
+ */
 export function makeAPIError(init: APIErrorInit): APIError {
   const Class =
     ERROR_TABLE.get(`${init.status} ${init.type}`) ??
+    (init.status === 409 && init.type && init.type !== 'invalid_request_error' && /^\w+ \/decisions(\/|$)/.test(init.request ?? '') ? DecisionConflictError : undefined) ??
     ERROR_TABLE.get(`${init.status}`) ??
     (init.status >= 500 ? InternalServerError : APIError);
   return new Class(init);

@@ -25,3 +25,16 @@ export type ReportStatus = 'pending' | 'writing' | 'completed' | 'failed';
 
 /** Context note treatments. */
 export const TREATMENTS = ['consider', 'look_into', 'assume_true', 'ignore'] as const;
+
+/** States of a decision: `archived` refuses every write until unarchived. */
+export const DECISION_STATUSES = ['active', 'archived'] as const;
+/** A decision's state. */
+export type DecisionStatus = (typeof DECISION_STATUSES)[number];
+/** Kinds of link between two questions of a decision; a `conditional` link is written by a model and can fail. */
+export const DECISION_LINK_KINDS = ['related', 'conditional'] as const;
+/** A link's kind. */
+export type DecisionLinkKind = (typeof DECISION_LINK_KINDS)[number];
+/** How a decision condition compares a forecast's number with its `threshold`. */
+export const CONDITION_OPERATORS = ['above', 'below'] as const;
+/** A condition's comparison. */
+export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];

@@ -39,3 +39,6 @@ export { forecastDataFor } from './models/forecast-data.js';
 export type { MockForecastEvent, MockEventListener } from './events.js';
 export { MockWebhookEngine, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_USER_AGENT, WEBHOOKS, WEBHOOK_DELIVERIES, WEBHOOK_ATTEMPTS } from './webhooks/engine.js';
 export type { MockWebhookOptions, MockWebhookCall, WebhookRecord, WebhookDeliveryRecord, WebhookAttemptRecord } from './webhooks/engine.js';
+export { DecisionControls, DECISIONS, LINK_OUTCOMES, GENERATION_MS, LINK_DRAFT_MS, DRAFTS_PER_GENERATION } from './models/decision.js';
+export type { DecisionRecord, DecisionLinkRecord, LinkOutcome } from './models/decision.js';
+export { PRICE_CHANGES, priceOf } from './models/credits.js';

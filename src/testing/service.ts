@@ -21,6 +21,7 @@ import { IdempotencyLedger } from './idempotency.js';
 import { insertCompletedForecast } from './models/forecast-task.js';
 import { ForecastControls } from './models/forecast-controls.js';
 import { MockWebhookEngine, type MockWebhookOptions } from './webhooks/engine.js';
+import { DecisionControls, watchDecisions } from './models/decision.js';
 
 /**
  * The general request limit, or `false` for none.
@@ -55,7 +56,8 @@ export interface MockServiceOptions {
   /**
    * The spec's request limit (60 a minute per key), counted on the mock clock. Default `false`:
    * with a manual clock that stands still, a test making more than 60 requests would hit it.
-   * The 20-a-minute drafting limit is always on.
+   * The 20-a-minute drafting limit, the 30-a-minute chat limit and the 10-a-minute limit on decision
+   * calls that use a model are always on.
    */
   rateLimit?: RateLimitSetting;
   /** Fault rules active from the start (see {@link MockService.faults}). */
@@ -117,6 +119,8 @@ export class MockService {
     this.idempotency = new IdempotencyLedger(this.clock);
     this.rateLimitSetting = options.rateLimit ?? false;
     this.webhooks = new MockWebhookEngine({ store: this.store, clock: this.clock, events: this.events }, options.webhooks);
+    // Decisions hear completed forecasts: their conditions trigger and, in live mode, their summaries are rewritten.
+    watchDecisions({ store: this.store, clock: this.clock, events: this.events });
     const declared = new Set(declaredOperations.map((op) => op.sdkMethod));
     for (const handler of options.handlers ?? allHandlers) {
       if (!declared.has(handler.sdkMethod)) throw new Error(`Handler for undeclared operation ${handler.sdkMethod}`);
@@ -186,6 +190,19 @@ export class MockService {
     // Hooks default to the organization of the service's default key.
     const organizationId = this.keys.find(this.apiKey)?.organizationId ?? this.keys.defaultOrganizationId;
     return new ForecastControls({ store: this.store, clock: this.clock, events: this.events }, organizationId);
+  }
+
+  /**
+   * Test hooks of the decisions: prices that change between an estimate and a start, conditional
+   * links that fail.
+   * @example
+   * ```ts
+   * service.decisionControls.setPrice('forecast.light', 3);
+   * service.decisionControls.setLinkOutcome('failed', 'No causal path found');
+   * ```
+   */
+  get decisionControls(): DecisionControls {
+    return new DecisionControls(this.store);
   }
 
   /** Empties the store, the request log, the fault rules and the rate-limit counts; keys and clock stay. */

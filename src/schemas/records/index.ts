@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { Credits } from './account.js';
 import { ChatThread, ContextNote } from './chat.js';
+import { Decision, DecisionComment, DecisionCondition, DecisionDraft, DecisionForecastEstimate, DecisionForecastRun, DecisionLink, DecisionNode, DecisionNote, DecisionSummary } from './decisions.js';
 import { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from './forecasts.js';
 import { NormalizeResult, Question, Tag } from './questions.js';
 import { Schedule, Watch } from './schedules.js';
@@ -31,6 +32,16 @@ export const recordSchemas = {
   WebhookWithSecret,
   WebhookDelivery,
   WebhookDeliveryAttempt,
+  Decision,
+  DecisionDraft,
+  DecisionNode,
+  DecisionLink,
+  DecisionNote,
+  DecisionComment,
+  DecisionCondition,
+  DecisionSummary,
+  DecisionForecastEstimate,
+  DecisionForecastRun,
 };
 /** The name of a record schema. */
 export type RecordName = keyof typeof recordSchemas;

@@ -9,7 +9,7 @@ import { ForecastCreateParams, type RunModeKey } from '../../schemas/forecasts.j
 import type { ForecastListItem } from '../../schemas/records/forecasts.js';
 import { MockHttpError, notFound, Reply, type HeaderMap } from '../http.js';
 import { validate } from '../input.js';
-import { PRICES } from '../models/credits.js';
+import { priceOf } from '../models/credits.js';
 import {
   DEFAULT_RUN_MODE,
   RUN_MODE_PLANS,
@@ -123,7 +123,7 @@ export const forecastHandlers = [
       Object.entries(RUN_MODE_PLANS).map(([key, plan]) => ({
         key,
         name: plan.name,
-        credits: PRICES[`forecast.${key}`],
+        credits: priceOf(ctx.store, `forecast.${key}`),
         approximateMinutes: plan.minutes,
         isDefault: key === DEFAULT_RUN_MODE,
       })),
