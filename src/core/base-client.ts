@@ -17,7 +17,7 @@ import { decideRetry, type AttemptOutcome } from './retry.js';
 import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
 import { AttemptFailure, Transport, decodeBody, errorFromResponse, invalidAnswer, toSearchParams, type PreparedRequest, type Received } from './transport.js';
-import { toFormData } from './uploads.js';
+import { toMultipart, type MultipartBody } from './uploads.js';
 import { parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
 
@@ -273,8 +273,9 @@ export class BaseClient {
   /** Checks and prepares the call, then sends it with retries. Every refusal rejects; nothing throws synchronously. */
   async #perform(op: Operation, check: () => Call): Promise<Received> {
     const call = check();
-    // Only uploads need to wait before sending (to read a stream); everything else is prepared in place.
-    const form = op.multipart && call.body !== undefined ? await toFormData(call.body as Record<string, unknown>) : undefined;
+    // An upload with a `file` goes as multipart (an upload without one, such as a preset file's JSON form, as JSON).
+    const file = (call.body as { file?: unknown } | undefined)?.file;
+    const form = op.multipart && file !== undefined ? toMultipart(call.body as Record<string, unknown>) : undefined;
     return this.#send(op, this.#prepare(call, form), call.options);
   }
 
@@ -297,11 +298,12 @@ export class BaseClient {
     });
   }
 
-  #prepare(call: Call, form: FormData | undefined): PreparedRequest {
+  #prepare(call: Call, form: MultipartBody | undefined): PreparedRequest {
     const headers = call.options.headers ? { ...this.#headers, ...lower(call.options.headers), ...this.#auth } : { ...this.#headers };
     if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
-    let body: FormData | string | undefined = form;
-    if (call.body instanceof FormData) body = call.body;
+    let body: PreparedRequest['body'] = form?.body;
+    if (form) headers['content-type'] = form.type;
+    else if (call.body instanceof FormData) body = call.body;
     else if (call.body !== undefined && !form) {
       body = JSON.stringify(call.body);
       headers['content-type'] = 'application/json';
@@ -311,7 +313,8 @@ export class BaseClient {
 
   async #send(op: Operation, req: PreparedRequest, options: RequestOptions): Promise<Received> {
     const o = this.#options;
-    const maxRetries = options.maxRetries ?? o.maxRetries;
+    // A stream is read as it is sent: once sent, its bytes are gone, so it is never sent twice.
+    const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? o.maxRetries);
     const timeout = options.timeout ?? o.timeout;
     const idempotencyKey = req.headers['idempotency-key'];
     // A request with a key cannot take effect twice; GET, PUT and DELETE are repeatable by nature.

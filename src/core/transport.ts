@@ -14,7 +14,8 @@ export interface PreparedRequest {
   /** Path below the base URL, beginning with `/`. */
   path: string;
   query: URLSearchParams | undefined;
-  body: FormData | string | undefined;
+  /** JSON text, or an upload: a form, a `Blob` or a stream (see `uploads.ts`). */
+  body: FormData | Blob | ReadableStream<Uint8Array> | string | undefined;
   headers: Record<string, string>;
 }
 
@@ -46,8 +47,12 @@ const TIMED_OUT = Symbol('timed out');
 /** @internal */
 export class Transport {
   readonly #ky: KyInstance;
+  readonly #baseURL: string;
+  readonly #fetch: typeof fetch | undefined;
 
   constructor(baseURL: string, fetchImpl: typeof fetch | undefined) {
+    this.#baseURL = baseURL;
+    this.#fetch = fetchImpl;
     this.#ky = ky.create({
       prefixUrl: baseURL,
       retry: 0,
@@ -89,7 +94,7 @@ export class Transport {
       const options = { method: req.method, headers: req.headers, [ATTEMPT_SIGNAL]: controller.signal } as Options;
       if (req.body !== undefined) options.body = req.body;
       if (req.query !== undefined) options.searchParams = req.query;
-      const response = await Promise.race([this.#ky(req.path.slice(1), options), aborted]);
+      const response = await Promise.race([typeof req.body === 'object' ? this.#upload(req, controller.signal) : this.#ky(req.path.slice(1), options), aborted]);
       return { response, text: await readText(response, controller.signal), request: `${req.method} ${req.path}` };
     } catch (err) {
       throw this.#failure(err, controller.signal, timeout);
@@ -97,6 +102,16 @@ export class Transport {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * An upload goes straight to fetch: ky copies every request for its retries (`Request.clone()`), and
+   * the copy of a body nobody reads keeps every byte sent, the whole file in memory.
+   */
+  #upload(req: PreparedRequest, signal: AbortSignal): Promise<Response> {
+    const query = req.query ? `?${req.query}` : '';
+    const init = { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'manual', duplex: 'half' } as RequestInit;
+    return (this.#fetch ?? globalThis.fetch)(`${this.#baseURL}${req.path}${query}`, init);
   }
 
   #failure(err: unknown, attempt: AbortSignal, timeout: number): unknown {
