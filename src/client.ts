@@ -6,6 +6,7 @@ import { Forecasts, RunModes } from './resources/forecasts/index.js';
 import { Schedules, Watches } from './resources/schedules.js';
 import { CreditsResource } from './resources/credits.js';
 import { Webhooks } from './resources/webhooks.js';
+import { Presets } from './resources/presets.js';
 
 /**
  * The Forecasting Service client.
@@ -38,6 +39,8 @@ export class ForecastingClient extends BaseClient {
   readonly credits: CreditsResource = new CreditsResource(this);
   /** Webhooks and their deliveries (`client.webhooks.deliveries`). */
   readonly webhooks: Webhooks = new Webhooks(this);
+  /** Forecast presets, their files (`client.presets.files`) and the default presets. */
+  readonly presets: Presets = new Presets(this);
 
   /**
    * @param options - see {@link ClientOptions}. A missing key or base URL throws `ValidationError` naming

@@ -9,6 +9,8 @@ import { chatOperations, forecastOperations, questionForecastOperations, runMode
 import { questionScheduleOperations, questionWatchOperations, scheduleOperations, watchOperations } from './resources/schedules.js';
 import { creditOperations } from './resources/credits.js';
 import { webhookDeliveryOperations, webhookOperations } from './resources/webhooks.js';
+import { contextOperations, fileOperations } from './resources/context/index.js';
+import { presetFileOperations, presetOperations } from './resources/presets.js';
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
@@ -25,6 +27,10 @@ export const declaredOperations: readonly Operation[] = [
   creditOperations,
   webhookOperations,
   webhookDeliveryOperations,
+  contextOperations,
+  fileOperations,
+  presetOperations,
+  presetFileOperations,
 ].flatMap((group): Operation[] => Object.values(group));
 
 /**

@@ -6,7 +6,9 @@
  */
 import * as z from 'zod/mini';
 import { Credits } from './account.js';
-import { ChatThread, ContextNote } from './chat.js';
+import { ChatThread } from './chat.js';
+import { ContextFile, ContextNote, ContextReady } from './context.js';
+import { Preset, PresetDefaults } from './presets.js';
 import { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from './forecasts.js';
 import { NormalizeResult, Question, Tag } from './questions.js';
 import { Schedule, Watch } from './schedules.js';
@@ -31,6 +33,10 @@ export const recordSchemas = {
   WebhookWithSecret,
   WebhookDelivery,
   WebhookDeliveryAttempt,
+  ContextFile,
+  ContextReady,
+  Preset,
+  PresetDefaults,
 };
 /** The name of a record schema. */
 export type RecordName = keyof typeof recordSchemas;
