@@ -105,12 +105,15 @@ export class Transport {
   }
 
   /**
-   * An upload goes straight to fetch: ky copies every request for its retries (`Request.clone()`), and
-   * the copy of a body nobody reads keeps every byte sent, the whole file in memory.
+   * An upload goes straight to fetch, so that no byte of it is kept once sent: ky copies every request
+   * for its retries (`Request.clone()`), and the copy of a body nobody reads keeps every byte; and
+   * Node's fetch keeps every byte of a body it might send again to a redirect's `Location` unless
+   * redirects are an error (nodejs/undici#4058). The service never redirects: for an upload a
+   * redirect ends in `APIConnectionError` (its cause says "unexpected redirect").
    */
   #upload(req: PreparedRequest, signal: AbortSignal): Promise<Response> {
     const query = req.query ? `?${req.query}` : '';
-    const init = { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'manual', duplex: 'half' } as RequestInit;
+    const init = { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'error', duplex: 'half' } as RequestInit;
     return (this.#fetch ?? globalThis.fetch)(`${this.#baseURL}${req.path}${query}`, init);
   }
 

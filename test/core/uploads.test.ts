@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineOperations, type ResponseRef } from '../../src/core/operation.js';
-import { ForecastingClient, OverloadedError, ValidationError, toFile } from '../../src/index.js';
+import { APIConnectionError, ForecastingClient, OverloadedError, ValidationError, toFile } from '../../src/index.js';
 import { toMultipart } from '../../src/core/uploads.js';
 
 const MiB = 1024 * 1024;
@@ -43,7 +43,7 @@ beforeAll(async () => {
       const form = await new Response(body, { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
       seen.push({ headers: req.headers, form, bytes: body.length });
       const answer = status === 201 ? { id: 'f1', status: 'processing' } : { type: 'error', error: { type: 'overloaded_error', message: 'busy' } };
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      res.writeHead(status, status === 302 ? { location: 'http://example.invalid/elsewhere' } : { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -136,6 +136,14 @@ describe('uploads as multipart/form-data', () => {
     expect(seen).toHaveLength(3);
     seen = [];
     await expect(send({ file: lazyChunks(2, 10), filename: 'a.txt' })).rejects.toBeInstanceOf(OverloadedError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('never follows a redirect with the file (the service never redirects)', async () => {
+    status = 302;
+    const err = await send({ file: new Blob(['x']), filename: 'a.txt' }, new ForecastingClient({ apiKey: 'pre_test', baseURL, logLevel: 'off', maxRetries: 0 })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(String((err as Error).cause && ((err as Error).cause as Error).cause)).toMatch(/redirect/);
     expect(seen).toHaveLength(1);
   });
 
