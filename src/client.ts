@@ -7,6 +7,7 @@ import { Schedules, Watches } from './resources/schedules.js';
 import { CreditsResource } from './resources/credits.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Decisions } from './resources/decisions/index.js';
+import { Presets } from './resources/presets.js';
 
 /**
  * The Forecasting Service client.
@@ -41,6 +42,8 @@ export class ForecastingClient extends BaseClient {
   readonly webhooks: Webhooks = new Webhooks(this);
   /** Decisions: a choice among 2 to 4 options with a map of questions, drafts, conditions, a summary and priced forecasts. */
   readonly decisions: Decisions = new Decisions(this);
+  /** Forecast presets, their files (`client.presets.files`) and the default presets. */
+  readonly presets: Presets = new Presets(this);
 
   /**
    * @param options - see {@link ClientOptions}. A missing key or base URL throws `ValidationError` naming

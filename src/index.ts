@@ -30,8 +30,10 @@ export {
   ValidationError,
   WebhookVerificationError,
   WaitTimeoutError,
+  ContextFileFailedError,
+  ContextWaitTimeoutError,
 } from './core/errors.js';
-export type { APIErrorInit, ErrorExtras, ValidationIssue, WebhookVerificationErrorCode } from './core/errors.js';
+export type { APIErrorInit, ErrorExtras, ValidationIssue, WebhookVerificationErrorCode, ContextFileSummary } from './core/errors.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { Page, PagePromise, MAX_EMPTY_PAGES_IN_A_ROW } from './core/pagination.js';
 export { toFile, type Uploadable } from './core/uploads.js';
@@ -44,7 +46,7 @@ export { Tags } from './resources/tags.js';
 export { Forecasts, ForecastChat, RunModes, QuestionForecasts } from './resources/forecasts/index.js';
 export { QuestionSchedule, QuestionWatch, Schedules, Watches } from './resources/schedules.js';
 export { CreditsResource } from './resources/credits.js';
-export type { WaitOptions, WaitManyOptions } from './resources/forecasts/waits.js';
+export type { WaitOptions, WaitManyOptions, CreateAndWaitOptions } from './resources/forecasts/waits.js';
 export { RUN_MODES, TASK_STATUSES } from './schemas/forecasts.js';
 export type { ForecastProgress, ForecastProgressEvents } from './resources/forecasts/progress.js';
 export type { TypedEmitter } from './core/emitter.js';
@@ -206,4 +208,19 @@ export type {
   DecisionForecastEstimate,
   DecisionForecastRun,
 } from './schemas/records/decisions.js';
+export { QuestionContext, QuestionFiles } from './resources/context/index.js';
+export type { ContextWaitOptions } from './resources/context/readiness.js';
+export { Presets, PresetFiles } from './resources/presets.js';
+export { ARTIFACT_TYPES, FILE_TREATMENTS, PRESET_SCOPES, TREATMENTS } from './schemas/enums.js';
+export type { ArtifactType, ContextFileStatus, FileTreatment, PresetScope, Treatment } from './schemas/enums.js';
+export type {
+  ContextListParams,
+  ContextNoteUpdateParams,
+  ContextFileUploadParams,
+  ContextFileUpdateParams,
+  ContextFileReplaceParams,
+} from './schemas/context.js';
+export type { PresetCreateParams, PresetUpdateParams, PresetDefaultsParams, PresetFileUploadParams, PresetFileJSON, PresetListParams } from './schemas/presets.js';
+export type { ContextFile, ContextReady } from './schemas/records/context.js';
+export type { Preset, PresetNote, PresetDefaults } from './schemas/records/presets.js';
 export { VERSION } from './version.js';

@@ -20,6 +20,8 @@ import {
   decisionOperations,
   decisionSummaryOperations,
 } from './resources/decisions/index.js';
+import { contextOperations, fileOperations } from './resources/context/index.js';
+import { presetFileOperations, presetOperations } from './resources/presets.js';
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
@@ -45,6 +47,10 @@ export const declaredOperations: readonly Operation[] = [
   decisionCommentOperations,
   decisionConditionOperations,
   decisionSummaryOperations,
+  contextOperations,
+  fileOperations,
+  presetOperations,
+  presetFileOperations,
 ].flatMap((group): Operation[] => Object.values(group));
 
 /**

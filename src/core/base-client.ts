@@ -17,7 +17,7 @@ import { decideRetry, type AttemptOutcome } from './retry.js';
 import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
 import { AttemptFailure, Transport, decodeBody, errorFromResponse, invalidAnswer, toSearchParams, type PreparedRequest, type Received } from './transport.js';
-import { toFormData } from './uploads.js';
+import { toMultipart, type MultipartBody } from './uploads.js';
 import { parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
 
@@ -272,18 +272,12 @@ export class BaseClient {
 
   /** Checks and prepares the call, then sends it with retries. Every refusal rejects; nothing throws synchronously. */
   #perform(op: Operation, check: () => Call): Promise<Received> {
-    let call: Call;
     try {
-      call = check();
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    // Only uploads need to wait before sending (to read a stream); everything else is prepared in place.
-    if (op.multipart && call.body !== undefined) {
-      return toFormData(call.body as Record<string, unknown>).then((form) => this.#send(op, this.#prepare(call, form), call.options));
-    }
-    try {
-      return this.#send(op, this.#prepare(call, undefined), call.options);
+      const call = check();
+      // An upload with a `file` goes as multipart (an upload without one, such as a preset file's JSON form, as JSON).
+      const file = (call.body as { file?: unknown } | undefined)?.file;
+      const form = op.multipart && file !== undefined ? toMultipart(call.body as Record<string, unknown>) : undefined;
+      return this.#send(op, this.#prepare(call, form), call.options);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -308,13 +302,14 @@ export class BaseClient {
     });
   }
 
-  #prepare(call: Call, form: FormData | undefined): PreparedRequest {
+  #prepare(call: Call, form: MultipartBody | undefined): PreparedRequest {
     // The shared headers as they are when nothing is added (ky copies them into its own Headers).
     let headers = this.#headers;
     if (call.options.headers) headers = { ...headers, ...lower(call.options.headers), ...this.#auth };
     if (call.idempotencyKey) headers = { ...headers, 'idempotency-key': call.idempotencyKey };
-    let body: FormData | string | undefined = form;
-    if (call.body instanceof FormData) body = call.body;
+    let body: PreparedRequest['body'] = form?.body;
+    if (form) headers = { ...headers, 'content-type': form.type };
+    else if (call.body instanceof FormData) body = call.body;
     else if (call.body !== undefined && !form) {
       body = JSON.stringify(call.body);
       headers = { ...headers, 'content-type': 'application/json' };
@@ -324,7 +319,8 @@ export class BaseClient {
 
   async #send(op: Operation, req: PreparedRequest, options: RequestOptions): Promise<Received> {
     const o = this.#options;
-    const maxRetries = options.maxRetries ?? o.maxRetries;
+    // A stream is read as it is sent: once sent, its bytes are gone, so it is never sent twice.
+    const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? o.maxRetries);
     const timeout = options.timeout ?? o.timeout;
     const idempotencyKey = req.headers['idempotency-key'];
     // A request with a key cannot take effect twice; GET, PUT and DELETE are repeatable by nature.

@@ -346,3 +346,53 @@ export class WaitTimeoutError extends ForecastingError {
     super(message);
   }
 }
+
+/** A context file as the errors of a readiness wait list it: `id`, `status`, and whatever else the service showed. */
+export interface ContextFileSummary {
+  id: string;
+  status: string;
+  filename?: string | undefined;
+}
+
+/**
+ * A readiness wait (`questions.files.waitUntilReady`, or `createAndWait` with `waitForContext`)
+ * found a file that `failed`: it never becomes ready. Remove it (`questions.files.delete`) and
+ * upload it again.
+ *
+ * @example
+ * ```ts
+ * try { await client.questions.files.waitUntilReady(questionId); }
+ * catch (err) { if (err instanceof ContextFileFailedError) console.log(err.files.map((f) => f.id)); }
+ * ```
+ */
+export class ContextFileFailedError extends ForecastingError {
+  override name = 'ContextFileFailedError';
+  constructor(
+    message: string,
+    /** The files that failed. */
+    readonly files: ContextFileSummary[],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A readiness wait reached its `timeout` while files were still processing; `files` lists them.
+ * A {@link WaitTimeoutError} (with no task ids), so one `catch` covers every wait.
+ *
+ * @example
+ * ```ts
+ * try { await client.questions.files.waitUntilReady(questionId, { timeout: 60_000 }); }
+ * catch (err) { if (err instanceof ContextWaitTimeoutError) console.log(err.files); }
+ * ```
+ */
+export class ContextWaitTimeoutError extends WaitTimeoutError {
+  override name = 'ContextWaitTimeoutError';
+  constructor(
+    message: string,
+    /** The files still processing at the last read. */
+    readonly files: ContextFileSummary[],
+  ) {
+    super(message, [], files);
+  }
+}

@@ -14,7 +14,8 @@ export interface PreparedRequest {
   /** Path below the base URL, beginning with `/`. */
   path: string;
   query: URLSearchParams | undefined;
-  body: FormData | string | undefined;
+  /** JSON text, or an upload: a form, a `Blob` or a stream (see `uploads.ts`). */
+  body: FormData | Blob | ReadableStream<Uint8Array> | string | undefined;
   headers: Record<string, string>;
 }
 
@@ -46,8 +47,12 @@ const TIMED_OUT = Symbol('timed out');
 /** @internal */
 export class Transport {
   readonly #ky: KyInstance;
+  readonly #baseURL: string;
+  readonly #fetch: typeof fetch | undefined;
 
   constructor(baseURL: string, fetchImpl: typeof fetch | undefined) {
+    this.#baseURL = baseURL;
+    this.#fetch = fetchImpl;
     this.#ky = ky.create({
       prefixUrl: baseURL,
       retry: 0,
@@ -101,7 +106,8 @@ export class Transport {
       const input = req.query === undefined ? req.path.slice(1) : `${req.path.slice(1)}?${req.query.toString()}`;
       const response = await new Promise<Response>((resolve, reject) => {
         rejectHeaders = reject;
-        this.#ky(input, options).then(resolve, reject);
+        // A body that is an object (a multipart stream or form) is an upload: straight to fetch, see #upload.
+        (typeof req.body === 'object' ? this.#upload(req, attempt) : this.#ky(input, options)).then(resolve, reject);
       });
       rejectHeaders = undefined;
       let text = '';
@@ -120,6 +126,19 @@ export class Transport {
       clearTimeout(timer);
       if (relay) signal.removeEventListener('abort', relay);
     }
+  }
+
+  /**
+   * An upload goes straight to fetch, so that no byte of it is kept once sent: ky copies every request
+   * for its retries (`Request.clone()`), and the copy of a body nobody reads keeps every byte; and
+   * Node's fetch keeps every byte of a body it might send again to a redirect's `Location` unless
+   * redirects are an error (nodejs/undici#4058). The service never redirects: for an upload a
+   * redirect ends in `APIConnectionError` (its cause says "unexpected redirect").
+   */
+  #upload(req: PreparedRequest, signal: AbortSignal): Promise<Response> {
+    const query = req.query ? `?${req.query}` : '';
+    const init = { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'error', duplex: 'half' } as RequestInit;
+    return (this.#fetch ?? globalThis.fetch)(`${this.#baseURL}${req.path}${query}`, init);
   }
 
   #failure(err: unknown, attempt: AbortSignal, timeout: number): unknown {

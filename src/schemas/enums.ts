@@ -25,6 +25,22 @@ export type ReportStatus = 'pending' | 'writing' | 'completed' | 'failed';
 
 /** Context note treatments. */
 export const TREATMENTS = ['consider', 'look_into', 'assume_true', 'ignore'] as const;
+/** A context note treatment: `consider` weighs it as evidence, `look_into` researches it further, `assume_true` takes it as given, `ignore` tells the forecaster not to rely on it. */
+export type Treatment = (typeof TREATMENTS)[number];
+/** The treatments a file may have: every note treatment but `ignore` (a file that should not count is removed). */
+export const FILE_TREATMENTS = ['consider', 'look_into', 'assume_true'] as const;
+/** A file treatment. */
+export type FileTreatment = (typeof FILE_TREATMENTS)[number];
+/** What a context file is to the forecaster. */
+export const ARTIFACT_TYPES = ['user_context', 'background', 'evidence_source', 'dataset', 'assumption'] as const;
+/** A context file's artifact type (`user_context` by default). */
+export type ArtifactType = (typeof ARTIFACT_TYPES)[number];
+/** A context file's state: `processing` at first, then `ready` or `failed` (a failed file never becomes ready). */
+export type ContextFileStatus = 'processing' | 'ready' | 'failed';
+/** Who a preset is for: its creator, or the whole organization (created by an organization admin). */
+export const PRESET_SCOPES = ['personal', 'organization'] as const;
+/** A preset scope. */
+export type PresetScope = (typeof PRESET_SCOPES)[number];
 
 /** States of a decision: `archived` refuses every write until unarchived. */
 export const DECISION_STATUSES = ['active', 'archived'] as const;

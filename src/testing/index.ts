@@ -31,8 +31,13 @@ export { MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, MAX_JSON_DEPTH, MAX_LOGG
 export { MockEventBus } from './events.js';
 export { clientClockFor, mockClientOptions } from './client-clock.js';
 export { ForecastControls } from './models/forecast-controls.js';
-export { TASK_TRANSITIONS, REPORT_TRANSITIONS, RUN_MODE_PLANS, CONTEXT_FILES, FORECAST_OUTCOMES } from './models/forecast-task.js';
-export type { ForecastOutcome, ContextFileLike, ForecastEnv } from './models/forecast-task.js';
+export { TASK_TRANSITIONS, REPORT_TRANSITIONS, RUN_MODE_PLANS, FORECAST_OUTCOMES } from './models/forecast-task.js';
+export type { ForecastOutcome, ForecastEnv } from './models/forecast-task.js';
+export { CONTEXT_FILES, CONTEXT_NOTES, FILE_TRANSITIONS, FILE_PROCESSING_MS } from './models/context.js';
+export type { ContextFileRecord, ContextNoteRecord } from './models/context.js';
+export { ContextControls, UploadSwitch } from './models/context-controls.js';
+export { PRESETS, PRESET_DEFAULTS } from './models/presets.js';
+export type { PresetRecord, PresetDefaultRecord } from './models/presets.js';
 export type { CreditsRecord } from './models/credits.js';
 export { PRICES, DEFAULT_BALANCE } from './models/credits.js';
 export { forecastDataFor } from './models/forecast-data.js';

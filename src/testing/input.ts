@@ -153,6 +153,24 @@ export function bodyFingerprint(body: BodyRead): string {
   }
 }
 
+/**
+ * A multipart body's fields as an object: each file part as a `File`, each other part as text (a
+ * repeated name keeps its last value). A body that is not a valid form answers 400.
+ */
+export async function formObject(bytes: Uint8Array<ArrayBuffer>, headers: Headers): Promise<Record<string, unknown>> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { 'content-type': headers.get('content-type') ?? '' } }).formData();
+  } catch {
+    throw badRequest('The multipart/form-data body could not be read');
+  }
+  const out: Record<string, unknown> = {};
+  form.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
+}
+
 type Def = { type: string; innerType?: z.ZodMiniType; shape?: Record<string, z.ZodMiniType> };
 const defOf = (schema: z.ZodMiniType): Def => schema._zod.def as Def;
 

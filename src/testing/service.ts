@@ -11,7 +11,7 @@ import { delay, FaultInjector, faultResponse, MockConnectionDropped, type FaultR
 import { allHandlers } from './handlers/index.js';
 import type { HandlerContext, OperationHandler } from './handlers/types.js';
 import { errorResponse, jsonResponse, MockHttpError, notFound, Reply } from './http.js';
-import { bodyFingerprint, bodyRefusal, loggedBody, queryObject, readBody, validate, type BodyRead } from './input.js';
+import { bodyFingerprint, bodyRefusal, formObject, loggedBody, queryObject, readBody, validate, type BodyRead } from './input.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog, type RecordedRequest } from './request-log.js';
 import { API_PREFIX, Router, type RouteMatch } from './router.js';
@@ -20,6 +20,7 @@ import { MockEventBus } from './events.js';
 import { IdempotencyLedger } from './idempotency.js';
 import { insertCompletedForecast } from './models/forecast-task.js';
 import { ForecastControls } from './models/forecast-controls.js';
+import { ContextControls, UploadSwitch } from './models/context-controls.js';
 import { MockWebhookEngine, type MockWebhookOptions } from './webhooks/engine.js';
 import { DecisionControls, watchDecisions } from './models/decision.js';
 
@@ -64,6 +65,11 @@ export interface MockServiceOptions {
   faults?: FaultRule[];
   /** The webhook delivery engine: `{ allowLoopbackReceivers: true }` lets it call receivers on 127.0.0.1. */
   webhooks?: MockWebhookOptions;
+  /**
+   * The organization setting that refuses file uploads with 403 `uploads_disabled`: `true` for every
+   * organization, or the ids of some (default: uploads on). See also `contextControls.setUploadsDisabled`.
+   */
+  uploadsDisabled?: boolean | readonly string[];
   /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
   handlers?: readonly OperationHandler[];
 }
@@ -106,6 +112,7 @@ export class MockService {
   private readonly limiter: RateLimiter;
   private readonly idempotency: IdempotencyLedger;
   private rateLimitSetting: RateLimitSetting;
+  private readonly uploads: UploadSwitch;
 
   constructor(options: MockServiceOptions = {}) {
     if (options.clock && options.timeScale !== undefined) throw new TypeError('Pass clock or timeScale, not both');
@@ -118,6 +125,7 @@ export class MockService {
     this.limiter = new RateLimiter(this.clock);
     this.idempotency = new IdempotencyLedger(this.clock);
     this.rateLimitSetting = options.rateLimit ?? false;
+    this.uploads = new UploadSwitch(options.uploadsDisabled);
     this.webhooks = new MockWebhookEngine({ store: this.store, clock: this.clock, events: this.events }, options.webhooks);
     // Decisions hear completed forecasts: their conditions trigger and, in live mode, their summaries are rewritten.
     watchDecisions({ store: this.store, clock: this.clock, events: this.events });
@@ -203,6 +211,19 @@ export class MockService {
    */
   get decisionControls(): DecisionControls {
     return new DecisionControls(this.store);
+  }
+
+  /**
+   * Test hooks of question context and presets: a file that fails, uploads turned off, a question's
+   * own preset.
+   * @example
+   * ```ts
+   * service.contextControls.failFile(fileId);
+   * service.contextControls.setUploadsDisabled(true);
+   * ```
+   */
+  get contextControls(): ContextControls {
+    return new ContextControls({ store: this.store, clock: this.clock, events: this.events }, this.uploads);
   }
 
   /** Empties the store, the request log, the fault rules and the rate-limit counts; keys and clock stay. */
@@ -308,7 +329,7 @@ export class MockService {
       }
       // The body was read once, above: a multipart handler gets the bytes back as a request of its own.
       const forHandler = body.kind === 'multipart' ? new Request(request, { body: body.bytes }) : request;
-      const ctx = this.context(operation, pathParams, inputOf(operation, url, body), principal, forHandler);
+      const ctx = this.context(operation, pathParams, await inputOf(operation, url, body, request), principal, forHandler);
       return toResponse(await handler.handle(ctx), operation);
     } catch (err) {
       if (err instanceof MockHttpError) return errorResponse(err);
@@ -335,17 +356,18 @@ export class MockService {
       timestamp: () => new Date(this.clock.now()).toISOString(),
       limit: (name, perMinute) => this.limiter.hit(name, principal.key, perMinute),
       request,
+      uploadsDisabled: this.uploads.disabled(principal.organizationId),
     };
   }
 }
 
-/** The checked body (POST/PUT/PATCH) or query (GET/DELETE). */
-function inputOf(operation: Operation, url: URL, body: BodyRead): unknown {
+/** The checked body (POST/PUT/PATCH; an upload's form with its files) or query (GET/DELETE). */
+async function inputOf(operation: Operation, url: URL, body: BodyRead, request: Request): Promise<unknown> {
   const refusal = bodyRefusal(body);
   if (refusal) throw refusal;
-  if (operation.multipart) return undefined;
   const query = operation.method === 'GET' || operation.method === 'DELETE';
-  const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : {};
+  const form = operation.multipart && body.kind === 'multipart';
+  const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : form ? await formObject(body.bytes, request.headers) : {};
   return operation.params ? validate(operation.params, raw) : raw;
 }
 

@@ -49,9 +49,10 @@ describe('forecasts.create', () => {
   });
 
   it('creates an inline question and forecasts it', async () => {
-    const task = await h.client.forecasts.create({ question: numeric, presetId: 'preset-1' });
+    const preset = await h.client.presets.create({ scope: 'personal', name: 'Preset 1' });
+    const task = await h.client.forecasts.create({ question: numeric, presetId: preset.id });
     expect(task.question).toMatchObject({ type: 'numeric', lowerBound: 40, upperBound: 140 });
-    expect(task.preset).toEqual({ used: true, id: 'preset-1' });
+    expect(task.preset).toEqual({ used: true, id: preset.id, name: 'Preset 1' });
     expect((await h.client.questions.retrieve(task.question.id)).title).toBe(numeric.title);
   });
 
@@ -111,7 +112,7 @@ describe('forecasts.create', () => {
     const fileId = h.mock.service.forecastControls.addContextFile(q.id);
     const err = await h.client.forecasts.create({ questionId: q.id }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContextNotReadyError);
-    expect((err as ContextNotReadyError).files).toEqual([{ id: fileId, status: 'processing', filename: 'notes.pdf' }]);
+    expect((err as ContextNotReadyError).files).toEqual([{ id: fileId, status: 'processing', filename: 'notes.pdf', questionId: q.id }]);
     expect((await h.client.forecasts.create({ questionId: q.id, allowIncompleteContext: true })).status).toBe('queued');
   });
 

@@ -45,7 +45,7 @@ describe('built package', () => {
 
   it('exports every pinned name from the root', async () => {
     const sdk = (await import(`${root}dist/index.js`)) as Record<string, unknown>;
-    const pinned = ['ForecastingClient', 'operations', 'verifyWebhook', 'ForecastingError', 'APIError', 'BadRequestError', 'AuthenticationError', 'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'RateLimitError', 'InternalServerError', 'APIConnectionError', 'APITimeoutError', 'ValidationError', 'WebhookVerificationError'];
+    const pinned = ['ForecastingClient', 'operations', 'verifyWebhook', 'ForecastingError', 'APIError', 'BadRequestError', 'AuthenticationError', 'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'RateLimitError', 'InternalServerError', 'APIConnectionError', 'APITimeoutError', 'ValidationError', 'WebhookVerificationError', 'ContextFileFailedError'];
     expect(pinned.filter((name) => sdk[name] === undefined)).toEqual([]);
     const { APITimeoutError, APIConnectionError } = sdk as { APITimeoutError: { prototype: object }; APIConnectionError: new () => object };
     expect(APITimeoutError.prototype).toBeInstanceOf(APIConnectionError);

@@ -14,6 +14,7 @@ import {
   createMany,
   waitForTask,
   waitForTasks,
+  type CreateAndWaitOptions,
   type WaitManyOptions,
   type WaitOptions,
 } from './waits.js';
@@ -21,6 +22,8 @@ import { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, F
 import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
 import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../../schemas/chat.js';
 import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
+import { QuestionFiles } from '../context/index.js';
+import type { ContextWaitOptions } from '../context/readiness.js';
 
 /** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
 export const forecastOperations = defineOperations('forecasts', {
@@ -232,14 +235,20 @@ export class Forecasts extends APIResource {
 
   /**
    * Starts a forecast and waits for it. One idempotency key covers the start, so no retry starts a
-   * second forecast; pass your own `idempotencyKey` to make a re-run of the same call replay it.
+   * second forecast; pass your own `idempotencyKey` to make a re-run of the same call replay it. With
+   * `waitForContext` (and a `questionId`), it first waits for the question's files to be ready.
    * @example
    * ```ts
-   * const task = await client.forecasts.createAndWait({ questionId, runMode: 'light' }, { timeout: 3600_000 });
+   * const task = await client.forecasts.createAndWait({ questionId, runMode: 'light' }, { timeout: 3600_000, waitForContext: true });
    * ```
    */
-  createAndWait(params: ForecastCreateParams, options?: WaitOptions & Pick<RequestOptions, 'idempotencyKey'>): Promise<ForecastTask> {
+  createAndWait(params: ForecastCreateParams, options?: CreateAndWaitOptions): Promise<ForecastTask> {
     return createAndWait(this, params, options);
+  }
+
+  /** Waits for a question's files, for `createAndWait`. @internal */
+  waitForContext(questionId: string, options: ContextWaitOptions): Promise<unknown> {
+    return new QuestionFiles(this._client).waitUntilReady(questionId, options);
   }
 
   /**

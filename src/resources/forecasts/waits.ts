@@ -20,6 +20,7 @@ import {
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
 import { poll, type PollStep } from '../../core/polling.js';
+import type { ContextWaitOptions } from '../context/readiness.js';
 import { ProgressTracker, type ForecastProgress, type ForecastProgressEvents } from './progress.js';
 import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
 import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
@@ -65,6 +66,23 @@ export interface WaitManyOptions extends Omit<WaitOptions, 'includeSubforecasts'
   full?: boolean;
 }
 
+/**
+ * Options of `forecasts.createAndWait`: those of a wait, the start's `idempotencyKey`, and
+ * `waitForContext`.
+ * @example
+ * ```ts
+ * await client.forecasts.createAndWait({ questionId }, { waitForContext: true, timeout: 2 * 3600_000 });
+ * ```
+ */
+export interface CreateAndWaitOptions extends WaitOptions, Pick<RequestOptions, 'idempotencyKey'> {
+  /**
+   * With a `questionId`: first wait until the question's files are ready (as
+   * `questions.files.waitUntilReady` does; a failed file rejects with `ContextFileFailedError`), then
+   * start. `timeout` covers both waits.
+   */
+  waitForContext?: boolean;
+}
+
 /** What the flows run with: the `Forecasts` resource's calls and its progress emitter. @internal */
 export interface FlowContext {
   readonly clock: ClientClock;
@@ -74,6 +92,7 @@ export interface FlowContext {
   createBatch(params: ForecastBatchParams, options?: RequestOptions): APIPromise<ForecastBatchResult>;
   cancelBatch(params: ForecastCancelBatchParams, options?: RequestOptions): APIPromise<ForecastCancelBatchResult>;
   readonly emitter: EventEmitter<ForecastProgressEvents>;
+  waitForContext(questionId: string, options: ContextWaitOptions): Promise<unknown>;
 }
 
 /** Whether waiting is over for a task in this state. */
@@ -167,14 +186,12 @@ export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[],
 }
 
 /** Starts a forecast with one idempotency key (so no retry starts a second), then waits. @internal */
-export async function createAndWait(
-  ctx: FlowContext,
-  params: ForecastCreateParams,
-  o: WaitOptions & Pick<RequestOptions, 'idempotencyKey'> = {},
-): Promise<ForecastTask> {
-  const { idempotencyKey = `sdk-${crypto.randomUUID()}` } = o;
+export async function createAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions = {}): Promise<ForecastTask> {
+  const { idempotencyKey = `sdk-${crypto.randomUUID()}`, timeout } = o;
+  const started = ctx.clock.now();
+  if (o.waitForContext && params.questionId) await ctx.waitForContext(params.questionId, o);
   const task = await ctx.create(params, { ...o.requestOptions, signal: o.signal, idempotencyKey });
-  return waitForTask(ctx, task.id, o);
+  return waitForTask(ctx, task.id, { ...o, timeout: timeout === undefined ? undefined : Math.max(0, timeout - (ctx.clock.now() - started)) });
 }
 
 /** Runs `send` on consecutive chunks of `items`, in order. */

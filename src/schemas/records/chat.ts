@@ -5,8 +5,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { Timestamp, exact, openEnum, openString } from '../common.js';
-import { TREATMENTS } from '../enums.js';
+import { Timestamp, exact, openString } from '../common.js';
 
 export const SuggestedContext = exact({ text: z.string(), treatment: z.optional(z.string()) });
 /** A note the assistant proposes, to save with `forecasts.chat.acceptContext`. */
@@ -46,13 +45,5 @@ export const ChatThread = exact({
  */
 export interface ChatThread extends z.output<typeof ChatThread> {}
 
-export const ContextNote = exact({
-  id: z.string(),
-  text: z.string(),
-  /** `consider`, `look_into`, `assume_true` or `ignore`. */
-  treatment: openEnum(TREATMENTS),
-  questionId: z.optional(z.string()),
-  createdAt: z.optional(Timestamp),
-});
-/** A context note on a question, used by its next forecast. Not shown in the spec beyond `text` and `treatment`. */
-export interface ContextNote extends z.output<typeof ContextNote> {}
+// The note a suggestion becomes is a context note: one record, owned by the context group.
+export { ContextNote } from './context.js';

@@ -6,7 +6,9 @@
  */
 import * as z from 'zod/mini';
 import { Credits } from './account.js';
-import { ChatThread, ContextNote } from './chat.js';
+import { ChatThread } from './chat.js';
+import { ContextFile, ContextNote, ContextReady } from './context.js';
+import { Preset, PresetDefaults } from './presets.js';
 import { Decision, DecisionComment, DecisionCondition, DecisionDraft, DecisionForecastEstimate, DecisionForecastRun, DecisionLink, DecisionNode, DecisionNote, DecisionSummary } from './decisions.js';
 import { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from './forecasts.js';
 import { NormalizeResult, Question, Tag } from './questions.js';
@@ -42,6 +44,10 @@ export const recordSchemas = {
   DecisionSummary,
   DecisionForecastEstimate,
   DecisionForecastRun,
+  ContextFile,
+  ContextReady,
+  Preset,
+  PresetDefaults,
 };
 /** The name of a record schema. */
 export type RecordName = keyof typeof recordSchemas;

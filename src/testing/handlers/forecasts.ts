@@ -132,17 +132,17 @@ export const forecastHandlers = [
     ),
   ),
 
-  on(ops.create, (ctx) => taskView(ctx.store, startFromBody(ctx, ctx.input))),
+  on(ops.create, (ctx) => taskView(ctx.store, startFromBody(ctx, ctx.input), { viewer: ctx.principal })),
 
   on(ops.retrieve, (ctx) => {
     const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
-    return new Reply(taskView(ctx.store, record, ctx.input), { headers: retryAfter(ctx, readAgainIn(record)) });
+    return new Reply(taskView(ctx.store, record, { ...ctx.input, viewer: ctx.principal }), { headers: retryAfter(ctx, readAgainIn(record)) });
   }),
 
   on(ops.cancel, (ctx) => {
     const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
     cancelForecast(ctx, record);
-    return taskView(ctx.store, record);
+    return taskView(ctx.store, record, { viewer: ctx.principal });
   }),
 
   on(ops.createBatch, (ctx) => {
@@ -198,6 +198,6 @@ export const forecastHandlers = [
   on(qops.create, (ctx) => {
     const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
     requireContextScope(ctx, ctx.input.context);
-    return taskView(ctx.store, start(ctx, question, ctx.input));
+    return taskView(ctx.store, start(ctx, question, ctx.input), { viewer: ctx.principal });
   }),
 ];

@@ -12,6 +12,8 @@ import { chatHandlers } from './chat.js';
 import { scheduleHandlers } from './schedules.js';
 import { creditHandlers } from './credits.js';
 import { decisionHandlers } from './decisions.js';
+import { contextHandlers } from './context.js';
+import { presetHandlers } from './presets.js';
 
 export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ...draftingHandlers, ...tagHandlers, ...webhookHandlers,
   ...forecastHandlers,
@@ -19,4 +21,6 @@ export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ..
   ...scheduleHandlers,
   ...creditHandlers,
   ...decisionHandlers,
+  ...contextHandlers,
+  ...presetHandlers,
 ];
