@@ -6,6 +6,7 @@ import { Forecasts, RunModes } from './resources/forecasts/index.js';
 import { Schedules, Watches } from './resources/schedules.js';
 import { CreditsResource } from './resources/credits.js';
 import { Webhooks } from './resources/webhooks.js';
+import { QuestionTemplates } from './resources/templates.js';
 
 /**
  * The Forecasting Service client.
@@ -38,6 +39,8 @@ export class ForecastingClient extends BaseClient {
   readonly credits: CreditsResource = new CreditsResource(this);
   /** Webhooks and their deliveries (`client.webhooks.deliveries`). */
   readonly webhooks: Webhooks = new Webhooks(this);
+  /** Question templates: questions with `{key}` blanks, and their files. */
+  readonly questionTemplates: QuestionTemplates = new QuestionTemplates(this);
 
   /**
    * @param options - see {@link ClientOptions}. A missing key or base URL throws `ValidationError` naming

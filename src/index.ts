@@ -157,4 +157,28 @@ export type {
   NormalizeResult,
   Tag,
 } from './schemas/records/questions.js';
+export { QuestionTemplates, QuestionTemplateFiles } from './resources/templates.js';
+export { OWNERSHIP_SCOPES, ARTIFACT_TYPES } from './schemas/enums.js';
+export type { OwnershipScope, ArtifactType } from './schemas/enums.js';
+export type {
+  TemplateFields,
+  TemplateBlankInput,
+  QuestionTemplateCreateParams,
+  QuestionTemplateUpdateParams,
+  QuestionTemplateFromQuestionParams,
+  QuestionTemplateListParams,
+  QuestionTemplateApplyParams,
+  QuestionTemplateFillParams,
+  QuestionTemplateFileUploadParams,
+  QuestionTemplateFileUpdateParams,
+} from './schemas/templates.js';
+export type {
+  QuestionTemplate,
+  QuestionTemplateFields,
+  QuestionTemplateBlank,
+  QuestionTemplateFile,
+  QuestionTemplateApplication,
+  QuestionTemplateFill,
+  SourceTemplate,
+} from './schemas/records/templates.js';
 export { VERSION } from './version.js';

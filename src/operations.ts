@@ -9,6 +9,7 @@ import { chatOperations, forecastOperations, questionForecastOperations, runMode
 import { questionScheduleOperations, questionWatchOperations, scheduleOperations, watchOperations } from './resources/schedules.js';
 import { creditOperations } from './resources/credits.js';
 import { webhookDeliveryOperations, webhookOperations } from './resources/webhooks.js';
+import { questionTemplateFileOperations, questionTemplateOperations } from './resources/templates.js';
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
@@ -25,6 +26,8 @@ export const declaredOperations: readonly Operation[] = [
   creditOperations,
   webhookOperations,
   webhookDeliveryOperations,
+  questionTemplateOperations,
+  questionTemplateFileOperations,
 ].flatMap((group): Operation[] => Object.values(group));
 
 /**

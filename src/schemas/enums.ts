@@ -25,3 +25,13 @@ export type ReportStatus = 'pending' | 'writing' | 'completed' | 'failed';
 
 /** Context note treatments. */
 export const TREATMENTS = ['consider', 'look_into', 'assume_true', 'ignore'] as const;
+
+/** Who a template, preset or connection belongs to: one user (`personal`) or the whole `organization`. */
+export const OWNERSHIP_SCOPES = ['personal', 'organization'] as const;
+/** A scope on creation: `personal` or `organization` (needs an organization admin). */
+export type OwnershipScope = (typeof OWNERSHIP_SCOPES)[number];
+
+/** What an uploaded context file is (`user_context` by default). */
+export const ARTIFACT_TYPES = ['user_context', 'background', 'evidence_source', 'dataset', 'assumption'] as const;
+/** The kind of an uploaded context file. */
+export type ArtifactType = (typeof ARTIFACT_TYPES)[number];

@@ -39,3 +39,5 @@ export { forecastDataFor } from './models/forecast-data.js';
 export type { MockForecastEvent, MockEventListener } from './events.js';
 export { MockWebhookEngine, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_USER_AGENT, WEBHOOKS, WEBHOOK_DELIVERIES, WEBHOOK_ATTEMPTS } from './webhooks/engine.js';
 export type { MockWebhookOptions, MockWebhookCall, WebhookRecord, WebhookDeliveryRecord, WebhookAttemptRecord } from './webhooks/engine.js';
+export { BUILTIN_TEMPLATES, QUESTION_TEMPLATES, TEMPLATE_FILES, TEMPLATE_FILE_PROCESSING_MS } from './models/templates.js';
+export type { TemplateRecord, TemplateFileRecord } from './models/templates.js';

@@ -11,6 +11,7 @@ import { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, Forec
 import { NormalizeResult, Question, Tag } from './questions.js';
 import { Schedule, Watch } from './schedules.js';
 import { Webhook, WebhookDelivery, WebhookDeliveryAttempt, WebhookWithSecret } from './webhooks.js';
+import { QuestionTemplate, QuestionTemplateApplication, QuestionTemplateFile, QuestionTemplateFill } from './templates.js';
 
 /** The record schemas an operation's `response` names. */
 export const recordSchemas = {
@@ -31,6 +32,10 @@ export const recordSchemas = {
   WebhookWithSecret,
   WebhookDelivery,
   WebhookDeliveryAttempt,
+  QuestionTemplate,
+  QuestionTemplateApplication,
+  QuestionTemplateFill,
+  QuestionTemplateFile,
 };
 /** The name of a record schema. */
 export type RecordName = keyof typeof recordSchemas;

@@ -20,6 +20,7 @@ import {
   taskView,
 } from '../models/forecast-task.js';
 import { canSee, findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
+import { findTemplate, questionFromTemplate } from '../models/templates.js';
 import { cursorPage } from '../paging.js';
 import type { ForecastRecord, QuestionRecord } from '../store.js';
 import { on, type HandlerContext, type InputOf } from './types.js';
@@ -52,8 +53,12 @@ function startFromBody(ctx: HandlerContext, body: CreateBody): ForecastRecord {
   let created = false;
   if (body.questionId !== undefined) question = findVisibleQuestion(ctx, body.questionId);
   else {
-    if (body.question && 'templateId' in body.question) throw notFound(`question.templateId: no question template ${String(body.question.templateId)}`);
-    question = ctx.store.questions.get(insertQuestion(ctx, body.question as QuestionDefinition).id)!;
+    const inline = body.question!;
+    const built =
+      'templateId' in inline && typeof inline.templateId === 'string'
+        ? questionFromTemplate(findTemplate(ctx, inline.templateId, 'question.templateId'), inline, 'question.')
+        : { definition: inline as QuestionDefinition, sourceTemplate: undefined };
+    question = ctx.store.questions.get(insertQuestion(ctx, built.definition, built.sourceTemplate).id)!;
     created = true;
   }
   try {

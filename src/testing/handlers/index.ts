@@ -11,10 +11,12 @@ import { forecastHandlers } from './forecasts.js';
 import { chatHandlers } from './chat.js';
 import { scheduleHandlers } from './schedules.js';
 import { creditHandlers } from './credits.js';
+import { templateHandlers } from './templates.js';
 
 export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ...draftingHandlers, ...tagHandlers, ...webhookHandlers,
   ...forecastHandlers,
   ...chatHandlers,
   ...scheduleHandlers,
   ...creditHandlers,
+  ...templateHandlers,
 ];
