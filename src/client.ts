@@ -7,6 +7,7 @@ import { Schedules, Watches } from './resources/schedules.js';
 import { CreditsResource } from './resources/credits.js';
 import { Webhooks } from './resources/webhooks.js';
 import { QuestionTemplates } from './resources/templates.js';
+import { Connections } from './resources/connections.js';
 
 /**
  * The Forecasting Service client.
@@ -41,6 +42,8 @@ export class ForecastingClient extends BaseClient {
   readonly webhooks: Webhooks = new Webhooks(this);
   /** Question templates: questions with `{key}` blanks, and their files. */
   readonly questionTemplates: QuestionTemplates = new QuestionTemplates(this);
+  /** Connections to remote tool servers (MCP servers) that forecasts may call. */
+  readonly connections: Connections = new Connections(this);
 
   /**
    * @param options - see {@link ClientOptions}. A missing key or base URL throws `ValidationError` naming

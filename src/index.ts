@@ -158,8 +158,9 @@ export type {
   Tag,
 } from './schemas/records/questions.js';
 export { QuestionTemplates, QuestionTemplateFiles } from './resources/templates.js';
-export { OWNERSHIP_SCOPES, ARTIFACT_TYPES } from './schemas/enums.js';
-export type { OwnershipScope, ArtifactType } from './schemas/enums.js';
+export { Connections } from './resources/connections.js';
+export { OWNERSHIP_SCOPES, ARTIFACT_TYPES, CONNECTION_AUTH_KINDS } from './schemas/enums.js';
+export type { OwnershipScope, ArtifactType, ConnectionAuthKind } from './schemas/enums.js';
 export type {
   TemplateFields,
   TemplateBlankInput,
@@ -181,4 +182,6 @@ export type {
   QuestionTemplateFill,
   SourceTemplate,
 } from './schemas/records/templates.js';
+export type { ConnectionCreateParams, ConnectionUpdateParams, ConnectionMemberSwitchParams, ConnectionListParams } from './schemas/connections.js';
+export type { Connection, ConnectionTool, ConnectionSignIn } from './schemas/records/connections.js';
 export { VERSION } from './version.js';

@@ -10,6 +10,7 @@ import { questionScheduleOperations, questionWatchOperations, scheduleOperations
 import { creditOperations } from './resources/credits.js';
 import { webhookDeliveryOperations, webhookOperations } from './resources/webhooks.js';
 import { questionTemplateFileOperations, questionTemplateOperations } from './resources/templates.js';
+import { connectionOperations } from './resources/connections.js';
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
@@ -28,6 +29,7 @@ export const declaredOperations: readonly Operation[] = [
   webhookDeliveryOperations,
   questionTemplateOperations,
   questionTemplateFileOperations,
+  connectionOperations,
 ].flatMap((group): Operation[] => Object.values(group));
 
 /**

@@ -35,3 +35,8 @@ export type OwnershipScope = (typeof OWNERSHIP_SCOPES)[number];
 export const ARTIFACT_TYPES = ['user_context', 'background', 'evidence_source', 'dataset', 'assumption'] as const;
 /** The kind of an uploaded context file. */
 export type ArtifactType = (typeof ARTIFACT_TYPES)[number];
+
+/** How a connection authenticates to its server. */
+export const CONNECTION_AUTH_KINDS = ['none', 'api_key', 'oauth'] as const;
+/** How a connection authenticates: none, an API key (`api_key`, never returned), or a person's `oauth` sign-in. */
+export type ConnectionAuthKind = (typeof CONNECTION_AUTH_KINDS)[number];

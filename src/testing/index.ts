@@ -41,3 +41,5 @@ export { MockWebhookEngine, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_USER_AGENT, WEBHOOK
 export type { MockWebhookOptions, MockWebhookCall, WebhookRecord, WebhookDeliveryRecord, WebhookAttemptRecord } from './webhooks/engine.js';
 export { BUILTIN_TEMPLATES, QUESTION_TEMPLATES, TEMPLATE_FILES, TEMPLATE_FILE_PROCESSING_MS } from './models/templates.js';
 export type { TemplateRecord, TemplateFileRecord } from './models/templates.js';
+export { ConnectionControls, CONNECTIONS, SIMULATED_HOSTS } from './models/connections.js';
+export type { ConnectionRecord, SimulatedHost } from './models/connections.js';

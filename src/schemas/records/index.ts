@@ -12,6 +12,7 @@ import { NormalizeResult, Question, Tag } from './questions.js';
 import { Schedule, Watch } from './schedules.js';
 import { Webhook, WebhookDelivery, WebhookDeliveryAttempt, WebhookWithSecret } from './webhooks.js';
 import { QuestionTemplate, QuestionTemplateApplication, QuestionTemplateFile, QuestionTemplateFill } from './templates.js';
+import { Connection, ConnectionSignIn } from './connections.js';
 
 /** The record schemas an operation's `response` names. */
 export const recordSchemas = {
@@ -36,6 +37,8 @@ export const recordSchemas = {
   QuestionTemplateApplication,
   QuestionTemplateFill,
   QuestionTemplateFile,
+  Connection,
+  ConnectionSignIn,
 };
 /** The name of a record schema. */
 export type RecordName = keyof typeof recordSchemas;

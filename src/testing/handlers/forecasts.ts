@@ -21,6 +21,7 @@ import {
 } from '../models/forecast-task.js';
 import { canSee, findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
 import { findTemplate, questionFromTemplate } from '../models/templates.js';
+import type { ConnectionSwitches } from '../models/connections.js';
 import { cursorPage } from '../paging.js';
 import type { ForecastRecord, QuestionRecord } from '../store.js';
 import { on, type HandlerContext, type InputOf } from './types.js';
@@ -70,7 +71,11 @@ function startFromBody(ctx: HandlerContext, body: CreateBody): ForecastRecord {
   }
 }
 
-function start(ctx: HandlerContext, question: QuestionRecord, body: { runMode?: RunModeKey | undefined; presetId?: string | undefined; allowIncompleteContext?: boolean | undefined }): ForecastRecord {
+function start(
+  ctx: HandlerContext,
+  question: QuestionRecord,
+  body: { runMode?: RunModeKey | undefined; presetId?: string | undefined; allowIncompleteContext?: boolean | undefined; connections?: ConnectionSwitches | undefined },
+): ForecastRecord {
   return startForecast(ctx, {
     question,
     ownerId: ctx.principal.userId,
@@ -78,6 +83,7 @@ function start(ctx: HandlerContext, question: QuestionRecord, body: { runMode?: 
     runMode: body.runMode,
     presetId: body.presetId,
     allowIncompleteContext: body.allowIncompleteContext,
+    connections: body.connections,
     startedBy: 'api',
   });
 }

@@ -12,6 +12,7 @@ import { chatHandlers } from './chat.js';
 import { scheduleHandlers } from './schedules.js';
 import { creditHandlers } from './credits.js';
 import { templateHandlers } from './templates.js';
+import { connectionHandlers } from './connections.js';
 
 export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ...draftingHandlers, ...tagHandlers, ...webhookHandlers,
   ...forecastHandlers,
@@ -19,4 +20,5 @@ export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ..
   ...scheduleHandlers,
   ...creditHandlers,
   ...templateHandlers,
+  ...connectionHandlers,
 ];

@@ -13,6 +13,7 @@ import type { MockEventBus, MockForecastEvent } from '../events.js';
 import { conflict, MockHttpError } from '../http.js';
 import { API_PREFIX } from '../router.js';
 import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type QuestionRecord } from '../store.js';
+import { connectionWarnings, planConnections, recordConnections, taskConnections, type ConnectionSwitches } from './connections.js';
 import { chargeForecast } from './credits.js';
 import { forecastDataFor } from './forecast-data.js';
 
@@ -104,6 +105,8 @@ export interface StartRequest {
   presetId?: string | null | undefined;
   allowIncompleteContext?: boolean | undefined;
   startedBy: ForecastRecord['startedBy'];
+  /** This forecast's connection switches (`{off, on}` of the body). */
+  connections?: ConnectionSwitches | undefined;
 }
 
 /**
@@ -134,6 +137,7 @@ export function startForecast(env: ForecastEnv, req: StartRequest): ForecastReco
   }
   const runMode = req.runMode ?? DEFAULT_RUN_MODE;
   const plan = RUN_MODE_PLANS[runMode];
+  const connections = planConnections(store, req, req.connections);
   const charged = chargeForecast(store, req.organizationId, `forecast.${runMode}`);
   const now = clock.now();
   const record = store.forecasts.insert({
@@ -156,6 +160,7 @@ export function startForecast(env: ForecastEnv, req: StartRequest): ForecastReco
     startedBy: req.startedBy,
     timers: [],
   });
+  recordConnections(store, record.id, connections);
   emit(env, record, 'forecast.started');
   scheduleRun(env, record, now, plan.minutes * MINUTE);
   return record;
@@ -346,8 +351,8 @@ export function taskView(store: MockStore, r: ForecastRecord, o: ViewOptions = {
       : null,
     error: r.status === 'failed' ? { message: r.failureMessage ?? 'The forecast failed' } : null,
     preset: r.presetId && r.presetId !== 'none' ? { used: true, id: r.presetId } : null,
-    connections: [],
-    warnings: [],
+    connections: taskConnections(store, r, done(r)),
+    warnings: connectionWarnings(store, r, question.visibility),
   };
 }
 
