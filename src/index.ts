@@ -159,6 +159,7 @@ export type {
 } from './schemas/records/questions.js';
 export { QuestionTemplates, QuestionTemplateFiles } from './resources/templates.js';
 export { Connections } from './resources/connections.js';
+export { QuestionShareLinks, QuestionSubscriptions } from './resources/sharing.js';
 export { OWNERSHIP_SCOPES, ARTIFACT_TYPES, CONNECTION_AUTH_KINDS } from './schemas/enums.js';
 export type { OwnershipScope, ArtifactType, ConnectionAuthKind } from './schemas/enums.js';
 export type {
@@ -184,4 +185,6 @@ export type {
 } from './schemas/records/templates.js';
 export type { ConnectionCreateParams, ConnectionUpdateParams, ConnectionMemberSwitchParams, ConnectionListParams } from './schemas/connections.js';
 export type { Connection, ConnectionTool, ConnectionSignIn } from './schemas/records/connections.js';
+export type { ShareLinkCreateParams, ShareLinkUpdateParams, ShareLinkListParams } from './schemas/sharing.js';
+export type { ShareLink, QuestionSubscription } from './schemas/records/sharing.js';
 export { VERSION } from './version.js';

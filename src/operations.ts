@@ -11,6 +11,7 @@ import { creditOperations } from './resources/credits.js';
 import { webhookDeliveryOperations, webhookOperations } from './resources/webhooks.js';
 import { questionTemplateFileOperations, questionTemplateOperations } from './resources/templates.js';
 import { connectionOperations } from './resources/connections.js';
+import { shareLinkOperations, subscriptionOperations } from './resources/sharing.js';
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
@@ -30,6 +31,8 @@ export const declaredOperations: readonly Operation[] = [
   questionTemplateOperations,
   questionTemplateFileOperations,
   connectionOperations,
+  shareLinkOperations,
+  subscriptionOperations,
 ].flatMap((group): Operation[] => Object.values(group));
 
 /**

@@ -8,6 +8,7 @@ import { NormalizeClarifyParams, NormalizeParams, NormalizeReviseParams, Questio
 import type { NormalizeResult, Question } from '../schemas/records/questions.js';
 import { QuestionForecasts } from './forecasts/index.js';
 import { QuestionSchedule, QuestionWatch } from './schedules.js';
+import { QuestionShareLinks, QuestionSubscriptions } from './sharing.js';
 
 /** The Questions group, declared once. */
 export const questionOperations = defineOperations('questions', {
@@ -40,6 +41,10 @@ export class Questions extends APIResource {
   readonly schedule: QuestionSchedule = new QuestionSchedule(this._client);
   /** The question's watch (automatic reruns). */
   readonly watch: QuestionWatch = new QuestionWatch(this._client);
+  /** The question's share links. */
+  readonly shareLinks: QuestionShareLinks = new QuestionShareLinks(this._client);
+  /** Your notification subscription to the question: `follow`, `unfollow`. */
+  readonly subscription: QuestionSubscriptions = new QuestionSubscriptions(this._client);
 
   /**
    * Lists your questions, newest first. Awaiting gives the first page; `for await` walks every question.

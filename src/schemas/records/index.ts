@@ -13,6 +13,7 @@ import { Schedule, Watch } from './schedules.js';
 import { Webhook, WebhookDelivery, WebhookDeliveryAttempt, WebhookWithSecret } from './webhooks.js';
 import { QuestionTemplate, QuestionTemplateApplication, QuestionTemplateFile, QuestionTemplateFill } from './templates.js';
 import { Connection, ConnectionSignIn } from './connections.js';
+import { QuestionSubscription, ShareLink } from './sharing.js';
 
 /** The record schemas an operation's `response` names. */
 export const recordSchemas = {
@@ -39,6 +40,8 @@ export const recordSchemas = {
   QuestionTemplateFile,
   Connection,
   ConnectionSignIn,
+  ShareLink,
+  QuestionSubscription,
 };
 /** The name of a record schema. */
 export type RecordName = keyof typeof recordSchemas;

@@ -13,6 +13,7 @@ import { scheduleHandlers } from './schedules.js';
 import { creditHandlers } from './credits.js';
 import { templateHandlers } from './templates.js';
 import { connectionHandlers } from './connections.js';
+import { sharingHandlers } from './sharing.js';
 
 export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ...draftingHandlers, ...tagHandlers, ...webhookHandlers,
   ...forecastHandlers,
@@ -21,4 +22,5 @@ export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ..
   ...creditHandlers,
   ...templateHandlers,
   ...connectionHandlers,
+  ...sharingHandlers,
 ];
