@@ -8,6 +8,8 @@ import { CreditsResource } from './resources/credits.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Decisions } from './resources/decisions/index.js';
 import { Presets } from './resources/presets.js';
+import { QuestionTemplates } from './resources/templates.js';
+import { Connections } from './resources/connections.js';
 
 /**
  * The Forecasting Service client.
@@ -44,6 +46,10 @@ export class ForecastingClient extends BaseClient {
   readonly decisions: Decisions = new Decisions(this);
   /** Forecast presets, their files (`client.presets.files`) and the default presets. */
   readonly presets: Presets = new Presets(this);
+  /** Question templates: questions with `{key}` blanks, and their files. */
+  readonly questionTemplates: QuestionTemplates = new QuestionTemplates(this);
+  /** Connections to remote tool servers (MCP servers) that forecasts may call. */
+  readonly connections: Connections = new Connections(this);
 
   /**
    * @param options - see {@link ClientOptions}. A missing key or base URL throws `ValidationError` naming

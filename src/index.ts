@@ -211,8 +211,8 @@ export type {
 export { QuestionContext, QuestionFiles } from './resources/context/index.js';
 export type { ContextWaitOptions } from './resources/context/readiness.js';
 export { Presets, PresetFiles } from './resources/presets.js';
-export { ARTIFACT_TYPES, FILE_TREATMENTS, PRESET_SCOPES, TREATMENTS } from './schemas/enums.js';
-export type { ArtifactType, ContextFileStatus, FileTreatment, PresetScope, Treatment } from './schemas/enums.js';
+export { FILE_TREATMENTS, TREATMENTS } from './schemas/enums.js';
+export type { ContextFileStatus, FileTreatment, Treatment } from './schemas/enums.js';
 export type {
   ContextListParams,
   ContextNoteUpdateParams,
@@ -223,4 +223,34 @@ export type {
 export type { PresetCreateParams, PresetUpdateParams, PresetDefaultsParams, PresetFileUploadParams, PresetFileJSON, PresetListParams } from './schemas/presets.js';
 export type { ContextFile, ContextReady } from './schemas/records/context.js';
 export type { Preset, PresetNote, PresetDefaults } from './schemas/records/presets.js';
+export { QuestionTemplates, QuestionTemplateFiles } from './resources/templates.js';
+export { Connections } from './resources/connections.js';
+export { QuestionShareLinks, QuestionSubscriptions } from './resources/sharing.js';
+export { OWNERSHIP_SCOPES, ARTIFACT_TYPES, CONNECTION_AUTH_KINDS } from './schemas/enums.js';
+export type { OwnershipScope, ArtifactType, ConnectionAuthKind } from './schemas/enums.js';
+export type {
+  TemplateFields,
+  TemplateBlankInput,
+  QuestionTemplateCreateParams,
+  QuestionTemplateUpdateParams,
+  QuestionTemplateFromQuestionParams,
+  QuestionTemplateListParams,
+  QuestionTemplateApplyParams,
+  QuestionTemplateFillParams,
+  QuestionTemplateFileUploadParams,
+  QuestionTemplateFileUpdateParams,
+} from './schemas/templates.js';
+export type {
+  QuestionTemplate,
+  QuestionTemplateFields,
+  QuestionTemplateBlank,
+  QuestionTemplateFile,
+  QuestionTemplateApplication,
+  QuestionTemplateFill,
+  SourceTemplate,
+} from './schemas/records/templates.js';
+export type { ConnectionCreateParams, ConnectionUpdateParams, ConnectionMemberSwitchParams, ConnectionListParams } from './schemas/connections.js';
+export type { Connection, ConnectionTool, ConnectionSignIn } from './schemas/records/connections.js';
+export type { ShareLinkCreateParams, ShareLinkUpdateParams, ShareLinkListParams } from './schemas/sharing.js';
+export type { ShareLink, QuestionSubscription } from './schemas/records/sharing.js';
 export { VERSION } from './version.js';

@@ -22,6 +22,9 @@ import {
 } from './resources/decisions/index.js';
 import { contextOperations, fileOperations } from './resources/context/index.js';
 import { presetFileOperations, presetOperations } from './resources/presets.js';
+import { questionTemplateFileOperations, questionTemplateOperations } from './resources/templates.js';
+import { connectionOperations } from './resources/connections.js';
+import { shareLinkOperations, subscriptionOperations } from './resources/sharing.js';
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
@@ -51,6 +54,11 @@ export const declaredOperations: readonly Operation[] = [
   fileOperations,
   presetOperations,
   presetFileOperations,
+  questionTemplateOperations,
+  questionTemplateFileOperations,
+  connectionOperations,
+  shareLinkOperations,
+  subscriptionOperations,
 ].flatMap((group): Operation[] => Object.values(group));
 
 /**

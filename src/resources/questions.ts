@@ -9,6 +9,7 @@ import type { NormalizeResult, Question } from '../schemas/records/questions.js'
 import { QuestionForecasts } from './forecasts/index.js';
 import { QuestionSchedule, QuestionWatch } from './schedules.js';
 import { QuestionContext, QuestionFiles } from './context/index.js';
+import { QuestionShareLinks, QuestionSubscriptions } from './sharing.js';
 
 /** The Questions group, declared once. */
 export const questionOperations = defineOperations('questions', {
@@ -45,6 +46,10 @@ export class Questions extends APIResource {
   readonly context: QuestionContext = new QuestionContext(this._client);
   /** The question's context files: upload, edit, replace, remove, wait until ready. */
   readonly files: QuestionFiles = new QuestionFiles(this._client);
+  /** The question's share links. */
+  readonly shareLinks: QuestionShareLinks = new QuestionShareLinks(this._client);
+  /** Your notification subscription to the question: `follow`, `unfollow`. */
+  readonly subscription: QuestionSubscriptions = new QuestionSubscriptions(this._client);
 
   /**
    * Lists your questions, newest first. Awaiting gives the first page; `for await` walks every question.

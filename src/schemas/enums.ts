@@ -37,10 +37,16 @@ export const ARTIFACT_TYPES = ['user_context', 'background', 'evidence_source', 
 export type ArtifactType = (typeof ARTIFACT_TYPES)[number];
 /** A context file's state: `processing` at first, then `ready` or `failed` (a failed file never becomes ready). */
 export type ContextFileStatus = 'processing' | 'ready' | 'failed';
-/** Who a preset is for: its creator, or the whole organization (created by an organization admin). */
-export const PRESET_SCOPES = ['personal', 'organization'] as const;
-/** A preset scope. */
-export type PresetScope = (typeof PRESET_SCOPES)[number];
+
+/** Who a template, preset or connection belongs to: one user (`personal`) or the whole `organization`. */
+export const OWNERSHIP_SCOPES = ['personal', 'organization'] as const;
+/** A scope on creation: `personal` or `organization` (needs an organization admin). */
+export type OwnershipScope = (typeof OWNERSHIP_SCOPES)[number];
+
+/** How a connection authenticates to its server. */
+export const CONNECTION_AUTH_KINDS = ['none', 'api_key', 'oauth'] as const;
+/** How a connection authenticates: none, an API key (`api_key`, never returned), or a person's `oauth` sign-in. */
+export type ConnectionAuthKind = (typeof CONNECTION_AUTH_KINDS)[number];
 
 /** States of a decision: `archived` refuses every write until unarchived. */
 export const DECISION_STATUSES = ['active', 'archived'] as const;

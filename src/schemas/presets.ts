@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { MAX_FILE_BYTES } from '../core/limits.js';
 import { exact, rule, unionByKey } from './common.js';
 import { ContextFileUploadParams, fileSettings, Id, TOO_BIG, type ContextListParams } from './context.js';
-import { PRESET_SCOPES } from './enums.js';
+import { OWNERSHIP_SCOPES } from './enums.js';
 import { ContextNoteInput } from './forecasts.js';
 
 const NullableId = z.optional(z.nullable(Id));
@@ -45,7 +45,7 @@ const presetFields = {
  */
 export const PresetCreateParams = exact({
   /** `personal`, or `organization` (needs an organization admin). */
-  scope: z.enum(PRESET_SCOPES),
+  scope: z.enum(OWNERSHIP_SCOPES),
   ...presetFields,
 });
 /** Body of `POST /forecast-presets`: `scope`, `name`, `disabledConnectionIds`, `notes`. */

@@ -175,16 +175,31 @@ export type QuestionDefinition =
   | DiscreteQuestionDefinition
   | DateQuestionDefinition;
 
+/** Every question input field but `type`, all optional: an edit, or what a template question overrides. */
+const someFields = {
+  ...z.partial(z.object(common)).shape,
+  options: z.optional(Options),
+  lowerBound: z.optional(z.nullable(z.number())),
+  upperBound: z.optional(z.nullable(z.number())),
+  scaleType: z.optional(z.nullable(z.enum(['linear', 'logarithmic']))),
+};
+
+/** `templateValues`: a map from blank key to the text that fills it. */
+export const TemplateValues = z.record(z.string(), z.string());
+
 export const QuestionFromTemplate = exact({
   /** The template to build from. */
   templateId: z.string(),
   /** Map from blank key to text. */
-  templateValues: z.optional(z.record(z.string(), z.string())),
+  templateValues: z.optional(TemplateValues),
   /** The type comes from the template. */
   type: z.optional(z.never({ error: 'comes from the template: leave it out' })),
-  ...z.partial(z.object(common)).shape,
+  ...someFields,
 });
-/** A question built from a template: `templateId`, `templateValues`, and fields that win over the template's. */
+/**
+ * A question built from a template: `templateId`, `templateValues` (one text per blank), and any
+ * question field but `type`, which wins over the template's.
+ */
 export interface QuestionFromTemplate extends z.input<typeof QuestionFromTemplate> {}
 
 export const QuestionCreateParams = unionByKey('templateId', QuestionFromTemplate, QuestionDefinition) as unknown as z.ZodMiniType<
@@ -201,13 +216,7 @@ export type QuestionCreateParams = QuestionDefinition | QuestionFromTemplate;
  * Body of `PATCH /questions/{question_id}`: only the fields sent change. Once the question has a
  * forecast, only `description`, `resolutionCriteria`, `finePrint`, `visibility` and `tags` may change.
  */
-export const QuestionUpdateParams = exact({
-  ...z.partial(z.object(common)).shape,
-  options: z.optional(Options),
-  lowerBound: z.optional(z.nullable(z.number())),
-  upperBound: z.optional(z.nullable(z.number())),
-  scaleType: z.optional(z.nullable(z.enum(['linear', 'logarithmic']))),
-});
+export const QuestionUpdateParams = exact(someFields);
 /** Body of `PATCH /questions/{question_id}`: only the fields sent change. */
 export interface QuestionUpdateParams extends z.input<typeof QuestionUpdateParams> {}
 

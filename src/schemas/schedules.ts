@@ -7,7 +7,8 @@ import { MIN_SCHEDULE_INTERVAL_HOURS } from '../core/limits.js';
 import { CursorPageParams, exact, rule } from './common.js';
 
 // Date.parse rather than z.iso.datetime: the ISO regexes would cost more bundle bytes than they buy.
-const IsoTime = z.string().check(rule((s: string) => !Number.isNaN(Date.parse(s)), '', 'must be an ISO 8601 timestamp'));
+/** An ISO 8601 timestamp (checked with `Date.parse`). */
+export const IsoTime = z.string().check(rule((s: string) => !Number.isNaN(Date.parse(s)), '', 'must be an ISO 8601 timestamp'));
 
 /**
  * Body of `PUT /questions/{question_id}/schedule`: every `intervalCount` `intervalUnit`, no faster

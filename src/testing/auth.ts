@@ -34,8 +34,8 @@ export interface MockApiKey {
   /** The user's organization (default: the organization every key shares). */
   organizationId?: string;
   /**
-   * Whether the user is an organization admin (default false): only an admin may create, change or
-   * delete organization-scope presets, connections and templates, or set the organization's default preset.
+   * Whether the user is an admin of the organization (default false). Organization-scope presets,
+   * connections and templates need one: for anyone else they answer 403 `permission_denied`.
    */
   organizationAdmin?: boolean;
 }
@@ -47,7 +47,7 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   userId: string;
   organizationId: string;
-  /** Whether the user is an organization admin (see {@link MockApiKey.organizationAdmin}). */
+  /** Whether the user administers the organization (see {@link MockApiKey.organizationAdmin}). */
   organizationAdmin: boolean;
 }
 
@@ -112,9 +112,11 @@ export function requireScope(principal: Principal, scope: Scope): void {
   }
 }
 
-/** 403 `permission_denied` unless the caller is an organization admin; `what` names what needs it. */
+/** 403 `permission_denied` unless the caller administers the organization; `what` starts the message (for example `scope: an organization template`). */
 export function requireOrganizationAdmin(principal: Principal, what: string): void {
-  if (!principal.organizationAdmin) throw new MockHttpError(403, 'permission_denied', `${what} needs an organization admin`);
+  if (!principal.organizationAdmin) {
+    throw new MockHttpError(403, 'permission_denied', `${what} needs an organization admin`);
+  }
 }
 
 /** Replaces the key in headers shown by the request log. */

@@ -47,3 +47,9 @@ export type { MockWebhookOptions, MockWebhookCall, WebhookRecord, WebhookDeliver
 export { DecisionControls, DECISIONS, LINK_OUTCOMES, GENERATION_MS, LINK_DRAFT_MS, DRAFTS_PER_GENERATION } from './models/decision.js';
 export type { DecisionRecord, DecisionLinkRecord, LinkOutcome } from './models/decision.js';
 export { PRICE_CHANGES, priceOf } from './models/credits.js';
+export { BUILTIN_TEMPLATES, QUESTION_TEMPLATES, TEMPLATE_FILES, TEMPLATE_FILE_PROCESSING_MS } from './models/templates.js';
+export type { TemplateRecord, TemplateFileRecord } from './models/templates.js';
+export { ConnectionControls, CONNECTIONS, SIMULATED_HOSTS } from './models/connections.js';
+export type { ConnectionRecord, SimulatedHost } from './models/connections.js';
+export { SHARE_LINKS, SUBSCRIPTIONS } from './handlers/sharing.js';
+export type { SubscriptionRecord } from './handlers/sharing.js';

@@ -110,6 +110,25 @@ export function bodyRefusal(body: BodyRead): MockHttpError | undefined {
   return undefined;
 }
 
+/** Body fields the log never shows: secrets a client sends (a connection's `api_key`). */
+const SECRET_FIELDS: ReadonlySet<string> = new Set(['api_key']);
+
+/** `value` with every secret field's value replaced by `[redacted]` (the same object when it holds none). */
+function redacted(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  let changed = false;
+  const entries = Object.entries(value).map(([key, v]) => {
+    const out = SECRET_FIELDS.has(key) ? '[redacted]' : redacted(v);
+    changed ||= out !== v;
+    return [key, out] as const;
+  });
+  if (!changed) return value;
+  return Array.isArray(value) ? entries.map(([, v]) => v) : Object.fromEntries(entries);
+}
+
+/** Secret fields in text that is not JSON (a broken body), blanked as well as the text allows. */
+const redactText = (text: string) => text.replace(/("api_key"\s*:\s*)"(?:[^"\\]|\\.)*"?/g, '$1"[redacted]"');
+
 /** Clips `text` for the log when it is over {@link MAX_LOGGED_BODY_BYTES}. */
 function clipped(text: string, what: string): string | undefined {
   const bytes = new TextEncoder().encode(text).byteLength;
@@ -119,14 +138,19 @@ function clipped(text: string, what: string): string | undefined {
 
 /**
  * The body as the request log shows it: parsed JSON, or the text that was not JSON, up to
- * {@link MAX_LOGGED_BODY_BYTES}; anything larger, or refused, as a short descriptive string.
+ * {@link MAX_LOGGED_BODY_BYTES}; anything larger, or refused, as a short descriptive string. Secret
+ * fields (`api_key`) show as `[redacted]`.
  */
 export function loggedBody(body: BodyRead): unknown {
   switch (body.kind) {
-    case 'json':
-      return clipped(body.text, 'JSON body') ?? body.value;
-    case 'invalid_json':
-      return clipped(body.text, 'body') ?? body.text;
+    case 'json': {
+      const value = redacted(body.value);
+      return clipped(value === body.value ? body.text : JSON.stringify(value), 'JSON body') ?? value;
+    }
+    case 'invalid_json': {
+      const text = redactText(body.text);
+      return clipped(text, 'body') ?? text;
+    }
     case 'too_deep':
       return `[JSON body of ${body.text.length} characters, nested deeper than ${MAX_JSON_DEPTH} levels]`;
     case 'multipart':

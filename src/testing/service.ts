@@ -21,6 +21,7 @@ import { IdempotencyLedger } from './idempotency.js';
 import { insertCompletedForecast } from './models/forecast-task.js';
 import { ForecastControls } from './models/forecast-controls.js';
 import { ContextControls, UploadSwitch } from './models/context-controls.js';
+import { ConnectionControls } from './models/connections.js';
 import { MockWebhookEngine, type MockWebhookOptions } from './webhooks/engine.js';
 import { DecisionControls, watchDecisions } from './models/decision.js';
 
@@ -224,6 +225,19 @@ export class MockService {
    */
   get contextControls(): ContextControls {
     return new ContextControls({ store: this.store, clock: this.clock, events: this.events }, this.uploads);
+  }
+
+  /**
+   * Test hooks of the simulated network behind connections (nothing is ever contacted): what a host
+   * resolves to, which servers fail, and finishing an `oauth` sign-in as the person would.
+   * @example
+   * ```ts
+   * service.connectionControls.resolve('mcp.example.com', '192.168.1.20');
+   * service.connectionControls.setFailing('tools.example.com');
+   * ```
+   */
+  get connectionControls(): ConnectionControls {
+    return new ConnectionControls(this.store, () => new Date(this.clock.now()).toISOString());
   }
 
   /** Empties the store, the request log, the fault rules and the rate-limit counts; keys and clock stay. */

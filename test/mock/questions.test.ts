@@ -115,7 +115,7 @@ describe('questions.create', () => {
     expect(service.store.questions.size).toBe(0);
   });
 
-  it('answers 404 naming templateId: templates are not in the mock yet', async () => {
+  it('answers 404 naming templateId for a template that does not exist', async () => {
     const service = createMockService();
     const err = expectError(
       await call(service, 'POST', '/questions', { body: { templateId: 'tpl-1', templateValues: { city: 'Paris' } } }),

@@ -7,6 +7,7 @@ import {
   type ForecastData,
   type Question,
   type QuestionCreateParams,
+  type QuestionTemplateCreateParams,
   type WebhookEvent,
 } from '../../src/index.js';
 
@@ -46,10 +47,33 @@ export async function params(): Promise<void> {
   await client.webhooks.create({ url: 'https://example.com/hooks', eventKinds: ['forecast.completed'] });
   // @ts-expect-error webhook.test cannot be subscribed to
   await client.webhooks.create({ url: 'https://example.com/hooks', eventKinds: ['webhook.test'] });
+
+  // Templates, connections, sharing.
+  const template: QuestionTemplateCreateParams = { scope: 'personal', name: 'n', questionType: 'binary', fields: { title: 'Rain in {city}?' }, blanks: [{ key: 'city' }] };
+  await client.questionTemplates.create(template);
+  // @ts-expect-error builtin templates are the service's: not a scope to create
+  await client.questionTemplates.create({ ...template, scope: 'builtin' });
+  // @ts-expect-error blank is not a field (blanks is)
+  await client.questionTemplates.create({ ...template, blank: [] });
+  // @ts-expect-error a file cannot be ignored
+  await client.questionTemplates.files.update('t', 'f', { treatment: 'ignore' });
+  await client.questions.create({ templateId: 't1', templateValues: { metric: 'Brent' }, lowerBound: 40, upperBound: 140 });
+  await client.connections.create({ scope: 'personal', name: 'n', url: 'https://mcp.example.com', authKind: 'api_key', api_key: 'k' });
+  // @ts-expect-error the key's field is api_key, as in the spec
+  await client.connections.create({ scope: 'personal', name: 'n', url: 'https://mcp.example.com', authKind: 'api_key', apiKey: 'k' });
+  // @ts-expect-error tools switch by name: a map, not a list
+  await client.connections.update('c', { tools: ['search'] });
+  // @ts-expect-error a share link's label is text
+  await client.questions.shareLinks.create('q', { label: 1 });
 }
 
 export async function reads(): Promise<void> {
   const question = await client.questions.retrieve('q');
+  expectTypeOf(question.sourceTemplate?.templateValues).toEqualTypeOf<Record<string, string> | undefined>();
+  const conn = await client.connections.retrieve('c');
+  // @ts-expect-error a connection's key is never returned
+  void conn.api_key;
+  expectTypeOf(conn.hasApiKey).toEqualTypeOf<boolean>();
   // A typo in a read is a compile error.
   // @ts-expect-error titel is not a field
   void question.titel;

@@ -14,6 +14,9 @@ import { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, Forec
 import { NormalizeResult, Question, Tag } from './questions.js';
 import { Schedule, Watch } from './schedules.js';
 import { Webhook, WebhookDelivery, WebhookDeliveryAttempt, WebhookWithSecret } from './webhooks.js';
+import { QuestionTemplate, QuestionTemplateApplication, QuestionTemplateFile, QuestionTemplateFill } from './templates.js';
+import { Connection, ConnectionSignIn } from './connections.js';
+import { QuestionSubscription, ShareLink } from './sharing.js';
 
 /** The record schemas an operation's `response` names. */
 export const recordSchemas = {
@@ -48,6 +51,14 @@ export const recordSchemas = {
   ContextReady,
   Preset,
   PresetDefaults,
+  QuestionTemplate,
+  QuestionTemplateApplication,
+  QuestionTemplateFill,
+  QuestionTemplateFile,
+  Connection,
+  ConnectionSignIn,
+  ShareLink,
+  QuestionSubscription,
 };
 /** The name of a record schema. */
 export type RecordName = keyof typeof recordSchemas;

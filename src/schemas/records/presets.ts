@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { Timestamp, exact, openEnum, openString } from '../common.js';
-import { TREATMENTS, type PresetScope } from '../enums.js';
+import { TREATMENTS, type OwnershipScope } from '../enums.js';
 import { ContextFile } from './context.js';
 
 export const PresetNote = exact({
@@ -19,7 +19,7 @@ export interface PresetNote extends z.output<typeof PresetNote> {}
 export const Preset = exact({
   id: z.string(),
   /** `personal` or `organization`. */
-  scope: openString<PresetScope>(),
+  scope: openString<OwnershipScope>(),
   name: z.string(),
   /** Connections its forecasts leave out. */
   disabledConnectionIds: z.array(z.string()),

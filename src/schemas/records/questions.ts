@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { Timestamp, exact, openEnum } from '../common.js';
 import { QUESTION_TYPES } from '../enums.js';
+import { SourceTemplate } from './templates.js';
 
 export const Tag = exact({
   /** The label as written. */
@@ -44,8 +45,8 @@ const question = {
   createdVia: z.string(),
   /** Labels, never shown to the forecaster. */
   tags: z.array(Tag),
-  /** Present when built from a template; later changes to the template never change the question. */
-  sourceTemplate: z.optional(z.record(z.string(), z.unknown())),
+  /** Present when built from a template: the template as it was then; later changes to the template never change the question. */
+  sourceTemplate: z.optional(SourceTemplate),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };

@@ -20,6 +20,8 @@ import {
   taskView,
 } from '../models/forecast-task.js';
 import { canSee, findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
+import { findTemplate, questionFromTemplate } from '../models/templates.js';
+import type { ConnectionSwitches } from '../models/connections.js';
 import { cursorPage } from '../paging.js';
 import type { ForecastRecord, QuestionRecord } from '../store.js';
 import { on, type HandlerContext, type InputOf } from './types.js';
@@ -52,8 +54,12 @@ function startFromBody(ctx: HandlerContext, body: CreateBody): ForecastRecord {
   let created = false;
   if (body.questionId !== undefined) question = findVisibleQuestion(ctx, body.questionId);
   else {
-    if (body.question && 'templateId' in body.question) throw notFound(`question.templateId: no question template ${String(body.question.templateId)}`);
-    question = ctx.store.questions.get(insertQuestion(ctx, body.question as QuestionDefinition).id)!;
+    const inline = body.question!;
+    const built =
+      'templateId' in inline && typeof inline.templateId === 'string'
+        ? questionFromTemplate(findTemplate(ctx, inline.templateId, 'question.templateId'), inline, 'question.')
+        : { definition: inline as QuestionDefinition, sourceTemplate: undefined, presetId: null };
+    question = ctx.store.questions.get(insertQuestion(ctx, built.definition, built.sourceTemplate, built.presetId).id)!;
     created = true;
   }
   try {
@@ -65,7 +71,11 @@ function startFromBody(ctx: HandlerContext, body: CreateBody): ForecastRecord {
   }
 }
 
-function start(ctx: HandlerContext, question: QuestionRecord, body: { runMode?: RunModeKey | undefined; presetId?: string | undefined; allowIncompleteContext?: boolean | undefined }): ForecastRecord {
+function start(
+  ctx: HandlerContext,
+  question: QuestionRecord,
+  body: { runMode?: RunModeKey | undefined; presetId?: string | undefined; allowIncompleteContext?: boolean | undefined; connections?: ConnectionSwitches | undefined },
+): ForecastRecord {
   return startForecast(ctx, {
     question,
     ownerId: ctx.principal.userId,
@@ -73,6 +83,7 @@ function start(ctx: HandlerContext, question: QuestionRecord, body: { runMode?: 
     runMode: body.runMode,
     presetId: body.presetId,
     allowIncompleteContext: body.allowIncompleteContext,
+    connections: body.connections,
     startedBy: 'api',
   });
 }

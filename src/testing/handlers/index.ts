@@ -14,6 +14,9 @@ import { creditHandlers } from './credits.js';
 import { decisionHandlers } from './decisions.js';
 import { contextHandlers } from './context.js';
 import { presetHandlers } from './presets.js';
+import { templateHandlers } from './templates.js';
+import { connectionHandlers } from './connections.js';
+import { sharingHandlers } from './sharing.js';
 
 export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ...draftingHandlers, ...tagHandlers, ...webhookHandlers,
   ...forecastHandlers,
@@ -23,4 +26,7 @@ export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ..
   ...decisionHandlers,
   ...contextHandlers,
   ...presetHandlers,
+  ...templateHandlers,
+  ...connectionHandlers,
+  ...sharingHandlers,
 ];

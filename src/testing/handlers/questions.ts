@@ -7,7 +7,7 @@ import {
   FIELDS_EDITABLE_AFTER_FORECAST,
   QuestionDefinition as QuestionDefinitionSchema,
 } from '../../schemas/questions.js';
-import { badRequest, conflict, notFound } from '../http.js';
+import { badRequest, conflict } from '../http.js';
 import { validate } from '../input.js';
 import { importedQuestion } from '../models/draft.js';
 import {
@@ -19,6 +19,7 @@ import {
   visibleQuestions,
   type QuestionDefinition,
 } from '../models/question.js';
+import { findTemplate, questionFromTemplate } from '../models/templates.js';
 import { cursorPage, offsetPage } from '../paging.js';
 import { on, type HandlerContext } from './types.js';
 
@@ -32,8 +33,8 @@ export const questionHandlers = [
     ops.create,
     (ctx) => {
       if ('templateId' in ctx.input && typeof ctx.input.templateId === 'string') {
-        // Question templates are not part of the mock yet: every template id is unknown.
-        throw notFound(`templateId: no question template ${ctx.input.templateId}`);
+        const built = questionFromTemplate(findTemplate(ctx, ctx.input.templateId), ctx.input);
+        return insertQuestion(ctx, built.definition, built.sourceTemplate, built.presetId);
       }
       return insertQuestion(ctx, ctx.input as QuestionDefinition);
     },
@@ -62,6 +63,7 @@ export const questionHandlers = [
       callsign: record.question.callsign,
       createdAt: record.question.createdAt,
       updatedAt: ctx.timestamp(),
+      sourceTemplate: record.question.sourceTemplate,
     });
     ctx.store.questions.replace({ ...record, question });
     return question;

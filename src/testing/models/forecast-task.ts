@@ -14,6 +14,7 @@ import { conflict, MockHttpError } from '../http.js';
 import { API_PREFIX } from '../router.js';
 import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type QuestionRecord } from '../store.js';
 import { unfinishedFiles, useNotes } from './context.js';
+import { connectionWarnings, planConnections, recordConnections, taskConnections, type ConnectionSwitches } from './connections.js';
 import { chargeForecast } from './credits.js';
 import { canSeePreset, PRESETS, resolvePreset, type Viewer } from './presets.js';
 import { forecastDataFor } from './forecast-data.js';
@@ -93,6 +94,20 @@ export interface StartRequest {
   presetId?: string | null | undefined;
   allowIncompleteContext?: boolean | undefined;
   startedBy: ForecastRecord['startedBy'];
+  /** This forecast's connection switches (`{off, on}` of the body). */
+  connections?: ConnectionSwitches | undefined;
+}
+
+/**
+ * The `warnings` a forecast gets when it starts, for a question its organization reads: personal
+ * content (a personal preset's, or a personal template's the question was built from) may show in it.
+ */
+function startWarnings(question: QuestionRecord, preset: { scope: string } | null): string[] {
+  if (question.question.visibility !== 'organization') return [];
+  const warnings: string[] = [];
+  if (question.question.sourceTemplate?.scope === 'personal') warnings.push('template_content_readable_by_others');
+  if (preset?.scope === 'personal') warnings.push('preset_content_may_show_in_forecast');
+  return warnings;
 }
 
 /**
@@ -123,6 +138,7 @@ export function startForecast(env: ForecastEnv, req: StartRequest): ForecastReco
   }
   const runMode = req.runMode ?? DEFAULT_RUN_MODE;
   const plan = RUN_MODE_PLANS[runMode];
+  const connections = planConnections(store, req, req.connections, preset?.disabledConnectionIds);
   const charged = chargeForecast(store, req.organizationId, `forecast.${runMode}`);
   const now = clock.now();
   const record = store.forecasts.insert({
@@ -143,11 +159,12 @@ export function startForecast(env: ForecastEnv, req: StartRequest): ForecastReco
     creditsCharged: charged,
     presetId: preset?.id ?? null,
     // A personal preset on a question the organization sees: its notes may show to readers who cannot see it.
-    warnings: preset?.scope === 'personal' && req.question.question.visibility === 'organization' ? ['preset_content_may_show_in_forecast'] : [],
+    warnings: startWarnings(req.question, preset),
     startedBy: req.startedBy,
     timers: [],
   });
   useNotes(env, questionId, record.id);
+  recordConnections(store, record.id, connections);
   emit(env, record, 'forecast.started');
   scheduleRun(env, record, now, plan.minutes * MINUTE);
   return record;
@@ -347,8 +364,8 @@ export function taskView(store: MockStore, r: ForecastRecord, o: ViewOptions = {
       : null,
     error: r.status === 'failed' ? { message: r.failureMessage ?? 'The forecast failed' } : null,
     preset: presetOf(store, r, o.viewer),
-    connections: [],
-    warnings: (r.warnings ?? []).map((code) => ({ code })),
+    connections: taskConnections(store, r, done(r)),
+    warnings: [...(r.warnings ?? []).map((code) => ({ code })), ...connectionWarnings(store, r, question.visibility)],
   };
 }
 

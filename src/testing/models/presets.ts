@@ -4,7 +4,7 @@
  * the caller's default, else the organization's.
  * @module
  */
-import type { PresetScope, Treatment } from '../../schemas/enums.js';
+import type { OwnershipScope, Treatment } from '../../schemas/enums.js';
 import type { Preset } from '../../schemas/records/presets.js';
 import type { Principal } from '../auth.js';
 import { MockHttpError, notFound } from '../http.js';
@@ -14,7 +14,7 @@ import { deleteFile, fileView, filesOf } from './context.js';
 /** A stored preset and who owns it. */
 export interface PresetRecord {
   id: string;
-  scope: PresetScope;
+  scope: OwnershipScope;
   name: string;
   disabledConnectionIds: string[];
   notes: Array<{ text: string; treatment: Treatment }>;

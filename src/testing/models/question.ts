@@ -4,6 +4,7 @@
  */
 import type { QuestionType } from '../../schemas/questions.js';
 import type { Question } from '../../schemas/records/questions.js';
+import type { SourceTemplate } from '../../schemas/records/templates.js';
 import type { Principal } from '../auth.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { notFound } from '../http.js';
@@ -71,7 +72,7 @@ function toTags(names: readonly string[] = []): Question['tags'] {
 /** The question as the service shows it, with the defaults of the spec's Question table. */
 export function buildQuestion(
   def: QuestionDefinition,
-  meta: { id: string; callsign: string; createdAt: string; updatedAt: string },
+  meta: { id: string; callsign: string; createdAt: string; updatedAt: string; sourceTemplate?: SourceTemplate | undefined },
 ): Question {
   const bounded = def.type === 'numeric' || def.type === 'discrete' || def.type === 'date';
   // One object for every type; `type` decides which branch of the union it is.
@@ -94,6 +95,7 @@ export function buildQuestion(
     visibility: def.visibility ?? 'private',
     createdVia: 'api',
     tags: toTags(def.tags),
+    ...(meta.sourceTemplate && { sourceTemplate: meta.sourceTemplate }),
     createdAt: meta.createdAt,
     updatedAt: meta.updatedAt,
   };
@@ -120,17 +122,18 @@ export function definitionOf(q: Question): QuestionDefinition {
   };
 }
 
-/** Stores a new question owned by the caller. */
-export function insertQuestion(ctx: HandlerContext, def: QuestionDefinition): Question {
+/** Stores a new question owned by the caller (built from a template when `sourceTemplate` is given). */
+export function insertQuestion(ctx: HandlerContext, def: QuestionDefinition, sourceTemplate?: SourceTemplate, presetId: string | null = null): Question {
   const questions = ctx.store.questions;
   const now = ctx.timestamp();
   const callsign = callsignFor(def.title, (c) => questions.some((r) => r.question.callsign === c));
-  const question = buildQuestion(def, { id: crypto.randomUUID(), callsign, createdAt: now, updatedAt: now });
+  const question = buildQuestion(def, { id: crypto.randomUUID(), callsign, createdAt: now, updatedAt: now, sourceTemplate });
   questions.insert({
     id: question.id,
     question,
     ownerId: ctx.principal.userId,
     organizationId: ctx.principal.organizationId,
+    presetId,
   });
   return question;
 }

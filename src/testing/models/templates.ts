@@ -1,0 +1,199 @@
+/**
+ * Question templates in the mock: the builtin templates every key sees, who sees and who may change a
+ * template, building a question from one (blanks filled, fields sent winning over the template's),
+ * and the stand-in for filling blanks with AI (deterministic rules on the prompt, no model).
+ * @module
+ */
+import { QuestionDefinition as QuestionDefinitionSchema } from '../../schemas/questions.js';
+import { fillBlanks } from '../../schemas/templates.js';
+import type { QuestionTemplate, QuestionTemplateFile, SourceTemplate } from '../../schemas/records/templates.js';
+import type { Question } from '../../schemas/records/questions.js';
+import { requireOrganizationAdmin, type Principal } from '../auth.js';
+import type { HandlerContext } from '../handlers/types.js';
+import { badRequest, MockHttpError, notFound } from '../http.js';
+import { validate } from '../input.js';
+import { collectionKey, type MockStore, type Ownership } from '../store.js';
+import { pickDefinition, type QuestionDefinition } from './question.js';
+
+/** A stored template; its files are in {@link TEMPLATE_FILES}. */
+export interface TemplateRecord extends Ownership {
+  id: string;
+  template: Omit<QuestionTemplate, 'files'>;
+}
+/** The organization and personal templates (the builtin ones are {@link BUILTIN_TEMPLATES}). */
+export const QUESTION_TEMPLATES = collectionKey<TemplateRecord>('questionTemplates');
+
+/** A stored template file: the file as reads show it, and when it becomes `ready`. */
+export interface TemplateFileRecord {
+  id: string;
+  templateId: string;
+  file: Omit<QuestionTemplateFile, 'status'>;
+  /** Mock ms at which processing ends. */
+  readyAt: number;
+}
+export const TEMPLATE_FILES = collectionKey<TemplateFileRecord>('questionTemplateFiles');
+/** How long a template file stays `processing` in the mock, in ms. */
+export const TEMPLATE_FILE_PROCESSING_MS = 5_000;
+
+const BUILT = '2025-01-01T00:00:00.000Z';
+const builtin = (n: number, t: Pick<QuestionTemplate, 'name' | 'questionType' | 'fields' | 'blanks'>): QuestionTemplate => ({
+  id: `00000000-0000-4000-8000-00000000b00${n}`,
+  scope: 'builtin',
+  ...t,
+  notes: [],
+  files: [],
+  tags: [],
+  presetId: null,
+  createdAt: BUILT,
+  updatedAt: BUILT,
+});
+const blank = (key: string, label: string, hint: string) => ({ key, label, hint });
+
+/** The templates the mock ships, seen by every key and changed by none. */
+export const BUILTIN_TEMPLATES: readonly QuestionTemplate[] = [
+  builtin(1, {
+    name: 'Event before a deadline',
+    questionType: 'binary',
+    fields: {
+      title: 'Will {event} happen before {deadline}?',
+      resolutionCriteria: 'Resolves YES if {event} happens before {deadline}, as reported by a reliable public source.',
+    },
+    blanks: [blank('event', 'Event', 'the ECB cuts its deposit rate'), blank('deadline', 'Deadline', '1 July 2027')],
+  }),
+  builtin(2, {
+    name: 'Which comes first',
+    questionType: 'multiple_choice',
+    fields: { title: 'Which will happen first: {first} or {second}?', options: ['{first}', '{second}', 'Neither before {deadline}'] },
+    blanks: [blank('first', 'One event', 'a rate cut'), blank('second', 'The other event', 'a rate rise'), blank('deadline', 'Deadline', '1 July 2027')],
+  }),
+  builtin(3, {
+    name: 'A number on a date',
+    questionType: 'numeric',
+    fields: {
+      title: 'What will {metric} be on {date}?',
+      description: 'Send lowerBound and upperBound with the range you expect: they win over these.',
+      lowerBound: 0,
+      upperBound: 100,
+      openUpperBound: true,
+      scaleType: 'linear',
+    },
+    blanks: [blank('metric', 'Measure', 'the Brent price in USD'), blank('date', 'Date', '1 June 2027')],
+  }),
+];
+
+/** Who sees a template: everyone a builtin one, an organization its own, a user their personal ones. */
+function canSeeTemplate(record: TemplateRecord, principal: Principal): boolean {
+  return record.template.scope === 'organization' ? record.organizationId === principal.organizationId : record.ownerId === principal.userId;
+}
+
+const builtins = BUILTIN_TEMPLATES.map(({ files: _f, ...template }): TemplateRecord => ({ id: template.id, ownerId: '', organizationId: '', template }));
+
+/** The templates the caller sees, newest first after the builtin ones. */
+export function visibleTemplates(ctx: HandlerContext): TemplateRecord[] {
+  return [...builtins, ...ctx.store.collection(QUESTION_TEMPLATES).list((r) => canSeeTemplate(r, ctx.principal))];
+}
+
+/** The template `id` if the caller sees it, else 404 naming `field`. */
+export function findTemplate(ctx: HandlerContext, id: string, field = 'templateId'): TemplateRecord {
+  const found = builtins.find((b) => b.id === id) ?? ctx.store.collection(QUESTION_TEMPLATES).get(id);
+  if (!found || (found.template.scope !== 'builtin' && !canSeeTemplate(found, ctx.principal))) throw notFound(`${field}: no question template ${id}`);
+  return found;
+}
+
+/** The template `id` if the caller may change it: not a builtin one (403), an organization's only for an admin (403). */
+export function findWritableTemplate(ctx: HandlerContext, id: string): TemplateRecord {
+  const record = findTemplate(ctx, id);
+  if (record.template.scope === 'builtin') throw new MockHttpError(403, 'permission_denied', 'templateId: a builtin template cannot be changed');
+  if (record.template.scope === 'organization') requireOrganizationAdmin(ctx.principal, 'templateId: changing an organization template');
+  return record;
+}
+
+/** A template file as reads show it: `processing` until its time is up, then `ready`. */
+export function templateFileView(record: TemplateFileRecord, now: number): QuestionTemplateFile {
+  return { ...record.file, status: now >= record.readyAt ? 'ready' : 'processing' };
+}
+
+/** A template as reads show it, with its files. */
+export function templateView(store: MockStore, record: TemplateRecord, now: number): QuestionTemplate {
+  const files = store.collection(TEMPLATE_FILES).list((f) => f.templateId === record.id).reverse();
+  return { ...record.template, files: files.map((f) => templateFileView(f, now)) };
+}
+
+/** Text of a question, written so a template gives it back as it is: `{` and `}` doubled. */
+const escapeBraces = (text: string) => text.replace(/[{}]/g, '$&$&');
+
+/** The template fields of a question (`from-question`): its input fields but type and tags, braces doubled. */
+export function fieldsOfQuestion(q: Question): QuestionTemplate['fields'] {
+  const { type: _t, tags: _g, ...fields } = pickDefinition(q);
+  const out: Record<string, unknown> = { ...fields };
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') out[name] = escapeBraces(value);
+    else if (Array.isArray(value)) out[name] = value.map((v) => (typeof v === 'string' ? escapeBraces(v) : v));
+  }
+  return out as QuestionTemplate['fields'];
+}
+
+/** What the caller sent besides `templateId`: values and fields that win over the template's. */
+export interface TemplateInput {
+  templateValues?: Record<string, string> | undefined;
+  [field: string]: unknown;
+}
+
+/** A question built from a template: its fields, where it came from, and the template's preset (the question's own). */
+export interface BuiltQuestion {
+  definition: QuestionDefinition;
+  sourceTemplate: SourceTemplate;
+  presetId: string | null;
+}
+
+/**
+ * The question a template gives: the fields sent win over the template's, each blank of the other
+ * fields is filled from `templateValues` (every one needed, no unknown key), and the result passes the
+ * question type rules. `prefix` starts the names in errors (`question.` inside a forecast body).
+ */
+export function questionFromTemplate(record: TemplateRecord, input: TemplateInput, prefix = ''): BuiltQuestion {
+  const t = record.template;
+  const values = input.templateValues ?? {};
+  const keys = new Set(t.blanks.map((b) => b.key));
+  for (const key of Object.keys(values)) {
+    if (!keys.has(key)) throw badRequest(`the template has no blank "${key}"`, `${prefix}templateValues.${key}`);
+  }
+  const overrides = pickDefinition(input);
+  const filled: Record<string, unknown> = {};
+  const needed = new Set<string>();
+  const fill = (text: string) => fillBlanks(text, (key) => (needed.add(key), values[key] ?? ''));
+  for (const [name, value] of Object.entries(t.fields)) {
+    if (name in overrides || value === undefined) continue;
+    filled[name] = typeof value === 'string' ? fill(value) : Array.isArray(value) ? value.map(fill) : value;
+  }
+  for (const key of needed) {
+    if (values[key] === undefined) throw badRequest(`is required: the template's blank "${key}" has no value`, `${prefix}templateValues.${key}`);
+  }
+  const tags = t.tags?.length ? { tags: t.tags } : {};
+  const merged = { ...tags, ...filled, ...overrides, type: t.questionType };
+  const definition = validate(QuestionDefinitionSchema, merged, prefix.replace(/\.$/, '')) as QuestionDefinition;
+  return { definition, sourceTemplate: { id: t.id, name: t.name, scope: t.scope, templateValues: { ...values } }, presetId: t.presetId ?? null };
+}
+
+/**
+ * The mock's stand-in for filling blanks with AI. The values given are kept. Then, for each other
+ * blank: a `key: value` (or `label: value`, or `=`) in the prompt; else the next part of the prompt
+ * between commas, semicolons or line breaks that is not such a pair; else the blank's hint; else its label.
+ */
+export function fillFromPrompt(record: TemplateRecord, prompt: string, given: Record<string, string> = {}): Record<string, string> {
+  const pairs = new Map<string, string>();
+  const rest: string[] = [];
+  for (const part of prompt.split(/[,;\n]/)) {
+    const pair = /^\s*([\w ]+?)\s*[:=]\s*(.+?)\s*$/.exec(part);
+    if (pair) pairs.set(pair[1]!.toLowerCase(), pair[2]!);
+    else if (part.trim()) rest.push(part.trim());
+  }
+  const out: Record<string, string> = {};
+  for (const b of record.template.blanks) {
+    out[b.key] = given[b.key] ?? pairs.get(b.key.toLowerCase()) ?? pairs.get(b.label.toLowerCase()) ?? rest.shift() ?? b.hint ?? b.label;
+  }
+  return out;
+}
+
+/** Who owns what the caller creates. */
+export const ownerOf = (ctx: HandlerContext): Ownership => ({ ownerId: ctx.principal.userId, organizationId: ctx.principal.organizationId });
