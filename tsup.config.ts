@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { openApiDocument } from './src/openapi.js';
 
 export default defineConfig({
   entry: {
@@ -25,4 +27,6 @@ export default defineConfig({
   // hundred modules, and the CJS build needs no require(esm) of ky. zod stays a dependency for the types.
   noExternal: ['ky', 'zod', 'eventemitter3'],
   external: ['msw', 'express', /^node:/],
+  // The OpenAPI document of the service, derived from the same declarations (forecasting-sdk/openapi.json).
+  onSuccess: async () => writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(), null, 2)}\n`),
 });

@@ -1,7 +1,7 @@
 // `npm run demo`: the SDK driving the mock service end to end, over real HTTP on 127.0.0.1.
-// Nothing here leaves this machine. Run `npm run build` first (npm run demo does).
-import { ForecastingClient, ValidationError, signWebhook, verifyWebhook } from '../dist/index.js';
-import { GENERATION_MS, ManualClock, mockClientOptions, startMockServer } from '../dist/testing/index.js';
+// Nothing here leaves this machine. Run `npm run build` first (npm run demo does): `forecasting-sdk` resolves to this repository's build.
+import { ForecastingClient, ValidationError, signWebhook, verifyWebhook } from 'forecasting-sdk';
+import { GENERATION_MS, ManualClock, mockClientOptions, startMockServer } from 'forecasting-sdk/testing';
 
 // The mock runs on a manual clock that the client's waits move: each wait jumps the mock's time to
 // when the client would read again, so the forecasts' minutes pass in milliseconds.

@@ -1,12 +1,12 @@
 // An Express webhook receiver, fed by the mock service's signed deliveries. Everything runs on
-// 127.0.0.1. Run `npm run build` first, then `node examples/express-receiver.mjs`.
+// 127.0.0.1: `node examples/express-receiver.mjs` (after `npm run build`).
 //
-// In your app: import from 'forecasting-sdk/webhooks/express' and take the secret from the
-// environment; the mock (and the `dist/` paths) are only here to make the example self-contained.
+// In your app, take the secret from the environment (WEBHOOK_SECRET); the mock is only here to make
+// the example self-contained.
 import express from 'express';
-import { ForecastingClient, isKnownWebhookEvent, createDeliveryDeduper, DELIVERY_ID_HEADER } from '../dist/index.js';
-import { ManualClock, startMockServer } from '../dist/testing/index.js';
-import { webhookMiddleware } from '../dist/webhooks/express.js';
+import { ForecastingClient, isKnownWebhookEvent, createDeliveryDeduper, DELIVERY_ID_HEADER } from 'forecasting-sdk';
+import { ManualClock, startMockServer } from 'forecasting-sdk/testing';
+import { webhookMiddleware } from 'forecasting-sdk/webhooks/express';
 
 // The mock calls loopback receivers only in test mode. Its manual clock moves only when told (step 5);
 // signatures carry the real time of sending, so the receiver's default 5-minute check accepts them.

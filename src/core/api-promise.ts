@@ -4,7 +4,14 @@
  */
 import type { Received } from './transport.js';
 
-/** Parsed data next to the HTTP response it came from. */
+/**
+ * Parsed data next to the HTTP response it came from.
+ * @example
+ * ```ts
+ * const { data: question, response } = await client.questions.create(body).withResponse();
+ * console.log(response.status, question.id); // 201 …
+ * ```
+ */
 export interface WithResponse<T> {
   data: T;
   /**

@@ -21,7 +21,13 @@ import { toMultipart, type MultipartBody } from './uploads.js';
 import { parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
 
-/** Fields of every client event. Never holds a key or a body. */
+/**
+ * Fields of every client event. Never holds a key or a body.
+ * @example
+ * ```ts
+ * client.on('request', (e: RequestEvent) => console.log(e.method, e.path, `attempt ${e.attempt}`));
+ * ```
+ */
 export interface RequestEvent {
   /** Dotted client method, for example `questions.create`. */
   operation: string;
@@ -33,7 +39,13 @@ export interface RequestEvent {
   /** The `Idempotency-Key` sent, for keyed operations. */
   idempotencyKey: string | undefined;
 }
-/** Emitted for every HTTP answer, errors included. */
+/**
+ * Emitted for every HTTP answer, errors included.
+ * @example
+ * ```ts
+ * client.on('response', (e: ResponseEvent) => console.log(e.status, `${e.durationMs} ms`, e.replayed ? '(replayed)' : ''));
+ * ```
+ */
 export interface ResponseEvent extends RequestEvent {
   status: number;
   /** Milliseconds from sending to the answer's headers. */
@@ -41,7 +53,13 @@ export interface ResponseEvent extends RequestEvent {
   /** The server replayed an earlier answer (`Idempotent-Replayed: true`). */
   replayed: boolean;
 }
-/** Emitted before waiting for a retry. */
+/**
+ * Emitted before waiting for a retry.
+ * @example
+ * ```ts
+ * client.on('retry', (e: RetryEvent) => console.warn(`${e.error} (status ${e.status}); next try in ${e.delayMs} ms`));
+ * ```
+ */
 export interface RetryEvent extends RequestEvent {
   /** HTTP status of the failed attempt, or `undefined` when there was no answer. */
   status: number | undefined;
@@ -50,7 +68,14 @@ export interface RetryEvent extends RequestEvent {
   /** How long the client waits before the next attempt, in ms. */
   delayMs: number;
 }
-/** The events a client emits, with their listener signatures. */
+/**
+ * The events a client emits, with their listener signatures.
+ * @example
+ * ```ts
+ * const onRetry: ClientEvents['retry'] = (e) => console.warn(`retry ${e.attempt} of ${e.operation} in ${e.delayMs} ms`);
+ * client.on('retry', onRetry);
+ * ```
+ */
 export interface ClientEvents {
   request: (event: RequestEvent) => void;
   response: (event: ResponseEvent) => void;
@@ -68,13 +93,23 @@ export type RecordSchemas = (name: string, list: boolean) => z.ZodMiniType | und
 /**
  * Options of the generic methods ({@link BaseClient.get} and `delete`): the usual request options
  * plus a query.
+ * @example
+ * ```ts
+ * const page = await client.get<{ data: unknown[] }>('/tags', { query: { limit: 5 } });
+ * ```
  */
 export interface GenericQueryOptions extends RequestOptions {
   /** Query parameters: arrays repeat their key, `undefined` and `null` are left out, objects go as JSON. */
   query?: Record<string, unknown>;
 }
 
-/** Options of the generic methods with a body ({@link BaseClient.post}, `put`, `patch`). */
+/**
+ * Options of the generic methods with a body ({@link BaseClient.post}, `put`, `patch`).
+ * @example
+ * ```ts
+ * await client.post('/forecasts', { body: { questionId }, idempotencyKey: 'job-42', timeout: 10_000 });
+ * ```
+ */
 export interface GenericBodyOptions extends GenericQueryOptions {
   /** The body, sent as JSON (a `FormData` is sent as `multipart/form-data`). */
   body?: unknown;

@@ -8,7 +8,13 @@
  * @module
  */
 
-/** JSON members of the error envelope beyond `type` and `message` (`activeTaskId`, `files`, …). */
+/**
+ * JSON members of the error envelope beyond `type` and `message` (`activeTaskId`, `files`, …).
+ * @example
+ * ```ts
+ * if (err instanceof ForecastAlreadyRunningError) console.log(err.extras['activeTaskId']); // same as err.activeTaskId
+ * ```
+ */
 export type ErrorExtras = Record<string, unknown>;
 
 /**
@@ -24,7 +30,13 @@ export class ForecastingError extends Error {
   override name = 'ForecastingError';
 }
 
-/** Everything an {@link APIError} is built from. */
+/**
+ * Everything an {@link APIError} is built from.
+ * @example
+ * ```ts
+ * const err = new NotFoundError({ status: 404, type: 'not_found', message: 'No question q_1', headers: new Headers(), body: null });
+ * ```
+ */
 export interface APIErrorInit {
   status: number;
   /** The envelope's `error.type`, or `undefined` when the body was not the error envelope. */
@@ -94,27 +106,63 @@ export class InvalidResponseError extends APIError {
   override name = 'InvalidResponseError';
 }
 
-/** 400: an invalid request, a broken question rule, or an idempotency key reused with another body. */
+/**
+ * 400: an invalid request, a broken question rule, or an idempotency key reused with another body.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof BadRequestError) console.log(err.type, err.message); } // 'invalid_request_error', the field named
+ * ```
+ */
 export class BadRequestError extends APIError {
   override name = 'BadRequestError';
 }
-/** 401 `invalid_api_key`: the key is missing, wrong, revoked or expired. */
+/**
+ * 401 `invalid_api_key`: the key is missing, wrong, revoked or expired.
+ * @example
+ * ```ts
+ * try { await client.credits.retrieve(); } catch (err) { if (err instanceof AuthenticationError) console.error('check FORECASTING_API_KEY'); }
+ * ```
+ */
 export class AuthenticationError extends APIError {
   override name = 'AuthenticationError';
 }
-/** 403 `permission_denied`: the key lacks the scope, or its owner lacks the right. */
+/**
+ * 403 `permission_denied`: the key lacks the scope, or its owner lacks the right.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof PermissionDeniedError) console.error('the key lacks a scope:', err.message); }
+ * ```
+ */
 export class PermissionDeniedError extends APIError {
   override name = 'PermissionDeniedError';
 }
-/** 403 `uploads_disabled`: the organization turned file uploads off. */
+/**
+ * 403 `uploads_disabled`: the organization turned file uploads off.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof UploadsDisabledError) console.log('file uploads are off for this organization: send notes instead'); }
+ * ```
+ */
 export class UploadsDisabledError extends PermissionDeniedError {
   override name = 'UploadsDisabledError';
 }
-/** 404 `not_found`: the id is wrong or not visible to the key. */
+/**
+ * 404 `not_found`: the id is wrong or not visible to the key.
+ * @example
+ * ```ts
+ * const question = await client.questions.retrieve(id).catch((err) => (err instanceof NotFoundError ? null : Promise.reject(err)));
+ * ```
+ */
 export class NotFoundError extends APIError {
   override name = 'NotFoundError';
 }
-/** 405: the method is not allowed on the path. */
+/**
+ * 405: the method is not allowed on the path.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof MethodNotAllowedError) console.log('allowed:', err.allow.join(', ')); }
+ * ```
+ */
 export class MethodNotAllowedError extends APIError {
   override name = 'MethodNotAllowedError';
   /** The methods the path takes, from the `Allow` header. */
@@ -125,11 +173,28 @@ export class MethodNotAllowedError extends APIError {
       .filter(Boolean);
   }
 }
-/** 409: a conflict. Subclasses name the codes users branch on. */
+/**
+ * 409: a conflict. Subclasses name the codes users branch on.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof ConflictError && err.type === 'invalid_request_error') console.log('too few credits, nothing charged:', err.message); }
+ * ```
+ */
 export class ConflictError extends APIError {
   override name = 'ConflictError';
 }
-/** 409 `forecast_already_running`: the question already has a forecast running. */
+/**
+ * 409 `forecast_already_running`: the question already has a forecast running.
+ * @example
+ * ```ts
+ * try {
+ *   await client.forecasts.create({ questionId });
+ * } catch (err) {
+ *   if (!(err instanceof ForecastAlreadyRunningError) || !err.activeTaskId) throw err;
+ *   await client.forecasts.wait(err.activeTaskId); // wait for the one running instead
+ * }
+ * ```
+ */
 export class ForecastAlreadyRunningError extends ConflictError {
   override name = 'ForecastAlreadyRunningError';
   /** The id of the task that is running. */
@@ -138,7 +203,13 @@ export class ForecastAlreadyRunningError extends ConflictError {
     return typeof id === 'string' ? id : undefined;
   }
 }
-/** 409 `context_not_ready`: a question or preset file is still processing. */
+/**
+ * 409 `context_not_ready`: a question or preset file is still processing.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof ContextNotReadyError) console.log('still processing:', err.files); }
+ * ```
+ */
 export class ContextNotReadyError extends ConflictError {
   override name = 'ContextNotReadyError';
   /** The unfinished files, as the service listed them. */
@@ -147,7 +218,14 @@ export class ContextNotReadyError extends ConflictError {
     return Array.isArray(files) ? files : [];
   }
 }
-/** 409 `idempotency_in_progress`: the first request with this idempotency key is still being handled. Retried by default. */
+/**
+ * 409 `idempotency_in_progress`: the first request with this idempotency key is still being handled. Retried by default.
+ * @example
+ * ```ts
+ * // Retried by default; seen only with maxRetries: 0 (or when the retries run out).
+ * catch (err) { if (err instanceof IdempotencyInProgressError) console.log('the first request with this key is still running'); }
+ * ```
+ */
 export class IdempotencyInProgressError extends ConflictError {
   override name = 'IdempotencyInProgressError';
 }
@@ -166,7 +244,13 @@ export class IdempotencyInProgressError extends ConflictError {
 export class DecisionConflictError extends ConflictError {
   override name = 'DecisionConflictError';
 }
-/** 429: a rate limit. `retryAfterMs` is the wait the server asked for. */
+/**
+ * 429: a rate limit. `retryAfterMs` is the wait the server asked for.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof RateLimitError) await new Promise((r) => setTimeout(r, err.retryAfterMs ?? 1_000)); }
+ * ```
+ */
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
   /** The wait the server asked for, in milliseconds (from `Retry-After`), or `undefined`. */
@@ -174,15 +258,33 @@ export class RateLimitError extends APIError {
     return parseRetryAfter(this.headers.get('retry-after'));
   }
 }
-/** 429 `too_many_active_forecasts`: more than 50 API-started forecasts running for one user. Not retried. */
+/**
+ * 429 `too_many_active_forecasts`: more than 50 API-started forecasts running for one user. Not retried.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof TooManyActiveForecastsError) await client.forecasts.waitMany(runningTaskIds); } // then start again
+ * ```
+ */
 export class TooManyActiveForecastsError extends RateLimitError {
   override name = 'TooManyActiveForecastsError';
 }
-/** 5xx: the service failed. */
+/**
+ * 5xx: the service failed.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof InternalServerError) console.log(err.status, err.requestId); } // retried first when safe
+ * ```
+ */
 export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }
-/** 503 `overloaded_error`: try again shortly. Retried by default. */
+/**
+ * 503 `overloaded_error`: try again shortly. Retried by default.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof OverloadedError) console.log('the service is busy (already retried): try again shortly'); }
+ * ```
+ */
 export class OverloadedError extends InternalServerError {
   override name = 'OverloadedError';
 }
@@ -202,7 +304,16 @@ export class APIConnectionError extends ForecastingError {
   }
 }
 
-/** The request did not finish within `timeout`. */
+/**
+ * The request did not finish within `timeout`.
+ * @example
+ * ```ts
+ * await client.questions.list(undefined, { timeout: 5_000 }).catch((err) => {
+ *   if (err instanceof APITimeoutError) console.log('no complete answer within 5 s (already retried)');
+ *   throw err;
+ * });
+ * ```
+ */
 export class APITimeoutError extends APIConnectionError {
   override name = 'APITimeoutError';
   constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
@@ -210,7 +321,13 @@ export class APITimeoutError extends APIConnectionError {
   }
 }
 
-/** One problem found in the input, with the path of the field it concerns. */
+/**
+ * One problem found in the input, with the path of the field it concerns.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof ValidationError) for (const { field, message } of err.issues) console.log(`${field}: ${message}`); }
+ * ```
+ */
 export interface ValidationIssue {
   /** Dotted path of the field (`options.2`, `lowerBound`); empty for the input as a whole. */
   field: string;
@@ -242,7 +359,13 @@ export class ValidationError extends ForecastingError {
   }
 }
 
-/** Why a webhook call was refused by {@link verifyWebhook}. */
+/**
+ * Why a webhook call was refused by {@link verifyWebhook}.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof WebhookVerificationError && err.code === 'timestamp_out_of_range') console.warn('check the server clock'); }
+ * ```
+ */
 export type WebhookVerificationErrorCode =
   | 'missing_header'
   | 'malformed_header'

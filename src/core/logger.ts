@@ -3,10 +3,23 @@
  * @module
  */
 
-/** Severity levels, least to most severe, plus `off`. */
+/**
+ * Severity levels, least to most severe, plus `off`.
+ * @example
+ * ```ts
+ * new ForecastingClient({ logLevel: 'debug' }); // 'debug' | 'info' | 'warn' (default) | 'error' | 'off'
+ * ```
+ */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
-/** Anything with console-like methods (console, pino, winston). */
+/**
+ * Anything with console-like methods (console, pino, winston).
+ * @example
+ * ```ts
+ * const logger: Logger = { debug() {}, info: console.info, warn: console.warn, error: console.error };
+ * new ForecastingClient({ logger, logLevel: 'info' });
+ * ```
+ */
 export interface Logger {
   debug(message: string, meta?: Record<string, unknown>): void;
   info(message: string, meta?: Record<string, unknown>): void;

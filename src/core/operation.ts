@@ -7,10 +7,22 @@
 import type * as z from 'zod/mini';
 import { ValidationError } from './errors.js';
 
-/** HTTP methods the service uses. */
+/**
+ * HTTP methods the service uses.
+ * @example
+ * ```ts
+ * const writes = operations.filter((o) => (['POST', 'PUT', 'PATCH', 'DELETE'] as HttpMethod[]).includes(o.method));
+ * ```
+ */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** API key scopes, as in the spec's Authentication table. */
+/**
+ * API key scopes, as in the spec's Authentication table.
+ * @example
+ * ```ts
+ * const needed = new Set<Scope>(operations.filter((o) => o.sdkMethod.startsWith('webhooks.')).map((o) => o.scope));
+ * ```
+ */
 export type Scope =
   | 'questions:read'
   | 'questions:write'
@@ -154,7 +166,14 @@ function camel(name: string): string {
   return name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 }
 
-/** The public manifest entry for an operation. */
+/**
+ * The public manifest entry for an operation.
+ * @example
+ * ```ts
+ * const entry: OperationManifestEntry | undefined = operations.find((o) => o.sdkMethod === 'forecasts.create');
+ * // { method: 'POST', path: '/forecasts', scope: 'forecasts:write', sdkMethod: 'forecasts.create' }
+ * ```
+ */
 export interface OperationManifestEntry {
   /** Upper-case HTTP method. */
   readonly method: HttpMethod;

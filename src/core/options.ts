@@ -6,7 +6,14 @@ import { ValidationError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import { realClock, type ClientClock } from './clock.js';
 
-/** Options of {@link ForecastingClient}. */
+/**
+ * Options of {@link ForecastingClient}.
+ * @example
+ * ```ts
+ * const options: ClientOptions = { baseURL: 'https://forecasts.example.com/api/v1/external', timeout: 30_000, maxRetries: 4 };
+ * const client = new ForecastingClient(options);
+ * ```
+ */
 export interface ClientOptions {
   /** API key (begins `pre_`). Defaults to `process.env.FORECASTING_API_KEY`. */
   apiKey?: string;
@@ -57,7 +64,14 @@ export interface ClientOptions {
   clock?: ClientClock;
 }
 
-/** Options every method takes as its last argument. */
+/**
+ * Options every method takes as its last argument.
+ * @example
+ * ```ts
+ * const options: RequestOptions = { signal: AbortSignal.timeout(10_000), maxRetries: 0, headers: { 'x-trace': 'abc' } };
+ * await client.questions.retrieve(questionId, options);
+ * ```
+ */
 export interface RequestOptions {
   /** Aborts the request, and any wait between retries, at once. The call rejects with the signal's reason. */
   signal?: AbortSignal;

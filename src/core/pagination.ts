@@ -18,6 +18,11 @@ export type PageFetcher<Item> = (params: PageParams, walk: PageWalk) => PromiseL
 /**
  * Empty pages in a row, each with `hasMore: true` and a new cursor, after which a walk stops: a
  * service that pages correctly does not answer this many empty pages in a row.
+ * @example
+ * ```ts
+ * // A server answering empty pages with hasMore: true stops a walk after this many, with a ForecastingError.
+ * console.log(MAX_EMPTY_PAGES_IN_A_ROW); // 10
+ * ```
  */
 export const MAX_EMPTY_PAGES_IN_A_ROW = 10;
 

@@ -10,6 +10,10 @@ import { ValidationError } from './errors.js';
  * or a stream (a web `ReadableStream`, a Node `Readable` such as `fs.createReadStream(path)`, any
  * async iterable of bytes). Bytes and streams need a `filename` next to them (an `fs.ReadStream`
  * takes its path's); or use {@link toFile}.
+ * @example
+ * ```ts
+ * const file: Uploadable = await toFile(readFileSync('notes.pdf'), 'notes.pdf'); // or a File, a Blob, a stream
+ * ```
  */
 export type Uploadable = File | Blob | Uint8Array | ArrayBuffer | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 

@@ -13,12 +13,25 @@ export const ChatCreateParams = exact({
   /** The `id` of a conversation to continue. */
   threadId: z.optional(z.string().check(z.minLength(1))),
 });
-/** Body of `POST /forecasts/{task_id}/chat`. Each message costs a model call. */
+/**
+ * Body of `POST /forecasts/{task_id}/chat`. Each message costs a model call.
+ * @example
+ * ```ts
+ * const thread = await client.forecasts.chat.create(taskId, { message: 'What would change this forecast?' });
+ * await client.forecasts.chat.create(taskId, { message: 'And the upside?', threadId: thread.id });
+ * ```
+ */
 export interface ChatCreateParams extends z.input<typeof ChatCreateParams> {}
 
 /** Query of `GET /forecasts/{task_id}/chat`. */
 export const ChatListParams = exact({ ...CursorPageParams });
-/** Query of `GET /forecasts/{task_id}/chat`: paging. */
+/**
+ * Query of `GET /forecasts/{task_id}/chat`: paging.
+ * @example
+ * ```ts
+ * for await (const thread of client.forecasts.chat.list(taskId, { limit: 10 })) console.log(thread.id);
+ * ```
+ */
 export interface ChatListParams extends z.input<typeof ChatListParams> {}
 
 /**
@@ -29,5 +42,11 @@ export const AcceptContextParams = exact({
   /** Overrides the treatment the assistant suggested. */
   treatment: z.optional(z.enum(TREATMENTS)),
 });
-/** Body of `POST /forecasts/chat/messages/{message_id}/accept-context` (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `POST /forecasts/chat/messages/{message_id}/accept-context` (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * await client.forecasts.chat.acceptContext(messageId, { treatment: 'look_into' });
+ * ```
+ */
 export interface AcceptContextParams extends z.input<typeof AcceptContextParams> {}

@@ -3,24 +3,68 @@
  * @module
  */
 
-/** The question types. */
+/**
+ * The question types.
+ * @example
+ * ```ts
+ * if ((QUESTION_TYPES as readonly string[]).includes(input.type)) console.log('a known type');
+ * ```
+ */
 export const QUESTION_TYPES = ['binary', 'multiple_choice', 'numeric', 'discrete', 'date'] as const;
-/** A question type. */
+/**
+ * A question type.
+ * @example
+ * ```ts
+ * const type: QuestionType = 'multiple_choice';
+ * ```
+ */
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-/** Run modes, lightest (about 5 minutes) to heaviest (about 1.5 hours). */
+/**
+ * Run modes, lightest (about 5 minutes) to heaviest (about 1.5 hours).
+ * @example
+ * ```ts
+ * for (const runMode of RUN_MODES) console.log(runMode); // light, moderate, standard, deep, max
+ * ```
+ */
 export const RUN_MODES = ['light', 'moderate', 'standard', 'deep', 'max'] as const;
-/** A run mode. */
+/**
+ * A run mode.
+ * @example
+ * ```ts
+ * const runMode: RunModeKey = 'deep';
+ * await client.forecasts.create({ questionId, runMode });
+ * ```
+ */
 export type RunModeKey = (typeof RUN_MODES)[number];
 
-/** States of a forecast task; the last three are final. */
+/**
+ * States of a forecast task; the last three are final.
+ * @example
+ * ```ts
+ * const open = TASK_STATUSES.filter((s) => !['completed', 'failed', 'cancelled'].includes(s)); // queued, running_subforecasts, synthesizing
+ * ```
+ */
 export const TASK_STATUSES = ['queued', 'running_subforecasts', 'synthesizing', 'completed', 'failed', 'cancelled'] as const;
-/** A task state. */
+/**
+ * A task state.
+ * @example
+ * ```ts
+ * const finished: TaskStatus[] = ['completed', 'failed', 'cancelled'];
+ * for await (const item of client.forecasts.list({ status: finished })) console.log(item.taskId);
+ * ```
+ */
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 /** The task states after which nothing changes. */
 export const FINAL_TASK_STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
 
-/** A state of a forecast report; `completed` and `failed` are final. */
+/**
+ * A state of a forecast report; `completed` and `failed` are final.
+ * @example
+ * ```ts
+ * const report: ReportStatus | undefined = task.status === 'completed' ? task.forecast.report?.status : undefined; // pending, writing, completed, failed
+ * ```
+ */
 export type ReportStatus = 'pending' | 'writing' | 'completed' | 'failed';
 
 /** Context note treatments. */

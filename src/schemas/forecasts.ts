@@ -21,7 +21,14 @@ export const ContextNoteInput = exact({
   /** `consider` (default), `look_into`, `assume_true` or `ignore`. */
   treatment: z.optional(z.enum(TREATMENTS)),
 });
-/** A context note: its text and how the forecaster should treat it. Applies to the next forecast only. */
+/**
+ * A context note: its text and how the forecaster should treat it. Applies to the next forecast only.
+ * @example
+ * ```ts
+ * const note: ContextNoteInput = { text: 'The mayor resigned on Monday.', treatment: 'assume_true' };
+ * await client.forecasts.create({ questionId, context: [note] });
+ * ```
+ */
 export interface ContextNoteInput extends z.input<typeof ContextNoteInput> {}
 
 /** Body of `POST /questions/{question_id}/forecasts` (and the fields `POST /forecasts` shares). */
@@ -59,12 +66,25 @@ export const ForecastCreateParams = exact({
     'exactly one of questionId or question is required',
   ),
 );
-/** Body of `POST /forecasts`: exactly one of `questionId` or an inline `question`, plus run options. */
+/**
+ * Body of `POST /forecasts`: exactly one of `questionId` or an inline `question`, plus run options.
+ * @example
+ * ```ts
+ * const params: ForecastCreateParams = { questionId, runMode: 'standard', presetId: 'none' };
+ * await client.forecasts.create(params);
+ * ```
+ */
 export interface ForecastCreateParams extends z.input<typeof ForecastCreateParams> {}
 
 /** Body of `POST /questions/{question_id}/forecasts`. Fields beyond `presetId` and `connections` are not shown in the spec; this SDK sends the same run options as `POST /forecasts`. */
 export const QuestionForecastCreateParams = exact(runFields);
-/** Body of `POST /questions/{question_id}/forecasts`: the run options of `POST /forecasts`. */
+/**
+ * Body of `POST /questions/{question_id}/forecasts`: the run options of `POST /forecasts`.
+ * @example
+ * ```ts
+ * await client.questions.forecasts.create(questionId, { runMode: 'light', allowIncompleteContext: true });
+ * ```
+ */
 export interface QuestionForecastCreateParams extends z.input<typeof QuestionForecastCreateParams> {}
 
 /**
@@ -79,7 +99,13 @@ export const ForecastBatchParams = exact({
     .array(z.looseObject({}) as unknown as z.ZodMiniType<ForecastCreateParams>)
     .check(z.minLength(1), z.maxLength(MAX_BATCH_ITEMS, { error: `must hold at most ${MAX_BATCH_ITEMS} items` })),
 });
-/** Body of `POST /forecasts/batch`: 1 to 25 items, each a `POST /forecasts` body. */
+/**
+ * Body of `POST /forecasts/batch`: 1 to 25 items, each a `POST /forecasts` body.
+ * @example
+ * ```ts
+ * await client.forecasts.createBatch({ items: questionIds.map((questionId) => ({ questionId, runMode: 'light' })) });
+ * ```
+ */
 export interface ForecastBatchParams extends z.input<typeof ForecastBatchParams> {}
 
 /** Body of `POST /forecasts/cancel`: 1 to 25 task ids. */
@@ -89,7 +115,13 @@ export const ForecastCancelBatchParams = exact({
     .array(z.string().check(z.minLength(1)))
     .check(z.minLength(1), z.maxLength(MAX_BULK_CANCEL_IDS, { error: `must hold at most ${MAX_BULK_CANCEL_IDS} task ids` })),
 });
-/** Body of `POST /forecasts/cancel`: 1 to 25 task ids. */
+/**
+ * Body of `POST /forecasts/cancel`: 1 to 25 task ids.
+ * @example
+ * ```ts
+ * const { items } = await client.forecasts.cancelBatch({ taskIds: ['3f1c…', '9a7e…'] });
+ * ```
+ */
 export interface ForecastCancelBatchParams extends z.input<typeof ForecastCancelBatchParams> {}
 
 const CANCEL_OUTCOMES = ['cancelled', 'already_finished', 'rejected'] as const;
@@ -141,7 +173,13 @@ export const ForecastRetrieveParams = exact({
   /** Adds finished subforecasts' data (the answer can exceed a megabyte). */
   includeSubforecasts: z.optional(z.boolean()),
 });
-/** Query of `GET /forecasts/{task_id}`. */
+/**
+ * Query of `GET /forecasts/{task_id}`.
+ * @example
+ * ```ts
+ * const task = await client.forecasts.retrieve(taskId, { fields: 'numeric' }); // no report, no sources
+ * ```
+ */
 export interface ForecastRetrieveParams extends z.input<typeof ForecastRetrieveParams> {}
 
 /** Query of `GET /forecasts`. Newest first. */
@@ -159,15 +197,33 @@ export const ForecastListParams = exact({
   fields: z.optional(z.enum(['numeric'])),
   ...CursorPageParams,
 });
-/** Query of `GET /forecasts`: filters and paging. Newest first. */
+/**
+ * Query of `GET /forecasts`: filters and paging. Newest first.
+ * @example
+ * ```ts
+ * for await (const item of client.forecasts.list({ status: 'completed', questionId, limit: 100 })) console.log(item.taskId);
+ * ```
+ */
 export interface ForecastListParams extends z.input<typeof ForecastListParams> {}
 
 /** Query of `GET /questions/{question_id}/forecasts`: every state unless `status` is given. */
 export const QuestionForecastListParams = exact({ status: Many, ...CursorPageParams });
-/** Query of `GET /questions/{question_id}/forecasts`: every state unless `status` is given. */
+/**
+ * Query of `GET /questions/{question_id}/forecasts`: every state unless `status` is given.
+ * @example
+ * ```ts
+ * const page = await client.questions.forecasts.list(questionId, { status: ['completed', 'failed'] });
+ * ```
+ */
 export interface QuestionForecastListParams extends z.input<typeof QuestionForecastListParams> {}
 
 /** Query of `GET /run-modes`. */
 export const RunModeListParams = exact({ ...CursorPageParams });
-/** Query of `GET /run-modes`. */
+/**
+ * Query of `GET /run-modes`.
+ * @example
+ * ```ts
+ * for await (const mode of client.runModes.list({ limit: 10 })) console.log(mode.key, mode.credits);
+ * ```
+ */
 export interface RunModeListParams extends z.input<typeof RunModeListParams> {}

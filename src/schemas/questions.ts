@@ -105,15 +105,45 @@ export const DateQuestionDefinition = exact({
   upperBound: bound('date', true),
   scaleType: noScale('date'),
 });
-/** A binary question to create: no options, no bounds. */
+/**
+ * A binary question to create: no options, no bounds.
+ * @example
+ * ```ts
+ * const question: BinaryQuestionDefinition = { type: 'binary', title: 'Will it rain in Paris tomorrow?', tags: ['weather'] };
+ * ```
+ */
 export interface BinaryQuestionDefinition extends z.input<typeof BinaryQuestionDefinition> {}
-/** A multiple choice question to create: 2 to 200 distinct options, no bounds. */
+/**
+ * A multiple choice question to create: 2 to 200 distinct options, no bounds.
+ * @example
+ * ```ts
+ * const question: MultipleChoiceQuestionDefinition = { type: 'multiple_choice', title: 'Which team wins?', options: ['Lions', 'Tigers', 'Bears'] };
+ * ```
+ */
 export interface MultipleChoiceQuestionDefinition extends z.input<typeof MultipleChoiceQuestionDefinition> {}
-/** A numeric question to create: `lowerBound` < `upperBound` and a `scaleType`. */
+/**
+ * A numeric question to create: `lowerBound` < `upperBound` and a `scaleType`.
+ * @example
+ * ```ts
+ * const question: NumericQuestionDefinition = { type: 'numeric', title: 'Brent price on 1 June?', lowerBound: 40, upperBound: 140, scaleType: 'linear' };
+ * ```
+ */
 export interface NumericQuestionDefinition extends z.input<typeof NumericQuestionDefinition> {}
-/** A discrete question to create: whole-number bounds 2 to 500 apart. */
+/**
+ * A discrete question to create: whole-number bounds 2 to 500 apart.
+ * @example
+ * ```ts
+ * const question: DiscreteQuestionDefinition = { type: 'discrete', title: 'How many launches in May?', lowerBound: 0, upperBound: 120 };
+ * ```
+ */
 export interface DiscreteQuestionDefinition extends z.input<typeof DiscreteQuestionDefinition> {}
-/** A date question to create: bounds in whole Unix seconds. */
+/**
+ * A date question to create: bounds in whole Unix seconds.
+ * @example
+ * ```ts
+ * const question: DateQuestionDefinition = { type: 'date', title: 'When will the bridge reopen?', lowerBound: 1_780_000_000, upperBound: 1_800_000_000 };
+ * ```
+ */
 export interface DateQuestionDefinition extends z.input<typeof DateQuestionDefinition> {}
 
 interface RuleInput {
@@ -167,7 +197,15 @@ export const QuestionDefinition = z
     { error: `type must be one of ${QUESTION_TYPES.join(', ')}` },
   )
   .check(typeRules);
-/** A complete question to create, discriminated on `type`: each type's fields and rules. */
+/**
+ * A complete question to create, discriminated on `type`: each type's fields and rules.
+ * @example
+ * ```ts
+ * function draft(title: string): QuestionDefinition {
+ *   return { type: 'binary', title };
+ * }
+ * ```
+ */
 export type QuestionDefinition =
   | BinaryQuestionDefinition
   | MultipleChoiceQuestionDefinition
@@ -199,6 +237,10 @@ export const QuestionFromTemplate = exact({
 /**
  * A question built from a template: `templateId`, `templateValues` (one text per blank), and any
  * question field but `type`, which wins over the template's.
+ * @example
+ * ```ts
+ * await client.questions.create({ templateId, templateValues: { city: 'Paris', date: '1 June 2027' } });
+ * ```
  */
 export interface QuestionFromTemplate extends z.input<typeof QuestionFromTemplate> {}
 
@@ -209,15 +251,23 @@ export const QuestionCreateParams = unionByKey('templateId', QuestionFromTemplat
 /**
  * Body of `POST /questions`: a definition discriminated on `type`, or (with `templateId`) a
  * template with values.
+ * @example
+ * ```ts
+ * const params: QuestionCreateParams = { type: 'numeric', title: 'Brent price on 1 June?', lowerBound: 40, upperBound: 140, scaleType: 'linear' };
+ * await client.questions.create(params);
+ * ```
  */
 export type QuestionCreateParams = QuestionDefinition | QuestionFromTemplate;
 
+export const QuestionUpdateParams = exact(someFields);
 /**
  * Body of `PATCH /questions/{question_id}`: only the fields sent change. Once the question has a
  * forecast, only `description`, `resolutionCriteria`, `finePrint`, `visibility` and `tags` may change.
+ * @example
+ * ```ts
+ * await client.questions.update(questionId, { resolutionCriteria: 'YES if Météo-France records 1 mm or more.' });
+ * ```
  */
-export const QuestionUpdateParams = exact(someFields);
-/** Body of `PATCH /questions/{question_id}`: only the fields sent change. */
 export interface QuestionUpdateParams extends z.input<typeof QuestionUpdateParams> {}
 
 /** Fields that stay editable once a question has a forecast. */
@@ -233,7 +283,14 @@ export const FIELDS_EDITABLE_AFTER_FORECAST = [
  * Query of `GET /questions`. Filters beyond paging are not shown in the spec; extra keys are sent as given.
  */
 export const QuestionListParams = exact({ ...CursorPageParams });
-/** Query of `GET /questions`: paging. */
+/**
+ * Query of `GET /questions`: paging.
+ * @example
+ * ```ts
+ * const page = await client.questions.list({ limit: 100 });
+ * const next = await client.questions.list({ cursor: page.nextCursor! });
+ * ```
+ */
 export interface QuestionListParams extends z.input<typeof QuestionListParams> {}
 
 /**
@@ -247,12 +304,24 @@ export const QuestionBrowseParams = exact({
   /** Question types to keep: one, a comma-separated list or an array. Not shown in the spec. */
   type: z.optional(z.union([z.string(), z.array(z.string())])),
 });
-/** Query of `GET /questions/browse` (offset paging). */
+/**
+ * Query of `GET /questions/browse` (offset paging).
+ * @example
+ * ```ts
+ * const rainy = await client.questions.browse({ q: 'rain', type: ['binary'], limit: 50, offset: 100 });
+ * ```
+ */
 export interface QuestionBrowseParams extends z.input<typeof QuestionBrowseParams> {}
 
 /** Query of `GET /tags`. Filters beyond paging are not shown in the spec. */
 export const TagListParams = exact({ ...CursorPageParams });
-/** Query of `GET /tags`: paging. */
+/**
+ * Query of `GET /tags`: paging.
+ * @example
+ * ```ts
+ * for await (const tag of client.tags.list({ limit: 100 })) console.log(tag.slug);
+ * ```
+ */
 export interface TagListParams extends z.input<typeof TagListParams> {}
 
 /** Body of `POST /questions/import`: a link to a question on a public prediction market. */
@@ -260,7 +329,13 @@ export const QuestionImportParams = exact({
   /** A link to a question on a public prediction market. */
   reference: z.url({ protocol: /^https$/, error: 'must be an https link to a market question' }),
 });
-/** Body of `POST /questions/import`: a link to a market question. It is copied; no forecast starts. */
+/**
+ * Body of `POST /questions/import`: a link to a market question. It is copied; no forecast starts.
+ * @example
+ * ```ts
+ * await client.questions.import({ reference: 'https://market.example/questions/will-x-happen' });
+ * ```
+ */
 export interface QuestionImportParams extends z.input<typeof QuestionImportParams> {}
 
 /** Body of `POST /questions/normalize`: the rough question. */
@@ -268,7 +343,13 @@ export const NormalizeParams = exact({
   /** The rough question, in your words. */
   title: Title,
 });
-/** Body of `POST /questions/normalize`: the rough question. */
+/**
+ * Body of `POST /questions/normalize`: the rough question.
+ * @example
+ * ```ts
+ * const draft = await client.questions.normalize({ title: 'bitcoin above 100k next summer?' });
+ * ```
+ */
 export interface NormalizeParams extends z.input<typeof NormalizeParams> {}
 
 /**
@@ -281,7 +362,13 @@ export const NormalizeClarifyParams = exact({
   /** The reply to the clarification asked. */
   answer: z.optional(z.string()),
 });
-/** Body of `POST /questions/normalize/clarify` (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `POST /questions/normalize/clarify` (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * const draft = await client.questions.clarify({ title: 'rain in Paris?', answer: 'Any measurable rain at Montsouris, 1 June 2027' });
+ * ```
+ */
 export interface NormalizeClarifyParams extends z.input<typeof NormalizeClarifyParams> {}
 
 /**
@@ -294,5 +381,11 @@ export const NormalizeReviseParams = exact({
   /** What to change. */
   guidance: z.optional(z.string()),
 });
-/** Body of `POST /questions/normalize/revise` (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `POST /questions/normalize/revise` (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * const revised = await client.questions.revise({ question: draft.question, guidance: 'Resolve on the Coinbase close.' });
+ * ```
+ */
 export interface NormalizeReviseParams extends z.input<typeof NormalizeReviseParams> {}

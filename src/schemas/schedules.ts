@@ -37,7 +37,13 @@ export const ScheduleParams = exact({
   ),
   rule((s: { startAt?: string; endAt?: string | null }) => !s.startAt || !s.endAt || Date.parse(s.endAt) > Date.parse(s.startAt), 'endAt', 'must be after startAt'),
 );
-/** Body of `PUT /questions/{question_id}/schedule`: sending it again replaces the schedule. */
+/**
+ * Body of `PUT /questions/{question_id}/schedule`: sending it again replaces the schedule.
+ * @example
+ * ```ts
+ * await client.questions.schedule.update(questionId, { intervalCount: 1, intervalUnit: 'days', endAt: '2027-06-01T00:00:00.000Z' });
+ * ```
+ */
 export interface ScheduleParams extends z.input<typeof ScheduleParams> {}
 
 /**
@@ -56,10 +62,22 @@ export const WatchParams = exact({
   /** The preset every forecast it starts uses (`none` for none). */
   presetId: z.optional(z.nullable(z.string())),
 });
-/** Body of `PUT /questions/{question_id}/watch`. */
+/**
+ * Body of `PUT /questions/{question_id}/watch`.
+ * @example
+ * ```ts
+ * await client.questions.watch.update(questionId, { enabled: true, changeThreshold: 0.1 });
+ * ```
+ */
 export interface WatchParams extends z.input<typeof WatchParams> {}
 
 /** Query of `GET /schedules` and `GET /watches`: filters beyond paging are not shown in the spec. */
 export const AutomationListParams = exact({ ...CursorPageParams });
-/** Query of `GET /schedules` and `GET /watches`: paging. */
+/**
+ * Query of `GET /schedules` and `GET /watches`: paging.
+ * @example
+ * ```ts
+ * for await (const schedule of client.schedules.list({ limit: 50 })) console.log(schedule.questionId, schedule.nextDueAt);
+ * ```
+ */
 export interface AutomationListParams extends z.input<typeof AutomationListParams> {}

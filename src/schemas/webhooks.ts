@@ -135,7 +135,13 @@ export const WebhookUpdateParams = exact({
  */
 export interface WebhookUpdateParams extends z.input<typeof WebhookUpdateParams> {}
 
-/** The states of a delivery (spec "Webhook delivery"). */
+/**
+ * The states of a delivery (spec "Webhook delivery").
+ * @example
+ * ```ts
+ * console.log(WEBHOOK_DELIVERY_STATUSES); // ['pending', 'in_progress', 'retrying', 'succeeded', 'failed', 'cancelled']
+ * ```
+ */
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'in_progress', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
 /**
  * The state of a delivery.

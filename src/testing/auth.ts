@@ -6,7 +6,13 @@
 import type { Scope } from '../core/operation.js';
 import { MockHttpError } from './http.js';
 
-/** Every scope of the spec. */
+/**
+ * Every scope of the spec.
+ * @example
+ * ```ts
+ * createMockService({ apiKeys: [{ key: 'pre_all', scopes: [...ALL_SCOPES] }, { key: 'pre_reader', scopes: ['questions:read'] }] });
+ * ```
+ */
 export const ALL_SCOPES: readonly Scope[] = [
   'questions:read',
   'questions:write',

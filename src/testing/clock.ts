@@ -6,7 +6,14 @@
  * @module
  */
 
-/** A callback waiting on the clock; `cancel()` removes it if it has not run yet. */
+/**
+ * A callback waiting on the clock; `cancel()` removes it if it has not run yet.
+ * @example
+ * ```ts
+ * const wake: ScheduledCallback = clock.schedule(clock.now() + 60_000, () => console.log('a minute later'));
+ * wake.cancel();
+ * ```
+ */
 export interface ScheduledCallback {
   /** Clock time (ms since the epoch) at which it runs. */
   readonly at: number;
@@ -113,7 +120,14 @@ class Scheduler {
   }
 }
 
-/** 2025-01-01T00:00:00.000Z: a fixed start, so timestamps in tests are reproducible. */
+/**
+ * 2025-01-01T00:00:00.000Z: a fixed start, so timestamps in tests are reproducible.
+ * @example
+ * ```ts
+ * const clock = new ManualClock();
+ * clock.now() === DEFAULT_START_MS; // true: 2025-01-01T00:00:00.000Z
+ * ```
+ */
 export const DEFAULT_START_MS = Date.UTC(2025, 0, 1);
 
 /**
@@ -178,7 +192,13 @@ export class ManualClock implements MockClock {
   }
 }
 
-/** Options of {@link ScaledClock}. */
+/**
+ * Options of {@link ScaledClock}.
+ * @example
+ * ```ts
+ * const clock = new ScaledClock({ timeScale: 3600, startMs: Date.UTC(2030, 0, 1) }); // an hour a second
+ * ```
+ */
 export interface ScaledClockOptions {
   /** How many clock ms pass per real ms; `600` makes 1.5 hours pass in 9 seconds. */
   timeScale: number;

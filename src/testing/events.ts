@@ -4,7 +4,13 @@
  * @module
  */
 
-/** A forecast event as the service emits it, before any webhook body is built. */
+/**
+ * A forecast event as the service emits it, before any webhook body is built.
+ * @example
+ * ```ts
+ * service.events.on((event: MockForecastEvent) => console.log(event.type, event.taskId, new Date(event.at)));
+ * ```
+ */
 export interface MockForecastEvent {
   /** The event kind, as in the spec's Events table. */
   type: 'forecast.started' | 'forecast.completed' | 'forecast.failed' | 'forecast.cancelled' | 'forecast.report.completed';
@@ -20,7 +26,14 @@ export interface MockForecastEvent {
   at: number;
 }
 
-/** A listener of the {@link MockEventBus}. */
+/**
+ * A listener of the {@link MockEventBus}.
+ * @example
+ * ```ts
+ * const listener: MockEventListener = (event) => seen.push(event.type);
+ * service.events.on(listener);
+ * ```
+ */
 export type MockEventListener = (event: MockForecastEvent) => void;
 
 /**

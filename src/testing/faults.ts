@@ -44,7 +44,16 @@ export interface FaultRule {
   malformed?: boolean;
 }
 
-/** A rule that was added; shows how often it fired and can be removed. */
+/**
+ * A rule that was added; shows how often it fired and can be removed.
+ * @example
+ * ```ts
+ * const fault: ActiveFault = service.faults.add({ operation: 'questions.list', status: 500, times: 3 });
+ * // … later
+ * console.log(fault.hits, fault.remaining);
+ * fault.remove();
+ * ```
+ */
 export interface ActiveFault {
   readonly rule: Readonly<FaultRule>;
   /** Matching requests left. */

@@ -9,13 +9,38 @@ import { parseOrThrow } from '../core/validate.js';
 import { ValidationError } from '../core/errors.js';
 import { badRequest, MockHttpError } from './http.js';
 
-/** The largest JSON body the mock reads, in bytes (1 MiB); a larger one answers 413 unread. */
+/**
+ * The largest JSON body the mock reads, in bytes (1 MiB); a larger one answers 413 unread.
+ * @example
+ * ```ts
+ * const big = 'x'.repeat(MAX_JSON_BODY_BYTES); // a body this size answers 413 request_too_large, unread
+ * ```
+ */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
-/** The largest multipart body: one file at the spec's 10 MiB, plus 64 KiB for the form's other fields and boundaries. */
+/**
+ * The largest multipart body: one file at the spec's 10 MiB, plus 64 KiB for the form's other fields and boundaries.
+ * @example
+ * ```ts
+ * console.log(MAX_MULTIPART_BODY_BYTES); // 10 MiB + 64 KiB: a larger upload answers 413
+ * ```
+ */
 export const MAX_MULTIPART_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024;
-/** The deepest nesting of objects and arrays a JSON body may have; deeper answers 400. */
+/**
+ * The deepest nesting of objects and arrays a JSON body may have; deeper answers 400.
+ * @example
+ * ```ts
+ * const deep = JSON.parse('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1)); // as a body: 400
+ * ```
+ */
 export const MAX_JSON_DEPTH = 64;
-/** Bodies up to this many bytes are kept whole in the request log; larger ones are clipped. */
+/**
+ * Bodies up to this many bytes are kept whole in the request log; larger ones are clipped.
+ * @example
+ * ```ts
+ * // A body over MAX_LOGGED_BODY_BYTES is logged as '[JSON body of <n> bytes, clipped] …'
+ * console.log(service.requests.last()?.body);
+ * ```
+ */
 export const MAX_LOGGED_BODY_BYTES = 64 * 1024;
 /** How much of a clipped body the request log keeps, in characters. */
 const LOG_PREVIEW_CHARS = 1024;

@@ -7,7 +7,14 @@ import { http, HttpResponse, type HttpHandler } from 'msw';
 import { MockConnectionDropped } from './faults.js';
 import type { MockService } from './service.js';
 
-/** Options of {@link mockHandlers}. */
+/**
+ * Options of {@link mockHandlers}.
+ * @example
+ * ```ts
+ * const options: MockHandlersOptions = { baseURL: 'https://forecasting.example/api/v1/external' };
+ * setupServer(...mockHandlers(service, options));
+ * ```
+ */
 export interface MockHandlersOptions {
   /**
    * The base address the client is configured with, ending in `/api/v1/external`

@@ -39,7 +39,14 @@ export interface RecordedRequest {
   requestId: string;
 }
 
-/** Which requests to pick: every given field must match. */
+/**
+ * Which requests to pick: every given field must match.
+ * @example
+ * ```ts
+ * const filter: RequestFilter = { operation: 'forecasts.retrieve', status: 200 };
+ * expect(service.requests.count(filter)).toBeLessThan(50);
+ * ```
+ */
 export interface RequestFilter {
   operation?: string;
   method?: string;

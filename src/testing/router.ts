@@ -4,7 +4,13 @@
  */
 import type { Operation } from '../core/operation.js';
 
-/** The prefix every path of the service starts with. */
+/**
+ * The prefix every path of the service starts with.
+ * @example
+ * ```ts
+ * await service.handle(new Request(`http://mock${API_PREFIX}/questions`, { headers: { 'x-api-key': service.apiKey } }));
+ * ```
+ */
 export const API_PREFIX = '/api/v1/external';
 
 /** The outcome of matching a request's method and path. */

@@ -19,6 +19,10 @@ import { createMockService, type MockService, type MockServiceOptions } from './
  * The speed of {@link startMockServer}'s default clock: a {@link ScaledClock} running 600 times
  * faster than real time, so a standard forecast (30 mock-minutes) completes in 3 real seconds and a
  * client that honours `Retry-After` waits it out with no special option.
+ * @example
+ * ```ts
+ * const mock = await startMockServer(); // a standard forecast (30 mock-minutes) takes 30 * 60 / DEFAULT_SERVER_TIME_SCALE = 3 s
+ * ```
  */
 export const DEFAULT_SERVER_TIME_SCALE = 600;
 

@@ -61,7 +61,14 @@ export class Collection<T extends { id: string }> {
   }
 }
 
-/** Names a collection and the type of its records. */
+/**
+ * Names a collection and the type of its records.
+ * @example
+ * ```ts
+ * const NOTES: CollectionKey<{ id: string; text: string }> = collectionKey('notes');
+ * service.store.collection(NOTES).insert({ id: 'n1', text: 'seeded' });
+ * ```
+ */
 export interface CollectionKey<T extends { id: string }> {
   readonly name: string;
   /** Type carrier only; never set. */
@@ -81,14 +88,28 @@ export function collectionKey<T extends { id: string }>(name: string): Collectio
   return { name };
 }
 
-/** Who a stored resource belongs to. */
+/**
+ * Who a stored resource belongs to.
+ * @example
+ * ```ts
+ * const mine = (r: Ownership) => r.ownerId === 'user-1';
+ * service.store.questions.list(mine);
+ * ```
+ */
 export interface Ownership {
   /** The user whose key created it. */
   ownerId: string;
   organizationId: string;
 }
 
-/** A stored question: the question as the service shows it, plus who owns it. */
+/**
+ * A stored question: the question as the service shows it, plus who owns it.
+ * @example
+ * ```ts
+ * const record: QuestionRecord | undefined = service.store.questions.get(questionId);
+ * console.log(record?.ownerId, record?.question.title);
+ * ```
+ */
 export interface QuestionRecord extends Ownership {
   id: string;
   question: Question;
@@ -104,6 +125,11 @@ export interface QuestionRecord extends Ownership {
  * A forecast task on a question (its `id` is the task id). A question with any forecast record has
  * its locked fields frozen. The state machine that moves it is `models/forecast-task.ts`; what a read
  * shows is built from it there.
+ * @example
+ * ```ts
+ * const record: ForecastRecord | undefined = service.store.forecasts.get(taskId);
+ * console.log(record?.status, record?.runMode);
+ * ```
  */
 export interface ForecastRecord extends Ownership {
   id: string;
@@ -131,9 +157,21 @@ export interface ForecastRecord extends Ownership {
   timers: ScheduledCallback[];
 }
 
-/** The questions collection. */
+/**
+ * The questions collection.
+ * @example
+ * ```ts
+ * const titles = service.store.collection(QUESTIONS).list().map((r) => r.question.title);
+ * ```
+ */
 export const QUESTIONS = collectionKey<QuestionRecord>('questions');
-/** The forecasts collection: the question edit lock looks here. */
+/**
+ * The forecasts collection: the question edit lock looks here.
+ * @example
+ * ```ts
+ * const running = service.store.collection(FORECASTS).list((t) => t.status === 'running_subforecasts');
+ * ```
+ */
 export const FORECASTS = collectionKey<ForecastRecord>('forecasts');
 
 /**

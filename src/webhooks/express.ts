@@ -40,6 +40,12 @@ declare global {
 /**
  * What {@link webhookMiddleware} uses of a request: its headers, its body stream, and `body` when a
  * body parser ran first. An Express 4 or 5 `req` (a Node `IncomingMessage`) has all of it.
+ * @example
+ * ```ts
+ * // Anything with these members works, Express's request or another framework's:
+ * const handler = webhookMiddleware(secret);
+ * handler(req satisfies WebhookMiddlewareRequest, res, next);
+ * ```
  */
 export interface WebhookMiddlewareRequest extends AsyncIterable<Uint8Array | string> {
   /** The request headers, as Node gives them (lower-case names). */
@@ -52,17 +58,39 @@ export interface WebhookMiddlewareRequest extends AsyncIterable<Uint8Array | str
   webhookEvent?: WebhookEvent | undefined;
 }
 
-/** What {@link webhookMiddleware} uses of a response to refuse a call: an Express 4 or 5 `res` has it. */
+/**
+ * What {@link webhookMiddleware} uses of a response to refuse a call: an Express 4 or 5 `res` has it.
+ * @example
+ * ```ts
+ * // What the middleware calls to refuse a call: res.status(400).type('text/plain').send(err.code)
+ * const handler = webhookMiddleware(secret);
+ * handler(req, res satisfies WebhookMiddlewareResponse, next);
+ * ```
+ */
 export interface WebhookMiddlewareResponse {
   status(code: number): WebhookMiddlewareResponse;
   type(type: string): WebhookMiddlewareResponse;
   send(body: string): unknown;
 }
 
-/** The `next` of a middleware: called with nothing to go on, or with an error. Express's `NextFunction` is one. */
+/**
+ * The `next` of a middleware: called with nothing to go on, or with an error. Express's `NextFunction` is one.
+ * @example
+ * ```ts
+ * const next: WebhookMiddlewareNext = (err) => { if (err) console.error(err); };
+ * await webhookMiddleware(secret)(req, res, next);
+ * ```
+ */
 export type WebhookMiddlewareNext = (err?: unknown) => void;
 
-/** The middleware {@link webhookMiddleware} makes: an Express request handler (Express 4 and 5). */
+/**
+ * The middleware {@link webhookMiddleware} makes: an Express request handler (Express 4 and 5).
+ * @example
+ * ```ts
+ * const verify: WebhookMiddleware = webhookMiddleware(process.env.WEBHOOK_SECRET!);
+ * app.post('/webhooks/forecasting', verify, (req, res) => void res.sendStatus(200));
+ * ```
+ */
 export type WebhookMiddleware = <Req extends WebhookMiddlewareRequest, Res extends WebhookMiddlewareResponse>(req: Req, res: Res, next: WebhookMiddlewareNext) => void;
 
 /**

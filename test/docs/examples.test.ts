@@ -1,18 +1,24 @@
 // The code examples of the guides work as written: every TypeScript block type-checks against the
 // built package, and the blocks marked `ts run` run to completion. Markers: test/docs/README.md.
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { examplesOf, runExample, typecheckExamples } from './harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-/** The markdown files whose examples are tested. */
-const DOCS = ['docs/testing.md', 'docs/webhooks.md', 'docs/decisions.md', 'docs/context.md', 'docs/templates-and-connections.md'];
+/** The markdown files whose examples are tested: the README and every guide in docs/, so none is missed. */
+const DOCS = ['README.md', ...readdirSync(`${root}docs`).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const examples = DOCS.flatMap((file) => examplesOf(root, file));
 
 describe('documentation examples', () => {
   it('finds the examples of every file, some of them runnable', () => {
     for (const file of DOCS) expect(examples.filter((e) => e.file === file).length, file).toBeGreaterThan(0);
     expect(examples.some((e) => e.run)).toBe(true);
+  });
+
+  it('runs every example that is a whole program against the mock (starts it and closes it, outside a test runner)', () => {
+    const whole = examples.filter((e) => !e.preamble && /\bstartMockServer\(/.test(e.code) && /\.close\(\)/.test(e.code) && !/from 'vitest'/.test(e.code));
+    expect(whole.filter((e) => !e.run).map((e) => e.name)).toEqual([]);
   });
 
   it('type-checks every TypeScript example (strict, against the built package)', () => {

@@ -124,6 +124,7 @@ const CHECK_OPTIONS: ts.CompilerOptions = {
       types: ['node'],
       strict: true,
       esModuleInterop: true,
+      resolveJsonModule: true,
       skipLibCheck: true,
       noEmit: true,
       // Every example is a module of its own, so their top-level names never collide.

@@ -22,6 +22,7 @@ it('builds dist/ when packing a clone that has none, and packs only dist/, READM
   expect(files).toContain('dist/index.js');
   expect(files).toContain('dist/index.cjs');
   expect(files).toContain('dist/index.d.ts');
+  expect(files).toContain('dist/openapi.json'); // written by the build, from the operation declarations
   expect(new Set(files.map((f) => (f.startsWith('dist/') ? 'dist/' : f)))).toEqual(
     new Set(['dist/', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']),
   );

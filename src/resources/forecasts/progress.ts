@@ -5,7 +5,15 @@
  */
 import type { EventEmitter } from 'eventemitter3';
 
-/** A snapshot of one task's progress, passed to `onProgress` and to the progress events. */
+/**
+ * A snapshot of one task's progress, passed to `onProgress` and to the progress events.
+ * @example
+ * ```ts
+ * await client.forecasts.wait(taskId, {
+ *   onProgress: (p: ForecastProgress) => console.log(p.status, `${p.completedSubforecastCount}/${p.plannedSubforecastCount}`, p.reportStatus),
+ * });
+ * ```
+ */
 export interface ForecastProgress {
   taskId: string;
   /** `queued`, `running_subforecasts`, `synthesizing`, `completed`, `failed` or `cancelled`. */

@@ -5,7 +5,13 @@
 import * as z from 'zod/mini';
 import { Timestamp, exact, openString } from '../common.js';
 
-/** A price key of the credits record. */
+/**
+ * A price key of the credits record.
+ * @example
+ * ```ts
+ * const key: PriceKey = 'forecast.deep';
+ * ```
+ */
 export type PriceKey =
   | 'forecast.light'
   | 'forecast.moderate'
@@ -16,7 +22,14 @@ export type PriceKey =
   | 'monitoring.question_month';
 
 export const Price = exact({ key: openString<PriceKey>(), credits: z.number() });
-/** The price of one thing, in credits. */
+/**
+ * The price of one thing, in credits.
+ * @example
+ * ```ts
+ * const credits = await client.credits.retrieve();
+ * const standard: Price | undefined = credits.prices.find((p) => p.key === 'forecast.standard'); // { key, credits: 5 }
+ * ```
+ */
 export interface Price extends z.output<typeof Price> {}
 
 export const Plan = exact({
@@ -31,7 +44,14 @@ export const Plan = exact({
   /** Credits added each period; 0 on `payg`. */
   creditsPerPeriod: z.number(),
 });
-/** The organization's plan. */
+/**
+ * The organization's plan.
+ * @example
+ * ```ts
+ * const { plan } = await client.credits.retrieve();
+ * if (plan.status === 'past_due') console.warn(`plan ${plan.name} is past due`);
+ * ```
+ */
 export interface Plan extends z.output<typeof Plan> {}
 
 export const Credits = exact({

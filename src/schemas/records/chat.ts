@@ -8,7 +8,13 @@ import * as z from 'zod/mini';
 import { Timestamp, exact, openString } from '../common.js';
 
 export const SuggestedContext = exact({ text: z.string(), treatment: z.optional(z.string()) });
-/** A note the assistant proposes, to save with `forecasts.chat.acceptContext`. */
+/**
+ * A note the assistant proposes, to save with `forecasts.chat.acceptContext`.
+ * @example
+ * ```ts
+ * const suggestion: SuggestedContext | undefined = thread.messages.at(-1)?.suggestedContext; // { text, treatment }
+ * ```
+ */
 export interface SuggestedContext extends z.output<typeof SuggestedContext> {}
 
 export const ChatMessage = exact({
@@ -23,6 +29,11 @@ export const ChatMessage = exact({
 /**
  * A chat message. Not shown in the spec beyond `role` (`assistant` for answers): this SDK reads
  * `id`, `content`, `createdAt` and `suggestedContext`.
+ * @example
+ * ```ts
+ * const thread = await client.forecasts.chat.create(taskId, { message: 'Why so low?' });
+ * const answer: ChatMessage | undefined = thread.messages.at(-1); // role 'assistant'
+ * ```
  */
 export interface ChatMessage extends z.output<typeof ChatMessage> {}
 

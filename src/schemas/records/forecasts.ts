@@ -18,14 +18,26 @@ export const BinaryForecastData = fd('binary', 'probability', {
   /** The chance of YES, 0 to 1. */
   probability: num,
 });
-/** `forecastData` of a binary question: the chance of YES. */
+/**
+ * `forecastData` of a binary question: the chance of YES.
+ * @example
+ * ```ts
+ * if (data.questionType === 'binary') console.log(`${Math.round(data.payload.probability * 100)}% YES`);
+ * ```
+ */
 export interface BinaryForecastData extends z.output<typeof BinaryForecastData> {}
 
 export const MultipleChoiceForecastData = fd('multiple_choice', 'option_probabilities', {
   /** Map from option text to its chance. */
   probabilities: z.record(z.string(), num),
 });
-/** `forecastData` of a multiple choice question: a chance per option. */
+/**
+ * `forecastData` of a multiple choice question: a chance per option.
+ * @example
+ * ```ts
+ * if (data.questionType === 'multiple_choice') for (const [option, chance] of Object.entries(data.payload.probabilities)) console.log(option, chance);
+ * ```
+ */
 export interface MultipleChoiceForecastData extends z.output<typeof MultipleChoiceForecastData> {}
 
 const Continuous = {
@@ -39,10 +51,22 @@ const Continuous = {
   scaleType: z.nullable(z.string()),
 };
 export const NumericForecastData = fd('numeric', 'probability_mass_function', Continuous);
-/** `forecastData` of a numeric question: a distribution over the range. */
+/**
+ * `forecastData` of a numeric question: a distribution over the range.
+ * @example
+ * ```ts
+ * if (data.questionType === 'numeric') console.log('median', data.payload.percentiles.p50, '80% in', data.payload.percentiles.p10, '…', data.payload.percentiles.p90);
+ * ```
+ */
 export interface NumericForecastData extends z.output<typeof NumericForecastData> {}
 export const DateForecastData = fd('date', 'probability_mass_function', Continuous);
-/** `forecastData` of a date question: a distribution over time, values in Unix seconds. */
+/**
+ * `forecastData` of a date question: a distribution over time, values in Unix seconds.
+ * @example
+ * ```ts
+ * if (data.questionType === 'date') console.log('median', new Date(data.payload.percentiles.p50 * 1000).toISOString());
+ * ```
+ */
 export interface DateForecastData extends z.output<typeof DateForecastData> {}
 
 export const DiscreteForecastData = fd('discrete', 'discrete_probability_array', {
@@ -52,7 +76,13 @@ export const DiscreteForecastData = fd('discrete', 'discrete_probability_array',
   percentiles: Percentiles,
   cell_boundaries: nums,
 });
-/** `forecastData` of a discrete question: a chance per whole value. */
+/**
+ * `forecastData` of a discrete question: a chance per whole value.
+ * @example
+ * ```ts
+ * if (data.questionType === 'discrete') data.payload.nominal_values.forEach((v, i) => console.log(v, data.payload.probabilities[i]));
+ * ```
+ */
 export interface DiscreteForecastData extends z.output<typeof DiscreteForecastData> {}
 
 /** Shape of `forecastData` for a question type the SDK does not know yet: passes, typed as the known ones. */
@@ -81,7 +111,13 @@ export const Report = exact({
   /** Markdown with headings, up to about 2,000 words. */
   detailed: z.optional(z.nullable(z.string())),
 });
-/** The written report of a forecast, at three lengths. It is written after the number. */
+/**
+ * The written report of a forecast, at three lengths. It is written after the number.
+ * @example
+ * ```ts
+ * if (task.status === 'completed' && task.forecast.report?.status === 'completed') console.log(task.forecast.report.medium); // Markdown
+ * ```
+ */
 export interface Report extends z.output<typeof Report> {}
 
 export const Source = exact({
@@ -91,7 +127,13 @@ export const Source = exact({
   /** Usual but optional. */
   url: z.optional(z.string()),
 });
-/** A source the forecast used. */
+/**
+ * A source the forecast used.
+ * @example
+ * ```ts
+ * if (task.status === 'completed') for (const source of task.forecast.sources ?? []) console.log(source.display_name, source.url);
+ * ```
+ */
 export interface Source extends z.output<typeof Source> {}
 
 export const Forecast = exact({
@@ -104,7 +146,14 @@ export const Forecast = exact({
   /** Left out with `fields: 'numeric'`. */
   sources: z.optional(z.array(Source)),
 });
-/** The `forecast` of a completed task: the number, the report and the sources. */
+/**
+ * The `forecast` of a completed task: the number, the report and the sources.
+ * @example
+ * ```ts
+ * const task = await client.forecasts.createAndWait({ questionId });
+ * const forecast: Forecast | undefined = task.status === 'completed' ? task.forecast : undefined;
+ * ```
+ */
 export interface Forecast extends z.output<typeof Forecast> {}
 
 export const Subforecast = exact({
@@ -118,7 +167,14 @@ export const Subforecast = exact({
   /** With `includeSubforecasts`, on a finished subforecast. */
   sources: z.optional(z.array(Source)),
 });
-/** One of the subforecasts a task runs in parallel. */
+/**
+ * One of the subforecasts a task runs in parallel.
+ * @example
+ * ```ts
+ * const task = await client.forecasts.retrieve(taskId, { includeSubforecasts: true });
+ * for (const sub of task.subforecasts ?? []) console.log(sub.sequenceIndex, sub.status);
+ * ```
+ */
 export interface Subforecast extends z.output<typeof Subforecast> {}
 
 export const TaskConnection = exact({
@@ -128,7 +184,13 @@ export const TaskConnection = exact({
   calls: z.int(),
   status: openString<'used' | 'not_used' | 'failed' | 'unavailable'>(),
 });
-/** A connection a forecast could call, and whether it did. A failing connection never stops a forecast. */
+/**
+ * A connection a forecast could call, and whether it did. A failing connection never stops a forecast.
+ * @example
+ * ```ts
+ * for (const c of task.connections ?? []) console.log(c.name, c.status, `${c.calls} calls`); // used, not_used, failed, unavailable
+ * ```
+ */
 export interface TaskConnection extends z.output<typeof TaskConnection> {}
 
 /** What every forecast task shows, whatever its status. */
@@ -175,7 +237,14 @@ export const ActiveForecastTask = exact({
   forecast: noForecast,
   error: noError,
 });
-/** A task still queued or running. Reading it tells how long to wait (`Retry-After`). */
+/**
+ * A task still queued or running. Reading it tells how long to wait (`Retry-After`).
+ * @example
+ * ```ts
+ * const task = await client.forecasts.retrieve(taskId);
+ * if (task.status === 'queued' || task.status === 'running_subforecasts' || task.status === 'synthesizing') console.log(task.progressMessage);
+ * ```
+ */
 export interface ActiveForecastTask extends z.output<typeof ActiveForecastTask> {}
 
 export const CompletedForecastTask = exact({
@@ -185,7 +254,14 @@ export const CompletedForecastTask = exact({
   forecast: Forecast,
   error: noError,
 });
-/** A completed task: `forecast` holds the answer. Its report may still be being written. */
+/**
+ * A completed task: `forecast` holds the answer. Its report may still be being written.
+ * @example
+ * ```ts
+ * const task = await client.forecasts.retrieve(taskId);
+ * if (task.status === 'completed') console.log(task.forecast.forecastData, task.forecast.report?.status);
+ * ```
+ */
 export interface CompletedForecastTask extends z.output<typeof CompletedForecastTask> {}
 
 export const FailedForecastTask = exact({
@@ -195,11 +271,25 @@ export const FailedForecastTask = exact({
   /** What happened. */
   error: exact({ message: z.string() }),
 });
-/** A failed task: `error.message` says what happened; only finished subforecasts are readable. */
+/**
+ * A failed task: `error.message` says what happened; only finished subforecasts are readable.
+ * @example
+ * ```ts
+ * const task = await client.forecasts.wait(taskId);
+ * if (task.status === 'failed') console.log(task.error.message);
+ * ```
+ */
 export interface FailedForecastTask extends z.output<typeof FailedForecastTask> {}
 
 export const CancelledForecastTask = exact({ ...task, status: z.literal('cancelled'), forecast: noForecast, error: noError });
-/** A cancelled task. Work done is not refunded. */
+/**
+ * A cancelled task. Work done is not refunded.
+ * @example
+ * ```ts
+ * const task = await client.forecasts.cancel(taskId);
+ * if (task.status === 'cancelled') console.log(`cancelled after ${task.completedSubforecastCount} subforecasts`);
+ * ```
+ */
 export interface CancelledForecastTask extends z.output<typeof CancelledForecastTask> {}
 
 /** A task of a status the SDK does not know yet: it passes, typed as the known ones. */
@@ -240,7 +330,13 @@ export const ForecastListItem = exact({
   /** What started it: `schedule`, `watch`, or null for an API start. Not shown in the spec; read when present. */
   autoforecast: z.optional(z.nullable(openString<'schedule' | 'watch'>())),
 });
-/** An item of `GET /forecasts`: `taskId`, `status`, `forecastData` and a `report` of only `status` and `short`. */
+/**
+ * An item of `GET /forecasts`: `taskId`, `status`, `forecastData` and a `report` of only `status` and `short`.
+ * @example
+ * ```ts
+ * for await (const item of client.forecasts.list({ status: 'completed' })) console.log(item.taskId, item.forecastData, item.report?.short);
+ * ```
+ */
 export interface ForecastListItem extends z.output<typeof ForecastListItem> {}
 
 export const RunMode = exact({
@@ -256,6 +352,11 @@ export const RunMode = exact({
 /**
  * A run mode from `GET /run-modes`. Not shown in the spec beyond a rough time, a price and which mode
  * is the default: this SDK reads `key`, `name`, `credits`, `approximateMinutes` and `isDefault`.
+ * @example
+ * ```ts
+ * const modes = await client.runModes.list();
+ * const byDefault = modes.data.find((m) => m.isDefault); // { key: 'standard', credits, approximateMinutes, … }
+ * ```
  */
 export interface RunMode extends z.output<typeof RunMode> {}
 
@@ -270,14 +371,28 @@ export const BatchItemResult = exact({
   /** Why, when rejected; the message names the field. */
   error: z.optional(ItemError),
 });
-/** One item's outcome in a batch: `accepted` with `taskId`, or `rejected` with `error`. */
+/**
+ * One item's outcome in a batch: `accepted` with `taskId`, or `rejected` with `error`.
+ * @example
+ * ```ts
+ * const results = await client.forecasts.createMany(items);
+ * const rejected = results.filter((r) => r.status === 'rejected').map((r) => `${r.index}: ${r.error?.message}`);
+ * ```
+ */
 export interface BatchItemResult extends z.output<typeof BatchItemResult> {}
 
 export const ForecastBatchResult = exact({
   counts: exact({ total: z.int(), accepted: z.int(), rejected: z.int() }),
   items: z.array(BatchItemResult),
 });
-/** The answer of `POST /forecasts/batch`. The batch itself is not stored. */
+/**
+ * The answer of `POST /forecasts/batch`. The batch itself is not stored.
+ * @example
+ * ```ts
+ * const { counts, items } = await client.forecasts.createBatch({ items: [{ questionId }] });
+ * console.log(`${counts.accepted} started, ${counts.rejected} refused`, items[0]?.taskId);
+ * ```
+ */
 export interface ForecastBatchResult extends z.output<typeof ForecastBatchResult> {}
 
 export const CancelItemResult = exact({
@@ -285,7 +400,14 @@ export const CancelItemResult = exact({
   status: openString<'cancelled' | 'already_finished' | 'rejected'>(),
   error: z.optional(ItemError),
 });
-/** One task's outcome in a bulk cancel. */
+/**
+ * One task's outcome in a bulk cancel.
+ * @example
+ * ```ts
+ * const results = await client.forecasts.cancelMany(taskIds);
+ * for (const r of results) console.log(r.taskId, r.status); // cancelled, already_finished or rejected
+ * ```
+ */
 export interface CancelItemResult extends z.output<typeof CancelItemResult> {}
 
 export const ForecastCancelBatchResult = exact({
@@ -296,5 +418,10 @@ export const ForecastCancelBatchResult = exact({
 /**
  * The answer of `POST /forecasts/cancel`. Not shown in the spec beyond the per-task result: the SDK
  * reads the obvious forms into `{items, counts}` (see `forecasts.cancelBatch`).
+ * @example
+ * ```ts
+ * const { items } = await client.forecasts.cancelBatch({ taskIds });
+ * console.log(items.filter((i) => i.status === 'cancelled').length, 'cancelled');
+ * ```
  */
 export interface ForecastCancelBatchResult extends z.output<typeof ForecastCancelBatchResult> {}

@@ -14,7 +14,14 @@ export const Tag = exact({
   /** Its normalized form. */
   slug: z.string(),
 });
-/** A tag as the service shows it. */
+/**
+ * A tag as the service shows it.
+ * @example
+ * ```ts
+ * const question = await client.questions.create({ type: 'binary', title: 'Will it rain?', tags: ['Weather'] });
+ * const tag: Tag | undefined = question.tags[0]; // { name: 'Weather', slug: 'weather' }
+ * ```
+ */
 export interface Tag extends z.output<typeof Tag> {}
 
 /** Fields every question shows. */
@@ -59,10 +66,23 @@ const bounds = {
 };
 
 export const BinaryQuestion = exact({ ...question, type: z.literal('binary'), ...noBounds });
-/** A yes/no question. */
+/**
+ * A yes/no question.
+ * @example
+ * ```ts
+ * const q = await client.questions.retrieve(questionId);
+ * if (q.type === 'binary') console.log(q.title, q.resolutionCriteria);
+ * ```
+ */
 export interface BinaryQuestion extends z.output<typeof BinaryQuestion> {}
 export const MultipleChoiceQuestion = exact({ ...question, type: z.literal('multiple_choice'), ...noBounds });
-/** A question answered by one of its `options`. */
+/**
+ * A question answered by one of its `options`.
+ * @example
+ * ```ts
+ * if (question.type === 'multiple_choice') console.log(question.options, question.optionsAreMutuallyExclusive);
+ * ```
+ */
 export interface MultipleChoiceQuestion extends z.output<typeof MultipleChoiceQuestion> {}
 export const NumericQuestion = exact({
   ...question,
@@ -71,13 +91,31 @@ export const NumericQuestion = exact({
   /** `linear` or `logarithmic`. */
   scaleType: openEnum(['linear', 'logarithmic'] as const),
 });
-/** A question answered by a number between its bounds. */
+/**
+ * A question answered by a number between its bounds.
+ * @example
+ * ```ts
+ * if (question.type === 'numeric') console.log(question.lowerBound, question.upperBound, question.scaleType);
+ * ```
+ */
 export interface NumericQuestion extends z.output<typeof NumericQuestion> {}
 export const DiscreteQuestion = exact({ ...question, type: z.literal('discrete'), ...bounds, scaleType: z.null() });
-/** A question answered by a whole number between its bounds. */
+/**
+ * A question answered by a whole number between its bounds.
+ * @example
+ * ```ts
+ * if (question.type === 'discrete') console.log(`a whole number from ${question.lowerBound} to ${question.upperBound}`);
+ * ```
+ */
 export interface DiscreteQuestion extends z.output<typeof DiscreteQuestion> {}
 export const DateQuestion = exact({ ...question, type: z.literal('date'), ...bounds, scaleType: z.null() });
-/** A question answered by a date between its bounds (Unix seconds). */
+/**
+ * A question answered by a date between its bounds (Unix seconds).
+ * @example
+ * ```ts
+ * if (question.type === 'date') console.log(new Date(question.lowerBound * 1000), new Date(question.upperBound * 1000));
+ * ```
+ */
 export interface DateQuestion extends z.output<typeof DateQuestion> {}
 
 /** A question of a type the SDK does not know yet: it passes, typed as the known ones. */
@@ -108,5 +146,10 @@ export const NormalizeResult = exact({
 /**
  * The answer of the normalize operations: a drafted `question` (not saved), or `status: 'unsupported'`
  * with `suggestedReframe`. Beyond those, not shown in the spec: other fields pass through.
+ * @example
+ * ```ts
+ * const result: NormalizeResult = await client.questions.normalize({ title: 'rain in paris?' });
+ * if (result.status === 'unsupported') console.log(result.suggestedReframe);
+ * ```
  */
 export interface NormalizeResult extends z.output<typeof NormalizeResult> {}

@@ -21,6 +21,11 @@ export const Schedule = exact({
 /**
  * A schedule as read. Not shown in the spec beyond the request fields, `nextDueAt` and
  * `occurrenceCount`; `questionId` is read when present.
+ * @example
+ * ```ts
+ * const schedule: Schedule = await client.questions.schedule.retrieve(questionId);
+ * console.log(schedule.nextDueAt, schedule.occurrenceCount);
+ * ```
  */
 export interface Schedule extends z.output<typeof Schedule> {}
 
@@ -32,5 +37,12 @@ export const Watch = exact({
   changeThreshold: z.optional(z.nullable(z.number())),
   presetId: z.optional(z.nullable(z.string())),
 });
-/** A watch as read. Not shown in the spec beyond the request fields; `questionId` is read when present. */
+/**
+ * A watch as read. Not shown in the spec beyond the request fields; `questionId` is read when present.
+ * @example
+ * ```ts
+ * const watch: Watch = await client.questions.watch.retrieve(questionId);
+ * console.log(watch.enabled, watch.changeThreshold);
+ * ```
+ */
 export interface Watch extends z.output<typeof Watch> {}

@@ -7,7 +7,13 @@ import type { Credits } from '../../schemas/records/account.js';
 import { conflict } from '../http.js';
 import { collectionKey, type MockStore } from '../store.js';
 
-/** Prices in credits, by the spec's price keys. */
+/**
+ * Prices in credits, by the spec's price keys.
+ * @example
+ * ```ts
+ * service.forecastControls.setCredits({ balance: PRICES['forecast.standard']! - 1 }); // one short of a standard forecast
+ * ```
+ */
 export const PRICES: Readonly<Record<string, number>> = {
   'forecast.light': 1,
   'forecast.moderate': 2,
@@ -17,10 +23,22 @@ export const PRICES: Readonly<Record<string, number>> = {
   'forecast.custom_plan': 15,
   'monitoring.question_month': 10,
 };
-/** The balance an organization starts with. */
+/**
+ * The balance an organization starts with.
+ * @example
+ * ```ts
+ * expect((await client.credits.retrieve()).balance).toBe(DEFAULT_BALANCE); // 1000 before any forecast
+ * ```
+ */
 export const DEFAULT_BALANCE = 1000;
 
-/** An organization's credits (`id` is the organization id). */
+/**
+ * An organization's credits (`id` is the organization id).
+ * @example
+ * ```ts
+ * service.forecastControls.setCredits({ balance: 3 }); // the org's CreditsRecord: { id, balance: 3, unlimited: false }
+ * ```
+ */
 export interface CreditsRecord {
   id: string;
   balance: number;

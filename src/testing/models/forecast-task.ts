@@ -19,14 +19,26 @@ import { chargeForecast } from './credits.js';
 import { canSeePreset, PRESETS, resolvePreset, type Viewer } from './presets.js';
 import { forecastDataFor } from './forecast-data.js';
 
-/** What the state machine runs with (a handler context has all of it). */
+/**
+ * What the state machine runs with (a handler context has all of it).
+ * @example
+ * ```ts
+ * const env: ForecastEnv = { store: service.store, clock: service.clock, events: service.events };
+ * ```
+ */
 export interface ForecastEnv {
   store: MockStore;
   clock: MockClock;
   events: MockEventBus;
 }
 
-/** Legal moves of a task: the spec's table (moves between the running states are the mock's choice). */
+/**
+ * Legal moves of a task: the spec's table (moves between the running states are the mock's choice).
+ * @example
+ * ```ts
+ * TASK_TRANSITIONS['queued']; // the states a task may move to from `queued`
+ * ```
+ */
 export const TASK_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
   queued: ['running_subforecasts', 'cancelled', 'failed'],
   running_subforecasts: ['synthesizing', 'cancelled', 'failed'],
@@ -36,7 +48,13 @@ export const TASK_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]
   cancelled: [],
 };
 
-/** Legal moves of a report. */
+/**
+ * Legal moves of a report.
+ * @example
+ * ```ts
+ * REPORT_TRANSITIONS['writing']; // the states a report may move to from `writing`
+ * ```
+ */
 export const REPORT_TRANSITIONS: Readonly<Record<ForecastRecord['reportStatus'], readonly ForecastRecord['reportStatus'][]>> = {
   pending: ['writing'],
   writing: ['completed', 'failed'],
@@ -52,7 +70,13 @@ const EVENT_OF: Partial<Record<TaskStatus, MockForecastEvent['type']>> = {
 };
 
 const MINUTE = 60_000;
-/** Per run mode: rough duration, subforecasts run, and price in credits. */
+/**
+ * Per run mode: rough duration, subforecasts run, and price in credits.
+ * @example
+ * ```ts
+ * const { minutes, subforecasts, credits } = RUN_MODE_PLANS.max; // 90, 8, 20
+ * ```
+ */
 export const RUN_MODE_PLANS: Readonly<Record<RunModeKey, { minutes: number; subforecasts: number; credits: number; name: string }>> = {
   light: { minutes: 5, subforecasts: 3, credits: 1, name: 'Light' },
   moderate: { minutes: 15, subforecasts: 4, credits: 2, name: 'Moderate' },
@@ -69,6 +93,11 @@ export const REPORT_WRITING_MS = 90_000;
 /**
  * How a test wants the forecasts of a question to end (see `service.forecastControls.setOutcome`).
  * Default: the task and its report complete.
+ * @example
+ * ```ts
+ * const outcome: Omit<ForecastOutcome, 'id'> = { task: 'failed', message: 'No sources found' };
+ * service.forecastControls.setOutcome(questionId, outcome);
+ * ```
  */
 export interface ForecastOutcome {
   id: string;
@@ -79,7 +108,14 @@ export interface ForecastOutcome {
   /** `error.message` of a failed task. */
   message?: string;
 }
-/** Outcomes by question id. */
+/**
+ * Outcomes by question id.
+ * @example
+ * ```ts
+ * service.forecastControls.setOutcome(questionId, { task: 'failed' }); // stored in FORECAST_OUTCOMES
+ * service.store.collection(FORECAST_OUTCOMES).get(questionId);
+ * ```
+ */
 export const FORECAST_OUTCOMES = collectionKey<ForecastOutcome>('forecastOutcomes');
 
 const isFinal = (s: TaskStatus) => TASK_TRANSITIONS[s].length === 0;

@@ -18,11 +18,24 @@ import { RateLimiter } from '../rate-limit.js';
 import { collectionKey, type MockStore, type Ownership } from '../store.js';
 import { forecastEventBody, testEventBody } from './body.js';
 
-/** Waits before each retry, in ms: 30 s, 2 min, 10 min, 30 min, 2 h (6 attempts in all). */
+/**
+ * Waits before each retry, in ms: 30 s, 2 min, 10 min, 30 min, 2 h (6 attempts in all).
+ * @example
+ * ```ts
+ * mock.clock.advance(WEBHOOK_RETRY_DELAYS_MS[0]!); // the first retry (30 s) falls due
+ * await service.webhooks.idle();
+ * ```
+ */
 export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000, 1_800_000, 7_200_000];
 /** How long after a rotation the previous secret still signs, in ms. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
-/** The `User-Agent` of every call. */
+/**
+ * The `User-Agent` of every call.
+ * @example
+ * ```ts
+ * app.post('/hooks', (req, res) => { if (req.get('user-agent') !== WEBHOOK_USER_AGENT) console.warn('not from the service'); res.sendStatus(200); });
+ * ```
+ */
 export const WEBHOOK_USER_AGENT = 'Service-Webhooks/1';
 /** Bytes of a receiver's answer that are read (then ignored). */
 const ANSWER_BYTES_READ = 1024;
@@ -58,7 +71,14 @@ export interface MockWebhookOptions {
   realTime?: () => number;
 }
 
-/** A stored webhook: what reads show, plus its secrets and the base URL its events link to. */
+/**
+ * A stored webhook: what reads show, plus its secrets and the base URL its events link to.
+ * @example
+ * ```ts
+ * const hook: WebhookRecord | undefined = service.store.collection(WEBHOOKS).get(webhookId);
+ * console.log(hook?.secrets.length); // 2 during a rotation
+ * ```
+ */
 export interface WebhookRecord extends Ownership {
   id: string;
   webhook: Webhook;
@@ -68,7 +88,14 @@ export interface WebhookRecord extends Ownership {
   apiBase: string;
 }
 
-/** A stored delivery: what reads show, plus the exact body and event id it sends every time. */
+/**
+ * A stored delivery: what reads show, plus the exact body and event id it sends every time.
+ * @example
+ * ```ts
+ * const deliveries: WebhookDeliveryRecord[] = service.store.collection(WEBHOOK_DELIVERIES).list();
+ * console.log(deliveries.map((d) => d.delivery.status));
+ * ```
+ */
 export interface WebhookDeliveryRecord {
   id: string;
   ownerId: string;
@@ -79,7 +106,15 @@ export interface WebhookDeliveryRecord {
   round: number;
 }
 
-/** One call the mock made (or, for a public address, would have made), as the receiver saw it. */
+/**
+ * One call the mock made (or, for a public address, would have made), as the receiver saw it.
+ * @example
+ * ```ts
+ * await service.webhooks.idle();
+ * const calls: MockWebhookCall[] = service.webhooks.calls();
+ * for (const call of calls) console.log(call.url, call.headers['x-service-event-type'], call.sent);
+ * ```
+ */
 export interface MockWebhookCall {
   url: string;
   /** Lower-case names. */
@@ -89,7 +124,13 @@ export interface MockWebhookCall {
   sent: boolean;
 }
 
-/** A stored attempt: what reads show, plus the call itself for tests. */
+/**
+ * A stored attempt: what reads show, plus the call itself for tests.
+ * @example
+ * ```ts
+ * const attempts: WebhookAttemptRecord[] = service.store.collection(WEBHOOK_ATTEMPTS).list((a) => a.deliveryId === deliveryId);
+ * ```
+ */
 export interface WebhookAttemptRecord {
   id: string;
   deliveryId: string;
@@ -97,9 +138,29 @@ export interface WebhookAttemptRecord {
   call: MockWebhookCall;
 }
 
-/** The engine's collections in the service's store. */
+/**
+ * The engine's collections in the service's store.
+ * @example
+ * ```ts
+ * const hooks = service.store.collection(WEBHOOKS).list((w) => w.webhook.enabled);
+ * ```
+ */
 export const WEBHOOKS = collectionKey<WebhookRecord>('webhooks');
+/**
+ * The store collection of webhook deliveries: what reads show, plus the exact body each sends.
+ * @example
+ * ```ts
+ * const failed = service.store.collection(WEBHOOK_DELIVERIES).list((d) => d.delivery.status === 'failed');
+ * ```
+ */
 export const WEBHOOK_DELIVERIES = collectionKey<WebhookDeliveryRecord>('webhookDeliveries');
+/**
+ * The store collection of delivery attempts, each with the call it made.
+ * @example
+ * ```ts
+ * const attempts = service.store.collection(WEBHOOK_ATTEMPTS).list((a) => a.deliveryId === deliveryId);
+ * ```
+ */
 export const WEBHOOK_ATTEMPTS = collectionKey<WebhookAttemptRecord>('webhookAttempts');
 
 /** How one attempt ended. */
