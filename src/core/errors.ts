@@ -470,7 +470,18 @@ export class WaitTimeoutError extends ForecastingError {
   }
 }
 
-/** A context file as the errors of a readiness wait list it: `id`, `status`, and whatever else the service showed. */
+/**
+ * A context file as the errors of a readiness wait list it: `id`, `status`, and whatever else the service showed.
+ * @example
+ * ```ts
+ * try { await client.questions.files.waitUntilReady(questionId); }
+ * catch (err) {
+ *   if (!(err instanceof ContextFileFailedError)) throw err;
+ *   const failed: ContextFileSummary[] = err.files;
+ *   for (const f of failed) await client.questions.files.delete(questionId, f.id);
+ * }
+ * ```
+ */
 export interface ContextFileSummary {
   id: string;
   status: string;

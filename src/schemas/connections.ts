@@ -59,7 +59,14 @@ export const ConnectionCreateParams = exact({
   rule((b: { authKind: string; api_key?: string }) => (b.authKind === 'api_key') === (b.api_key !== undefined), 'api_key', 'is required with authKind api_key, and taken only with it'),
   rule((b: { authKind: string; apiKeyHeader?: string }) => b.apiKeyHeader === undefined || b.authKind === 'api_key', 'apiKeyHeader', 'is taken only with authKind api_key'),
 );
-/** Body of `POST /connections`: scope, name, address, and how to authenticate. */
+/**
+ * Body of `POST /connections`: scope, name, address, and how to authenticate.
+ * @example
+ * ```ts
+ * const params: ConnectionCreateParams = { scope: 'organization', name: 'Market data', url: 'https://mcp.example.com/markets', authKind: 'oauth' };
+ * const conn = await client.connections.create(params);
+ * ```
+ */
 export interface ConnectionCreateParams extends z.input<typeof ConnectionCreateParams> {}
 
 /** Body of `PATCH /connections/{connection_id}`: only the fields sent change. */
@@ -71,7 +78,14 @@ export const ConnectionUpdateParams = exact({
   /** Tool switches by tool name: `true` lets forecasts call the tool. */
   tools: z.optional(z.record(z.string(), z.boolean())),
 });
-/** Body of `PATCH /connections/{connection_id}`: `enabled`, per-tool switches (`tools`), `name`. */
+/**
+ * Body of `PATCH /connections/{connection_id}`: `enabled`, per-tool switches (`tools`), `name`.
+ * @example
+ * ```ts
+ * const change: ConnectionUpdateParams = { tools: { search_accounts: true, delete_account: false } };
+ * await client.connections.update(connectionId, change);
+ * ```
+ */
 export interface ConnectionUpdateParams extends z.input<typeof ConnectionUpdateParams> {}
 
 /** Body of `PUT /connections/{connection_id}/member-switch`. */
@@ -79,10 +93,23 @@ export const ConnectionMemberSwitchParams = exact({
   /** `false` leaves this organization connection out of your own forecasts. */
   enabled: z.boolean(),
 });
-/** Body of `PUT /connections/{connection_id}/member-switch`: `{enabled}`, for your own forecasts. */
+/**
+ * Body of `PUT /connections/{connection_id}/member-switch`: `{enabled}`, for your own forecasts.
+ * @example
+ * ```ts
+ * const params: ConnectionMemberSwitchParams = { enabled: false };
+ * await client.connections.memberSwitch(connectionId, params);
+ * ```
+ */
 export interface ConnectionMemberSwitchParams extends z.input<typeof ConnectionMemberSwitchParams> {}
 
 /** Query of `GET /connections`: filters beyond paging are not shown in the spec. */
 export const ConnectionListParams = exact({ ...CursorPageParams });
-/** Query of `GET /connections`: paging. */
+/**
+ * Query of `GET /connections`: paging.
+ * @example
+ * ```ts
+ * for await (const conn of client.connections.list({ limit: 50 })) console.log(conn.name, conn.status);
+ * ```
+ */
 export interface ConnectionListParams extends z.input<typeof ConnectionListParams> {}

@@ -18,12 +18,25 @@ export const Id = z.string().check(z.minLength(1));
 
 /** Query of the context lists (`GET /questions/{question_id}/context`, `/files`, `GET /forecast-presets`): paging. */
 export const ContextListParams = exact({ ...CursorPageParams });
-/** Query of `GET /questions/{question_id}/context` and `GET /questions/{question_id}/files`: paging. */
+/**
+ * Query of `GET /questions/{question_id}/context` and `GET /questions/{question_id}/files`: paging.
+ * @example
+ * ```ts
+ * const page = await client.questions.files.list(questionId, { limit: 10 });
+ * ```
+ */
 export interface ContextListParams extends z.input<typeof ContextListParams> {}
 
 /** Body of `PATCH /questions/{question_id}/context/{note_id}`. Not shown in the spec: the SDK sends the fields to change. */
 export const ContextNoteUpdateParams = z.partial(ContextNoteInput);
-/** Body of `PATCH /questions/{question_id}/context/{note_id}`: `text` and/or `treatment` (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `PATCH /questions/{question_id}/context/{note_id}`: `text` and/or `treatment` (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * const change: ContextNoteUpdateParams = { treatment: 'look_into' };
+ * await client.questions.context.update(questionId, noteId, change);
+ * ```
+ */
 export interface ContextNoteUpdateParams extends z.input<typeof ContextNoteUpdateParams> {}
 
 /** A file's settings, sent with an upload and changed by the file PATCH. @internal */
@@ -44,23 +57,39 @@ export const fileUpload = {
   filename: z.optional(Id),
 };
 
+/** Body of `POST /questions/{question_id}/files` (`multipart/form-data`): the `file` and its settings. */
+export const ContextFileUploadParams = exact({ ...fileUpload, ...fileSettings });
 /**
- * Body of `POST /questions/{question_id}/files` (`multipart/form-data`): the `file` and its settings.
+ * Body of `POST /questions/{question_id}/files` (also of `POST /forecast-presets/{preset_id}/files`): the `file` and its settings.
  * @example
  * ```ts
- * await client.questions.files.upload(questionId, { file: createReadStream('survey.csv'), artifactType: 'dataset' });
+ * import { createReadStream } from 'node:fs';
+ * const upload: ContextFileUploadParams = { file: createReadStream('survey.csv'), artifactType: 'dataset', userNote: 'Raw answers, March wave.' };
+ * await client.questions.files.upload(questionId, upload);
  * ```
  */
-export const ContextFileUploadParams = exact({ ...fileUpload, ...fileSettings });
-/** Body of `POST /questions/{question_id}/files` (also of `POST /forecast-presets/{preset_id}/files`): the `file` and its settings. */
 export interface ContextFileUploadParams extends z.input<typeof ContextFileUploadParams> {}
 
 /** Body of the file PATCH. Not shown in the spec: the SDK sends the settings to change. */
 export const ContextFileUpdateParams = exact(fileSettings);
-/** Body of `PATCH /questions/{question_id}/files/{file_id}` and of the preset file PATCH: the settings to change (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `PATCH /questions/{question_id}/files/{file_id}` and of the preset file PATCH: the settings to change (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * const settings: ContextFileUpdateParams = { artifactType: 'evidence_source', treatment: 'assume_true' };
+ * await client.questions.files.update(questionId, fileId, settings);
+ * ```
+ */
 export interface ContextFileUpdateParams extends z.input<typeof ContextFileUpdateParams> {}
 
 /** Body of `POST /questions/{question_id}/files/{file_id}/replace` (not shown in the spec: the SDK sends the new `file`, as multipart). */
 export const ContextFileReplaceParams = exact(fileUpload);
-/** Body of `POST /questions/{question_id}/files/{file_id}/replace`: the new bytes (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `POST /questions/{question_id}/files/{file_id}/replace`: the new bytes (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * const replacement: ContextFileReplaceParams = { file: Buffer.from('a,b\n1,3'), filename: 'data.csv' };
+ * await client.questions.files.replace(questionId, fileId, replacement);
+ * ```
+ */
 export interface ContextFileReplaceParams extends z.input<typeof ContextFileReplaceParams> {}

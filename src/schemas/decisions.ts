@@ -41,7 +41,14 @@ export const DecisionCreateParams = exact({
   /** Context and constraints. */
   description: Description,
 });
-/** Body of `POST /decisions`: a title and 2 to 4 distinct options. */
+/**
+ * Body of `POST /decisions`: a title and 2 to 4 distinct options.
+ * @example
+ * ```ts
+ * const params: DecisionCreateParams = { title: 'Where do we open the next office?', options: ['Lisbon', 'Berlin'], description: 'Budget: 2 M€ a year.' };
+ * const decision = await client.decisions.create(params);
+ * ```
+ */
 export interface DecisionCreateParams extends z.input<typeof DecisionCreateParams> {}
 
 /** Body of `PATCH /decisions/{decision_id}`: only the fields sent change; `options` still 2 to 4. */
@@ -53,7 +60,14 @@ export const DecisionUpdateParams = exact({
   /** Context and constraints. */
   description: Description,
 });
-/** Body of `PATCH /decisions/{decision_id}`: only the fields sent change. */
+/**
+ * Body of `PATCH /decisions/{decision_id}`: only the fields sent change.
+ * @example
+ * ```ts
+ * const change: DecisionUpdateParams = { options: ['Lisbon', 'Berlin', 'Stay put'] };
+ * await client.decisions.update(decisionId, change);
+ * ```
+ */
 export interface DecisionUpdateParams extends z.input<typeof DecisionUpdateParams> {}
 
 /** Query of `GET /decisions` (offset paging). `status` is this SDK's filter name. */
@@ -62,7 +76,14 @@ export const DecisionListParams = exact({
   /** Only `active` or only `archived` decisions (default: both). */
   status: z.optional(z.enum(DECISION_STATUSES)),
 });
-/** Query of `GET /decisions`: `limit` (up to 200, default 50), `offset`, `status`. */
+/**
+ * Query of `GET /decisions`: `limit` (up to 200, default 50), `offset`, `status`.
+ * @example
+ * ```ts
+ * const query: DecisionListParams = { status: 'archived', limit: 100 };
+ * for await (const d of client.decisions.list(query)) console.log(d.title, d.archivedAt);
+ * ```
+ */
 export interface DecisionListParams extends z.input<typeof DecisionListParams> {}
 
 /** Body of `POST /decisions/{decision_id}/generate`. */
@@ -70,12 +91,26 @@ export const DecisionGenerateParams = exact({
   /** What the new drafts should look into. */
   guidance: Description,
 });
-/** Body of `POST /decisions/{decision_id}/generate`: optional guidance for the drafts. */
+/**
+ * Body of `POST /decisions/{decision_id}/generate`: optional guidance for the drafts.
+ * @example
+ * ```ts
+ * const params: DecisionGenerateParams = { guidance: 'Hiring and rent costs over five years' };
+ * await client.decisions.generate(decisionId, params);
+ * ```
+ */
 export interface DecisionGenerateParams extends z.input<typeof DecisionGenerateParams> {}
 
 /** Body of `PATCH /decisions/{decision_id}/drafts/{draft_id}`: question fields to change on the draft (the question type rules hold). */
 export const DecisionDraftUpdateParams = QuestionUpdateParams;
-/** Body of `PATCH /decisions/{decision_id}/drafts/{draft_id}`: the drafted question's fields to change. */
+/**
+ * Body of `PATCH /decisions/{decision_id}/drafts/{draft_id}`: the drafted question's fields to change.
+ * @example
+ * ```ts
+ * const change: DecisionDraftUpdateParams = { title: 'Will Lisbon office rents fall in 2027?' };
+ * await client.decisions.drafts.update(decisionId, draftId, change);
+ * ```
+ */
 export interface DecisionDraftUpdateParams extends z.input<typeof DecisionDraftUpdateParams> {}
 
 /** Body of `POST /decisions/{decision_id}/drafts/keep` and `/discard`. */
@@ -83,7 +118,14 @@ export const DecisionDraftSelectParams = exact({
   /** The drafts to keep or discard (default: every draft). */
   draftIds: z.optional(Ids),
 });
-/** Body of `drafts/keep` and `drafts/discard`: `draftIds`, or every draft when left out. */
+/**
+ * Body of `drafts/keep` and `drafts/discard`: `draftIds`, or every draft when left out.
+ * @example
+ * ```ts
+ * const params: DecisionDraftSelectParams = { draftIds: [draftId] };
+ * await client.decisions.drafts.keep(decisionId, params);
+ * ```
+ */
 export interface DecisionDraftSelectParams extends z.input<typeof DecisionDraftSelectParams> {}
 
 const forecastFields = {
@@ -94,7 +136,14 @@ const forecastFields = {
 };
 /** Body of `POST /decisions/{decision_id}/forecasts/estimate`: which questions, in which run mode. */
 export const DecisionForecastEstimateParams = exact(forecastFields);
-/** Body of `POST /decisions/{decision_id}/forecasts/estimate`: which questions, in which run mode. */
+/**
+ * Body of `POST /decisions/{decision_id}/forecasts/estimate`: which questions, in which run mode.
+ * @example
+ * ```ts
+ * const params: DecisionForecastEstimateParams = { questionIds: [questionId], runMode: 'light' };
+ * const { totalCredits } = await client.decisions.forecasts.estimate(decisionId, params);
+ * ```
+ */
 export interface DecisionForecastEstimateParams extends z.input<typeof DecisionForecastEstimateParams> {}
 
 /** Body of `POST /decisions/{decision_id}/forecasts`: the estimate's fields and the approved total. */
@@ -103,7 +152,15 @@ export const DecisionForecastCreateParams = exact({
   /** The most the batch may cost, in credits: the approved estimate's `totalCredits`. A higher price is refused and nothing is charged. */
   maxTotalCredits: z.number().check(z.minimum(0)),
 });
-/** Body of `POST /decisions/{decision_id}/forecasts`: the questions, the run mode and `maxTotalCredits`. */
+/**
+ * Body of `POST /decisions/{decision_id}/forecasts`: the questions, the run mode and `maxTotalCredits`.
+ * @example
+ * ```ts
+ * const estimate = await client.decisions.forecasts.estimate(decisionId, { runMode: 'light' });
+ * const params: DecisionForecastCreateParams = { runMode: 'light', maxTotalCredits: estimate.totalCredits };
+ * const run = await client.decisions.forecasts.create(decisionId, params);
+ * ```
+ */
 export interface DecisionForecastCreateParams extends z.input<typeof DecisionForecastCreateParams> {}
 
 /** Body of `POST /decisions/{decision_id}/nodes`. */
@@ -113,7 +170,14 @@ export const DecisionNodeCreateParams = exact({
   /** The option the question informs, one of the decision's (default none). */
   option: z.optional(z.nullable(z.string())),
 });
-/** Body of `POST /decisions/{decision_id}/nodes`: a question, and optionally the option it informs. */
+/**
+ * Body of `POST /decisions/{decision_id}/nodes`: a question, and optionally the option it informs.
+ * @example
+ * ```ts
+ * const params: DecisionNodeCreateParams = { questionId, option: 'Lisbon' };
+ * const node = await client.decisions.nodes.create(decisionId, params);
+ * ```
+ */
 export interface DecisionNodeCreateParams extends z.input<typeof DecisionNodeCreateParams> {}
 
 const distinctEnds = rule(
@@ -132,7 +196,14 @@ export const DecisionLinkCreateParams = exact({
   /** A caption. */
   label: Description,
 }).check(distinctEnds);
-/** Body of `POST /decisions/{decision_id}/links`: two different nodes, a kind and a caption. */
+/**
+ * Body of `POST /decisions/{decision_id}/links`: two different nodes, a kind and a caption.
+ * @example
+ * ```ts
+ * const params: DecisionLinkCreateParams = { fromNodeId, toNodeId, kind: 'conditional', label: 'if rents fall' };
+ * const link = await client.decisions.links.create(decisionId, params);
+ * ```
+ */
 export interface DecisionLinkCreateParams extends z.input<typeof DecisionLinkCreateParams> {}
 
 /** Body of `PATCH /decisions/{decision_id}/links/{link_id}`: only a failed conditional link can be edited; it is written again. */
@@ -144,7 +215,14 @@ export const DecisionLinkUpdateParams = exact({
   /** A caption. */
   label: Description,
 }).check(distinctEnds);
-/** Body of `PATCH /decisions/{decision_id}/links/{link_id}`: the fields to change. */
+/**
+ * Body of `PATCH /decisions/{decision_id}/links/{link_id}`: the fields to change.
+ * @example
+ * ```ts
+ * const change: DecisionLinkUpdateParams = { toNodeId: otherNodeId };
+ * await client.decisions.links.update(decisionId, linkId, change); // a failed conditional link is written again
+ * ```
+ */
 export interface DecisionLinkUpdateParams extends z.input<typeof DecisionLinkUpdateParams> {}
 
 /** Body of the note and comment operations (create and edit). */
@@ -152,7 +230,15 @@ export const DecisionTextParams = exact({
   /** The text, not empty. */
   text: Text,
 });
-/** Body of the note and comment operations: `text`. */
+/**
+ * Body of the note and comment operations: `text`.
+ * @example
+ * ```ts
+ * const params: DecisionTextParams = { text: 'Budget is capped at 2 M€.' };
+ * await client.decisions.notes.create(decisionId, params);
+ * await client.decisions.comments.create(decisionId, { text: 'Lisbon looks cheaper.' });
+ * ```
+ */
 export interface DecisionTextParams extends z.input<typeof DecisionTextParams> {}
 
 /** Body of `POST /decisions/{decision_id}/conditions`. */
@@ -168,7 +254,14 @@ export const DecisionConditionCreateParams = exact({
   /** A caption. */
   label: Description,
 });
-/** Body of `POST /decisions/{decision_id}/conditions`: a node, `operator` and `threshold`. */
+/**
+ * Body of `POST /decisions/{decision_id}/conditions`: a node, `operator` and `threshold`.
+ * @example
+ * ```ts
+ * const params: DecisionConditionCreateParams = { nodeId, operator: 'above', threshold: 0.7, label: 'Go for Lisbon' };
+ * const condition = await client.decisions.conditions.create(decisionId, params);
+ * ```
+ */
 export interface DecisionConditionCreateParams extends z.input<typeof DecisionConditionCreateParams> {}
 
 /** Body of `PATCH /decisions/{decision_id}/conditions/{condition_id}`: the fields to change, and `armed`. */
@@ -184,7 +277,14 @@ export const DecisionConditionUpdateParams = exact({
   /** `true` arms the condition again (after it triggered); `false` disarms it. */
   armed: z.optional(z.boolean()),
 });
-/** Body of `PATCH /decisions/{decision_id}/conditions/{condition_id}`: change it, or arm it again. */
+/**
+ * Body of `PATCH /decisions/{decision_id}/conditions/{condition_id}`: change it, or arm it again.
+ * @example
+ * ```ts
+ * const change: DecisionConditionUpdateParams = { threshold: 0.8, armed: true };
+ * await client.decisions.conditions.update(decisionId, conditionId, change);
+ * ```
+ */
 export interface DecisionConditionUpdateParams extends z.input<typeof DecisionConditionUpdateParams> {}
 
 /** Body of `PUT /decisions/{decision_id}/live`. */
@@ -192,7 +292,14 @@ export const DecisionLiveParams = exact({
   /** `true`: new forecasts on the decision's questions refresh its summary. */
   enabled: z.boolean(),
 });
-/** Body of `PUT /decisions/{decision_id}/live`: `enabled`. */
+/**
+ * Body of `PUT /decisions/{decision_id}/live`: `enabled`.
+ * @example
+ * ```ts
+ * const params: DecisionLiveParams = { enabled: true };
+ * const { live } = await client.decisions.setLive(decisionId, params);
+ * ```
+ */
 export interface DecisionLiveParams extends z.input<typeof DecisionLiveParams> {}
 
 /** Body of `PUT /decisions/{decision_id}/follow`. */
@@ -200,10 +307,24 @@ export const DecisionFollowParams = exact({
   /** `true` follows the decision, `false` unfollows it. */
   following: z.boolean(),
 });
-/** Body of `PUT /decisions/{decision_id}/follow`: `following`. */
+/**
+ * Body of `PUT /decisions/{decision_id}/follow`: `following`.
+ * @example
+ * ```ts
+ * const params: DecisionFollowParams = { following: false };
+ * await client.decisions.setFollowing(decisionId, params);
+ * ```
+ */
 export interface DecisionFollowParams extends z.input<typeof DecisionFollowParams> {}
 
 /** Query of `GET /decisions/{decision_id}/comments` and `/conditions`: cursor paging. */
 export const DecisionPageParams = exact({ ...CursorPageParams });
-/** Query of the comment and condition lists: `limit` and `cursor`. */
+/**
+ * Query of the comment and condition lists: `limit` and `cursor`.
+ * @example
+ * ```ts
+ * const page = await client.decisions.comments.list(decisionId, { limit: 50 });
+ * const next = await client.decisions.comments.list(decisionId, { cursor: page.nextCursor! });
+ * ```
+ */
 export interface DecisionPageParams extends z.input<typeof DecisionPageParams> {}

@@ -19,12 +19,27 @@ export const PresetFileJSON = exact({
   contentBase64: z.base64('must be base64 text').check(rule((s: string) => (s.length * 3) / 4 - (s.match(/=*$/)?.[0].length ?? 0) <= MAX_FILE_BYTES, '', TOO_BIG)),
   ...fileSettings,
 });
-/** A preset file sent as JSON `{filename, contentBase64}` rather than as multipart. */
+/**
+ * A preset file sent as JSON `{filename, contentBase64}` rather than as multipart.
+ * @example
+ * ```ts
+ * const file: PresetFileJSON = { filename: 'rules.txt', contentBase64: Buffer.from('Official data first.').toString('base64'), treatment: 'assume_true' };
+ * await client.presets.files.upload(presetId, file);
+ * ```
+ */
 export interface PresetFileJSON extends z.input<typeof PresetFileJSON> {}
 
 /** Body of `POST /forecast-presets/{preset_id}/files`: a `file` (multipart), or `{filename, contentBase64}` (JSON). */
 export const PresetFileUploadParams = unionByKey('contentBase64', PresetFileJSON, ContextFileUploadParams) as unknown as z.ZodMiniType<PresetFileUploadParams, PresetFileUploadParams>;
-/** Body of `POST /forecast-presets/{preset_id}/files`: a `file` sent as multipart, or the JSON form `{filename, contentBase64}`. */
+/**
+ * Body of `POST /forecast-presets/{preset_id}/files`: a `file` sent as multipart, or the JSON form `{filename, contentBase64}`.
+ * @example
+ * ```ts
+ * const asMultipart: PresetFileUploadParams = { file: new Blob(['a,b\n1,2']), filename: 'data.csv', artifactType: 'dataset' };
+ * const asJSON: PresetFileUploadParams = { filename: 'data.csv', contentBase64: 'YSxiCjEsMg==', artifactType: 'dataset' };
+ * await client.presets.files.upload(presetId, asJSON);
+ * ```
+ */
 export type PresetFileUploadParams = ContextFileUploadParams | PresetFileJSON;
 
 const presetFields = {
@@ -48,12 +63,26 @@ export const PresetCreateParams = exact({
   scope: z.enum(OWNERSHIP_SCOPES),
   ...presetFields,
 });
-/** Body of `POST /forecast-presets`: `scope`, `name`, `disabledConnectionIds`, `notes`. */
+/**
+ * Body of `POST /forecast-presets`: `scope`, `name`, `disabledConnectionIds`, `notes`.
+ * @example
+ * ```ts
+ * const params: PresetCreateParams = { scope: 'organization', name: 'No CRM', disabledConnectionIds: [connectionId], notes: [{ text: 'Prefer official statistics.' }] };
+ * const preset = await client.presets.create(params);
+ * ```
+ */
 export interface PresetCreateParams extends z.input<typeof PresetCreateParams> {}
 
 /** Body of `PATCH /forecast-presets/{preset_id}`. Not shown in the spec: the SDK sends the fields to change (lists replace the old ones). */
 export const PresetUpdateParams = z.partial(exact(presetFields));
-/** Body of `PATCH /forecast-presets/{preset_id}`: the fields to change (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `PATCH /forecast-presets/{preset_id}`: the fields to change (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * const change: PresetUpdateParams = { name: 'Careful (v2)', disabledConnectionIds: [] }; // lists replace the old ones
+ * await client.presets.update(presetId, change);
+ * ```
+ */
 export interface PresetUpdateParams extends z.input<typeof PresetUpdateParams> {}
 
 /** Body of `PUT /forecast-presets/defaults`: the fields sent change; `null` clears one. */
@@ -63,8 +92,21 @@ export const PresetDefaultsParams = exact({
   /** The organization's default preset (needs an organization admin). */
   organizationPresetId: NullableId,
 });
-/** Body of `PUT /forecast-presets/defaults`: `userPresetId`, and `organizationPresetId` for an organization admin. */
+/**
+ * Body of `PUT /forecast-presets/defaults`: `userPresetId`, and `organizationPresetId` for an organization admin.
+ * @example
+ * ```ts
+ * const params: PresetDefaultsParams = { userPresetId: presetId, organizationPresetId: null }; // null clears one
+ * await client.presets.updateDefaults(params);
+ * ```
+ */
 export interface PresetDefaultsParams extends z.input<typeof PresetDefaultsParams> {}
 
-/** Query of `GET /forecast-presets`: paging. */
+/**
+ * Query of `GET /forecast-presets`: paging.
+ * @example
+ * ```ts
+ * for await (const preset of client.presets.list({ limit: 50 })) console.log(preset.scope, preset.name);
+ * ```
+ */
 export interface PresetListParams extends ContextListParams {}

@@ -101,6 +101,10 @@ export const TemplateFields = exact({
 /**
  * The question fields of a template (`type` is the template's `questionType`; tags are the
  * template's own). In text, `{key}` is a blank and `{{` / `}}` stand for literal braces.
+ * @example
+ * ```ts
+ * const fields: TemplateFields = { title: 'Will {product} launch before {date}?', finePrint: 'A launch is a public {{GA}} release.' };
+ * ```
  */
 export interface TemplateFields extends z.input<typeof TemplateFields> {}
 
@@ -112,7 +116,13 @@ export const TemplateBlankInput = exact({
   /** An example or advice, for a person. */
   hint: z.optional(z.string()),
 });
-/** A blank of a template: its `key` and, for people, a `label` and a `hint`. */
+/**
+ * A blank of a template: its `key` and, for people, a `label` and a `hint`.
+ * @example
+ * ```ts
+ * const blank: TemplateBlankInput = { key: 'date', label: 'Deadline', hint: '1 June 2027' };
+ * ```
+ */
 export interface TemplateBlankInput extends z.input<typeof TemplateBlankInput> {}
 
 /** What a template may hold besides its question: notes, tags and a forecast preset. */
@@ -152,7 +162,21 @@ export const QuestionTemplateCreateParams = exact({
   blanks: z.array(TemplateBlankInput),
   ...extras,
 }).check(blankRules);
-/** Body of `POST /question-templates`: scope, name, question type, fields with `{key}` blanks, and the blanks. */
+/**
+ * Body of `POST /question-templates`: scope, name, question type, fields with `{key}` blanks, and the blanks.
+ * @example
+ * ```ts
+ * const params: QuestionTemplateCreateParams = {
+ *   scope: 'organization',
+ *   name: 'Price above a level',
+ *   questionType: 'binary',
+ *   fields: { title: 'Will {asset} close above {level} on {date}?' },
+ *   blanks: [{ key: 'asset' }, { key: 'level' }, { key: 'date' }],
+ *   tags: ['markets'],
+ * };
+ * const template = await client.questionTemplates.create(params);
+ * ```
+ */
 export interface QuestionTemplateCreateParams extends z.input<typeof QuestionTemplateCreateParams> {}
 
 /**
@@ -172,7 +196,14 @@ export const QuestionTemplateUpdateParams = exact({
   blanks: z.optional(z.array(TemplateBlankInput)),
   ...extras,
 }).check(blankRules);
-/** Body of `PATCH /question-templates/{template_id}` (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `PATCH /question-templates/{template_id}` (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * const change: QuestionTemplateUpdateParams = { fields: { title: 'Will it rain in {city} on {day}?' }, blanks: [{ key: 'city' }, { key: 'day' }] };
+ * await client.questionTemplates.update(templateId, change);
+ * ```
+ */
 export interface QuestionTemplateUpdateParams extends z.input<typeof QuestionTemplateUpdateParams> {}
 
 /** Body of `POST /question-templates/from-question`: the question to save, and the template's scope and name. */
@@ -184,7 +215,14 @@ export const QuestionTemplateFromQuestionParams = exact({
   /** The template's name. */
   name: Name,
 });
-/** Body of `POST /question-templates/from-question`. */
+/**
+ * Body of `POST /question-templates/from-question`.
+ * @example
+ * ```ts
+ * const params: QuestionTemplateFromQuestionParams = { questionId, scope: 'personal', name: 'Like this one' };
+ * const template = await client.questionTemplates.createFromQuestion(params);
+ * ```
+ */
 export interface QuestionTemplateFromQuestionParams extends z.input<typeof QuestionTemplateFromQuestionParams> {}
 
 /** Query of `GET /question-templates`. */
@@ -193,7 +231,14 @@ export const QuestionTemplateListParams = exact({
   /** Only `builtin`, `organization` or `personal` templates (default: all you can see). */
   scope: z.optional(z.enum(['builtin', ...OWNERSHIP_SCOPES])),
 });
-/** Query of `GET /question-templates`: paging and a `scope` filter. */
+/**
+ * Query of `GET /question-templates`: paging and a `scope` filter.
+ * @example
+ * ```ts
+ * const query: QuestionTemplateListParams = { scope: 'organization', limit: 50 };
+ * for await (const t of client.questionTemplates.list(query)) console.log(t.name, t.questionType);
+ * ```
+ */
 export interface QuestionTemplateListParams extends z.input<typeof QuestionTemplateListParams> {}
 
 /**
@@ -205,7 +250,14 @@ export const QuestionTemplateApplyParams = exact({
   templateValues: z.optional(TemplateValues),
   ...QuestionUpdateParams.shape,
 });
-/** Body of `POST /question-templates/{template_id}/apply` (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `POST /question-templates/{template_id}/apply` (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * const params: QuestionTemplateApplyParams = { templateValues: { city: 'Oslo', date: '1 June 2027' }, finePrint: 'Measured at Blindern.' };
+ * const { question } = await client.questionTemplates.apply(templateId, params);
+ * ```
+ */
 export interface QuestionTemplateApplyParams extends z.input<typeof QuestionTemplateApplyParams> {}
 
 /** Body of `POST /question-templates/{template_id}/fill`. */
@@ -215,7 +267,14 @@ export const QuestionTemplateFillParams = exact({
   /** Values you already have: kept as they are. */
   templateValues: z.optional(TemplateValues),
 });
-/** Body of `POST /question-templates/{template_id}/fill`: a prompt, and the values to keep. */
+/**
+ * Body of `POST /question-templates/{template_id}/fill`: a prompt, and the values to keep.
+ * @example
+ * ```ts
+ * const params: QuestionTemplateFillParams = { prompt: 'Rain in Paris on Bastille Day next year', templateValues: { city: 'Paris' } };
+ * const { templateValues } = await client.questionTemplates.fill(templateId, params);
+ * ```
+ */
 export interface QuestionTemplateFillParams extends z.input<typeof QuestionTemplateFillParams> {}
 
 /** The size of an upload in bytes, when it is known before reading it (not for a stream). */
@@ -258,5 +317,12 @@ export interface QuestionTemplateFileUploadParams extends z.input<typeof Questio
 
 /** Body of `PATCH /question-templates/{template_id}/files/{file_id}` (not shown in the spec: the SDK's choice). */
 export const QuestionTemplateFileUpdateParams = exact(fileSettings);
-/** Body of `PATCH /question-templates/{template_id}/files/{file_id}`: the file's settings (not shown in the spec: the SDK's choice). */
+/**
+ * Body of `PATCH /question-templates/{template_id}/files/{file_id}`: the file's settings (not shown in the spec: the SDK's choice).
+ * @example
+ * ```ts
+ * const settings: QuestionTemplateFileUpdateParams = { artifactType: 'background', userNote: 'Gauge moved in 2019.' };
+ * await client.questionTemplates.files.update(templateId, fileId, settings);
+ * ```
+ */
 export interface QuestionTemplateFileUpdateParams extends z.input<typeof QuestionTemplateFileUpdateParams> {}

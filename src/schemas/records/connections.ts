@@ -16,7 +16,14 @@ export const ConnectionTool = exact({
   /** Whether the server marks it as changing data. Not shown in the spec: read when present. */
   changesData: z.optional(z.boolean()),
 });
-/** A tool of a connected server, and whether forecasts may call it. */
+/**
+ * A tool of a connected server, and whether forecasts may call it.
+ * @example
+ * ```ts
+ * const conn = await client.connections.retrieve(connectionId);
+ * const blocked: ConnectionTool[] = conn.tools.filter((t) => !t.allowed);
+ * ```
+ */
 export interface ConnectionTool extends z.output<typeof ConnectionTool> {}
 
 const opt = z.optional(Timestamp);
@@ -66,5 +73,12 @@ export const ConnectionSignIn = exact({
   /** When the address stops working. Not shown in the spec: read when present. */
   expiresAt: opt,
 });
-/** The answer of `connections.signIn`: an address for a person to open; only a person can finish an `oauth` sign-in. */
+/**
+ * The answer of `connections.signIn`: an address for a person to open; only a person can finish an `oauth` sign-in.
+ * @example
+ * ```ts
+ * const { authorizationUrl }: ConnectionSignIn = await client.connections.signIn(connectionId);
+ * console.log(`Open ${authorizationUrl} to finish the sign-in`);
+ * ```
+ */
 export interface ConnectionSignIn extends z.output<typeof ConnectionSignIn> {}

@@ -77,5 +77,12 @@ export const ContextReady = exact({
   /** True when every file of the question is ready (also when it has none). */
   ready: z.boolean(),
 });
-/** The answer of `GET /questions/{question_id}/context/ready`. */
+/**
+ * The answer of `GET /questions/{question_id}/context/ready`.
+ * @example
+ * ```ts
+ * const { ready }: ContextReady = await client.questions.context.ready(questionId);
+ * if (!ready) await client.questions.files.waitUntilReady(questionId);
+ * ```
+ */
 export interface ContextReady extends z.output<typeof ContextReady> {}

@@ -21,7 +21,14 @@ export const DecisionNode = exact({
   option: z.nullable(str),
   createdAt: Timestamp,
 });
-/** A question put on a decision (a node of its map). */
+/**
+ * A question put on a decision (a node of its map).
+ * @example
+ * ```ts
+ * const { nodes } = await client.decisions.retrieve(decisionId);
+ * const forLisbon: DecisionNode[] = nodes.filter((n) => n.option === 'Lisbon');
+ * ```
+ */
 export interface DecisionNode extends z.output<typeof DecisionNode> {}
 
 export const DecisionLink = exact({
@@ -41,11 +48,24 @@ export const DecisionLink = exact({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
-/** A link between two nodes; a `conditional` one is written by a model and can fail. */
+/**
+ * A link between two nodes; a `conditional` one is written by a model and can fail.
+ * @example
+ * ```ts
+ * const link: DecisionLink = await client.decisions.links.create(decisionId, { fromNodeId, toNodeId, kind: 'conditional' });
+ * if (link.status === 'ready') console.log(link.statement);
+ * ```
+ */
 export interface DecisionLink extends z.output<typeof DecisionLink> {}
 
 export const DecisionNote = exact({ id: str, text: str, createdAt: Timestamp, updatedAt: Timestamp });
-/** A note on a decision. */
+/**
+ * A note on a decision.
+ * @example
+ * ```ts
+ * const note: DecisionNote = await client.decisions.notes.create(decisionId, { text: 'Budget is capped at 2 M€.' });
+ * ```
+ */
 export interface DecisionNote extends z.output<typeof DecisionNote> {}
 
 export const DecisionDraftQuestion = exact({
@@ -59,7 +79,14 @@ export const DecisionDraftQuestion = exact({
   upperBound: z.optional(z.nullable(z.number())),
   scaleType: maybe,
 });
-/** The question a draft proposes: question input fields, as `questions.create` takes them. */
+/**
+ * The question a draft proposes: question input fields, as `questions.create` takes them.
+ * @example
+ * ```ts
+ * const { drafts } = await client.decisions.retrieve(decisionId);
+ * for (const draft of drafts) console.log(draft.question.type, draft.question.title);
+ * ```
+ */
 export interface DecisionDraftQuestion extends z.output<typeof DecisionDraftQuestion> {}
 
 export const DecisionDraft = exact({
@@ -71,7 +98,15 @@ export const DecisionDraft = exact({
   rationale: z.optional(str),
   createdAt: Timestamp,
 });
-/** A question drafted by the decision's model, waiting to be kept (it becomes a question and a node) or discarded. */
+/**
+ * A question drafted by the decision's model, waiting to be kept (it becomes a question and a node) or discarded.
+ * @example
+ * ```ts
+ * const { drafts } = await client.decisions.retrieve(decisionId);
+ * const wanted: DecisionDraft[] = drafts.filter((d) => d.option !== null);
+ * await client.decisions.drafts.keep(decisionId, { draftIds: wanted.map((d) => d.id) });
+ * ```
+ */
 export interface DecisionDraft extends z.output<typeof DecisionDraft> {}
 
 export const DecisionGeneration = exact({
@@ -80,7 +115,14 @@ export const DecisionGeneration = exact({
   startedAt: Timestamp,
   finishedAt: z.nullable(Timestamp),
 });
-/** The latest drafting run of a decision. */
+/**
+ * The latest drafting run of a decision.
+ * @example
+ * ```ts
+ * const { generation } = await client.decisions.generate(decisionId);
+ * console.log(generation?.status); // running, then completed or failed
+ * ```
+ */
 export interface DecisionGeneration extends z.output<typeof DecisionGeneration> {}
 
 export const Decision = exact({
@@ -126,7 +168,13 @@ export const DecisionComment = exact({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
-/** A comment on a decision. */
+/**
+ * A comment on a decision.
+ * @example
+ * ```ts
+ * const comment: DecisionComment = await client.decisions.comments.create(decisionId, { text: 'Lisbon looks cheaper.' });
+ * ```
+ */
 export interface DecisionComment extends z.output<typeof DecisionComment> {}
 
 export const DecisionCondition = exact({
@@ -147,7 +195,15 @@ export const DecisionCondition = exact({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
-/** A condition: it triggers when a completed forecast on its node's question crosses what it states. */
+/**
+ * A condition: it triggers when a completed forecast on its node's question crosses what it states.
+ * @example
+ * ```ts
+ * for await (const c of client.decisions.conditions.list(decisionId)) {
+ *   if (c.status === 'triggered') console.log(c.label, c.triggeredBy?.value);
+ * }
+ * ```
+ */
 export interface DecisionCondition extends z.output<typeof DecisionCondition> {}
 
 export const DecisionSummary = exact({
@@ -162,7 +218,15 @@ export const DecisionSummary = exact({
   /** The forecasts it is based on, with their numbers. */
   forecasts: z.array(exact({ questionId: str, taskId: str, value: z.number() })),
 });
-/** A decision's summary, written from the latest forecasts on its questions. */
+/**
+ * A decision's summary, written from the latest forecasts on its questions.
+ * @example
+ * ```ts
+ * let summary: DecisionSummary = await client.decisions.summary.retrieve(decisionId);
+ * if (summary.stale) summary = await client.decisions.summary.refresh(decisionId);
+ * console.log(summary.recommendation, summary.text);
+ * ```
+ */
 export interface DecisionSummary extends z.output<typeof DecisionSummary> {}
 
 export const DecisionForecastEstimate = exact({
@@ -175,7 +239,14 @@ export const DecisionForecastEstimate = exact({
   /** The price of each forecast. */
   items: z.array(exact({ questionId: str, credits: z.number() })),
 });
-/** The price of a batch of forecasts on a decision, before it starts. */
+/**
+ * The price of a batch of forecasts on a decision, before it starts.
+ * @example
+ * ```ts
+ * const estimate: DecisionForecastEstimate = await client.decisions.forecasts.estimate(decisionId, { runMode: 'light' });
+ * if (estimate.totalCredits <= estimate.balance) await client.decisions.forecasts.create(decisionId, { runMode: 'light', maxTotalCredits: estimate.totalCredits });
+ * ```
+ */
 export interface DecisionForecastEstimate extends z.output<typeof DecisionForecastEstimate> {}
 
 export const DecisionForecastRun = exact({
@@ -184,5 +255,13 @@ export const DecisionForecastRun = exact({
   /** One per question: `accepted` with `taskId`, or `rejected` with `error` (a forecast already running, say). */
   items: z.array(exact({ questionId: str, status: openString<'accepted' | 'rejected'>(), taskId: z.optional(str), error: z.optional(exact({ type: str, message: str })) })),
 });
-/** The forecasts a decision started; wait for them with `forecasts.waitMany`. */
+/**
+ * The forecasts a decision started; wait for them with `forecasts.waitMany`.
+ * @example
+ * ```ts
+ * const run: DecisionForecastRun = await client.decisions.forecasts.create(decisionId, { runMode: 'light', maxTotalCredits: 4 });
+ * const taskIds = run.items.flatMap((i) => (i.taskId ? [i.taskId] : []));
+ * await client.forecasts.waitMany(taskIds);
+ * ```
+ */
 export interface DecisionForecastRun extends z.output<typeof DecisionForecastRun> {}

@@ -13,7 +13,14 @@ export const PresetNote = exact({
   /** `consider`, `look_into`, `assume_true` or `ignore`. */
   treatment: openEnum(TREATMENTS),
 });
-/** A note of a preset: every forecast using the preset receives it. */
+/**
+ * A note of a preset: every forecast using the preset receives it.
+ * @example
+ * ```ts
+ * const { notes } = await client.presets.retrieve(presetId);
+ * const assumed: PresetNote[] = notes.filter((n) => n.treatment === 'assume_true');
+ * ```
+ */
 export interface PresetNote extends z.output<typeof PresetNote> {}
 
 export const Preset = exact({
@@ -50,5 +57,9 @@ export const PresetDefaults = exact({
 /**
  * The default presets: a forecast with no `presetId` uses the question's own preset, else yours, else
  * the organization's. Not shown in the spec beyond the `PUT` body: the SDK's choice.
+ * @example
+ * ```ts
+ * const { userPresetId, organizationPresetId }: PresetDefaults = await client.presets.retrieveDefaults();
+ * ```
  */
 export interface PresetDefaults extends z.output<typeof PresetDefaults> {}

@@ -28,7 +28,14 @@ export const QuestionTemplateFields = exact({
   optionsAreComprehensive: bool,
   visibility: z.optional(openString<'private' | 'organization'>()),
 });
-/** The question fields of a template as read; in text, `{key}` is a blank and `{{` / `}}` literal braces. */
+/**
+ * The question fields of a template as read; in text, `{key}` is a blank and `{{` / `}}` literal braces.
+ * @example
+ * ```ts
+ * const fields: QuestionTemplateFields = (await client.questionTemplates.retrieve(templateId)).fields;
+ * console.log(fields.title); // 'Will it rain in {city} on {date}?'
+ * ```
+ */
 export interface QuestionTemplateFields extends z.output<typeof QuestionTemplateFields> {}
 
 export const QuestionTemplateBlank = exact({
@@ -39,7 +46,14 @@ export const QuestionTemplateBlank = exact({
   /** An example or advice, for a person; null when none. */
   hint: z.optional(z.nullable(z.string())),
 });
-/** A blank of a template. */
+/**
+ * A blank of a template.
+ * @example
+ * ```ts
+ * const { blanks } = await client.questionTemplates.retrieve(templateId);
+ * for (const b of blanks) console.log(`{${b.key}}`, b.label, b.hint ?? '');
+ * ```
+ */
 export interface QuestionTemplateBlank extends z.output<typeof QuestionTemplateBlank> {}
 
 export const QuestionTemplateFile = exact({
@@ -61,7 +75,14 @@ export const QuestionTemplateFile = exact({
   /** Not shown in the spec; read when present. */
   createdAt: z.optional(Timestamp),
 });
-/** A file of a template: its `id` and `status`. Other fields are not shown in the spec: the SDK reads them when present. */
+/**
+ * A file of a template: its `id` and `status`. Other fields are not shown in the spec: the SDK reads them when present.
+ * @example
+ * ```ts
+ * const file: QuestionTemplateFile = await client.questionTemplates.files.retrieve(templateId, fileId);
+ * if (file.status === 'failed') await client.questionTemplates.files.delete(templateId, fileId);
+ * ```
+ */
 export interface QuestionTemplateFile extends z.output<typeof QuestionTemplateFile> {}
 
 export const QuestionTemplate = exact({
@@ -112,6 +133,12 @@ export const SourceTemplate = exact({
 /**
  * A question's `sourceTemplate`: the template it was built from, as it was then. Later changes to the
  * template never change it. The spec shows no fields: this shape is the SDK's choice.
+ * @example
+ * ```ts
+ * const question = await client.questions.retrieve(questionId);
+ * const source: SourceTemplate | undefined = question.sourceTemplate;
+ * if (source) console.log(source.name, source.templateValues); // { city: 'Paris', date: '1 June 2027' }
+ * ```
  */
 export interface SourceTemplate extends z.output<typeof SourceTemplate> {}
 
@@ -124,6 +151,11 @@ export const QuestionTemplateApplication = exact({
 /**
  * The answer of `questionTemplates.apply`: the question the template gives for the values passed,
  * and its `sourceTemplate`. Nothing is saved. The spec shows no fields: this shape is the SDK's choice.
+ * @example
+ * ```ts
+ * const application: QuestionTemplateApplication = await client.questionTemplates.apply(templateId, { templateValues: { city: 'Oslo', date: '1 June 2027' } });
+ * console.log(application.question.title, application.sourceTemplate.templateValues);
+ * ```
  */
 export interface QuestionTemplateApplication extends z.output<typeof QuestionTemplateApplication> {}
 
@@ -131,5 +163,12 @@ export const QuestionTemplateFill = exact({
   /** A text for every blank; the values you passed are kept as they were. */
   templateValues: z.record(z.string(), z.string()),
 });
-/** The answer of `questionTemplates.fill`: `templateValues` for every blank. Nothing is saved. */
+/**
+ * The answer of `questionTemplates.fill`: `templateValues` for every blank. Nothing is saved.
+ * @example
+ * ```ts
+ * const { templateValues }: QuestionTemplateFill = await client.questionTemplates.fill(templateId, { prompt: 'Paris, 1 June 2027' });
+ * await client.questions.create({ templateId, templateValues });
+ * ```
+ */
 export interface QuestionTemplateFill extends z.output<typeof QuestionTemplateFill> {}

@@ -12,7 +12,14 @@ import { addressKind } from '../../schemas/webhooks.js';
 import { badRequest } from '../http.js';
 import { collectionKey, type ForecastRecord, type MockStore, type Ownership } from '../store.js';
 
-/** A stored connection. Its key is never kept: only whether one was given. */
+/**
+ * A stored connection. Its key is never kept: only whether one was given.
+ * @example
+ * ```ts
+ * const record: ConnectionRecord | undefined = service.store.collection(CONNECTIONS).get(connectionId);
+ * console.log(record?.signedIn, record?.membersOff, record?.connection.hasApiKey);
+ * ```
+ */
 export interface ConnectionRecord extends Ownership {
   id: string;
   /** The connection as reads show it, but `memberEnabled` (which depends on the reader). */
@@ -22,9 +29,23 @@ export interface ConnectionRecord extends Ownership {
   /** Whether a person finished the `oauth` sign-in. */
   signedIn: boolean;
 }
+/**
+ * The connections collection of the mock's store, personal and organization ones alike.
+ * @example
+ * ```ts
+ * const waiting = service.store.collection(CONNECTIONS).list((r) => r.connection.status === 'needs_sign_in');
+ * ```
+ */
 export const CONNECTIONS = collectionKey<ConnectionRecord>('connections');
 
-/** What a test said about a host of the simulated network (`id` is the host name). */
+/**
+ * What a test said about a host of the simulated network (`id` is the host name).
+ * @example
+ * ```ts
+ * service.connectionControls.setFailing('tools.example.com');
+ * const host: SimulatedHost | undefined = service.store.collection(SIMULATED_HOSTS).get('tools.example.com'); // { id: 'tools.example.com', failing: true }
+ * ```
+ */
 export interface SimulatedHost {
   id: string;
   /** The address the name resolves to. */
@@ -32,6 +53,14 @@ export interface SimulatedHost {
   /** True: calls to the server fail (tests, forecasts). */
   failing?: boolean;
 }
+/**
+ * The hosts a test spoke of (`connectionControls.resolve`, `setFailing`), by host name; any other host is public and works.
+ * @example
+ * ```ts
+ * service.connectionControls.resolve('mcp.example.com', '10.0.0.7');
+ * service.store.collection(SIMULATED_HOSTS).get('mcp.example.com')?.address; // '10.0.0.7'
+ * ```
+ */
 export const SIMULATED_HOSTS = collectionKey<SimulatedHost>('simulatedHosts');
 
 const PRIVATE_NAMES = /\.(internal|local|lan|corp|home\.arpa)$/;

@@ -8,6 +8,12 @@ import type { ForecastEnv } from './forecast-task.js';
 /**
  * Whether file uploads are turned off, for every organization or for some: an organization setting
  * of the service (403 `uploads_disabled`). Like the keys, it outlives `service.reset()`.
+ * @example
+ * ```ts
+ * const uploads = new UploadSwitch(['org-2']); // off for org-2 only
+ * uploads.set(true);                           // now off for every organization
+ * uploads.disabled('org-1');                   // true
+ * ```
  */
 export class UploadSwitch {
   private all = false;

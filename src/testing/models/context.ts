@@ -14,16 +14,35 @@ import type { ForecastEnv } from './forecast-task.js';
 import type { HandlerContext } from '../handlers/types.js';
 import type { ContextFileUpdateParams } from '../../schemas/context.js';
 
-/** A context note of a question, as a read shows it. */
+/**
+ * A context note of a question, as a read shows it.
+ * @example
+ * ```ts
+ * const unused: ContextNoteRecord[] = service.store.collection(CONTEXT_NOTES).list((n) => n.questionId === questionId && n.usedByTaskId === null);
+ * ```
+ */
 export interface ContextNoteRecord extends ContextNote {
   questionId: string;
   usedByTaskId: string | null;
   usedAt: string | null;
 }
-/** The context notes, of every question. */
+/**
+ * The context notes, of every question.
+ * @example
+ * ```ts
+ * const notes = service.store.collection(CONTEXT_NOTES).list((n) => n.questionId === questionId);
+ * ```
+ */
 export const CONTEXT_NOTES = collectionKey<ContextNoteRecord>('contextNotes');
 
-/** A context file of a question (`questionId`) or of a preset (`presetId`). */
+/**
+ * A context file of a question (`questionId`) or of a preset (`presetId`).
+ * @example
+ * ```ts
+ * const record: ContextFileRecord | undefined = service.store.collection(CONTEXT_FILES).get(fileId);
+ * console.log(record?.status, record?.sizeBytes, new TextDecoder().decode(record?.content)); // the bytes received
+ * ```
+ */
 export interface ContextFileRecord {
   id: string;
   questionId?: string;
@@ -45,16 +64,36 @@ export interface ContextFileRecord {
   /** The end of processing, waiting on the clock. */
   timer: ScheduledCallback | null;
 }
-/** The context files, of every question and preset. */
+/**
+ * The context files, of every question and preset.
+ * @example
+ * ```ts
+ * const presetFiles = service.store.collection(CONTEXT_FILES).list((f) => f.presetId === presetId);
+ * ```
+ */
 export const CONTEXT_FILES = collectionKey<ContextFileRecord>('contextFiles');
 
-/** Legal moves of a file; a replace starts `processing` again (a failed file is only ever deleted). */
+/**
+ * Legal moves of a file; a replace starts `processing` again (a failed file is only ever deleted).
+ * @example
+ * ```ts
+ * FILE_TRANSITIONS['failed']; // [] : a failed file never moves again
+ * ```
+ */
 export const FILE_TRANSITIONS: Readonly<Record<ContextFileStatus, readonly ContextFileStatus[]>> = {
   processing: ['ready', 'failed', 'processing'],
   ready: ['processing'],
   failed: [],
 };
-/** How long a file is `processing` on the mock clock. */
+/**
+ * How long a file is `processing` on the mock clock.
+ * @example
+ * ```ts
+ * const file = await client.questions.files.upload(questionId, { file: Buffer.from('a,b\n1,2'), filename: 'data.csv' }); // processing
+ * service.clock.advance(FILE_PROCESSING_MS);
+ * expect((await client.questions.files.retrieve(questionId, file.id)).status).toBe('ready');
+ * ```
+ */
 export const FILE_PROCESSING_MS = 10_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -46,10 +46,25 @@ export interface CreditsRecord {
 }
 export const CREDITS = collectionKey<CreditsRecord>('credits');
 
-/** Prices a test changed (`service.decisionControls.setPrice`), by price key (`id`). */
+/**
+ * Prices a test changed (`service.decisionControls.setPrice`), by price key (`id`).
+ * @example
+ * ```ts
+ * service.decisionControls.setPrice('forecast.light', 3);
+ * service.store.collection(PRICE_CHANGES).get('forecast.light')?.credits; // 3
+ * ```
+ */
 export const PRICE_CHANGES = collectionKey<{ id: string; credits: number }>('priceChanges');
 
-/** The price of `key` now: as a test changed it, else the table's. */
+/**
+ * The price of `key` now: as a test changed it, else the table's.
+ * @example
+ * ```ts
+ * priceOf(service.store, 'forecast.standard'); // 5, from PRICES
+ * service.decisionControls.setPrice('forecast.standard', 8);
+ * priceOf(service.store, 'forecast.standard'); // 8
+ * ```
+ */
 export function priceOf(store: MockStore, key: string): number {
   return store.collection(PRICE_CHANGES).get(key)?.credits ?? PRICES[key] ?? 0;
 }

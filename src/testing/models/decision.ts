@@ -14,12 +14,27 @@ import type { ForecastEnv } from './forecast-task.js';
 import { forecastDataFor } from './forecast-data.js';
 import { PRICE_CHANGES } from './credits.js';
 
-/** A link as stored: its view, and which drafting attempt is current. */
+/**
+ * A link as stored: its view, and which drafting attempt is current.
+ * @example
+ * ```ts
+ * const record = service.store.collection(DECISIONS).get(decisionId)!;
+ * const link: DecisionLinkRecord | undefined = record.links.find((l) => l.id === linkId);
+ * console.log(link?.status, link?.attempt); // attempt grows each time the link is written again
+ * ```
+ */
 export interface DecisionLinkRecord extends DecisionLink {
   attempt: number;
 }
 
-/** A decision as the mock stores it: what a read shows, plus its comments, conditions, summary and followers. */
+/**
+ * A decision as the mock stores it: what a read shows, plus its comments, conditions, summary and followers.
+ * @example
+ * ```ts
+ * const record: DecisionRecord | undefined = service.store.collection(DECISIONS).get(decisionId);
+ * console.log(record?.followers, record?.conditions.map((c) => c.status));
+ * ```
+ */
 export interface DecisionRecord extends Ownership {
   id: string;
   title: string;
@@ -44,21 +59,67 @@ export interface DecisionRecord extends Ownership {
   createdAt: string;
   updatedAt: string;
 }
+/**
+ * The decisions collection of the mock's store: one {@link DecisionRecord} per decision.
+ * @example
+ * ```ts
+ * const archived = service.store.collection(DECISIONS).list((d) => d.status === 'archived');
+ * ```
+ */
 export const DECISIONS = collectionKey<DecisionRecord>('decisions');
 
-/** How later conditional links end (set by `decisionControls.setLinkOutcome`); one record, id `links`. */
+/**
+ * How later conditional links end (set by `decisionControls.setLinkOutcome`); one record, id `links`.
+ * @example
+ * ```ts
+ * service.decisionControls.setLinkOutcome('failed', 'No causal path found');
+ * const outcome: LinkOutcome | undefined = service.store.collection(LINK_OUTCOMES).get('links'); // { id: 'links', outcome: 'failed', message: … }
+ * ```
+ */
 export interface LinkOutcome {
   id: 'links';
   outcome: 'ready' | 'failed';
   message?: string | undefined;
 }
+/**
+ * Where `decisionControls.setLinkOutcome` keeps how later conditional links end: one {@link LinkOutcome}, id `links`.
+ * @example
+ * ```ts
+ * service.decisionControls.setLinkOutcome('failed');
+ * service.store.collection(LINK_OUTCOMES).get('links')?.outcome; // 'failed'
+ * ```
+ */
 export const LINK_OUTCOMES = collectionKey<LinkOutcome>('decisionLinkOutcomes');
 
-/** Drafts written by one drafting run. */
+/**
+ * Drafts written by one drafting run.
+ * @example
+ * ```ts
+ * const decision = await client.decisions.create({ title: 'Which city?', options: ['Lisbon', 'Berlin'] }); // drafting starts at once
+ * service.clock.advance(GENERATION_MS);
+ * expect((await client.decisions.retrieve(decision.id)).drafts).toHaveLength(DRAFTS_PER_GENERATION); // 3
+ * ```
+ */
 export const DRAFTS_PER_GENERATION = 3;
-/** How long a drafting run takes on the mock clock (20 s per draft). */
+/**
+ * How long a drafting run takes on the mock clock (20 s per draft).
+ * @example
+ * ```ts
+ * const decision = await client.decisions.create({ title: 'Which city?', options: ['Lisbon', 'Berlin'] });
+ * service.clock.advance(GENERATION_MS); // 60 s later the run is completed, its drafts are there
+ * expect((await client.decisions.retrieve(decision.id)).generation?.status).toBe('completed');
+ * ```
+ */
 export const GENERATION_MS = DRAFTS_PER_GENERATION * 20_000;
-/** How long the model takes to write a conditional link. */
+/**
+ * How long the model takes to write a conditional link.
+ * @example
+ * ```ts
+ * const link = await client.decisions.links.create(decisionId, { fromNodeId, toNodeId, kind: 'conditional' }); // drafting
+ * service.clock.advance(LINK_DRAFT_MS);
+ * const ready = (await client.decisions.retrieve(decisionId)).links.find((l) => l.id === link.id); // status 'ready'
+ * ```
+ */
 export const LINK_DRAFT_MS = 20_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();

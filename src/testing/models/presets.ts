@@ -11,7 +11,14 @@ import { MockHttpError, notFound } from '../http.js';
 import { collectionKey, type MockStore, type QuestionRecord } from '../store.js';
 import { deleteFile, fileView, filesOf } from './context.js';
 
-/** A stored preset and who owns it. */
+/**
+ * A stored preset and who owns it.
+ * @example
+ * ```ts
+ * const record: PresetRecord | undefined = service.store.collection(PRESETS).get(presetId);
+ * console.log(record?.ownerId, record?.scope, record?.notes);
+ * ```
+ */
 export interface PresetRecord {
   id: string;
   scope: OwnershipScope;
@@ -23,15 +30,34 @@ export interface PresetRecord {
   createdAt: string;
   updatedAt: string;
 }
-/** The presets. */
+/**
+ * The presets.
+ * @example
+ * ```ts
+ * const orgPresets = service.store.collection(PRESETS).list((p) => p.scope === 'organization');
+ * ```
+ */
 export const PRESETS = collectionKey<PresetRecord>('presets');
 
-/** A default preset: `id` is `user:<userId>` or `organization:<organizationId>`. */
+/**
+ * A default preset: `id` is `user:<userId>` or `organization:<organizationId>`.
+ * @example
+ * ```ts
+ * await client.presets.updateDefaults({ userPresetId: presetId });
+ * const record: PresetDefaultRecord | undefined = service.store.collection(PRESET_DEFAULTS).get(`user:${userId}`); // { id, presetId }
+ * ```
+ */
 export interface PresetDefaultRecord {
   id: string;
   presetId: string | null;
 }
-/** The default presets, of users and organizations. */
+/**
+ * The default presets, of users and organizations.
+ * @example
+ * ```ts
+ * const orgDefault = service.store.collection(PRESET_DEFAULTS).get('organization:org1')?.presetId ?? null;
+ * ```
+ */
 export const PRESET_DEFAULTS = collectionKey<PresetDefaultRecord>('presetDefaults');
 
 /** Who is asking: a principal, or the owner of a schedule or watch. */

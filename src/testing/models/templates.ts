@@ -15,15 +15,35 @@ import { validate } from '../input.js';
 import { collectionKey, type MockStore, type Ownership } from '../store.js';
 import { pickDefinition, type QuestionDefinition } from './question.js';
 
-/** A stored template; its files are in {@link TEMPLATE_FILES}. */
+/**
+ * A stored template; its files are in {@link TEMPLATE_FILES}.
+ * @example
+ * ```ts
+ * const record: TemplateRecord | undefined = service.store.collection(QUESTION_TEMPLATES).get(templateId);
+ * console.log(record?.ownerId, record?.template.name);
+ * ```
+ */
 export interface TemplateRecord extends Ownership {
   id: string;
   template: Omit<QuestionTemplate, 'files'>;
 }
-/** The organization and personal templates (the builtin ones are {@link BUILTIN_TEMPLATES}). */
+/**
+ * The organization and personal templates (the builtin ones are {@link BUILTIN_TEMPLATES}).
+ * @example
+ * ```ts
+ * const shared = service.store.collection(QUESTION_TEMPLATES).list((r) => r.template.scope === 'organization');
+ * ```
+ */
 export const QUESTION_TEMPLATES = collectionKey<TemplateRecord>('questionTemplates');
 
-/** A stored template file: the file as reads show it, and when it becomes `ready`. */
+/**
+ * A stored template file: the file as reads show it, and when it becomes `ready`.
+ * @example
+ * ```ts
+ * const record: TemplateFileRecord | undefined = service.store.collection(TEMPLATE_FILES).get(fileId);
+ * service.clock.set(record!.readyAt); // the file reads `ready` from now on
+ * ```
+ */
 export interface TemplateFileRecord {
   id: string;
   templateId: string;
@@ -31,8 +51,23 @@ export interface TemplateFileRecord {
   /** Mock ms at which processing ends. */
   readyAt: number;
 }
+/**
+ * The files of every template, by file id; a file's `status` is worked out from its `readyAt` when read.
+ * @example
+ * ```ts
+ * const files = service.store.collection(TEMPLATE_FILES).list((f) => f.templateId === templateId);
+ * ```
+ */
 export const TEMPLATE_FILES = collectionKey<TemplateFileRecord>('questionTemplateFiles');
-/** How long a template file stays `processing` in the mock, in ms. */
+/**
+ * How long a template file stays `processing` in the mock, in ms.
+ * @example
+ * ```ts
+ * const file = await client.questionTemplates.files.upload(templateId, { file: new File(['2010-2025 rainfall'], 'rain.csv') }); // processing
+ * service.clock.advance(TEMPLATE_FILE_PROCESSING_MS);
+ * expect((await client.questionTemplates.files.retrieve(templateId, file.id)).status).toBe('ready');
+ * ```
+ */
 export const TEMPLATE_FILE_PROCESSING_MS = 5_000;
 
 const BUILT = '2025-01-01T00:00:00.000Z';
@@ -49,7 +84,14 @@ const builtin = (n: number, t: Pick<QuestionTemplate, 'name' | 'questionType' | 
 });
 const blank = (key: string, label: string, hint: string) => ({ key, label, hint });
 
-/** The templates the mock ships, seen by every key and changed by none. */
+/**
+ * The templates the mock ships, seen by every key and changed by none.
+ * @example
+ * ```ts
+ * const [eventBefore] = BUILTIN_TEMPLATES; // 'Event before a deadline'
+ * const question = await client.questions.create({ templateId: eventBefore!.id, templateValues: { event: 'the merger', deadline: '1 June 2027' } });
+ * ```
+ */
 export const BUILTIN_TEMPLATES: readonly QuestionTemplate[] = [
   builtin(1, {
     name: 'Event before a deadline',
