@@ -1,5 +1,7 @@
 // Budgets on what users ship: the built package bundled with its dependencies, minified, gzipped.
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { bundleSize } from '../../bench/lib/bundle.mjs';
 
@@ -27,5 +29,20 @@ describe('bundle size', () => {
     const { gzip, inputs } = await size('webhooks/index.js');
     expect(inputs.filter((i) => i.includes('node_modules'))).toEqual([]);
     expect(gzip).toBeLessThan(3 * 1024);
+  });
+
+  it('keeps the webhooks source under 3 KB minified and gzipped, with no import left', async () => {
+    const result = await build({
+      entryPoints: [new URL('../../src/webhooks/index.ts', import.meta.url).pathname],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = result.outputFiles[0]!.text;
+    expect(code).not.toMatch(/\bimport\b|require\(/);
+    expect(gzipSync(code).length).toBeLessThan(3 * 1024);
   });
 });
