@@ -304,6 +304,8 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   if (value == null || value.trim() === '') return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // An HTTP date names its month; Date.parse would also read `-3` or `1.5.2` as a day in 2001.
+  if (!/[a-z]/i.test(text)) return undefined;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
