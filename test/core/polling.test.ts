@@ -224,3 +224,61 @@ describe('the request budget', () => {
     expect(() => makeClient({ rateLimit: { requestsPerMinute: 0 } })).toThrow(/rateLimit.requestsPerMinute/);
   });
 });
+
+describe('progress events', () => {
+  const report = (status: string) => ({ forecast: { id: 'f1', generatedAt: 'x', forecastData: {}, report: { status, short: null } } });
+
+  it('emits progress on every read, with the status before it, and status only when it changes', async () => {
+    reads(
+      { status: 'queued', retryAfter: '15' },
+      { status: 'queued', retryAfter: '15' },
+      { status: 'running_subforecasts', retryAfter: '120', extra: { completedSubforecastCount: 1 } },
+      { status: 'running_subforecasts', retryAfter: '120', extra: { completedSubforecastCount: 1 } },
+      { status: 'completed', extra: { completedSubforecastCount: 3 } },
+    );
+    const client = makeClient({ clock: fakeClock() });
+    const events: string[] = [];
+    for (const name of ['progress', 'status', 'subforecast', 'done'] as const) {
+      client.forecasts.progress.on(name, (p) => events.push(`${name} ${p.taskId} ${p.previousStatus ?? '-'}>${p.status} ${p.final}`));
+    }
+    await client.forecasts.wait('t1');
+    expect(events).toEqual([
+      'progress t1 ->queued false',
+      'status t1 ->queued false',
+      'progress t1 queued>queued false',
+      'progress t1 queued>running_subforecasts false',
+      'status t1 queued>running_subforecasts false',
+      'subforecast t1 queued>running_subforecasts false',
+      'progress t1 running_subforecasts>running_subforecasts false',
+      'progress t1 running_subforecasts>completed true',
+      'status t1 running_subforecasts>completed true',
+      'subforecast t1 running_subforecasts>completed true',
+      'done t1 running_subforecasts>completed true',
+    ]);
+  });
+
+  it('emits report once when the report fails, and ends the wait there', async () => {
+    reads(
+      { status: 'completed', extra: report('pending') },
+      { status: 'completed', extra: report('writing') },
+      { status: 'completed', extra: report('failed') },
+    );
+    const client = makeClient({ clock: fakeClock() });
+    const events: string[] = [];
+    client.forecasts.progress.on('report', (p) => events.push(`report ${p.reportStatus}`));
+    client.forecasts.progress.on('done', (p) => events.push(`done ${p.status}`));
+    const done = await client.forecasts.wait('t1', { waitForReport: true });
+    expect(done.forecast?.report?.status).toBe('failed');
+    expect(events).toEqual(['done completed', 'report failed']);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('emits done once for a task that failed, and no report', async () => {
+    reads({ status: 'running_subforecasts', retryAfter: '120' }, { status: 'failed', extra: { error: { message: 'boom' } } });
+    const client = makeClient({ clock: fakeClock() });
+    const events: string[] = [];
+    for (const name of ['done', 'report'] as const) client.forecasts.progress.on(name, (p) => events.push(`${name} ${p.status}`));
+    await client.forecasts.wait('t1', { waitForReport: true });
+    expect(events).toEqual(['done failed']);
+  });
+});
