@@ -146,10 +146,14 @@ export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds
     let asked = 0;
     for (let i = 0; i < pending.length; i += MAX_PAGE_SIZE) {
       const chunk = pending.slice(i, i + MAX_PAGE_SIZE);
-      for (const item of (await ctx.list({ ...query, taskId: chunk.join(','), limit: MAX_PAGE_SIZE }, options)).data) latest.set(item.taskId, item);
-      // A task the list does not show is read alone: an unknown id raises NotFoundError.
+      const listed = new Set<string>();
+      for (const item of (await ctx.list({ ...query, taskId: chunk.join(','), limit: MAX_PAGE_SIZE }, options)).data) {
+        latest.set(item.taskId, item);
+        listed.add(item.taskId);
+      }
+      // A task this round's list does not show is read alone, every round: an unknown id raises NotFoundError.
       for (const id of chunk) {
-        if (latest.has(id)) continue;
+        if (listed.has(id)) continue;
         const t = await ctx.retrieve(id, query, options);
         latest.set(id, { ...t, taskId: id, forecastData: t.forecast?.forecastData ?? null, report: t.forecast?.report });
       }
