@@ -79,6 +79,20 @@ describe('the signature header is read strictly', () => {
     }
   });
 
+  it('reads a v1 with spaces around its value', async () => {
+    await expect(verify(`t=${NOW}, v1= ${good} `)).resolves.toEqual(EVENT);
+  });
+
+  it('refuses a v1 with a letter beyond f in place of any digit', async () => {
+    // Whatever value a lenient decoder gave a bad digit, some signature digit has that value.
+    for (const digit of '0123456789abcdef') {
+      const at = [...good].findIndex((c) => c === digit);
+      if (at < 0) continue;
+      const v1 = `${good.slice(0, at)}q${good.slice(at + 1)}`;
+      expect((await refusal(verify(`t=${NOW},v1=${v1}`))).code, digit).toBe('no_matching_signature');
+    }
+  });
+
   it('accepts every hex digit in either case', async () => {
     for (const t of [NOW, NOW + 1, NOW + 2, NOW + 3]) {
       const hex = hmacHex(t, BODY);
