@@ -119,3 +119,34 @@ describe('what a refusal says about the value given', () => {
     expect(hmac).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('choosing the crypto backend', () => {
+  /** A fresh copy of the crypto module, with process.getBuiltinModule answering `builtin`. */
+  async function freshBackend(builtin: () => unknown) {
+    vi.resetModules();
+    vi.spyOn(process, 'getBuiltinModule').mockImplementation(builtin as never);
+    const mod = await import('../../src/webhooks/crypto.js');
+    return { backend: mod.cryptoBackend(), web: mod.webBackend };
+  }
+  const nodeCrypto = process.getBuiltinModule('node:crypto');
+
+  it("uses Node's crypto when the runtime offers it, comparing different lengths as unequal", async () => {
+    const { backend, web } = await freshBackend(() => nodeCrypto);
+    expect(backend).not.toBe(web);
+    expect(backend.equal(new Uint8Array(32), new Uint8Array(31))).toBe(false);
+    expect(backend.equal(new Uint8Array(32), new Uint8Array(32))).toBe(true);
+  });
+
+  it.each([
+    ['no builtin modules', () => undefined],
+    ['no createHmac', () => ({ ...nodeCrypto, createHmac: undefined })],
+    ['no createSecretKey', () => ({ ...nodeCrypto, createSecretKey: undefined })],
+    ['no timingSafeEqual', () => ({ ...nodeCrypto, timingSafeEqual: undefined })],
+    ['a lookup that throws', () => {
+      throw new Error('not allowed');
+    }],
+  ])('falls back to Web Crypto with %s', async (_, builtin) => {
+    const { backend, web } = await freshBackend(builtin);
+    expect(backend).toBe(web);
+  });
+});
