@@ -98,6 +98,7 @@ export class ProgressTracker {
     if (p.status !== before?.status) e.emit('status', p);
     if ((p.completedSubforecastCount ?? 0) > (before?.completedSubforecastCount ?? 0)) e.emit('subforecast', p);
     if (p.final && !before?.final) e.emit('done', p);
+    // Stryker disable next-line ConditionalExpression: FINAL_REPORT has no undefined either
     if (p.reportStatus && FINAL_REPORT.has(p.reportStatus) && p.reportStatus !== before?.reportStatus) e.emit('report', p);
     return p;
   }

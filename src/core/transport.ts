@@ -70,6 +70,7 @@ export class Transport {
     // otherwise lose an abort that arrives mid-body.
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal!.reason);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed in `finally`, and a signal aborts once
     signal?.addEventListener('abort', onAbort, { once: true });
     const timer = timeout > 0 ? setTimeout(() => controller.abort(TIMED_OUT), timeout) : undefined;
     const aborted = new Promise<never>((_, reject) => {
@@ -113,6 +114,7 @@ async function readText(response: Response, signal: AbortSignal): Promise<string
   const reader = body.getReader();
   // Cancelling settles a pending read() as done; the check after the loop tells it from the end.
   const onAbort = () => void reader.cancel(signal.reason).catch(() => undefined);
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed in `finally`, and a signal aborts once
   signal.addEventListener('abort', onAbort, { once: true });
   const decoder = new TextDecoder();
   let text = '';
@@ -124,7 +126,9 @@ async function readText(response: Response, signal: AbortSignal): Promise<string
     }
     signal.throwIfAborted();
     return text + decoder.decode();
+    // Stryker disable next-line BlockStatement: the attempt's own signal never aborts after its body is read (its timer is cleared, the caller's listener removed)
   } finally {
+    // Stryker disable next-line StringLiteral: the same: nothing aborts this signal after the read
     signal.removeEventListener('abort', onAbort);
   }
 }
