@@ -13,7 +13,8 @@ export default defineConfig({
   // One shared chunk per format keeps one class identity across entries (CJS included).
   splitting: true,
   treeshake: true,
-  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
+  // stripInternal: members marked @internal (the pipeline hooks, the flows' emitter) stay out of the published types.
+  dts: { compilerOptions: { ignoreDeprecations: '6.0', stripInternal: true } },
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -3,9 +3,9 @@
 // Runs against the mock service in-process on its manual clock (the client's waits move it), so the
 // hours of forecast time take a second or two. Targets: ≥ 10× fewer for one, ≥ 100× fewer for 50.
 import { ForecastingClient } from '../dist/index.js';
-import { mockClientOptions, startMockServer } from '../dist/testing/index.js';
+import { ManualClock, mockClientOptions, startMockServer } from '../dist/testing/index.js';
 
-const mock = await startMockServer();
+const mock = await startMockServer({ clock: new ManualClock() });
 const client = new ForecastingClient({ ...mockClientOptions(mock), logLevel: 'off' });
 const reads = () => mock.service.requests.count({ operation: 'forecasts.retrieve' }) + mock.service.requests.count({ operation: 'forecasts.list' });
 const question = (title) => client.questions.create({ type: 'binary', title });

@@ -1,10 +1,11 @@
 // `npm run demo`: the SDK driving the mock service end to end, over real HTTP on 127.0.0.1.
 // Nothing here leaves this machine. Run `npm run build` first (npm run demo does).
 import { ForecastingClient, ValidationError, signWebhook, verifyWebhook } from '../dist/index.js';
-import { mockClientOptions, startMockServer } from '../dist/testing/index.js';
+import { GENERATION_MS, ManualClock, mockClientOptions, startMockServer } from '../dist/testing/index.js';
 
-// The mock's clock runs 300 times faster than real time: a 20-minute forecast takes 4 seconds.
-const mock = await startMockServer({ timeScale: 300 });
+// The mock runs on a manual clock that the client's waits move: each wait jumps the mock's time to
+// when the client would read again, so the forecasts' minutes pass in milliseconds.
+const mock = await startMockServer({ clock: new ManualClock() });
 const client = new ForecastingClient({ ...mockClientOptions(mock), logLevel: 'off' });
 const step = (text) => console.log(`\n\x1b[1m${text}\x1b[0m`);
 
@@ -94,6 +95,23 @@ try {
   console.log(`  verified ${event.type} for question ${event.data.questionId}`);
   const refused = await verifyWebhook(body.replace('started', 'completed'), { 'x-service-signature': signature }, secret).catch((e) => e);
   console.log(`  a tampered body is refused: ${refused.code}`);
+
+  step('8. A decision: drafted questions, a priced batch of forecasts, a summary');
+  client.forecasts.progress.removeAllListeners(); // the progress lines of step 6
+  const decision = await client.decisions.create({ title: 'Where do we open the next office?', options: ['Lisbon', 'Berlin'] });
+  mock.clock.advance(GENERATION_MS); // the mock's model drafts questions for a minute of its time
+  const board = await client.decisions.drafts.keep(decision.id);
+  console.log(`  kept ${board.nodes.length} drafted questions for "${decision.title}"`);
+  const priced = await client.decisions.forecasts.estimateAndStart(decision.id, { runMode: 'light' }, {
+    approve: (estimate) => {
+      console.log(`  estimate: ${estimate.items.length} forecasts for ${estimate.totalCredits} credits, approved`);
+      return estimate.totalCredits <= estimate.balance;
+    },
+  });
+  if (!priced.approved) throw new Error('the estimate was declined');
+  await client.forecasts.waitMany(priced.taskIds);
+  const summary = await client.decisions.summary.refresh(decision.id);
+  console.log(`  summary: ${summary.text.slice(0, 160)}…\n  recommendation: ${summary.recommendation}`);
 
   console.log(`\nDone: ${mock.service.requests.count()} requests reached the mock service.`);
 } finally {

@@ -8,10 +8,11 @@ import { ForecastingClient, isKnownWebhookEvent, createDeliveryDeduper, DELIVERY
 import { ManualClock, startMockServer } from '../dist/testing/index.js';
 import { webhookMiddleware } from '../dist/webhooks/express.js';
 
-// The mock calls loopback receivers only in test mode; its clock starts now, so signatures are fresh.
+// The mock calls loopback receivers only in test mode. Its manual clock moves only when told (step 5);
+// signatures carry the real time of sending, so the receiver's default 5-minute check accepts them.
 const USER = 'user-1';
 const mock = await startMockServer({
-  clock: new ManualClock(Date.now()),
+  clock: new ManualClock(),
   apiKeys: [{ key: 'pre_example_key', userId: USER }],
   webhooks: { allowLoopbackReceivers: true },
 });

@@ -2,10 +2,12 @@ import { BaseClient } from './core/base-client.js';
 import type { ClientOptions } from './core/options.js';
 import { Questions } from './resources/questions.js';
 import { Tags } from './resources/tags.js';
-import { Forecasts, RunModes } from './resources/forecasts.js';
+import { Forecasts, RunModes } from './resources/forecasts/index.js';
 import { Schedules, Watches } from './resources/schedules.js';
 import { CreditsResource } from './resources/credits.js';
 import { Webhooks } from './resources/webhooks.js';
+import { Decisions } from './resources/decisions/index.js';
+import { Presets } from './resources/presets.js';
 
 /**
  * The Forecasting Service client.
@@ -38,12 +40,17 @@ export class ForecastingClient extends BaseClient {
   readonly credits: CreditsResource = new CreditsResource(this);
   /** Webhooks and their deliveries (`client.webhooks.deliveries`). */
   readonly webhooks: Webhooks = new Webhooks(this);
+  /** Decisions: a choice among 2 to 4 options with a map of questions, drafts, conditions, a summary and priced forecasts. */
+  readonly decisions: Decisions = new Decisions(this);
+  /** Forecast presets, their files (`client.presets.files`) and the default presets. */
+  readonly presets: Presets = new Presets(this);
 
   /**
    * @param options - see {@link ClientOptions}. A missing key or base URL throws `ValidationError` naming
    * the option and its environment variable.
    */
   constructor(options: ClientOptions = {}) {
-    super(options);
+    // The record schemas are a chunk of their own, loaded only when `validateResponses` is on.
+    super(options, () => import('./schemas/records/index.js').then((m) => m.schemaOf));
   }
 }

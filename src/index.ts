@@ -30,8 +30,10 @@ export {
   ValidationError,
   WebhookVerificationError,
   WaitTimeoutError,
+  ContextFileFailedError,
+  ContextWaitTimeoutError,
 } from './core/errors.js';
-export type { APIErrorInit, ErrorExtras, ValidationIssue, WebhookVerificationErrorCode } from './core/errors.js';
+export type { APIErrorInit, ErrorExtras, ValidationIssue, WebhookVerificationErrorCode, ContextFileSummary } from './core/errors.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { Page, PagePromise, MAX_EMPTY_PAGES_IN_A_ROW } from './core/pagination.js';
 export { toFile, type Uploadable } from './core/uploads.js';
@@ -41,15 +43,35 @@ export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, GenericQuer
 export type { HttpMethod, Scope, OperationManifestEntry } from './core/operation.js';
 export { Questions } from './resources/questions.js';
 export { Tags } from './resources/tags.js';
-export { Forecasts, ForecastChat, RunModes, QuestionForecasts } from './resources/forecasts.js';
+export { Forecasts, ForecastChat, RunModes, QuestionForecasts } from './resources/forecasts/index.js';
 export { QuestionSchedule, QuestionWatch, Schedules, Watches } from './resources/schedules.js';
 export { CreditsResource } from './resources/credits.js';
-export type { WaitOptions, WaitManyOptions } from './core/forecast-waits.js';
+export type { WaitOptions, WaitManyOptions, CreateAndWaitOptions } from './resources/forecasts/waits.js';
 export { RUN_MODES, TASK_STATUSES } from './schemas/forecasts.js';
-export type { ForecastProgress, ForecastProgressEvents } from './core/polling.js';
+export type { ForecastProgress, ForecastProgressEvents } from './resources/forecasts/progress.js';
+export type { TypedEmitter } from './core/emitter.js';
 export type { ClientClock } from './core/clock.js';
 export type {
+  ContextNoteInput,
+  RunModeKey,
+  TaskStatus,
+  ReportStatus,
+  ForecastCreateParams,
+  QuestionForecastCreateParams,
+  ForecastRetrieveParams,
+  ForecastListParams,
+  QuestionForecastListParams,
+  RunModeListParams,
+  ForecastBatchParams,
+  ForecastCancelBatchParams,
+} from './schemas/forecasts.js';
+export type {
   ForecastTask,
+  ActiveForecastTask,
+  CompletedForecastTask,
+  FailedForecastTask,
+  CancelledForecastTask,
+  TaskConnection,
   ForecastListItem,
   Forecast,
   ForecastData,
@@ -62,47 +84,60 @@ export type {
   Source,
   Subforecast,
   RunMode,
-  RunModeKey,
-  TaskStatus,
-  ReportStatus,
-  ForecastCreateParams,
-  QuestionForecastCreateParams,
-  ForecastRetrieveParams,
-  ForecastListParams,
-  QuestionForecastListParams,
-  RunModeListParams,
-  ForecastBatchParams,
   ForecastBatchResult,
   BatchItemResult,
-  ForecastCancelBatchParams,
   ForecastCancelBatchResult,
   CancelItemResult,
-} from './schemas/forecasts.js';
-export type { Credits, PriceKey } from './schemas/account.js';
-export type { ChatThread, ChatMessage, ChatCreateParams, ChatListParams, AcceptContextParams, ContextNote } from './schemas/chat.js';
-export type { Schedule, ScheduleParams, Watch, WatchParams, AutomationListParams } from './schemas/schedules.js';
+} from './schemas/records/forecasts.js';
+export type { Credits, Plan, Price, PriceKey } from './schemas/records/account.js';
+export type {
+  ChatCreateParams,
+  ChatListParams,
+  AcceptContextParams,
+} from './schemas/chat.js';
+export type {
+  ChatThread,
+  ChatMessage,
+  ContextNote,
+  SuggestedContext,
+} from './schemas/records/chat.js';
+export type {
+  ScheduleParams,
+  WatchParams,
+  AutomationListParams,
+} from './schemas/schedules.js';
+export type {
+  Schedule,
+  Watch,
+} from './schemas/records/schedules.js';
 export { Webhooks, WebhookDeliveries } from './resources/webhooks.js';
 export type { EventWithTask } from './resources/webhooks.js';
 export { SUBSCRIBABLE_EVENT_KINDS } from './schemas/events.js';
 export { WEBHOOK_DELIVERY_STATUSES } from './schemas/webhooks.js';
 export type { SubscribableEventKind } from './schemas/events.js';
 export type {
-  Webhook,
-  WebhookWithSecret,
   WebhookCreateParams,
   WebhookUpdateParams,
   WebhookListParams,
-  WebhookDelivery,
   WebhookDeliveryStatus,
-  WebhookDeliveryAttempt,
   WebhookDeliveryListParams,
   WebhookDeliveryAttemptListParams,
 } from './schemas/webhooks.js';
-export { APIResource } from './core/resource.js';
-export { BaseClient } from './core/base-client.js';
+export type {
+  Webhook,
+  WebhookWithSecret,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+} from './schemas/records/webhooks.js';
 export { QUESTION_TYPES } from './schemas/questions.js';
 export type {
-  Question,
+  QuestionDefinition,
+  BinaryQuestionDefinition,
+  MultipleChoiceQuestionDefinition,
+  NumericQuestionDefinition,
+  DiscreteQuestionDefinition,
+  DateQuestionDefinition,
+  QuestionFromTemplate,
   QuestionType,
   QuestionCreateParams,
   QuestionUpdateParams,
@@ -112,8 +147,80 @@ export type {
   NormalizeParams,
   NormalizeClarifyParams,
   NormalizeReviseParams,
-  NormalizeResult,
-  Tag,
   TagListParams,
 } from './schemas/questions.js';
+export type {
+  Question,
+  BinaryQuestion,
+  MultipleChoiceQuestion,
+  NumericQuestion,
+  DiscreteQuestion,
+  DateQuestion,
+  NormalizeResult,
+  Tag,
+} from './schemas/records/questions.js';
+export {
+  Decisions,
+  DecisionDrafts,
+  DecisionForecasts,
+  DecisionNodes,
+  DecisionLinks,
+  DecisionNotes,
+  DecisionComments,
+  DecisionConditions,
+  DecisionSummaryResource,
+} from './resources/decisions/index.js';
+export type { EstimateAndStartOptions, EstimateAndStartResult } from './resources/decisions/priced-start.js';
+export { DECISION_STATUSES, DECISION_LINK_KINDS, CONDITION_OPERATORS } from './schemas/decisions.js';
+export type {
+  DecisionStatus,
+  DecisionLinkKind,
+  ConditionOperator,
+  DecisionCreateParams,
+  DecisionUpdateParams,
+  DecisionListParams,
+  DecisionGenerateParams,
+  DecisionDraftUpdateParams,
+  DecisionDraftSelectParams,
+  DecisionForecastEstimateParams,
+  DecisionForecastCreateParams,
+  DecisionNodeCreateParams,
+  DecisionLinkCreateParams,
+  DecisionLinkUpdateParams,
+  DecisionTextParams,
+  DecisionConditionCreateParams,
+  DecisionConditionUpdateParams,
+  DecisionLiveParams,
+  DecisionFollowParams,
+  DecisionPageParams,
+} from './schemas/decisions.js';
+export type {
+  Decision,
+  DecisionNode,
+  DecisionLink,
+  DecisionNote,
+  DecisionDraft,
+  DecisionDraftQuestion,
+  DecisionGeneration,
+  DecisionComment,
+  DecisionCondition,
+  DecisionSummary,
+  DecisionForecastEstimate,
+  DecisionForecastRun,
+} from './schemas/records/decisions.js';
+export { QuestionContext, QuestionFiles } from './resources/context/index.js';
+export type { ContextWaitOptions } from './resources/context/readiness.js';
+export { Presets, PresetFiles } from './resources/presets.js';
+export { ARTIFACT_TYPES, FILE_TREATMENTS, PRESET_SCOPES, TREATMENTS } from './schemas/enums.js';
+export type { ArtifactType, ContextFileStatus, FileTreatment, PresetScope, Treatment } from './schemas/enums.js';
+export type {
+  ContextListParams,
+  ContextNoteUpdateParams,
+  ContextFileUploadParams,
+  ContextFileUpdateParams,
+  ContextFileReplaceParams,
+} from './schemas/context.js';
+export type { PresetCreateParams, PresetUpdateParams, PresetDefaultsParams, PresetFileUploadParams, PresetFileJSON, PresetListParams } from './schemas/presets.js';
+export type { ContextFile, ContextReady } from './schemas/records/context.js';
+export type { Preset, PresetNote, PresetDefaults } from './schemas/records/presets.js';
 export { VERSION } from './version.js';

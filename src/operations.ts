@@ -5,10 +5,23 @@
 import type { Operation, OperationManifestEntry } from './core/operation.js';
 import { questionOperations } from './resources/questions.js';
 import { tagOperations } from './resources/tags.js';
-import { chatOperations, forecastOperations, questionForecastOperations, runModeOperations } from './resources/forecasts.js';
+import { chatOperations, forecastOperations, questionForecastOperations, runModeOperations } from './resources/forecasts/index.js';
 import { questionScheduleOperations, questionWatchOperations, scheduleOperations, watchOperations } from './resources/schedules.js';
 import { creditOperations } from './resources/credits.js';
 import { webhookDeliveryOperations, webhookOperations } from './resources/webhooks.js';
+import {
+  decisionCommentOperations,
+  decisionConditionOperations,
+  decisionDraftOperations,
+  decisionForecastOperations,
+  decisionLinkOperations,
+  decisionNodeOperations,
+  decisionNoteOperations,
+  decisionOperations,
+  decisionSummaryOperations,
+} from './resources/decisions/index.js';
+import { contextOperations, fileOperations } from './resources/context/index.js';
+import { presetFileOperations, presetOperations } from './resources/presets.js';
 
 /** Every declared operation, with its schemas; the mock service routes from this list. @internal */
 export const declaredOperations: readonly Operation[] = [
@@ -25,6 +38,19 @@ export const declaredOperations: readonly Operation[] = [
   creditOperations,
   webhookOperations,
   webhookDeliveryOperations,
+  decisionOperations,
+  decisionDraftOperations,
+  decisionForecastOperations,
+  decisionNodeOperations,
+  decisionLinkOperations,
+  decisionNoteOperations,
+  decisionCommentOperations,
+  decisionConditionOperations,
+  decisionSummaryOperations,
+  contextOperations,
+  fileOperations,
+  presetOperations,
+  presetFileOperations,
 ].flatMap((group): Operation[] => Object.values(group));
 
 /**

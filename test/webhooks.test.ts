@@ -111,7 +111,7 @@ for (const backend of ['node', 'web'] as const) {
 
       const event = await verifyWebhook(bytes, signed(bytes), SECRET, { now: NOW });
       expect(event.id).toBe('evt_1');
-      expect(event.data['note']).toBe('caf\uFFFD\uFFFD');
+      expect((event.data as Record<string, unknown>)['note']).toBe('caf\uFFFD\uFFFD');
     });
 
     it('takes the body as a string, Buffer, Uint8Array (a view into a larger buffer) or ArrayBuffer', async () => {

@@ -1,31 +1,90 @@
 // Bundles an entry with everything it imports (as an application would ship it), minified, and
-// reports its raw and gzipped size. Shared by the size test and the size benchmark.
+// reports its size. Shared by the size test and the size benchmark.
+//
+// Code splitting is on, as in every application bundler: a chunk the app only loads on demand (the
+// record schemas, loaded when `validateResponses` is on) is counted apart from what loads at start.
+// The start-up part is gzipped as one file, like a single-file library such as openai-node.
 import { build } from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /**
  * @param {string} source - module source to bundle, e.g. `export * from '/abs/dist/index.js'`
  * @param {string} resolveDir - where bare imports resolve from
- * @returns {Promise<{ bytes: number, gzip: number, inputs: string[], text: string }>} inputs: the modules that contribute bytes
+ * @returns {Promise<{ bytes: number, gzip: number, lazyGzip: number, inputs: string[], text: string }>}
+ *   bytes/gzip/text: what loads at start; lazyGzip: chunks loaded on demand; inputs: the modules that
+ *   put bytes into the start-up part
  */
 export async function bundleSize(source, resolveDir) {
-  const result = await build({
-    stdin: { contents: source, resolveDir, loader: 'js' },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['import', 'module', 'default'],
-    target: 'es2022',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    external: ['node:*'],
-  });
-  const code = result.outputFiles[0].contents;
-  // Only the modules that put bytes into the bundle (a re-exported namespace may be parsed, then shaken out).
-  const [output] = Object.values(result.metafile.outputs);
-  const inputs = Object.entries(output.inputs).filter(([, info]) => info.bytesInOutput > 0).map(([name]) => name);
-  return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, inputs, text: new TextDecoder().decode(code) };
+  const outdir = mkdtempSync(join(tmpdir(), 'bundle-'));
+  try {
+    const result = await build({
+      stdin: { contents: source, resolveDir, loader: 'ts', sourcefile: 'app.ts' },
+      bundle: true,
+      splitting: true,
+      outdir,
+      minify: true,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      conditions: ['import', 'module', 'default'],
+      target: 'es2022',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      external: ['node:*'],
+    });
+    const outputs = result.metafile.outputs;
+    const byName = new Map(result.outputFiles.map((f) => [basename(f.path), f.contents]));
+    // What loads at start: the entry and the chunks it imports statically, transitively.
+    const entry = Object.keys(outputs).find((k) => outputs[k].entryPoint);
+    const eager = new Set();
+    for (const stack = [entry]; stack.length > 0; ) {
+      const key = stack.pop();
+      if (eager.has(key)) continue;
+      eager.add(key);
+      for (const i of outputs[key].imports) if (i.kind === 'import-statement' && outputs[i.path]) stack.push(i.path);
+    }
+    const start = [...eager].map((k) => byName.get(basename(k)));
+    const code = Buffer.concat(start);
+    const lazy = Object.keys(outputs).filter((k) => !eager.has(k) && !k.endsWith('.map'));
+    const lazyGzip = lazy.reduce((sum, k) => sum + gzipSync(byName.get(basename(k)), { level: 9 }).length, 0);
+    const inputs = [...eager].flatMap((k) => Object.entries(outputs[k].inputs).filter(([, info]) => info.bytesInOutput > 0).map(([name]) => name));
+    return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, lazyGzip, inputs, text: code.toString('utf8') };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/** Operations of the minimal client the cost per operation is measured against (`tags.list`, `credits.retrieve`). */
+const MINIMAL_OPERATIONS = 2;
+
+/**
+ * The size of the complete client against openai-node's, measured in one run, with the cost of one
+ * operation and the client's projected size once every operation of the spec is declared.
+ * @param {string} root - the repository
+ * @param {number} specOperations - the operations the spec lists
+ */
+export async function clientSizes(root, specOperations) {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(join(root, 'package.json'));
+  const openaiEntry = join(require.resolve('openai'), '..', 'index.mjs');
+  const path = (p) => JSON.stringify(join(root, p));
+  const client = await bundleSize(`import { ForecastingClient } from ${path('dist/index.js')}; export const c = new ForecastingClient({ apiKey: 'k', baseURL: 'https://a.example' });`, root);
+  const openai = await bundleSize(`import OpenAI from ${JSON.stringify(openaiEntry)}; export const c = new OpenAI({ apiKey: 'sk-x' });`, root);
+  // The cost of one more operation: the whole client from source against a client of two small
+  // namespaces (tags and credits), which already holds the pipeline, zod and the shared schema pieces.
+  const full = await bundleSize(`import { ForecastingClient } from ${path('src/client.ts')}; export const c = new ForecastingClient({ apiKey: 'k', baseURL: 'https://a.example' });`, root);
+  const minimal = await bundleSize(
+    `import { BaseClient } from ${path('src/core/base-client.ts')}; import { Tags } from ${path('src/resources/tags.ts')}; import { CreditsResource } from ${path('src/resources/credits.ts')};
+     const base = new BaseClient({ apiKey: 'k', baseURL: 'https://a.example' }); export const c = [new Tags(base), new CreditsResource(base)];`,
+    root,
+  );
+  const { operations } = await import(join(root, 'dist/index.js'));
+  const declared = operations.length;
+  const perOperation = (full.gzip - minimal.gzip) / (declared - MINIMAL_OPERATIONS);
+  const projected = client.gzip + (specOperations - declared) * perOperation;
+  return { client, openai, minimal, declared, perOperation, projected };
 }

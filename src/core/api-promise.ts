@@ -40,11 +40,11 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   readonly #received: Promise<Received>;
-  readonly #parse: (received: Received) => T;
+  readonly #parse: (received: Received) => T | PromiseLike<T>;
   #data: Promise<T> | undefined;
 
   /** @internal */
-  constructor(received: Promise<Received>, parse: (received: Received) => T) {
+  constructor(received: Promise<Received>, parse: (received: Received) => T | PromiseLike<T>) {
     // The base promise is never settled: then() reads from #received, so an unobserved rejection is reported once.
     super(() => {});
     this.#received = received;

@@ -5,20 +5,19 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import type * as z from 'zod/mini';
-import { listEnvelope } from '../schemas/common.js';
 import { APIPromise } from './api-promise.js';
 import { clip, ForecastingError, ValidationError } from './errors.js';
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { DEFAULT_OFFSET_PAGE_SIZE } from './limits.js';
 import { leveled, type LeveledLogger } from './logger.js';
-import { buildPath, type HttpMethod, type Operation } from './operation.js';
+import { buildPath, type HttpMethod, type Operation, type OutputOf } from './operation.js';
 import { checkRequestOptions, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
 import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
 import { AttemptFailure, Transport, decodeBody, errorFromResponse, invalidAnswer, toSearchParams, type PreparedRequest, type Received } from './transport.js';
-import { toFormData } from './uploads.js';
+import { toMultipart, type MultipartBody } from './uploads.js';
 import { parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
 
@@ -59,7 +58,12 @@ export interface ClientEvents {
 }
 
 type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<O['params']> : never;
-type OutputOf<O extends Operation> = O['response'] extends z.ZodMiniType ? z.output<O['response']> : void;
+
+/**
+ * Finds the schema of a declared response by its record name (for a list, the envelope around it).
+ * Given to the client as a loader, so the record schemas load only when `validateResponses` is on.
+ */
+export type RecordSchemas = (name: string, list: boolean) => z.ZodMiniType | undefined;
 
 /**
  * Options of the generic methods ({@link BaseClient.get} and `delete`): the usual request options
@@ -103,13 +107,26 @@ export class BaseClient {
   readonly #headers: Record<string, string>;
   readonly #auth: Record<string, string>;
 
-  constructor(options: ClientOptions = {}) {
+  /** The record schemas, loading, when `validateResponses` is on. */
+  readonly #schemas: Promise<RecordSchemas> | undefined;
+
+  /**
+   * @param options - see {@link ClientOptions}
+   * @param loadSchemas - loads the record schemas for `validateResponses` (a chunk of its own)
+   */
+  constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>) {
     this.#options = resolveOptions(options);
+    if (this.#options.validateResponses) {
+      if (!loadSchemas) throw new ValidationError('this client cannot check responses: it was built without the record schemas', 'validateResponses');
+      this.#schemas = loadSchemas();
+      // Not awaited here: a failure to load surfaces on the first call that needs the schemas.
+      this.#schemas.catch(() => undefined);
+    }
     this.#transport = new Transport(this.#options.baseURL, this.#options.fetch);
     this.#log = leveled(options.logger ?? console, options.logLevel ?? 'warn');
     const { apiKey, authHeader, defaultHeaders } = this.#options;
     this.#auth = authHeader === 'x-api-key' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
-    this.#headers = { accept: 'application/json', 'user-agent': `forecasting-sdk/${VERSION}`, ...lower(defaultHeaders), ...this.#auth };
+    this.#headers = Object.freeze({ accept: 'application/json', 'user-agent': `forecasting-sdk/${VERSION}`, ...lower(defaultHeaders), ...this.#auth });
     const { requestsPerMinute, clock } = this.#options;
     this.#budget = requestsPerMinute ? new RequestBudget(requestsPerMinute, clock) : undefined;
   }
@@ -219,7 +236,7 @@ export class BaseClient {
   /** Performs `op` and resolves with its parsed answer. @internal */
   _call<O extends Operation>(op: O, ids: readonly string[], params: InputOf<O> | undefined, options?: RequestOptions): APIPromise<OutputOf<O>> {
     const received = this.#perform(op, () => this.#operationCall(op, ids, params as Record<string, unknown> | undefined, options ?? {}));
-    return new APIPromise(received, (r) => this.#decode(op, r, false) as OutputOf<O>);
+    return new APIPromise(received, (r) => this.#decode(op, r, false) as OutputOf<O> | Promise<OutputOf<O>>);
   }
 
   /** Performs a list `op` and resolves with its first page. @internal */
@@ -232,7 +249,7 @@ export class BaseClient {
     const paging = op.paging ?? 'cursor';
     const request = (pageParams: PageParams) => this.#perform(op, () => this.#operationCall(op, ids, pageParams, options ?? {}));
     const page = (r: Received, pageParams: PageParams, walk: PageWalk) =>
-      new Page(this.#decode(op, r, true) as ListEnvelope<Item>, paging, pageParams, next, walk);
+      andThen(this.#decode(op, r, true), (envelope) => new Page(envelope as ListEnvelope<Item>, paging, pageParams, next, walk));
     const next: PageFetcher<Item> = (pageParams, walk) => new APIPromise(request(pageParams), (r) => page(r, pageParams, walk));
     const walk = new PageWalk();
     // Stryker disable next-line ConditionalExpression: adding undefined to the cursors seen matches no cursor
@@ -256,14 +273,22 @@ export class BaseClient {
   }
 
   /** Checks and prepares the call, then sends it with retries. Every refusal rejects; nothing throws synchronously. */
-  async #perform(op: Operation, check: () => Call): Promise<Received> {
-    const call = check();
-    // Only uploads need to wait before sending (to read a stream); everything else is prepared in place.
-    const form = op.multipart && call.body !== undefined ? await toFormData(call.body as Record<string, unknown>) : undefined;
-    return this.#send(op, this.#prepare(call, form), call.options);
+  #perform(op: Operation, check: () => Call): Promise<Received> {
+    try {
+      const call = check();
+      // An upload with a `file` goes as multipart (an upload without one, such as a preset file's JSON form, as JSON).
+      const file = (call.body as { file?: unknown } | undefined)?.file;
+      const form = op.multipart && file !== undefined ? toMultipart(call.body as Record<string, unknown>) : undefined;
+      return this.#send(op, this.#prepare(call, form), call.options);
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
-  /** A successful answer as the operation's result; {@link InvalidResponseError} when it cannot be. */
+  /**
+   * A successful answer as the operation's result; {@link InvalidResponseError} when it cannot be.
+   * Synchronous unless `validateResponses` is on (the schemas may still be loading).
+   */
   #decode(op: Operation, received: Received, list: boolean): unknown {
     const expected = !op.response ? 'nothing' : op.read ? 'json' : list ? 'list' : 'record';
     let data = decodeBody(received, expected);
@@ -271,39 +296,46 @@ export class BaseClient {
       data = op.read.from(data);
       if (data === undefined) throw invalidAnswer(received, `expected ${op.read.expects}`);
     }
-    if (this.#options.validateResponses && op.response) {
-      const schema = list ? listSchemaOf(op.response) : op.response;
-      data = parseOrThrow(schema, data, 'response');
-    }
-    return data;
+    const name = op.response;
+    if (!this.#schemas || name === undefined) return data;
+    return this.#schemas.then((schemaOf) => {
+      const schema = schemaOf(name, list);
+      return schema ? parseOrThrow(schema, data, 'response') : data;
+    });
   }
 
-  #prepare(call: Call, form: FormData | undefined): PreparedRequest {
-    const headers = call.options.headers ? { ...this.#headers, ...lower(call.options.headers), ...this.#auth } : { ...this.#headers };
-    if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
-    let body: FormData | string | undefined = form;
-    if (call.body instanceof FormData) body = call.body;
+  #prepare(call: Call, form: MultipartBody | undefined): PreparedRequest {
+    // The shared headers as they are when nothing is added (ky copies them into its own Headers).
+    let headers = this.#headers;
+    if (call.options.headers) headers = { ...headers, ...lower(call.options.headers), ...this.#auth };
+    if (call.idempotencyKey) headers = { ...headers, 'idempotency-key': call.idempotencyKey };
+    let body: PreparedRequest['body'] = form?.body;
+    if (form) headers = { ...headers, 'content-type': form.type };
+    else if (call.body instanceof FormData) body = call.body;
     else if (call.body !== undefined && !form) {
       body = JSON.stringify(call.body);
-      headers['content-type'] = 'application/json';
+      headers = { ...headers, 'content-type': 'application/json' };
     }
     return { method: call.op.method, path: call.path, query: toSearchParams(call.query), body, headers };
   }
 
   async #send(op: Operation, req: PreparedRequest, options: RequestOptions): Promise<Received> {
     const o = this.#options;
-    const maxRetries = options.maxRetries ?? o.maxRetries;
+    // A stream is read as it is sent: once sent, its bytes are gone, so it is never sent twice.
+    const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? o.maxRetries);
     const timeout = options.timeout ?? o.timeout;
     const idempotencyKey = req.headers['idempotency-key'];
     // A request with a key cannot take effect twice; GET, PUT and DELETE are repeatable by nature.
     const safeToRepeat = op.method === 'GET' || op.method === 'PUT' || op.method === 'DELETE' || idempotencyKey !== undefined;
     const clock = o.clock;
     const started = clock.now();
+    const events = this.#events;
     for (let attempt = 1; ; attempt++) {
-      const event: RequestEvent = { operation: op.sdkMethod, method: req.method, path: req.path, attempt, idempotencyKey };
+      // Built only when someone listens: this runs on every attempt of every call.
+      const event = (): RequestEvent => ({ operation: op.sdkMethod, method: req.method, path: req.path, attempt, idempotencyKey });
       // Every attempt takes a slot of the budget, so retries and wait loops share it too.
       if (this.#budget) await this.#budget.acquire(options.signal);
-      this.#events.emit('request', event);
+      if (events.listenerCount('request') > 0) events.emit('request', event());
       if (this.#log.enabled('debug')) this.#log.debug(`${req.method} ${clip(req.path, 200)} (attempt ${attempt})`);
       const sentAt = Date.now();
       let outcome: AttemptOutcome;
@@ -311,9 +343,9 @@ export class BaseClient {
       try {
         const received = await this.#transport.send(req, timeout, options.signal);
         const { response } = received;
-        if (this.#events.listenerCount('response') > 0) {
-          this.#events.emit('response', {
-            ...event,
+        if (events.listenerCount('response') > 0) {
+          events.emit('response', {
+            ...event(),
             status: response.status,
             durationMs: Date.now() - sentAt,
             replayed: response.headers.get('idempotent-replayed') === 'true',
@@ -347,7 +379,7 @@ export class BaseClient {
       }
       // Stryker disable next-line ConditionalExpression: outcomes without an answer have no status either
       const status = outcome.kind === 'response' ? outcome.status : undefined;
-      this.#events.emit('retry', { ...event, status, error: error.name, delayMs: decision.delay });
+      events.emit('retry', { ...event(), status, error: error.name, delayMs: decision.delay });
       this.#log.info(`${req.method} ${clip(req.path, 200)} failed (${status ?? error.name}); retry ${attempt} of ${maxRetries} in ${decision.delay} ms`);
       // On the client's clock, like every other wait (tests against the mock run it on the mock's time).
       await clock.sleep(decision.delay, options.signal);
@@ -366,13 +398,9 @@ export class BaseClient {
   }
 }
 
-/** The list envelope schema of each item schema, built once (only `validateResponses` uses it). */
-const listSchemas = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
-function listSchemaOf(item: z.ZodMiniType): z.ZodMiniType {
-  let schema = listSchemas.get(item);
-  // Stryker disable next-line ConditionalExpression: building the schema again gives an equal one (this is a cache)
-  if (!schema) listSchemas.set(item, (schema = listEnvelope(item)));
-  return schema;
+/** `fn(value)`, after `value` settles when it is a promise: the synchronous path stays synchronous. */
+function andThen<T, R>(value: T | Promise<T>, fn: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(fn) : fn(value);
 }
 
 /** The pseudo-operations of the generic methods: no schema, no path parameters. */

@@ -151,7 +151,18 @@ export class ContextNotReadyError extends ConflictError {
 export class IdempotencyInProgressError extends ConflictError {
   override name = 'IdempotencyInProgressError';
 }
-/** 409 with a decision code (`generation_in_progress`, `decision_archived`, …): the decision is busy or archived. */
+/**
+ * 409 with a decision code: `generation_in_progress` (drafting is running), `decision_archived`, or
+ * any other code the service answers on a `/decisions` path (the spec does not list them all), so
+ * `err.type` is the one to branch on. A 409 `invalid_request_error` (too few credits) stays a
+ * {@link ConflictError}.
+ *
+ * @example
+ * ```ts
+ * try { await client.decisions.generate(decisionId); }
+ * catch (err) { if (err instanceof DecisionConflictError && err.type === 'generation_in_progress') console.log('still drafting'); }
+ * ```
+ */
 export class DecisionConflictError extends ConflictError {
   override name = 'DecisionConflictError';
 }
@@ -288,10 +299,15 @@ const ERROR_TABLE = new Map<string, APIErrorClass>([
   ['503', OverloadedError],
 ]);
 
-/** Builds the error for an HTTP error response, choosing its class from {@link ERROR_TABLE}. @internal */
+/**
+ * Builds the error for an HTTP error response, choosing its class from {@link ERROR_TABLE}. A 409
+ * whose code the table does not know, answered on a `/decisions` path, is a decision conflict: the
+ * spec's list of decision codes is open. @internal
+ */
 export function makeAPIError(init: APIErrorInit): APIError {
   const Class =
     ERROR_TABLE.get(`${init.status} ${init.type}`) ??
+    (init.status === 409 && init.type && init.type !== 'invalid_request_error' && /^\w+ \/decisions(\/|$)/.test(init.request ?? '') ? DecisionConflictError : undefined) ??
     ERROR_TABLE.get(`${init.status}`) ??
     (init.status >= 500 ? InternalServerError : APIError);
   return new Class(init);
@@ -331,5 +347,55 @@ export class WaitTimeoutError extends ForecastingError {
     readonly lastSeen: unknown[] = [],
   ) {
     super(message);
+  }
+}
+
+/** A context file as the errors of a readiness wait list it: `id`, `status`, and whatever else the service showed. */
+export interface ContextFileSummary {
+  id: string;
+  status: string;
+  filename?: string | undefined;
+}
+
+/**
+ * A readiness wait (`questions.files.waitUntilReady`, or `createAndWait` with `waitForContext`)
+ * found a file that `failed`: it never becomes ready. Remove it (`questions.files.delete`) and
+ * upload it again.
+ *
+ * @example
+ * ```ts
+ * try { await client.questions.files.waitUntilReady(questionId); }
+ * catch (err) { if (err instanceof ContextFileFailedError) console.log(err.files.map((f) => f.id)); }
+ * ```
+ */
+export class ContextFileFailedError extends ForecastingError {
+  override name = 'ContextFileFailedError';
+  constructor(
+    message: string,
+    /** The files that failed. */
+    readonly files: ContextFileSummary[],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A readiness wait reached its `timeout` while files were still processing; `files` lists them.
+ * A {@link WaitTimeoutError} (with no task ids), so one `catch` covers every wait.
+ *
+ * @example
+ * ```ts
+ * try { await client.questions.files.waitUntilReady(questionId, { timeout: 60_000 }); }
+ * catch (err) { if (err instanceof ContextWaitTimeoutError) console.log(err.files); }
+ * ```
+ */
+export class ContextWaitTimeoutError extends WaitTimeoutError {
+  override name = 'ContextWaitTimeoutError';
+  constructor(
+    message: string,
+    /** The files still processing at the last read. */
+    readonly files: ContextFileSummary[],
+  ) {
+    super(message, [], files);
   }
 }

@@ -22,6 +22,15 @@ export type Scope =
 /** How a list operation pages: `cursor` (`nextCursor`) or `offset` (`limit` + `offset`). */
 export type Paging = 'cursor' | 'offset';
 
+/**
+ * A response, declared by the name of its record schema; `T` is the record's type. The name finds
+ * the schema only when `validateResponses` is on, so the schemas stay out of the default bundle.
+ */
+export type ResponseRef<T = unknown> = string & { readonly __record?: T };
+
+/** The type of the response an operation declares (`void` for none). */
+export type OutputOf<O extends { response?: ResponseRef }> = O['response'] extends ResponseRef<infer T> ? (unknown extends T ? void : T) : void;
+
 /** What a group declares for one operation. */
 export interface OperationSpec {
   method: HttpMethod;
@@ -30,8 +39,8 @@ export interface OperationSpec {
   scope: Scope;
   /** Schema of the body (POST/PUT/PATCH) or of the query (GET/DELETE). */
   params?: z.ZodMiniType;
-  /** Schema of the response; for a list, of one item. Absent for an empty (204) answer. */
-  response?: z.ZodMiniType;
+  /** The response's record, by name (`returns('Question')`); for a list, of one item. Absent for an empty (204) answer. */
+  response?: ResponseRef;
   /** Success status the service answers with (defaults: 201 for creations is declared explicitly, else 200). */
   status?: number;
   paging?: Paging;

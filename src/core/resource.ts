@@ -12,6 +12,7 @@ export abstract class APIResource {
   /** @internal */
   protected readonly _list: BaseClient['_list'];
 
+  /** @internal */
   constructor(client: BaseClient) {
     this._client = client;
     this._call = client._call.bind(client);

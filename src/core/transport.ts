@@ -14,7 +14,8 @@ export interface PreparedRequest {
   /** Path below the base URL, beginning with `/`. */
   path: string;
   query: URLSearchParams | undefined;
-  body: FormData | string | undefined;
+  /** JSON text, or an upload: a form, a `Blob` or a stream (see `uploads.ts`). */
+  body: FormData | Blob | ReadableStream<Uint8Array> | string | undefined;
   headers: Record<string, string>;
 }
 
@@ -37,14 +38,21 @@ export class AttemptFailure {
 /** Error codes that mean nothing was sent: the connection never opened. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** The option that carries an attempt's signal through ky to fetch. */
+const ATTEMPT_SIGNAL = 'forecastingAttemptSignal';
+
 /** The abort reason of an attempt that ran out of time (never seen outside this module). */
 const TIMED_OUT = Symbol('timed out');
 
 /** @internal */
 export class Transport {
   readonly #ky: KyInstance;
+  readonly #baseURL: string;
+  readonly #fetch: typeof fetch | undefined;
 
   constructor(baseURL: string, fetchImpl: typeof fetch | undefined) {
+    this.#baseURL = baseURL;
+    this.#fetch = fetchImpl;
     this.#ky = ky.create({
       prefixUrl: baseURL,
       retry: 0,
@@ -53,8 +61,13 @@ export class Transport {
       throwHttpErrors: false,
       // The service never redirects; following one would carry the key to the `Location`.
       redirect: 'manual',
-      // ky reads globalThis.fetch per request unless one is given, so test interceptors still apply.
-      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+      // The attempt's signal rides to fetch as an option ky does not know (ky passes those to fetch),
+      // rather than as ky's `signal`, which ky would merge with AbortSignal.any on every request.
+      fetch: (input, init) => {
+        const { [ATTEMPT_SIGNAL]: signal, ...rest } = init as RequestInit & { [ATTEMPT_SIGNAL]?: AbortSignal };
+        // globalThis.fetch is read per request, so test interceptors installed later still apply.
+        return (fetchImpl ?? globalThis.fetch)(input, signal ? { ...rest, signal } : rest);
+      },
     });
   }
 
@@ -67,29 +80,65 @@ export class Transport {
     signal?.throwIfAborted();
     // One controller per attempt, held by this frame, the timer and the caller's listener until the
     // body is read: ky's own combined signal is only weakly held, and garbage collection could
-    // otherwise lose an abort that arrives mid-body.
+    // otherwise lose an abort that arrives mid-body. One listener settles the attempt on abort,
+    // whatever the fetch implementation does with the signal: it rejects the wait for the headers,
+    // or cancels the body reader (which also lets the connection go).
     const controller = new AbortController();
-    const onAbort = () => controller.abort(signal!.reason);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed in `finally`, and a signal aborts once
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const attempt = controller.signal;
+    let rejectHeaders: ((reason: unknown) => void) | undefined;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    attempt.addEventListener(
+      'abort',
+      () => {
+        rejectHeaders?.(attempt.reason);
+        reader?.cancel(attempt.reason).catch(() => undefined);
+      },
+      { once: true },
+    );
+    const relay = signal && (() => controller.abort(signal.reason));
+    if (relay) signal.addEventListener('abort', relay, { once: true });
     const timer = timeout > 0 ? setTimeout(() => controller.abort(TIMED_OUT), timeout) : undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    aborted.catch(() => undefined);
     try {
       // Only the options in use: ky deep-merges every key it is given, on every request.
-      const options: Options = { method: req.method, headers: req.headers, signal: controller.signal };
+      const options = { method: req.method, headers: req.headers, [ATTEMPT_SIGNAL]: attempt } as Options;
       if (req.body !== undefined) options.body = req.body;
-      if (req.query !== undefined) options.searchParams = req.query;
-      const response = await Promise.race([this.#ky(req.path.slice(1), options), aborted]);
-      return { response, text: await readText(response, controller.signal), request: `${req.method} ${req.path}` };
+      // The query goes into the URL here: ky's `searchParams` would build the Request a second time.
+      const input = req.query === undefined ? req.path.slice(1) : `${req.path.slice(1)}?${req.query.toString()}`;
+      const response = await new Promise<Response>((resolve, reject) => {
+        rejectHeaders = reject;
+        // A body that is an object (a multipart stream or form) is an upload: straight to fetch, see #upload.
+        (typeof req.body === 'object' ? this.#upload(req, attempt) : this.#ky(input, options)).then(resolve, reject);
+      });
+      rejectHeaders = undefined;
+      let text = '';
+      if (response.body) {
+        reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        // Cancelling settles a pending read() as done; the check after the loop tells it from the end.
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+        attempt.throwIfAborted();
+        text += decoder.decode();
+      }
+      return { response, text, request: `${req.method} ${req.path}` };
     } catch (err) {
-      throw this.#failure(err, controller.signal, timeout);
+      throw this.#failure(err, attempt, timeout);
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      if (relay) signal.removeEventListener('abort', relay);
     }
+  }
+
+  /**
+   * An upload goes straight to fetch, so that no byte of it is kept once sent: ky copies every request
+   * for its retries (`Request.clone()`), and the copy of a body nobody reads keeps every byte; and
+   * Node's fetch keeps every byte of a body it might send again to a redirect's `Location` unless
+   * redirects are an error (nodejs/undici#4058). The service never redirects: for an upload a
+   * redirect ends in `APIConnectionError` (its cause says "unexpected redirect").
+   */
+  #upload(req: PreparedRequest, signal: AbortSignal): Promise<Response> {
+    const query = req.query ? `?${req.query}` : '';
+    const init = { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'error', duplex: 'half' } as RequestInit;
+    return (this.#fetch ?? globalThis.fetch)(`${this.#baseURL}${req.path}${query}`, init);
   }
 
   #failure(err: unknown, attempt: AbortSignal, timeout: number): unknown {
@@ -101,35 +150,6 @@ export class Transport {
     const refused = code !== undefined && NOT_SENT.has(code);
     const error = new APIConnectionError(`Connection error${code ? ` (${code})` : ''}.`, { cause: err });
     return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
-  }
-}
-
-/**
- * Reads a body as UTF-8 text. An abort of `signal` cancels the read at once (so the connection is
- * let go) and rejects with the abort reason, whatever the fetch implementation does with it.
- */
-async function readText(response: Response, signal: AbortSignal): Promise<string> {
-  const body = response.body;
-  if (!body) return '';
-  const reader = body.getReader();
-  // Cancelling settles a pending read() as done; the check after the loop tells it from the end.
-  const onAbort = () => void reader.cancel(signal.reason).catch(() => undefined);
-  // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed in `finally`, and a signal aborts once
-  signal.addEventListener('abort', onAbort, { once: true });
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-    signal.throwIfAborted();
-    return text + decoder.decode();
-    // Stryker disable next-line BlockStatement: the attempt's own signal never aborts after its body is read (its timer is cleared, the caller's listener removed)
-  } finally {
-    // Stryker disable next-line StringLiteral: the same: nothing aborts this signal after the read
-    signal.removeEventListener('abort', onAbort);
   }
 }
 

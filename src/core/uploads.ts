@@ -1,14 +1,22 @@
 /**
- * Multipart bodies for the upload operations: `{ file, ...fields }` becomes `multipart/form-data`.
+ * Multipart bodies for the upload operations: `{ file, ...fields }` becomes `multipart/form-data`,
+ * written by hand around the file so that a stream is sent as it is read, never collected first.
  * @module
  */
 import { ValidationError } from './errors.js';
 
-/** What an upload's `file` may be. Bytes and streams need a `filename` next to them (or use {@link toFile}). */
+/**
+ * What an upload's `file` may be: a `File` or `Blob`; bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`);
+ * or a stream (a web `ReadableStream`, a Node `Readable` such as `fs.createReadStream(path)`, any
+ * async iterable of bytes). Bytes and streams need a `filename` next to them (an `fs.ReadStream`
+ * takes its path's); or use {@link toFile}.
+ */
 export type Uploadable = File | Blob | Uint8Array | ArrayBuffer | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 /**
- * Wraps bytes or a stream as a `File` with a name, ready for an upload's `file` field.
+ * Wraps bytes or a stream as a `File` with a name, ready for an upload's `file` field. A stream is
+ * read into memory to become a `File`: to send a large stream as it is read, pass the stream itself
+ * as `file` with a `filename`.
  *
  * @example
  * ```ts
@@ -19,40 +27,81 @@ export type Uploadable = File | Blob | Uint8Array | ArrayBuffer | ReadableStream
 export async function toFile(data: Uploadable, name: string, options: { type?: string } = {}): Promise<File> {
   if (data instanceof File && data.name === name && !options.type) return data;
   const parts: BlobPart[] = [];
-  if (data instanceof Blob) parts.push(data);
-  else if (data instanceof Uint8Array) parts.push(data as Uint8Array<ArrayBuffer>);
-  else if (data instanceof ArrayBuffer) parts.push(data);
+  if (isBytes(data)) parts.push(data as BlobPart);
   else for await (const chunk of data as AsyncIterable<Uint8Array>) parts.push(chunk as Uint8Array<ArrayBuffer>);
   return new File(parts, name, { type: options.type ?? (data instanceof Blob ? data.type : '') });
 }
 
-function isUploadable(value: unknown): value is Uploadable {
-  return (
-    value instanceof Blob ||
-    value instanceof Uint8Array ||
-    value instanceof ArrayBuffer ||
-    (typeof value === 'object' && value !== null && (Symbol.asyncIterator in value || value instanceof ReadableStream))
-  );
+/** A file whose bytes are at hand (so its size is known): a Blob, or bytes. */
+const isBytes = (value: unknown): value is Blob | Uint8Array | ArrayBuffer =>
+  value instanceof Blob || value instanceof Uint8Array || value instanceof ArrayBuffer;
+
+/** Whether `value` can be an upload's `file`. @internal */
+export function isUploadable(value: unknown): value is Uploadable {
+  return isBytes(value) || (typeof value === 'object' && value !== null && (Symbol.asyncIterator in value || value instanceof ReadableStream));
 }
 
+/** The size of an upload in bytes, when it is known without reading it (not for a stream). @internal */
+export function uploadSize(value: unknown): number | undefined {
+  return value instanceof Blob ? value.size : value instanceof Uint8Array || value instanceof ArrayBuffer ? value.byteLength : undefined;
+}
+
+/** A multipart body: a `Blob` when the file's bytes are at hand, else a stream pulled as it is sent. @internal */
+export interface MultipartBody {
+  body: Blob | ReadableStream<Uint8Array>;
+  /** `multipart/form-data; boundary=…` */
+  type: string;
+}
+
+/** A header value in quotes, as browsers write it: `"`, CR and LF percent-encoded. */
+const quoted = (text: string) => `"${text.replace(/["\r\n]/g, encodeURIComponent)}"`;
+
 /**
- * Builds the form: `file` from any {@link Uploadable} (named by `File.name` or the `filename` field),
- * other fields as text (objects as JSON). @internal
+ * Builds the form: `file` from any {@link Uploadable} (named by the `filename` field, `File.name` or
+ * an `fs.ReadStream`'s path), other fields as text (objects as JSON). A stream is read one chunk at
+ * a time, as the request sends it. @internal
  */
-export async function toFormData(params: Record<string, unknown>): Promise<FormData> {
+export function toMultipart(params: Record<string, unknown>): MultipartBody {
   const { file, filename, ...fields } = params;
-  if (!isUploadable(file)) {
-    throw new ValidationError('must be a File, Blob, Buffer/Uint8Array or stream', 'file');
-  }
-  const name = file instanceof File ? (typeof filename === 'string' ? filename : file.name) : filename;
-  if (typeof name !== 'string' || name === '') {
+  if (!isUploadable(file)) throw new ValidationError('must be a File, Blob, Buffer/Uint8Array or stream', 'file');
+  const own = file as { name?: unknown; path?: unknown };
+  const name = filename || (typeof own.name === 'string' ? own.name : typeof own.path === 'string' ? own.path.split(/[\\/]/).pop() : '');
+  if (typeof name !== 'string' || !name) {
     throw new ValidationError('a file given as bytes, a Blob or a stream needs a `filename` (or pass a File)', 'filename');
   }
-  const form = new FormData();
-  form.append('file', await toFile(file, name));
+  const boundary = `----forecasting-sdk-${crypto.randomUUID()}`;
+  let head = '';
+  const part = (disposition: string, extra = '') => `--${boundary}\r\nContent-Disposition: form-data; name=${disposition}\r\n${extra}\r\n`;
   for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    form.append(key, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+    if (value !== undefined) head += `${part(quoted(key))}${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}\r\n`;
   }
-  return form;
+  head += part(`"file"; filename=${quoted(name)}`, `Content-Type: ${(file instanceof Blob && file.type) || 'application/octet-stream'}\r\n`);
+  const tail = `\r\n--${boundary}--\r\n`;
+  const type = `multipart/form-data; boundary=${boundary}`;
+  if (isBytes(file)) return { body: new Blob([head, file as BlobPart, tail]), type };
+
+  // A stream: the head, then one chunk of the source per pull (only when the request asks for more), then the tail.
+  const encoder = new TextEncoder();
+  const reader = file instanceof ReadableStream ? file.getReader() : undefined;
+  const iterator = reader ? undefined : (file as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
+  let started = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          return controller.enqueue(encoder.encode(head));
+        }
+        const next = await (reader ? reader.read() : iterator!.next());
+        if (!next.done) return controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+        controller.enqueue(encoder.encode(tail));
+        controller.close();
+      },
+      async cancel(reason) {
+        await (reader ? reader.cancel(reason) : iterator!.return?.());
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, type };
 }

@@ -5,9 +5,13 @@
  */
 import type * as z from 'zod/mini';
 import { ValidationError, type ValidationIssue } from './errors.js';
-import type { BranchSelecting } from '../schemas/common.js';
 
 type Issue = z.core.$ZodIssue;
+
+/** A schema that chooses, from the input, the one branch to check it against (for clearer errors). */
+export interface BranchSelecting {
+  selectBranch(input: unknown): z.ZodMiniType;
+}
 
 /**
  * Checks `value` against `schema`; returns the parsed value or throws {@link ValidationError}.

@@ -1,12 +1,13 @@
 import { APIResource } from '../core/resource.js';
+import { returns } from '../schemas/returns.js';
 import { defineOperations } from '../core/operation.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/options.js';
-import { Credits } from '../schemas/account.js';
+import type { Credits } from '../schemas/records/account.js';
 
 /** The Account group. */
 export const creditOperations = defineOperations('credits', {
-  retrieve: { method: 'GET', path: '/credits', scope: 'forecasts:read', response: Credits },
+  retrieve: { method: 'GET', path: '/credits', scope: 'forecasts:read', response: returns('Credits') },
 });
 
 /**

@@ -1,34 +1,26 @@
 import { APIResource } from '../core/resource.js';
+import { returns } from '../schemas/returns.js';
 import { defineOperations } from '../core/operation.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import {
-  NormalizeClarifyParams,
-  NormalizeParams,
-  NormalizeResult,
-  NormalizeReviseParams,
-  Question,
-  QuestionBrowseParams,
-  QuestionCreateParams,
-  QuestionImportParams,
-  QuestionListParams,
-  QuestionUpdateParams,
-} from '../schemas/questions.js';
-import { QuestionForecasts } from './forecasts.js';
+import { NormalizeClarifyParams, NormalizeParams, NormalizeReviseParams, QuestionBrowseParams, QuestionCreateParams, QuestionImportParams, QuestionListParams, QuestionUpdateParams } from '../schemas/questions.js';
+import type { NormalizeResult, Question } from '../schemas/records/questions.js';
+import { QuestionForecasts } from './forecasts/index.js';
 import { QuestionSchedule, QuestionWatch } from './schedules.js';
+import { QuestionContext, QuestionFiles } from './context/index.js';
 
 /** The Questions group, declared once. */
 export const questionOperations = defineOperations('questions', {
-  list: { method: 'GET', path: '/questions', scope: 'questions:read', params: QuestionListParams, response: Question, paging: 'cursor' },
-  create: { method: 'POST', path: '/questions', scope: 'questions:write', params: QuestionCreateParams, response: Question, status: 201 },
-  retrieve: { method: 'GET', path: '/questions/{question_id}', scope: 'questions:read', response: Question },
-  update: { method: 'PATCH', path: '/questions/{question_id}', scope: 'questions:write', params: QuestionUpdateParams, response: Question },
-  browse: { method: 'GET', path: '/questions/browse', scope: 'questions:read', params: QuestionBrowseParams, response: Question, paging: 'offset' },
-  import: { method: 'POST', path: '/questions/import', scope: 'questions:write', params: QuestionImportParams, response: Question, status: 201 },
-  normalize: { method: 'POST', path: '/questions/normalize', scope: 'questions:write', params: NormalizeParams, response: NormalizeResult },
-  clarify: { method: 'POST', path: '/questions/normalize/clarify', scope: 'questions:write', params: NormalizeClarifyParams, response: NormalizeResult },
-  revise: { method: 'POST', path: '/questions/normalize/revise', scope: 'questions:write', params: NormalizeReviseParams, response: NormalizeResult },
+  list: { method: 'GET', path: '/questions', scope: 'questions:read', params: QuestionListParams, response: returns('Question'), paging: 'cursor' },
+  create: { method: 'POST', path: '/questions', scope: 'questions:write', params: QuestionCreateParams, response: returns('Question'), status: 201 },
+  retrieve: { method: 'GET', path: '/questions/{question_id}', scope: 'questions:read', response: returns('Question') },
+  update: { method: 'PATCH', path: '/questions/{question_id}', scope: 'questions:write', params: QuestionUpdateParams, response: returns('Question') },
+  browse: { method: 'GET', path: '/questions/browse', scope: 'questions:read', params: QuestionBrowseParams, response: returns('Question'), paging: 'offset' },
+  import: { method: 'POST', path: '/questions/import', scope: 'questions:write', params: QuestionImportParams, response: returns('Question'), status: 201 },
+  normalize: { method: 'POST', path: '/questions/normalize', scope: 'questions:write', params: NormalizeParams, response: returns('NormalizeResult') },
+  clarify: { method: 'POST', path: '/questions/normalize/clarify', scope: 'questions:write', params: NormalizeClarifyParams, response: returns('NormalizeResult') },
+  revise: { method: 'POST', path: '/questions/normalize/revise', scope: 'questions:write', params: NormalizeReviseParams, response: returns('NormalizeResult') },
 });
 
 const ops = questionOperations;
@@ -49,6 +41,10 @@ export class Questions extends APIResource {
   readonly schedule: QuestionSchedule = new QuestionSchedule(this._client);
   /** The question's watch (automatic reruns). */
   readonly watch: QuestionWatch = new QuestionWatch(this._client);
+  /** The question's context notes (for its next forecast) and whether its files are ready. */
+  readonly context: QuestionContext = new QuestionContext(this._client);
+  /** The question's context files: upload, edit, replace, remove, wait until ready. */
+  readonly files: QuestionFiles = new QuestionFiles(this._client);
 
   /**
    * Lists your questions, newest first. Awaiting gives the first page; `for await` walks every question.

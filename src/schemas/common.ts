@@ -4,6 +4,16 @@
  */
 import * as z from 'zod/mini';
 import { MAX_OFFSET_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../core/limits.js';
+import type { BranchSelecting } from '../core/validate.js';
+
+/**
+ * An object schema whose type lists exactly its fields, with no index signature (so a misspelled key
+ * is a compile error), while unknown keys still pass through at run time (for JavaScript callers, and
+ * for fields the service adds later).
+ */
+export function exact<T extends z.core.$ZodLooseShape>(shape: T): z.ZodMiniObject<T, z.core.$strip> {
+  return z.looseObject(shape) as unknown as z.ZodMiniObject<T, z.core.$strip>;
+}
 
 /**
  * A string enum that stays open: the known values give autocompletion, and a value the service
@@ -32,20 +42,6 @@ export const OffsetPageParams = {
   offset: z.optional(z.int().check(z.minimum(0))),
 };
 
-/** The list envelope `{type: 'list', data, hasMore, nextCursor}`. */
-export function listEnvelope<T extends z.ZodMiniType>(item: T) {
-  return z.looseObject({
-    type: z.optional(z.string()),
-    data: z.array(item),
-    hasMore: z.boolean(),
-    nextCursor: z.optional(z.nullable(z.string())),
-  });
-}
-
-/** A schema that chooses, from the input, the one branch to check it against. @internal */
-export interface BranchSelecting {
-  selectBranch(input: unknown): z.ZodMiniType;
-}
 
 /**
  * A union of two object schemas told apart by whether the input has `key`: errors then name the
@@ -54,7 +50,7 @@ export interface BranchSelecting {
 export function unionByKey<const W extends z.ZodMiniType, const O extends z.ZodMiniType>(key: string, withKey: W, otherwise: O) {
   const selectBranch = (input: unknown): z.ZodMiniType =>
     typeof input === 'object' && input !== null && key in input ? withKey : otherwise;
-  return Object.assign(z.union([otherwise, withKey]), { selectBranch });
+  return Object.assign(z.union([otherwise, withKey]), { selectBranch }) satisfies BranchSelecting;
 }
 
 /**

@@ -8,7 +8,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { Timestamp } from './common.js';
+import { Timestamp, exact } from './common.js';
 
 /**
  * The event kinds a webhook can subscribe to (`eventKinds`); `webhook.test` is sent on request only.
@@ -36,17 +36,17 @@ export const SubscribableEventKind = z.enum(SUBSCRIBABLE_EVENT_KINDS);
  * const kinds: SubscribableEventKind[] = ['forecast.completed', 'forecast.failed'];
  * ```
  */
-export type SubscribableEventKind = z.output<typeof SubscribableEventKind>;
+export type SubscribableEventKind = (typeof SUBSCRIBABLE_EVENT_KINDS)[number];
 
 /** The envelope every event shares: `id` (kept when an event is resent), `type`, `createdAt` (UTC). */
 function eventSchema<const T extends string, S extends z.core.$ZodLooseShape>(type: T, data: S) {
-  return z.looseObject({
+  return exact({
     /** Service prefix, event kind and forecast id joined by colons; a resent event keeps it. */
     id: z.string(),
     type: z.literal(type),
     /** When the event happened (UTC). */
     createdAt: Timestamp,
-    data: z.looseObject(data),
+    data: exact(data),
   });
 }
 
@@ -69,7 +69,7 @@ export const ForecastStartedEvent = eventSchema('forecast.started', { ...forecas
  * if (event.type === 'forecast.started') console.log('queued', event.data.taskId);
  * ```
  */
-export type ForecastStartedEvent = z.output<typeof ForecastStartedEvent>;
+export interface ForecastStartedEvent extends z.output<typeof ForecastStartedEvent> {}
 
 /** `forecast.completed`: a forecast has its answer; `data.forecastId` names it. */
 export const ForecastCompletedEvent = eventSchema('forecast.completed', { ...forecastRefs, forecastId: z.string() });
@@ -84,7 +84,7 @@ export const ForecastCompletedEvent = eventSchema('forecast.completed', { ...for
  * }
  * ```
  */
-export type ForecastCompletedEvent = z.output<typeof ForecastCompletedEvent>;
+export interface ForecastCompletedEvent extends z.output<typeof ForecastCompletedEvent> {}
 
 /** `forecast.failed`: a forecast failed. `data.forecastId` is `null`. */
 export const ForecastFailedEvent = eventSchema('forecast.failed', { ...forecastRefs, forecastId: z.null() });
@@ -96,7 +96,7 @@ export const ForecastFailedEvent = eventSchema('forecast.failed', { ...forecastR
  * if (event.type === 'forecast.failed') alert(`forecast ${event.data.taskId} failed`);
  * ```
  */
-export type ForecastFailedEvent = z.output<typeof ForecastFailedEvent>;
+export interface ForecastFailedEvent extends z.output<typeof ForecastFailedEvent> {}
 
 /** `forecast.cancelled`: a forecast was cancelled. `data.forecastId` is `null`. */
 export const ForecastCancelledEvent = eventSchema('forecast.cancelled', { ...forecastRefs, forecastId: z.null() });
@@ -108,7 +108,7 @@ export const ForecastCancelledEvent = eventSchema('forecast.cancelled', { ...for
  * if (event.type === 'forecast.cancelled') jobs.drop(event.data.taskId);
  * ```
  */
-export type ForecastCancelledEvent = z.output<typeof ForecastCancelledEvent>;
+export interface ForecastCancelledEvent extends z.output<typeof ForecastCancelledEvent> {}
 
 /**
  * `forecast.report.completed`: the report is done (`reportStatus: 'completed'`) or failed for the last
@@ -130,7 +130,7 @@ export const ForecastReportCompletedEvent = eventSchema('forecast.report.complet
  * }
  * ```
  */
-export type ForecastReportCompletedEvent = z.output<typeof ForecastReportCompletedEvent>;
+export interface ForecastReportCompletedEvent extends z.output<typeof ForecastReportCompletedEvent> {}
 
 /** `webhook.test`: sent by `POST /webhooks/{webhook_id}/test`, even while the webhook is paused. */
 export const WebhookTestEvent = eventSchema('webhook.test', { test: z.literal(true), webhookId: z.string() });
@@ -142,7 +142,7 @@ export const WebhookTestEvent = eventSchema('webhook.test', { test: z.literal(tr
  * if (event.type === 'webhook.test') return new Response('ok'); // data: { test: true, webhookId }
  * ```
  */
-export type WebhookTestEvent = z.output<typeof WebhookTestEvent>;
+export interface WebhookTestEvent extends z.output<typeof WebhookTestEvent> {}
 
 /** Every event kind the spec names, discriminated on `type`. */
 export const KnownWebhookEvent = z.discriminatedUnion('type', [
@@ -166,7 +166,13 @@ export const KnownWebhookEvent = z.discriminatedUnion('type', [
  * }
  * ```
  */
-export type KnownWebhookEvent = z.output<typeof KnownWebhookEvent>;
+export type KnownWebhookEvent =
+  | ForecastStartedEvent
+  | ForecastCompletedEvent
+  | ForecastFailedEvent
+  | ForecastCancelledEvent
+  | ForecastReportCompletedEvent
+  | WebhookTestEvent;
 
 /**
  * The `type` of an event kind the spec names.

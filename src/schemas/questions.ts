@@ -12,12 +12,12 @@ import {
   MIN_DISCRETE_SPAN,
   MIN_OPTIONS,
 } from '../core/limits.js';
-import { CursorPageParams, OffsetPageParams, Timestamp, openEnum, unionByKey } from './common.js';
+import { CursorPageParams, OffsetPageParams, exact, unionByKey } from './common.js';
 
-/** The question types. */
-export const QUESTION_TYPES = ['binary', 'multiple_choice', 'numeric', 'discrete', 'date'] as const;
-/** A question type. */
-export type QuestionType = (typeof QUESTION_TYPES)[number];
+import { QUESTION_TYPES } from './enums.js';
+
+export { QUESTION_TYPES } from './enums.js';
+export type { QuestionType } from './enums.js';
 
 const Title = z.string().check(
   z.minLength(1, { error: 'must not be empty' }),
@@ -31,19 +31,24 @@ const Options = z.array(z.string()).check(
 
 /** Fields every question type takes. */
 const common = {
-  /** At most 500 characters. */
+  /** The question, 1 to 500 characters. */
   title: Title,
   description: z.optional(z.string()),
   /** Defines what the forecast means. */
   resolutionCriteria: z.optional(z.string()),
+  /** The small print; empty when absent. */
   finePrint: z.optional(z.string()),
   /** Up to 20 labels; never shown to the forecaster. */
   tags: z.optional(Tags),
-  /** `private` (default) or `organization`. */
+  /** `private` (the default) or `organization`. */
   visibility: z.optional(z.enum(['private', 'organization'])),
+  /** Whether the answer may fall below `lowerBound` (default false). */
   openLowerBound: z.optional(z.boolean()),
+  /** Whether the answer may fall above `upperBound` (default false). */
   openUpperBound: z.optional(z.boolean()),
+  /** Whether at most one option can be true (default true; `multiple_choice`). */
   optionsAreMutuallyExclusive: z.optional(z.boolean()),
+  /** Whether some option must be true (default true; `multiple_choice`). */
   optionsAreComprehensive: z.optional(z.boolean()),
 };
 
@@ -54,7 +59,7 @@ const noScale = (type: string) => z.optional(z.null({ error: `${type} questions 
 const bound = (type: string, whole: boolean) =>
   (whole ? z.int({ error: `${type} bounds must be whole numbers` }) : z.number({ error: 'must be a number' }));
 
-const BinaryQuestion = z.looseObject({
+export const BinaryQuestionDefinition = exact({
   type: z.literal('binary'),
   ...common,
   options: noOptions('binary'),
@@ -62,7 +67,7 @@ const BinaryQuestion = z.looseObject({
   upperBound: noBound('binary'),
   scaleType: noScale('binary'),
 });
-const MultipleChoiceQuestion = z.looseObject({
+export const MultipleChoiceQuestionDefinition = exact({
   type: z.literal('multiple_choice'),
   ...common,
   /** 2 to 200 distinct options. */
@@ -71,16 +76,17 @@ const MultipleChoiceQuestion = z.looseObject({
   upperBound: noBound('multiple_choice'),
   scaleType: noScale('multiple_choice'),
 });
-const NumericQuestion = z.looseObject({
+export const NumericQuestionDefinition = exact({
   type: z.literal('numeric'),
   ...common,
   options: noOptions('numeric'),
+  /** Below `upperBound`; positive on a logarithmic scale. */
   lowerBound: bound('numeric', false),
   upperBound: bound('numeric', false),
   /** `linear`, or `logarithmic` with positive bounds. */
   scaleType: z.enum(['linear', 'logarithmic'], { error: 'numeric questions need scaleType linear or logarithmic' }),
 });
-const DiscreteQuestion = z.looseObject({
+export const DiscreteQuestionDefinition = exact({
   type: z.literal('discrete'),
   ...common,
   options: noOptions('discrete'),
@@ -89,15 +95,26 @@ const DiscreteQuestion = z.looseObject({
   upperBound: bound('discrete', true),
   scaleType: noScale('discrete'),
 });
-const DateQuestion = z.looseObject({
+export const DateQuestionDefinition = exact({
   type: z.literal('date'),
   ...common,
   options: noOptions('date'),
   /** Whole Unix seconds. */
   lowerBound: bound('date', true),
+  /** Whole Unix seconds. */
   upperBound: bound('date', true),
   scaleType: noScale('date'),
 });
+/** A binary question to create: no options, no bounds. */
+export interface BinaryQuestionDefinition extends z.input<typeof BinaryQuestionDefinition> {}
+/** A multiple choice question to create: 2 to 200 distinct options, no bounds. */
+export interface MultipleChoiceQuestionDefinition extends z.input<typeof MultipleChoiceQuestionDefinition> {}
+/** A numeric question to create: `lowerBound` < `upperBound` and a `scaleType`. */
+export interface NumericQuestionDefinition extends z.input<typeof NumericQuestionDefinition> {}
+/** A discrete question to create: whole-number bounds 2 to 500 apart. */
+export interface DiscreteQuestionDefinition extends z.input<typeof DiscreteQuestionDefinition> {}
+/** A date question to create: bounds in whole Unix seconds. */
+export interface DateQuestionDefinition extends z.input<typeof DateQuestionDefinition> {}
 
 interface RuleInput {
   type?: unknown;
@@ -146,37 +163,53 @@ const typeRules = z.superRefine((q: RuleInput, ctx) => {
 export const QuestionDefinition = z
   .discriminatedUnion(
     'type',
-    [BinaryQuestion, MultipleChoiceQuestion, NumericQuestion, DiscreteQuestion, DateQuestion],
+    [BinaryQuestionDefinition, MultipleChoiceQuestionDefinition, NumericQuestionDefinition, DiscreteQuestionDefinition, DateQuestionDefinition],
     { error: `type must be one of ${QUESTION_TYPES.join(', ')}` },
   )
   .check(typeRules);
+/** A complete question to create, discriminated on `type`: each type's fields and rules. */
+export type QuestionDefinition =
+  | BinaryQuestionDefinition
+  | MultipleChoiceQuestionDefinition
+  | NumericQuestionDefinition
+  | DiscreteQuestionDefinition
+  | DateQuestionDefinition;
 
-/** A question built from a template: `templateId`, `templateValues`, and any fields that win over the template's. */
-export const QuestionFromTemplate = z.looseObject({
+export const QuestionFromTemplate = exact({
+  /** The template to build from. */
   templateId: z.string(),
   /** Map from blank key to text. */
   templateValues: z.optional(z.record(z.string(), z.string())),
+  /** The type comes from the template. */
+  type: z.optional(z.never({ error: 'comes from the template: leave it out' })),
   ...z.partial(z.object(common)).shape,
 });
+/** A question built from a template: `templateId`, `templateValues`, and fields that win over the template's. */
+export interface QuestionFromTemplate extends z.input<typeof QuestionFromTemplate> {}
 
-/** Body of `POST /questions`: a definition, or (with `templateId`) a template with values. */
-export const QuestionCreateParams = unionByKey('templateId', QuestionFromTemplate, QuestionDefinition);
-/** Body of `POST /questions`. */
-export type QuestionCreateParams = z.input<typeof QuestionCreateParams>;
+export const QuestionCreateParams = unionByKey('templateId', QuestionFromTemplate, QuestionDefinition) as unknown as z.ZodMiniType<
+  QuestionCreateParams,
+  QuestionCreateParams
+>;
+/**
+ * Body of `POST /questions`: a definition discriminated on `type`, or (with `templateId`) a
+ * template with values.
+ */
+export type QuestionCreateParams = QuestionDefinition | QuestionFromTemplate;
 
 /**
  * Body of `PATCH /questions/{question_id}`: only the fields sent change. Once the question has a
  * forecast, only `description`, `resolutionCriteria`, `finePrint`, `visibility` and `tags` may change.
  */
-export const QuestionUpdateParams = z.looseObject({
+export const QuestionUpdateParams = exact({
   ...z.partial(z.object(common)).shape,
   options: z.optional(Options),
   lowerBound: z.optional(z.nullable(z.number())),
   upperBound: z.optional(z.nullable(z.number())),
   scaleType: z.optional(z.nullable(z.enum(['linear', 'logarithmic']))),
 });
-/** Body of `PATCH /questions/{question_id}`. */
-export type QuestionUpdateParams = z.input<typeof QuestionUpdateParams>;
+/** Body of `PATCH /questions/{question_id}`: only the fields sent change. */
+export interface QuestionUpdateParams extends z.input<typeof QuestionUpdateParams> {}
 
 /** Fields that stay editable once a question has a forecast. */
 export const FIELDS_EDITABLE_AFTER_FORECAST = [
@@ -187,105 +220,70 @@ export const FIELDS_EDITABLE_AFTER_FORECAST = [
   'tags',
 ] as const;
 
-/** A tag as the service shows it. */
-export const Tag = z.looseObject({ name: z.string(), slug: z.string() });
-/** A tag as the service shows it. */
-export type Tag = z.output<typeof Tag>;
-
-/** A question as the service shows it. Unknown fields pass through. */
-export const Question = z.looseObject({
-  id: z.string(),
-  type: openEnum(QUESTION_TYPES),
-  title: z.string(),
-  description: z.optional(z.string()),
-  resolutionCriteria: z.optional(z.string()),
-  finePrint: z.optional(z.string()),
-  options: z.array(z.string()),
-  lowerBound: z.nullable(z.number()),
-  upperBound: z.nullable(z.number()),
-  openLowerBound: z.boolean(),
-  openUpperBound: z.boolean(),
-  scaleType: z.nullable(openEnum(['linear', 'logarithmic'])),
-  /** A generated label of hyphen-joined words. */
-  callsign: z.string(),
-  optionsAreMutuallyExclusive: z.boolean(),
-  optionsAreComprehensive: z.boolean(),
-  visibility: openEnum(['private', 'organization']),
-  /** `api` for questions created through this interface. */
-  createdVia: z.string(),
-  tags: z.array(Tag),
-  /** Present when built from a template. */
-  sourceTemplate: z.optional(z.looseObject({})),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-/** A question as the service shows it. */
-export type Question = z.output<typeof Question>;
-
 /**
  * Query of `GET /questions`. Filters beyond paging are not shown in the spec; extra keys are sent as given.
  */
-export const QuestionListParams = z.looseObject({ ...CursorPageParams });
-/** Query of `GET /questions`. */
-export type QuestionListParams = z.input<typeof QuestionListParams>;
+export const QuestionListParams = exact({ ...CursorPageParams });
+/** Query of `GET /questions`: paging. */
+export interface QuestionListParams extends z.input<typeof QuestionListParams> {}
 
 /**
  * Query of `GET /questions/browse` (offset paging). Filters beyond paging are not shown in the spec;
  * extra keys (a search text, say) are sent as given.
  */
-export const QuestionBrowseParams = z.looseObject({ ...OffsetPageParams });
-/** Query of `GET /questions/browse`. */
-export type QuestionBrowseParams = z.input<typeof QuestionBrowseParams>;
+export const QuestionBrowseParams = exact({
+  ...OffsetPageParams,
+  /** Text to find in titles (any case). Not shown in the spec: the SDK's choice of name, sent as given. */
+  q: z.optional(z.string()),
+  /** Question types to keep: one, a comma-separated list or an array. Not shown in the spec. */
+  type: z.optional(z.union([z.string(), z.array(z.string())])),
+});
+/** Query of `GET /questions/browse` (offset paging). */
+export interface QuestionBrowseParams extends z.input<typeof QuestionBrowseParams> {}
 
 /** Query of `GET /tags`. Filters beyond paging are not shown in the spec. */
-export const TagListParams = z.looseObject({ ...CursorPageParams });
-/** Query of `GET /tags`. */
-export type TagListParams = z.input<typeof TagListParams>;
+export const TagListParams = exact({ ...CursorPageParams });
+/** Query of `GET /tags`: paging. */
+export interface TagListParams extends z.input<typeof TagListParams> {}
 
 /** Body of `POST /questions/import`: a link to a question on a public prediction market. */
-export const QuestionImportParams = z.looseObject({
+export const QuestionImportParams = exact({
+  /** A link to a question on a public prediction market. */
   reference: z.url({ protocol: /^https$/, error: 'must be an https link to a market question' }),
 });
-/** Body of `POST /questions/import`. */
-export type QuestionImportParams = z.input<typeof QuestionImportParams>;
+/** Body of `POST /questions/import`: a link to a market question. It is copied; no forecast starts. */
+export interface QuestionImportParams extends z.input<typeof QuestionImportParams> {}
 
 /** Body of `POST /questions/normalize`: the rough question. */
-export const NormalizeParams = z.looseObject({ title: Title });
-/** Body of `POST /questions/normalize`. */
-export type NormalizeParams = z.input<typeof NormalizeParams>;
+export const NormalizeParams = exact({
+  /** The rough question, in your words. */
+  title: Title,
+});
+/** Body of `POST /questions/normalize`: the rough question. */
+export interface NormalizeParams extends z.input<typeof NormalizeParams> {}
 
 /**
  * Body of `POST /questions/normalize/clarify`. Not shown in the spec: this SDK sends `title` (the
  * original text) and `answer` (the reply to the clarification asked); other keys pass through.
  */
-export const NormalizeClarifyParams = z.looseObject({
+export const NormalizeClarifyParams = exact({
+  /** The original text. */
   title: z.optional(z.string()),
+  /** The reply to the clarification asked. */
   answer: z.optional(z.string()),
 });
-/** Body of `POST /questions/normalize/clarify`. */
-export type NormalizeClarifyParams = z.input<typeof NormalizeClarifyParams>;
+/** Body of `POST /questions/normalize/clarify` (not shown in the spec: the SDK's choice). */
+export interface NormalizeClarifyParams extends z.input<typeof NormalizeClarifyParams> {}
 
 /**
  * Body of `POST /questions/normalize/revise`. Not shown in the spec: this SDK sends `question` (the
  * draft to revise) and `guidance` (what to change); other keys pass through.
  */
-export const NormalizeReviseParams = z.looseObject({
-  question: z.optional(z.looseObject({})),
+export const NormalizeReviseParams = exact({
+  /** The draft to revise. */
+  question: z.optional(z.record(z.string(), z.unknown())),
+  /** What to change. */
   guidance: z.optional(z.string()),
 });
-/** Body of `POST /questions/normalize/revise`. */
-export type NormalizeReviseParams = z.input<typeof NormalizeReviseParams>;
-
-/**
- * Answer of the normalize operations: a drafted `question` (not saved), or `status: 'unsupported'`
- * with `suggestedReframe`. Other fields and status values pass through.
- */
-export const NormalizeResult = z.looseObject({
-  status: z.optional(openEnum(['ok', 'unsupported', 'needs_clarification'])),
-  question: z.optional(z.looseObject({ type: openEnum(QUESTION_TYPES), title: z.string() })),
-  suggestedReframe: z.optional(z.string()),
-  /** The question to answer through `normalize/clarify`, when the draft needs one. */
-  clarification: z.optional(z.string()),
-});
-/** Answer of the normalize operations. */
-export type NormalizeResult = z.output<typeof NormalizeResult>;
+/** Body of `POST /questions/normalize/revise` (not shown in the spec: the SDK's choice). */
+export interface NormalizeReviseParams extends z.input<typeof NormalizeReviseParams> {}

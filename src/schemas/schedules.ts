@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { MIN_SCHEDULE_INTERVAL_HOURS } from '../core/limits.js';
-import { CursorPageParams, Timestamp, openString, rule } from './common.js';
+import { CursorPageParams, exact, rule } from './common.js';
 
 // Date.parse rather than z.iso.datetime: the ISO regexes would cost more bundle bytes than they buy.
 const IsoTime = z.string().check(rule((s: string) => !Number.isNaN(Date.parse(s)), '', 'must be an ISO 8601 timestamp'));
@@ -17,41 +17,27 @@ const IsoTime = z.string().check(rule((s: string) => !Number.isNaN(Date.parse(s)
  * await client.questions.schedule.update(questionId, { intervalCount: 1, intervalUnit: 'days' });
  * ```
  */
-export const ScheduleParams = z
-  .looseObject({
-    intervalCount: z.int().check(z.minimum(1)),
-    intervalUnit: z.enum(['hours', 'days', 'months']),
-    startAt: z.optional(IsoTime),
-    endAt: z.optional(z.nullable(IsoTime)),
-    presetId: z.optional(z.nullable(z.string())),
-  })
-  .check(
-    rule(
-      (s: { intervalUnit: string; intervalCount: number }) => s.intervalUnit !== 'hours' || s.intervalCount >= MIN_SCHEDULE_INTERVAL_HOURS,
-      'intervalCount',
-      `must be at least ${MIN_SCHEDULE_INTERVAL_HOURS} hours: a schedule runs no faster than every ${MIN_SCHEDULE_INTERVAL_HOURS} hours`,
-    ),
-    rule((s: { startAt?: string; endAt?: string | null }) => !s.startAt || !s.endAt || Date.parse(s.endAt) > Date.parse(s.startAt), 'endAt', 'must be after startAt'),
-  );
-/** Body of `PUT /questions/{question_id}/schedule`. */
-export type ScheduleParams = z.input<typeof ScheduleParams>;
-
-/**
- * A schedule as read. Not shown in the spec beyond the request fields, `nextDueAt` (null once it has
- * ended) and `occurrenceCount`; `questionId` is read when present.
- */
-export const Schedule = z.looseObject({
-  questionId: z.optional(z.string()),
-  intervalCount: z.int(),
-  intervalUnit: openString<'hours' | 'days' | 'months'>(),
-  startAt: z.optional(Timestamp),
-  endAt: z.optional(z.nullable(Timestamp)),
+export const ScheduleParams = exact({
+  /** How many `intervalUnit`s between forecasts. */
+  intervalCount: z.int().check(z.minimum(1)),
+  /** `hours` (at least 3), `days` or `months`. */
+  intervalUnit: z.enum(['hours', 'days', 'months']),
+  /** When the first forecast is due (default now). */
+  startAt: z.optional(IsoTime),
+  /** When the schedule ends. */
+  endAt: z.optional(z.nullable(IsoTime)),
+  /** The preset every forecast it starts uses (`none` for none). */
   presetId: z.optional(z.nullable(z.string())),
-  nextDueAt: z.nullable(Timestamp),
-  occurrenceCount: z.int(),
-});
-/** A schedule. */
-export type Schedule = z.output<typeof Schedule>;
+}).check(
+  rule(
+    (s: { intervalUnit: string; intervalCount: number }) => s.intervalUnit !== 'hours' || s.intervalCount >= MIN_SCHEDULE_INTERVAL_HOURS,
+    'intervalCount',
+    `must be at least ${MIN_SCHEDULE_INTERVAL_HOURS} hours: a schedule runs no faster than every ${MIN_SCHEDULE_INTERVAL_HOURS} hours`,
+  ),
+  rule((s: { startAt?: string; endAt?: string | null }) => !s.startAt || !s.endAt || Date.parse(s.endAt) > Date.parse(s.startAt), 'endAt', 'must be after startAt'),
+);
+/** Body of `PUT /questions/{question_id}/schedule`: sending it again replaces the schedule. */
+export interface ScheduleParams extends z.input<typeof ScheduleParams> {}
 
 /**
  * Body of `PUT /questions/{question_id}/watch`: a forecast starts when the news moves the picture by
@@ -61,25 +47,18 @@ export type Schedule = z.output<typeof Schedule>;
  * await client.questions.watch.update(questionId, { enabled: true, changeThreshold: 0.1 });
  * ```
  */
-export const WatchParams = z.looseObject({
+export const WatchParams = exact({
+  /** Whether the watch is on. */
   enabled: z.boolean(),
+  /** How far the news must move the picture, in the question's own units. */
   changeThreshold: z.optional(z.number().check(z.minimum(0))),
+  /** The preset every forecast it starts uses (`none` for none). */
   presetId: z.optional(z.nullable(z.string())),
 });
 /** Body of `PUT /questions/{question_id}/watch`. */
-export type WatchParams = z.input<typeof WatchParams>;
-
-/** A watch as read. Not shown in the spec beyond the request fields; `questionId` is read when present. */
-export const Watch = z.looseObject({
-  questionId: z.optional(z.string()),
-  enabled: z.boolean(),
-  changeThreshold: z.optional(z.nullable(z.number())),
-  presetId: z.optional(z.nullable(z.string())),
-});
-/** A watch. */
-export type Watch = z.output<typeof Watch>;
+export interface WatchParams extends z.input<typeof WatchParams> {}
 
 /** Query of `GET /schedules` and `GET /watches`: filters beyond paging are not shown in the spec. */
-export const AutomationListParams = z.looseObject({ ...CursorPageParams });
-/** Query of `GET /schedules` and `GET /watches`. */
-export type AutomationListParams = z.input<typeof AutomationListParams>;
+export const AutomationListParams = exact({ ...CursorPageParams });
+/** Query of `GET /schedules` and `GET /watches`: paging. */
+export interface AutomationListParams extends z.input<typeof AutomationListParams> {}

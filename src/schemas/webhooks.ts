@@ -5,8 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { MAX_WEBHOOK_URL_LENGTH } from '../core/limits.js';
-import { CursorPageParams, Timestamp, openEnum } from './common.js';
-import { SUBSCRIBABLE_EVENT_KINDS, SubscribableEventKind } from './events.js';
+import { CursorPageParams, exact, openEnum } from './common.js';
+import { SubscribableEventKind } from './events.js';
 
 /** Why an address is refused, or `undefined` when it is acceptable (`https`, or the test-mode form). @internal */
 export function webhookUrlProblem(raw: string): string | undefined {
@@ -100,7 +100,7 @@ const EventKinds = z.array(SubscribableEventKind).check(z.minLength(1, { error: 
 /**
  * Body of `POST /webhooks`. `eventKinds` defaults to `['forecast.completed']`.
  */
-export const WebhookCreateParams = z.looseObject({
+export const WebhookCreateParams = exact({
   /** Where calls go: https, at most 500 characters, no credentials or fragment, a public host. */
   url: WebhookUrl,
   description: z.optional(z.string()),
@@ -115,10 +115,10 @@ export const WebhookCreateParams = z.looseObject({
  * const params: WebhookCreateParams = { url: 'https://example.com/hooks', eventKinds: ['forecast.completed', 'forecast.failed'] };
  * ```
  */
-export type WebhookCreateParams = z.input<typeof WebhookCreateParams>;
+export interface WebhookCreateParams extends z.input<typeof WebhookCreateParams> {}
 
 /** Body of `PATCH /webhooks/{webhook_id}`: only the fields sent change. A new `url` cancels waiting deliveries. */
-export const WebhookUpdateParams = z.looseObject({
+export const WebhookUpdateParams = exact({
   /** `false` pauses the webhook: events meanwhile are not sent later. */
   enabled: z.optional(z.boolean()),
   url: z.optional(WebhookUrl),
@@ -133,47 +133,7 @@ export const WebhookUpdateParams = z.looseObject({
  * const pause: WebhookUpdateParams = { enabled: false };
  * ```
  */
-export type WebhookUpdateParams = z.input<typeof WebhookUpdateParams>;
-
-/** A webhook as reads show it: `secretPrefix` only, never the secret. Unknown fields pass through. */
-export const Webhook = z.looseObject({
-  id: z.string(),
-  /** `webhook`. */
-  type: z.string(),
-  url: z.string(),
-  description: z.string(),
-  enabled: z.boolean(),
-  /** The only part of the secret reads show. */
-  secretPrefix: z.string(),
-  eventKinds: z.array(openEnum(SUBSCRIBABLE_EVENT_KINDS)),
-  lastDeliveryAt: z.nullable(Timestamp),
-  lastDeliveryStatus: z.nullable(z.string()),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-/**
- * A webhook as reads show it.
- *
- * @example
- * ```ts
- * const hook: Webhook = await client.webhooks.retrieve(webhookId);
- * console.log(hook.url, hook.enabled, hook.secretPrefix);
- * ```
- */
-export type Webhook = z.output<typeof Webhook>;
-
-/** A webhook with its `signingSecret` (`whsec_…`): the answer of create and rotate, shown only then. */
-export const WebhookWithSecret = z.looseObject({ ...Webhook.shape, signingSecret: z.string() });
-/**
- * A webhook with its `signingSecret`, as `create` and `rotate` return it. Store the secret then: reads
- * show only `secretPrefix`.
- *
- * @example
- * ```ts
- * const { id, signingSecret } = await client.webhooks.create({ url: 'https://example.com/hooks' });
- * ```
- */
-export type WebhookWithSecret = z.output<typeof WebhookWithSecret>;
+export interface WebhookUpdateParams extends z.input<typeof WebhookUpdateParams> {}
 
 /** The states of a delivery (spec "Webhook delivery"). */
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'in_progress', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
@@ -187,66 +147,8 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'in_progress', 'retrying', 
  */
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-/** A delivery: one event for one webhook, across its attempts. Unknown fields and statuses pass through. */
-export const WebhookDelivery = z.looseObject({
-  id: z.string(),
-  webhookId: z.string(),
-  endpointUrl: z.string(),
-  eventKind: z.string(),
-  status: openEnum(WEBHOOK_DELIVERY_STATUSES),
-  isTest: z.boolean(),
-  attemptCount: z.number(),
-  retriesRemaining: z.number(),
-  /** `null` when no attempt is waiting. */
-  nextAttemptAt: z.nullable(Timestamp),
-  /** HTTP status of the last answer; `null` before any answer. */
-  responseStatus: z.nullable(z.number()),
-  /** Empty when none. */
-  errorMessage: z.string(),
-  durationMs: z.nullable(z.number()),
-  /** End of the last attempt, successful or not. */
-  deliveredAt: z.nullable(Timestamp),
-  createdAt: Timestamp,
-});
-/**
- * A delivery: one event for one webhook, across its attempts. `X-Service-Delivery-Id` carries its `id`.
- *
- * @example
- * ```ts
- * const delivery: WebhookDelivery = await client.webhooks.deliveries.retrieve(deliveryId);
- * if (delivery.status === 'failed') await client.webhooks.deliveries.replay(delivery.id);
- * ```
- */
-export type WebhookDelivery = z.output<typeof WebhookDelivery>;
-
-/**
- * One attempt of a delivery. The spec does not show this record: the shape here is this SDK's lenient
- * reading (every field optional, unknown fields pass through), and it is what the mock service answers.
- */
-export const WebhookDeliveryAttempt = z.looseObject({
-  id: z.optional(z.string()),
-  deliveryId: z.optional(z.string()),
-  /** 1 for the first attempt; replays continue the count. */
-  attemptNumber: z.optional(z.number()),
-  /** HTTP status of the answer; `null` for a timeout or an unreachable receiver. */
-  responseStatus: z.optional(z.nullable(z.number())),
-  errorMessage: z.optional(z.string()),
-  durationMs: z.optional(z.nullable(z.number())),
-  startedAt: z.optional(Timestamp),
-  completedAt: z.optional(z.nullable(Timestamp)),
-});
-/**
- * One attempt of a delivery. Not shown in the spec: a lenient shape, every field optional.
- *
- * @example
- * ```ts
- * for await (const attempt of client.webhooks.deliveries.listAttempts(deliveryId)) console.log(attempt.responseStatus);
- * ```
- */
-export type WebhookDeliveryAttempt = z.output<typeof WebhookDeliveryAttempt>;
-
 /** Query of `GET /webhooks`. */
-export const WebhookListParams = z.looseObject({ ...CursorPageParams });
+export const WebhookListParams = exact({ ...CursorPageParams });
 /**
  * Query of `GET /webhooks`.
  *
@@ -255,12 +157,14 @@ export const WebhookListParams = z.looseObject({ ...CursorPageParams });
  * await client.webhooks.list({ limit: 5 });
  * ```
  */
-export type WebhookListParams = z.input<typeof WebhookListParams>;
+export interface WebhookListParams extends z.input<typeof WebhookListParams> {}
 
 /** Query of `GET /webhook-deliveries`: filters `webhookId` and `status` (repeatable); newest first. */
-export const WebhookDeliveryListParams = z.looseObject({
+export const WebhookDeliveryListParams = exact({
   ...CursorPageParams,
+  /** Only this webhook's deliveries. */
   webhookId: z.optional(z.string()),
+  /** One status or several. */
   status: z.optional(z.union([openEnum(WEBHOOK_DELIVERY_STATUSES), z.array(openEnum(WEBHOOK_DELIVERY_STATUSES))])),
 });
 /**
@@ -271,10 +175,10 @@ export const WebhookDeliveryListParams = z.looseObject({
  * await client.webhooks.deliveries.list({ webhookId, status: ['failed', 'cancelled'] });
  * ```
  */
-export type WebhookDeliveryListParams = z.input<typeof WebhookDeliveryListParams>;
+export interface WebhookDeliveryListParams extends z.input<typeof WebhookDeliveryListParams> {}
 
 /** Query of `GET /webhook-deliveries/{delivery_id}/attempts`. */
-export const WebhookDeliveryAttemptListParams = z.looseObject({ ...CursorPageParams });
+export const WebhookDeliveryAttemptListParams = exact({ ...CursorPageParams });
 /**
  * Query of `GET /webhook-deliveries/{delivery_id}/attempts`.
  *
@@ -283,4 +187,4 @@ export const WebhookDeliveryAttemptListParams = z.looseObject({ ...CursorPagePar
  * await client.webhooks.deliveries.listAttempts(deliveryId, { limit: 10 });
  * ```
  */
-export type WebhookDeliveryAttemptListParams = z.input<typeof WebhookDeliveryAttemptListParams>;
+export interface WebhookDeliveryAttemptListParams extends z.input<typeof WebhookDeliveryAttemptListParams> {}

@@ -33,6 +33,11 @@ export interface MockApiKey {
   userId?: string;
   /** The user's organization (default: the organization every key shares). */
   organizationId?: string;
+  /**
+   * Whether the user is an organization admin (default false): only an admin may create, change or
+   * delete organization-scope presets, connections and templates, or set the organization's default preset.
+   */
+  organizationAdmin?: boolean;
 }
 
 /** Who a request acts for, once its key is known. */
@@ -42,6 +47,8 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   userId: string;
   organizationId: string;
+  /** Whether the user is an organization admin (see {@link MockApiKey.organizationAdmin}). */
+  organizationAdmin: boolean;
 }
 
 /** The keys a service accepts; keys can be added and revoked while it runs. */
@@ -60,6 +67,7 @@ export class KeyRing {
       scopes: new Set(entry.scopes ?? ALL_SCOPES),
       userId: entry.userId ?? crypto.randomUUID(),
       organizationId: entry.organizationId ?? this.defaultOrganizationId,
+      organizationAdmin: entry.organizationAdmin ?? false,
     };
     this.keys.set(entry.key, principal);
     return principal;
@@ -102,6 +110,11 @@ export function requireScope(principal: Principal, scope: Scope): void {
   if (!principal.scopes.has(scope)) {
     throw new MockHttpError(403, 'permission_denied', `This API key lacks the ${scope} scope`);
   }
+}
+
+/** 403 `permission_denied` unless the caller is an organization admin; `what` names what needs it. */
+export function requireOrganizationAdmin(principal: Principal, what: string): void {
+  if (!principal.organizationAdmin) throw new MockHttpError(403, 'permission_denied', `${what} needs an organization admin`);
 }
 
 /** Replaces the key in headers shown by the request log. */

@@ -2,18 +2,21 @@
  * Client time tied to the mock's clock, so an SDK wait against the mock takes no real time.
  * @module
  */
-import type { ClientClock } from '../core/clock.js';
+import { realClock, type ClientClock } from '../core/clock.js';
 import type { ClientOptions } from '../core/options.js';
-import { sleep } from '../core/sleep.js';
 import { ScaledClock, type MockClock } from './clock.js';
 import type { MockServer } from './server.js';
 
+/** Runs `fn` after pending I/O: `setImmediate` on Node, a zero timeout in a browser (which has none). */
+const soon = (fn: () => void): void => void (globalThis.setImmediate ? globalThis.setImmediate(fn) : setTimeout(fn, 0));
+
 /**
- * The client's time source for tests against the mock. With a scaled clock it sleeps the scaled
- * time. With a manual clock it runs a small discrete-event simulation: a client sleep becomes a
- * wake-up on the mock clock, and the clock moves to the earliest wake-up once `isBusy()` says no
- * request is in flight (so a request is never stamped later than it was sent). A 1.5-hour forecast
- * is then waited for in milliseconds, every `Retry-After` honoured on the mock's time.
+ * The client's time source for tests against the mock. With a scaled clock it is plain real time:
+ * the mock already states its waits (`Retry-After`) in real seconds. With a manual clock it runs a
+ * small discrete-event simulation: a client sleep becomes a wake-up on the mock clock, and the clock
+ * moves to the earliest wake-up once `isBusy()` says no request is in flight (so a request is never
+ * stamped later than it was sent). A 1.5-hour forecast is then waited for in milliseconds, every
+ * `Retry-After` honoured on the mock's time.
  *
  * @example
  * ```ts
@@ -21,7 +24,7 @@ import type { MockServer } from './server.js';
  * ```
  */
 export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => false): ClientClock {
-  if (clock instanceof ScaledClock) return { now: () => clock.now(), sleep: (ms, signal) => sleep(ms / clock.timeScale, signal) };
+  if (clock instanceof ScaledClock) return realClock;
   const waiting = new Set<number>();
   let driving = false;
   const drive = () => {
@@ -29,14 +32,14 @@ export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => f
     driving = true;
     const step = () => {
       // Let requests in flight land, and woken sleepers send theirs, before time moves on.
-      if (isBusy()) return void setImmediate(step);
+      if (isBusy()) return soon(step);
       driving = false;
       if (waiting.size > 0) {
         clock.set(Math.max(clock.now(), Math.min(...waiting)));
         if (waiting.size > 0) drive();
       }
     };
-    setImmediate(step);
+    soon(step);
   };
   return {
     now: () => clock.now(),
@@ -62,12 +65,13 @@ export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => f
 }
 
 /**
- * Client options for a mock server: its address and key, and time tied to its clock with the
- * client's requests in flight tracked, so concurrent waits see exactly the mock time they asked for.
+ * Client options for a mock server: its address and key, and its time (see {@link clientClockFor}).
+ * On a manual clock the client's requests in flight are tracked, so concurrent waits see exactly the
+ * mock time they asked for.
  *
  * @example
  * ```ts
- * const mock = await startMockServer();
+ * const mock = await startMockServer({ clock: new ManualClock() });
  * const client = new ForecastingClient(mockClientOptions(mock));
  * await client.forecasts.createAndWait({ questionId, runMode: 'max' }); // 1.5 h of mock time, milliseconds of real time
  * ```

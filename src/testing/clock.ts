@@ -1,7 +1,8 @@
 /**
- * Time for the mock service. Nothing in the mock reads the wall clock: every timestamp, rate-limit
- * window and scheduled transition comes from a {@link MockClock}. Tests use a {@link ManualClock} and
- * move it by hand; the demo uses a {@link ScaledClock} that runs real time faster.
+ * Time for the mock service: every timestamp, rate-limit window and scheduled transition comes from
+ * a {@link MockClock} (the wall clock is read only where a real party checks it: webhook signatures,
+ * injected network delays, answer limits). Tests use a {@link ManualClock} and move it by hand;
+ * `startMockServer` runs a {@link ScaledClock}, real time made faster.
  * @module
  */
 
@@ -36,7 +37,16 @@ export interface MockClock {
    * at or after it.
    */
   schedule(atMs: number, callback: () => void): ScheduledCallback;
+  /**
+   * A wait of `mockMs` on this clock as the mock states it to clients (`Retry-After`): whole real
+   * seconds, rounded up, at least 1. Clients sleep real time, so a clock running faster divides by
+   * its speed; a {@link ManualClock} counts 1:1.
+   */
+  realSeconds(mockMs: number): number;
 }
+
+/** Whole seconds of `ms`, rounded up, never below 1 (`Retry-After` has no fractions, and 0 means "now"). */
+const wholeSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 interface Entry {
   at: number;
@@ -158,6 +168,10 @@ export class ManualClock implements MockClock {
     return { at: atMs, cancel: () => this.scheduler.remove(entry) };
   }
 
+  realSeconds(mockMs: number): number {
+    return wholeSeconds(mockMs);
+  }
+
   /** How many callbacks are waiting. */
   get pending(): number {
     return this.scheduler.size;
@@ -227,6 +241,10 @@ export class ScaledClock implements MockClock {
         this.arm();
       },
     };
+  }
+
+  realSeconds(mockMs: number): number {
+    return wholeSeconds(mockMs / this.timeScale);
   }
 
   /** Stops the real timer; waiting callbacks stay queued and run on the next `advance`/`set`. */

@@ -4,44 +4,171 @@
  * @module
  */
 import type * as z from 'zod/mini';
+import { MAX_FILE_BYTES } from '../core/limits.js';
 import { parseOrThrow } from '../core/validate.js';
 import { ValidationError } from '../core/errors.js';
-import { badRequest } from './http.js';
+import { badRequest, MockHttpError } from './http.js';
+
+/** The largest JSON body the mock reads, in bytes (1 MiB); a larger one answers 413 unread. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+/** The largest multipart body: one file at the spec's 10 MiB, plus 64 KiB for the form's other fields and boundaries. */
+export const MAX_MULTIPART_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024;
+/** The deepest nesting of objects and arrays a JSON body may have; deeper answers 400. */
+export const MAX_JSON_DEPTH = 64;
+/** Bodies up to this many bytes are kept whole in the request log; larger ones are clipped. */
+export const MAX_LOGGED_BODY_BYTES = 64 * 1024;
+/** How much of a clipped body the request log keeps, in characters. */
+const LOG_PREVIEW_CHARS = 1024;
 
 /** What a request body was, as read once for the handler and the request log. */
 export type BodyRead =
   | { kind: 'none' }
-  | { kind: 'json'; value: unknown }
+  | { kind: 'json'; value: unknown; text: string }
   | { kind: 'invalid_json'; text: string }
-  | { kind: 'multipart' };
+  | { kind: 'too_deep'; text: string }
+  | { kind: 'multipart'; bytes: Uint8Array<ArrayBuffer> }
+  | { kind: 'too_large'; limit: number; multipart: boolean };
 
-/** Reads the body once. Multipart bodies are left unread for the handler (`request.formData()`). */
+const isMultipart = (request: Request) => (request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+
+/**
+ * Reads the body once, never more than its cap: a declared `Content-Length` over it is refused
+ * unread, and reading stops (the stream is cancelled) as soon as the count passes it.
+ */
 export async function readBody(request: Request): Promise<BodyRead> {
   if (request.body === null) return { kind: 'none' };
-  if ((request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-    return { kind: 'multipart' };
+  const multipart = isMultipart(request);
+  const limit = multipart ? MAX_MULTIPART_BODY_BYTES : MAX_JSON_BODY_BYTES;
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > limit) {
+    await request.body.cancel().catch(() => undefined);
+    return { kind: 'too_large', limit, multipart };
   }
-  const text = await request.text();
+  const bytes = await readAtMost(request.body, limit);
+  if (bytes === undefined) return { kind: 'too_large', limit, multipart };
+  if (multipart) return { kind: 'multipart', bytes };
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') return { kind: 'none' };
+  let value: unknown;
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown };
-  } catch {
-    return { kind: 'invalid_json', text };
+    value = JSON.parse(text);
+  } catch (err) {
+    // A parser that recurses runs out of stack on deep nesting: the same refusal as the depth check.
+    return err instanceof RangeError ? { kind: 'too_deep', text } : { kind: 'invalid_json', text };
   }
+  return depthExceeds(value, MAX_JSON_DEPTH) ? { kind: 'too_deep', text } : { kind: 'json', value, text };
 }
 
-/** The body as the request log shows it. */
+/** The stream's bytes, or `undefined` (and the stream cancelled) once they pass `limit`. */
+async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Whether `value` nests objects and arrays deeper than `max` levels. Iterative, so the check itself
+ * cannot overflow the stack that a recursive validator or `JSON.stringify` would.
+ */
+export function depthExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The refusal of a body that could not be taken, or `undefined` when it may go on. */
+export function bodyRefusal(body: BodyRead): MockHttpError | undefined {
+  if (body.kind === 'too_large') {
+    const what = body.multipart ? 'A multipart body' : 'A JSON body';
+    const size = body.limit === MAX_JSON_BODY_BYTES ? '1 MiB' : `${body.limit} bytes`;
+    return new MockHttpError(413, 'request_too_large', `${what} may be at most ${size} (${body.limit} bytes)`);
+  }
+  if (body.kind === 'too_deep') return badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (body.kind === 'invalid_json') return badRequest('The request body is not valid JSON');
+  return undefined;
+}
+
+/** Clips `text` for the log when it is over {@link MAX_LOGGED_BODY_BYTES}. */
+function clipped(text: string, what: string): string | undefined {
+  const bytes = new TextEncoder().encode(text).byteLength;
+  if (bytes <= MAX_LOGGED_BODY_BYTES) return undefined;
+  return `[${what} of ${bytes} bytes, clipped] ${text.slice(0, LOG_PREVIEW_CHARS)}…`;
+}
+
+/**
+ * The body as the request log shows it: parsed JSON, or the text that was not JSON, up to
+ * {@link MAX_LOGGED_BODY_BYTES}; anything larger, or refused, as a short descriptive string.
+ */
 export function loggedBody(body: BodyRead): unknown {
   switch (body.kind) {
     case 'json':
-      return body.value;
+      return clipped(body.text, 'JSON body') ?? body.value;
     case 'invalid_json':
-      return body.text;
+      return clipped(body.text, 'body') ?? body.text;
+    case 'too_deep':
+      return `[JSON body of ${body.text.length} characters, nested deeper than ${MAX_JSON_DEPTH} levels]`;
     case 'multipart':
-      return '[multipart/form-data]';
+      return `[multipart/form-data, ${body.bytes.byteLength} bytes]`;
+    case 'too_large':
+      return `[body over ${body.limit} bytes: not read]`;
     default:
       return undefined;
   }
+}
+
+/** What identifies a body for idempotency: the same JSON value, however it was spaced. */
+export function bodyFingerprint(body: BodyRead): string {
+  switch (body.kind) {
+    case 'json':
+      return JSON.stringify(body.value); // depth-checked, so this cannot overflow
+    case 'invalid_json':
+    case 'too_deep':
+      return body.text;
+    case 'multipart':
+      return `multipart:${body.bytes.byteLength}`;
+    default:
+      return '';
+  }
+}
+
+/**
+ * A multipart body's fields as an object: each file part as a `File`, each other part as text (a
+ * repeated name keeps its last value). A body that is not a valid form answers 400.
+ */
+export async function formObject(bytes: Uint8Array<ArrayBuffer>, headers: Headers): Promise<Record<string, unknown>> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { 'content-type': headers.get('content-type') ?? '' } }).formData();
+  } catch {
+    throw badRequest('The multipart/form-data body could not be read');
+  }
+  const out: Record<string, unknown> = {};
+  form.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
 }
 
 type Def = { type: string; innerType?: z.ZodMiniType; shape?: Record<string, z.ZodMiniType> };

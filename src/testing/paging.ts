@@ -7,6 +7,7 @@ import {
   DEFAULT_PAGE_SIZE,
 } from '../core/limits.js';
 import { badRequest } from './http.js';
+import { fromBase64Url, toBase64Url } from './base64url.js';
 
 /** The spec's list envelope. */
 export interface ListEnvelope<T> {
@@ -28,11 +29,11 @@ export interface OffsetQuery {
 }
 
 // The cursor is opaque to clients; inside it is the key of the last item of the previous page.
-const encodeCursor = (key: string) => Buffer.from(JSON.stringify({ after: key })).toString('base64url');
+const encodeCursor = (key: string) => toBase64Url(new TextEncoder().encode(JSON.stringify({ after: key })));
 
 function decodeCursor(cursor: string): string {
   try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(fromBase64Url(cursor)));
     if (parsed && typeof parsed === 'object' && 'after' in parsed && typeof parsed.after === 'string') {
       return parsed.after;
     }

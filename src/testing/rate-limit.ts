@@ -23,8 +23,8 @@ export class RateLimiter {
 
   /**
    * Counts one call of `name` for `key`; over `perMinute`, throws 429 `rate_limit_error` with
-   * `Retry-After` set to the seconds until the oldest counted call leaves the window. A refused call
-   * is not counted.
+   * `Retry-After` set to the real seconds until the oldest counted call leaves the window. A refused
+   * call is not counted.
    */
   hit(name: string, key: string, perMinute: number): void {
     const now = this.clock.now();
@@ -33,7 +33,7 @@ export class RateLimiter {
     if (calls.length >= perMinute) {
       this.windows.set(id, calls);
       const oldest = calls[0] ?? now;
-      const retryAfter = Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000));
+      const retryAfter = this.clock.realSeconds(oldest + WINDOW_MS - now);
       throw rateLimited(`Rate limit of ${perMinute} ${name} per minute exceeded; retry after ${retryAfter} s`, retryAfter);
     }
     calls.push(now);

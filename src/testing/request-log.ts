@@ -27,7 +27,11 @@ export interface RecordedRequest {
   idempotencyKey: string | undefined;
   /** Request headers, lower-case names, with the API key replaced by `[redacted]`. */
   headers: Record<string, string>;
-  /** Parsed JSON body, the raw text when it was not JSON, or `undefined` when empty. */
+  /**
+   * Parsed JSON body, the raw text when it was not JSON, or `undefined` when empty. A body over
+   * `MAX_LOGGED_BODY_BYTES` (64 KiB) is kept as a string: `[JSON body of N bytes, clipped] ` and its
+   * first 1,024 characters; a refused or multipart body as a short `[…]` description.
+   */
   body: unknown;
   /** Clock time the request arrived, in ms since the epoch. */
   at: number;

@@ -1,9 +1,13 @@
 /**
  * The mock service over real HTTP: a node:http server on 127.0.0.1 that turns each
  * `IncomingMessage` into a Fetch `Request` for {@link MockService.handle} and writes the `Response` back.
+ *
+ * `node:http` is looked up when a server starts (`process.getBuiltinModule`), never imported: the
+ * rest of `forecasting-sdk/testing` (the service, the clocks, the msw handlers) then bundles for a
+ * browser as it is, with one entry and one set of types for every runtime.
  * @module
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ScaledClock, type MockClock } from './clock.js';
 import { MockConnectionDropped } from './faults.js';
@@ -12,10 +16,20 @@ import { API_PREFIX } from './router.js';
 import { createMockService, type MockService, type MockServiceOptions } from './service.js';
 
 /**
- * Options of {@link startMockServer}: the service's options, or a service to serve.
+ * The speed of {@link startMockServer}'s default clock: a {@link ScaledClock} running 600 times
+ * faster than real time, so a standard forecast (30 mock-minutes) completes in 3 real seconds and a
+ * client that honours `Retry-After` waits it out with no special option.
+ */
+export const DEFAULT_SERVER_TIME_SCALE = 600;
+
+/**
+ * Options of {@link startMockServer}: the service's options, or a service to serve. Without `clock`
+ * or `timeScale` the server runs a {@link ScaledClock} at {@link DEFAULT_SERVER_TIME_SCALE} from the
+ * real time now (unlike `createMockService`, whose default is a `ManualClock`).
  * @example
  * ```ts
- * await startMockServer({ timeScale: 600 }); // a demo where 1.5 hours pass in 9 seconds
+ * await startMockServer({ clock: new ManualClock() }); // time moves only when the test says so
+ * await startMockServer({ timeScale: 3600 }); // an hour passes every real second
  * ```
  */
 export interface MockServerOptions extends MockServiceOptions {
@@ -46,8 +60,20 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
+/** Node's `http` module, found at run time; a clear error where the runtime has none (a browser). */
+function nodeHttp(): typeof import('node:http') {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const http = proc?.getBuiltinModule?.('node:http') as typeof import('node:http') | undefined;
+  if (!http) {
+    throw new Error('startMockServer needs Node.js 20.16 or later (node:http); in a browser, serve the mock with mockHandlers from forecasting-sdk/testing/msw');
+  }
+  return http;
+}
+
 /**
- * Starts the mock service on a free port of 127.0.0.1.
+ * Starts the mock service on a free port of 127.0.0.1. Its default clock runs (see
+ * {@link DEFAULT_SERVER_TIME_SCALE}), so forecasts complete for a client with no test options; pass
+ * `clock: new ManualClock()` for time that moves only when a test moves it.
  *
  * @example
  * ```ts
@@ -60,8 +86,11 @@ export interface MockServer {
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { service: given, port = 0, ...serviceOptions } = options;
+  // A server is for running clients, which need time to move: a scaled clock unless told otherwise.
+  if (!serviceOptions.clock && serviceOptions.timeScale === undefined) serviceOptions.timeScale = DEFAULT_SERVER_TIME_SCALE;
   const service = given ?? createMockService(serviceOptions);
-  const server = createServer((req, res) => void respond(service, req, res));
+  let origin = '';
+  const server = nodeHttp().createServer((req, res) => void respond(service, origin, req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
@@ -70,10 +99,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     });
   });
   const { port: actualPort } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${actualPort}`;
   // A scaled clock made here is ours to stop; one passed in belongs to the caller.
   const ownsClock = !given && !options.clock;
   return {
-    baseURL: `http://127.0.0.1:${actualPort}${API_PREFIX}`,
+    baseURL: `${origin}${API_PREFIX}`,
     apiKey: service.apiKey,
     service,
     clock: service.clock,
@@ -86,7 +116,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 }
 
-async function respond(service: MockService, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function respond(service: MockService, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Aborts the request's signal when the client goes away, so injected delays end early.
   const controller = new AbortController();
   res.on('close', () => {
@@ -94,7 +124,7 @@ async function respond(service: MockService, req: IncomingMessage, res: ServerRe
   });
   let response: Response;
   try {
-    response = await service.handle(await toRequest(req, controller.signal));
+    response = await service.handle(toRequest(req, origin, controller.signal));
   } catch (err) {
     if (err instanceof MockConnectionDropped) {
       req.socket.destroy();
@@ -110,16 +140,54 @@ async function respond(service: MockService, req: IncomingMessage, res: ServerRe
     headers[name] = value;
   });
   headers['content-length'] = String(body.length);
+  // Answered before the body was read to its end (a body over its cap): close the connection
+  // rather than read the rest. Node then ends the socket once the answer is written.
+  if (!req.complete) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
   res.end(body);
 }
 
-async function toRequest(req: IncomingMessage, signal: AbortSignal): Promise<Request> {
+/** The request for the service, addressed to this server: routing reads the request target's path only. */
+function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const method = req.method ?? 'GET';
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = method === 'GET' || method === 'HEAD' || chunks.length === 0 ? undefined : Buffer.concat(chunks);
-  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, { method, headers, body, signal });
+  // The body is streamed, not buffered here: the service reads it up to its cap and stops.
+  const body = method === 'GET' || method === 'HEAD' ? undefined : bodyStream(req);
+  return new Request(`${origin}${targetPath(req.url)}`, { method, headers, body, signal, duplex: 'half' } as RequestInit);
+}
+
+/**
+ * The path and query of a request target. Never built from the `Host` header, which a client may
+ * fill with a path of its own (`127.0.0.1/api/v1/external/tags#`). An absolute-form target
+ * (`http://host/path`) gives its path; anything else (`*`, junk) routes nowhere. A target starting
+ * `//` stays a path (it answers 404) because it is appended to the origin, never resolved against it.
+ */
+function targetPath(target = '/'): string {
+  if (target.startsWith('/')) return target;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return '/';
+  }
+}
+
+/** The request body as a pull stream: a chunk is read off the socket only when the service asks for one. */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      // The service stopped reading (over its cap): leave the rest unread.
+      cancel() {
+        req.pause();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }

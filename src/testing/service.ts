@@ -11,7 +11,7 @@ import { delay, FaultInjector, faultResponse, MockConnectionDropped, type FaultR
 import { allHandlers } from './handlers/index.js';
 import type { HandlerContext, OperationHandler } from './handlers/types.js';
 import { errorResponse, jsonResponse, MockHttpError, notFound, Reply } from './http.js';
-import { loggedBody, queryObject, readBody, validate, type BodyRead } from './input.js';
+import { bodyFingerprint, bodyRefusal, formObject, loggedBody, queryObject, readBody, validate, type BodyRead } from './input.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog, type RecordedRequest } from './request-log.js';
 import { API_PREFIX, Router, type RouteMatch } from './router.js';
@@ -20,7 +20,9 @@ import { MockEventBus } from './events.js';
 import { IdempotencyLedger } from './idempotency.js';
 import { insertCompletedForecast } from './models/forecast-task.js';
 import { ForecastControls } from './models/forecast-controls.js';
+import { ContextControls, UploadSwitch } from './models/context-controls.js';
 import { MockWebhookEngine, type MockWebhookOptions } from './webhooks/engine.js';
+import { DecisionControls, watchDecisions } from './models/decision.js';
 
 /**
  * The general request limit, or `false` for none.
@@ -45,20 +47,29 @@ export type RateLimitSetting = { requestsPerMinute: number } | false;
 export interface MockServiceOptions {
   /** Keys the service accepts (default: one generated `pre_` key with every scope). */
   apiKeys?: MockApiKey[];
-  /** The clock (default: a {@link ManualClock} at 2025-01-01T00:00:00.000Z). */
+  /**
+   * The clock (default: a {@link ManualClock} at 2025-01-01T00:00:00.000Z; `startMockServer`'s
+   * default is a running {@link ScaledClock} instead).
+   */
   clock?: MockClock;
   /** With no `clock`: run a {@link ScaledClock} this many times faster than real time (600 → 1.5 h in 9 s). */
   timeScale?: number;
   /**
    * The spec's request limit (60 a minute per key), counted on the mock clock. Default `false`:
    * with a manual clock that stands still, a test making more than 60 requests would hit it.
-   * The 20-a-minute drafting limit is always on.
+   * The 20-a-minute drafting limit, the 30-a-minute chat limit and the 10-a-minute limit on decision
+   * calls that use a model are always on.
    */
   rateLimit?: RateLimitSetting;
   /** Fault rules active from the start (see {@link MockService.faults}). */
   faults?: FaultRule[];
   /** The webhook delivery engine: `{ allowLoopbackReceivers: true }` lets it call receivers on 127.0.0.1. */
   webhooks?: MockWebhookOptions;
+  /**
+   * The organization setting that refuses file uploads with 403 `uploads_disabled`: `true` for every
+   * organization, or the ids of some (default: uploads on). See also `contextControls.setUploadsDisabled`.
+   */
+  uploadsDisabled?: boolean | readonly string[];
   /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
   handlers?: readonly OperationHandler[];
 }
@@ -101,6 +112,7 @@ export class MockService {
   private readonly limiter: RateLimiter;
   private readonly idempotency: IdempotencyLedger;
   private rateLimitSetting: RateLimitSetting;
+  private readonly uploads: UploadSwitch;
 
   constructor(options: MockServiceOptions = {}) {
     if (options.clock && options.timeScale !== undefined) throw new TypeError('Pass clock or timeScale, not both');
@@ -113,7 +125,10 @@ export class MockService {
     this.limiter = new RateLimiter(this.clock);
     this.idempotency = new IdempotencyLedger(this.clock);
     this.rateLimitSetting = options.rateLimit ?? false;
+    this.uploads = new UploadSwitch(options.uploadsDisabled);
     this.webhooks = new MockWebhookEngine({ store: this.store, clock: this.clock, events: this.events }, options.webhooks);
+    // Decisions hear completed forecasts: their conditions trigger and, in live mode, their summaries are rewritten.
+    watchDecisions({ store: this.store, clock: this.clock, events: this.events });
     const declared = new Set(declaredOperations.map((op) => op.sdkMethod));
     for (const handler of options.handlers ?? allHandlers) {
       if (!declared.has(handler.sdkMethod)) throw new Error(`Handler for undeclared operation ${handler.sdkMethod}`);
@@ -185,6 +200,32 @@ export class MockService {
     return new ForecastControls({ store: this.store, clock: this.clock, events: this.events }, organizationId);
   }
 
+  /**
+   * Test hooks of the decisions: prices that change between an estimate and a start, conditional
+   * links that fail.
+   * @example
+   * ```ts
+   * service.decisionControls.setPrice('forecast.light', 3);
+   * service.decisionControls.setLinkOutcome('failed', 'No causal path found');
+   * ```
+   */
+  get decisionControls(): DecisionControls {
+    return new DecisionControls(this.store);
+  }
+
+  /**
+   * Test hooks of question context and presets: a file that fails, uploads turned off, a question's
+   * own preset.
+   * @example
+   * ```ts
+   * service.contextControls.failFile(fileId);
+   * service.contextControls.setUploadsDisabled(true);
+   * ```
+   */
+  get contextControls(): ContextControls {
+    return new ContextControls({ store: this.store, clock: this.clock, events: this.events }, this.uploads);
+  }
+
   /** Empties the store, the request log, the fault rules and the rate-limit counts; keys and clock stay. */
   reset(): void {
     this.store.clear();
@@ -224,10 +265,17 @@ export class MockService {
       requestId: `req_${crypto.randomUUID()}`,
     };
     this.requests.add(entry);
+    // A body over its cap was never read: refused first, as a server's HTTP layer would.
+    if (body.kind === 'too_large') {
+      const response = errorResponse(bodyRefusal(body)!);
+      response.headers.set('x-request-id', entry.requestId);
+      entry.status = response.status;
+      return response;
+    }
 
     // Keyed operations follow the spec's idempotency rules. The key is claimed before any delay, so a
     // second request meanwhile finds the first in progress.
-    const claim = operation?.idempotent ? this.idempotency.claim(request.headers, `${method} ${path} ${JSON.stringify(entry.body)}`) : undefined;
+    const claim = operation?.idempotent ? this.idempotency.claim(request.headers, `${method} ${path} ${bodyFingerprint(body)}`) : undefined;
     if (claim?.kind === 'answer') {
       claim.response.headers.set('x-request-id', entry.requestId);
       entry.status = claim.response.status;
@@ -279,7 +327,9 @@ export class MockService {
       if (!handler) {
         throw new MockHttpError(501, 'not_implemented', `${operation.sdkMethod} is not implemented by the mock service yet`);
       }
-      const ctx = this.context(operation, pathParams, inputOf(operation, url, body), principal, request);
+      // The body was read once, above: a multipart handler gets the bytes back as a request of its own.
+      const forHandler = body.kind === 'multipart' ? new Request(request, { body: body.bytes }) : request;
+      const ctx = this.context(operation, pathParams, await inputOf(operation, url, body, request), principal, forHandler);
       return toResponse(await handler.handle(ctx), operation);
     } catch (err) {
       if (err instanceof MockHttpError) return errorResponse(err);
@@ -306,16 +356,18 @@ export class MockService {
       timestamp: () => new Date(this.clock.now()).toISOString(),
       limit: (name, perMinute) => this.limiter.hit(name, principal.key, perMinute),
       request,
+      uploadsDisabled: this.uploads.disabled(principal.organizationId),
     };
   }
 }
 
-/** The checked body (POST/PUT/PATCH) or query (GET/DELETE). */
-function inputOf(operation: Operation, url: URL, body: BodyRead): unknown {
-  if (body.kind === 'invalid_json') throw new MockHttpError(400, 'invalid_request_error', 'The request body is not valid JSON');
-  if (operation.multipart) return undefined;
+/** The checked body (POST/PUT/PATCH; an upload's form with its files) or query (GET/DELETE). */
+async function inputOf(operation: Operation, url: URL, body: BodyRead, request: Request): Promise<unknown> {
+  const refusal = bodyRefusal(body);
+  if (refusal) throw refusal;
   const query = operation.method === 'GET' || operation.method === 'DELETE';
-  const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : {};
+  const form = operation.multipart && body.kind === 'multipart';
+  const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : form ? await formObject(body.bytes, request.headers) : {};
   return operation.params ? validate(operation.params, raw) : raw;
 }
 

@@ -3,7 +3,7 @@
  * declares its own collection with {@link collectionKey}, so adding a group needs no edit here.
  * @module
  */
-import type { Question } from '../schemas/questions.js';
+import type { Question } from '../schemas/records/questions.js';
 import type { RunModeKey, TaskStatus } from '../schemas/forecasts.js';
 import type { ScheduledCallback } from './clock.js';
 
@@ -92,6 +92,12 @@ export interface Ownership {
 export interface QuestionRecord extends Ownership {
   id: string;
   question: Question;
+  /**
+   * The question's own preset, which its forecasts use when they name none (before the caller's and
+   * the organization's defaults): the preset of the template it was built from. A test sets it with
+   * `service.contextControls.setQuestionPreset`.
+   */
+  presetId?: string | null;
 }
 
 /**
@@ -117,6 +123,8 @@ export interface ForecastRecord extends Ownership {
   failureMessage: string | null;
   creditsCharged: number;
   presetId: string | null;
+  /** `warnings[].code` of the task (such as `preset_content_may_show_in_forecast`), decided when it started. */
+  warnings?: string[];
   /** What started it: the API, a schedule or a watch. */
   startedBy: 'api' | 'schedule' | 'watch';
   /** Clock callbacks still waiting to move it; cancelled when it ends early. */

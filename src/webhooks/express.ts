@@ -1,7 +1,9 @@
 /**
  * `forecasting-sdk/webhooks/express`: an Express middleware (Express 4 and 5) that reads the raw body,
  * verifies the call and puts the typed event on `req.webhookEvent`. Express is an optional peer
- * dependency: this module imports only its types, so nothing of Express loads unless your app does.
+ * dependency and this module imports nothing of it, not even its types: the middleware is typed by the
+ * few members it uses ({@link WebhookMiddlewareRequest}, {@link WebhookMiddlewareResponse}), which
+ * Express 4 and 5 requests and responses have, so it compiles without `@types/express` too.
  *
  * @example
  * ```ts
@@ -17,7 +19,6 @@
  * ```
  * @module
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { WebhookVerificationError } from '../core/errors.js';
 import type { WebhookEvent } from '../schemas/events.js';
 import { toSecrets, verifyWebhook, type VerifyWebhookOptions } from './verify.js';
@@ -37,17 +38,46 @@ declare global {
 }
 
 /**
- * A request that went through {@link webhookMiddleware}: `webhookEvent` is set.
+ * What {@link webhookMiddleware} uses of a request: its headers, its body stream, and `body` when a
+ * body parser ran first. An Express 4 or 5 `req` (a Node `IncomingMessage`) has all of it.
+ */
+export interface WebhookMiddlewareRequest extends AsyncIterable<Uint8Array | string> {
+  /** The request headers, as Node gives them (lower-case names). */
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** What a body parser left: bytes or text from `express.raw()` / `express.text()`, else anything or nothing. */
+  body?: unknown;
+  /** Whether the body stream was read to its end (by a body parser that ran first). */
+  readonly readableEnded: boolean;
+  /** Set by the middleware before it calls `next()`. */
+  webhookEvent?: WebhookEvent | undefined;
+}
+
+/** What {@link webhookMiddleware} uses of a response to refuse a call: an Express 4 or 5 `res` has it. */
+export interface WebhookMiddlewareResponse {
+  status(code: number): WebhookMiddlewareResponse;
+  type(type: string): WebhookMiddlewareResponse;
+  send(body: string): unknown;
+}
+
+/** The `next` of a middleware: called with nothing to go on, or with an error. Express's `NextFunction` is one. */
+export type WebhookMiddlewareNext = (err?: unknown) => void;
+
+/** The middleware {@link webhookMiddleware} makes: an Express request handler (Express 4 and 5). */
+export type WebhookMiddleware = <Req extends WebhookMiddlewareRequest, Res extends WebhookMiddlewareResponse>(req: Req, res: Res, next: WebhookMiddlewareNext) => void;
+
+/**
+ * A request that went through {@link webhookMiddleware}: `webhookEvent` is set. Pass your framework's
+ * request type to keep its members (`WebhookRequest<express.Request>`).
  *
  * @example
  * ```ts
  * app.post('/hooks', webhookMiddleware(secret), (req, res) => {
- *   const { webhookEvent } = req as WebhookRequest;
+ *   const { webhookEvent } = req as WebhookRequest<express.Request>;
  *   res.sendStatus(200);
  * });
  * ```
  */
-export type WebhookRequest = Request & { webhookEvent: WebhookEvent };
+export type WebhookRequest<R extends WebhookMiddlewareRequest = WebhookMiddlewareRequest> = R & { webhookEvent: WebhookEvent };
 
 /**
  * Options of {@link webhookMiddleware}: those of `verifyWebhook`, and a body size cap.
@@ -66,7 +96,7 @@ export interface WebhookMiddlewareOptions extends VerifyWebhookOptions {
    * read, usually `express.json()` mounted before this route (the fix is `express.raw()` on it). Calls
    * refused for their signature or age are not logged by default, so a stranger cannot fill your logs.
    */
-  onError?: (error: WebhookVerificationError, req: Request) => void;
+  onError?: (error: WebhookVerificationError, req: WebhookMiddlewareRequest) => void;
 }
 
 /** The body is over `maxBodyBytes`. */
@@ -78,26 +108,22 @@ function parsedRaw(body: unknown): string | Uint8Array | undefined {
 }
 
 /** Whether a body parser already consumed the stream (body-parser sets `_body`; the stream may have ended). */
-function streamConsumed(req: Request): boolean {
-  return (req as Request & { _body?: boolean })._body === true || req.readableEnded;
+function streamConsumed(req: WebhookMiddlewareRequest): boolean {
+  // `_body` is body-parser's private flag, so it stays out of the public request type.
+  return (req as WebhookMiddlewareRequest & { _body?: boolean })._body === true || req.readableEnded;
 }
 
-async function readStream(req: Request, max: number): Promise<Uint8Array> {
+async function readStream(req: WebhookMiddlewareRequest, max: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
+  for await (const chunk of req) {
     const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
     size += bytes.byteLength;
     if (size > max) throw new BodyTooLarge();
     chunks.push(bytes);
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  // Express runs on Node only, so Node's own concatenation will do.
+  return Buffer.concat(chunks, size);
 }
 
 /**
@@ -119,14 +145,14 @@ async function readStream(req: Request, max: number): Promise<Uint8Array> {
  * });
  * ```
  */
-export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): RequestHandler {
+export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): WebhookMiddleware {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'webhookMiddleware');
   const { maxBodyBytes = 1024 * 1024, onError, ...verifyOptions } = options;
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) {
     throw new TypeError(`webhookMiddleware: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(maxBodyBytes)}.`);
   }
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req, res, next) => {
     let parsedElsewhere = false;
     const run = async () => {
       let payload: unknown = parsedRaw(req.body);
@@ -156,7 +182,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
 }
 
 /** Runs the hook; a hook that throws must not turn the 400 into a hung request. */
-function reportError(onError: NonNullable<WebhookMiddlewareOptions['onError']>, error: WebhookVerificationError, req: Request): void {
+function reportError(onError: NonNullable<WebhookMiddlewareOptions['onError']>, error: WebhookVerificationError, req: WebhookMiddlewareRequest): void {
   try {
     onError(error, req);
   } catch {

@@ -76,7 +76,7 @@ describe('error causes', () => {
     (async () => {
       throw new TypeError('fetch failed', { cause });
     }) as typeof fetch;
-  const create = (fetch: typeof globalThis.fetch) => makeClient({ fetch, maxRetries: 0 }).questions.create({ type: 'binary', title: 't' }).catch((e: unknown) => e as Error);
+  const create = (fetch: typeof globalThis.fetch) => makeClient({ fetch, maxRetries: 0 }).questions.create({ type: 'binary', title: 't' }).then(() => new Error('resolved'), (e: unknown) => e as Error);
 
   it('stops looking for a code in a cause chain that loops', async () => {
     const loop: { cause?: unknown } = {};

@@ -258,6 +258,34 @@ describe('errors', () => {
     expect(err.allow).toEqual(['GET', 'POST']);
   });
 
+  it('maps an unlisted 409 code on a /decisions path to DecisionConflictError, and nowhere else', async () => {
+    const conflict = (type: string) => () => apiError(409, type, 'busy');
+    server.use(
+      http.post(`${BASE}/decisions/:id/generate`, conflict('summary_locked')),
+      http.post(`${BASE}/decisions/:id/forecasts`, conflict('invalid_request_error')),
+      http.post(`${BASE}/decisions`, conflict('idempotency_in_progress')),
+      http.patch(`${BASE}/questions/:id`, conflict('summary_locked')),
+      http.post(`${BASE}/decisions-archive`, conflict('summary_locked')),
+    );
+    const client = makeClient({ maxRetries: 0 });
+    const unknown = await client.decisions.generate('d1').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(DecisionConflictError);
+    expect(unknown).toMatchObject({ status: 409, type: 'summary_locked' });
+    // The spec's generic 409 (too few credits) and the other known codes keep their classes.
+    const credits = await client.decisions.forecasts.create('d1', { maxTotalCredits: 5 }).catch((e: unknown) => e);
+    expect(credits).toBeInstanceOf(ConflictError);
+    expect(credits).not.toBeInstanceOf(DecisionConflictError);
+    const keyed = await client.decisions.create({ title: 'Which?', options: ['a', 'b'] }).catch((e: unknown) => e);
+    expect(keyed).toBeInstanceOf(IdempotencyInProgressError);
+    // The same unknown code elsewhere, or on a path that only begins with "decisions", is a plain conflict.
+    for (const err of [await client.questions.update('q1', {}).catch((e: unknown) => e), await client.post('/decisions-archive').catch((e: unknown) => e)]) {
+      expect(err).toBeInstanceOf(ConflictError);
+      expect(err).not.toBeInstanceOf(DecisionConflictError);
+    }
+    // The generic methods follow the same rule.
+    await expect(client.post('/decisions/d1/generate')).rejects.toBeInstanceOf(DecisionConflictError);
+  });
+
   it('still picks the class by status when the body is not JSON', async () => {
     server.use(http.get(`${BASE}/questions/:id`, () => new HttpResponse('<html>Not Found</html>', { status: 404, headers: { 'content-type': 'text/html' } })));
     const err = (await makeClient().questions.retrieve('q1').catch((e: unknown) => e)) as NotFoundError;

@@ -5,9 +5,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestBudget } from '../../src/core/request-budget.js';
 import { sleep } from '../../src/core/sleep.js';
 import { decodeBody, parseBody, type Received } from '../../src/core/transport.js';
-import { toFormData } from '../../src/core/uploads.js';
+import { toMultipart } from '../../src/core/uploads.js';
 import { parseOrThrow } from '../../src/core/validate.js';
 import { InvalidResponseError, toFile, ValidationError, type ClientClock } from '../../src/index.js';
+
+/** The multipart body `toMultipart` builds, read back as a form (a refusal becomes a rejection). */
+async function toFormData(params: Record<string, unknown>): Promise<FormData> {
+  const { body, type } = toMultipart(params);
+  return new Response(body, { headers: { 'content-type': type } }).formData();
+}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -150,7 +156,7 @@ describe('files for uploads', () => {
   it('builds the form: the file, text fields, objects as JSON, nothing for undefined', async () => {
     const form = await toFormData({ file: new File(['x'], 'a.txt'), filename: 'named.txt', treatment: 'consider', n: 3, meta: { a: 1 }, none: null, skip: undefined });
     expect((form.get('file') as File).name).toBe('named.txt');
-    expect([...form.keys()]).toEqual(['file', 'treatment', 'n', 'meta', 'none']);
+    expect([...form.keys()]).toEqual(['treatment', 'n', 'meta', 'none', 'file']);
     expect([form.get('treatment'), form.get('n'), form.get('meta'), form.get('none')]).toEqual(['consider', '3', '{"a":1}', 'null']);
     expect(((await toFormData({ file: new File(['x'], 'own.txt') })).get('file') as File).name).toBe('own.txt');
   });

@@ -68,7 +68,8 @@ describe('connection failures on real sockets', () => {
     const { baseURL, attempts } = await serve(() => {
       /* never answers */
     });
-    const err = await client(baseURL, { timeout: 50, maxRetries: 1 }).questions.retrieve('q1').catch((e: unknown) => e);
+    // 300 ms: long enough for the request to reach the server on a busy machine, so each attempt counts.
+    const err = await client(baseURL, { timeout: 300, maxRetries: 1 }).questions.retrieve('q1').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APITimeoutError);
     expect(err).toBeInstanceOf(APIConnectionError);
     expect(attempts()).toBe(2);
@@ -78,7 +79,7 @@ describe('connection failures on real sockets', () => {
     const { baseURL, attempts } = await serve(() => {
       /* never answers */
     });
-    const err = await client(baseURL, { timeout: 60_000 }).questions.create({ type: 'binary', title: 't' }, { timeout: 50 }).catch((e: unknown) => e);
+    const err = await client(baseURL, { timeout: 60_000 }).questions.create({ type: 'binary', title: 't' }, { timeout: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APITimeoutError);
     expect(attempts()).toBe(1);
   });

@@ -156,6 +156,23 @@ describe('forecasts.waitMany', () => {
     expect(clock.sleeps).toEqual([15_000, 120_000]);
   });
 
+  it('waits as long as the list answers ask with Retry-After, the longest of its pages', async () => {
+    const ids = Array.from({ length: 150 }, (_, i) => `t${i}`);
+    let round = 0;
+    server.use(
+      http.get(`${BASE}/forecasts`, ({ request }) => {
+        const asked = new URL(request.url).searchParams.get('taskId')!.split(',');
+        const status = round < 2 ? 'running_subforecasts' : 'completed';
+        const headers = round < 2 ? { 'retry-after': round === 0 ? '2' : '3' } : undefined;
+        round++;
+        return HttpResponse.json({ type: 'list', hasMore: false, data: asked.map((taskId) => ({ taskId, status, forecastData: null })) }, { headers });
+      }),
+    );
+    const clock = fakeClock();
+    await makeClient({ clock }).forecasts.waitMany(ids, { full: false });
+    expect(clock.sleeps).toEqual([3_000]);
+  });
+
   it('reads the full record of each task once it is final', async () => {
     server.use(
       http.get(`${BASE}/forecasts`, () =>

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { defineOperations } from '../../src/core/operation.js';
+import { defineOperations, type ResponseRef } from '../../src/core/operation.js';
 import { decideRetry, type RetryContext } from '../../src/core/retry.js';
 import { APIConnectionError, OverloadedError, RateLimitError, TooManyActiveForecastsError, ValidationError } from '../../src/index.js';
 import { BASE, apiError, makeClient, question, useMswServer } from './helpers.js';
@@ -146,7 +146,7 @@ describe('retries over HTTP', () => {
 
 describe('idempotency keys', () => {
   const keyed = defineOperations('test', {
-    start: { method: 'POST', path: '/forecasts', scope: 'forecasts:write', params: z.looseObject({ questionId: z.string() }), response: z.looseObject({ id: z.string() }), idempotent: true },
+    start: { method: 'POST', path: '/forecasts', scope: 'forecasts:write', params: z.looseObject({ questionId: z.string() }), response: 'TestRecord' as ResponseRef<{ id: string }>, idempotent: true },
   }).start;
 
   it('generates one key and reuses it on every retry, including after a reset', async () => {
@@ -191,7 +191,7 @@ describe('idempotency keys', () => {
 
 describe('uploads', () => {
   const upload = defineOperations('test', {
-    upload: { method: 'POST', path: '/questions/{question_id}/files', scope: 'questions:write', response: z.looseObject({ id: z.string() }), multipart: true },
+    upload: { method: 'POST', path: '/questions/{question_id}/files', scope: 'questions:write', response: 'TestRecord' as ResponseRef<{ id: string }>, multipart: true },
   }).upload;
 
   it.each([

@@ -2,7 +2,7 @@
 // whose waits move that clock instead of sleeping.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ForecastingClient, type ClientOptions } from '../../src/index.js';
-import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { ManualClock, mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
 
 export const KEYS = {
   all: 'pre_fc_all',
@@ -26,6 +26,7 @@ export function useForecastMock(): Harness {
   const h = {} as Harness;
   beforeAll(async () => {
     h.mock = await startMockServer({
+      clock: new ManualClock(), // reproducible: time moves only through the clients' waits and the tests
       apiKeys: [
         { key: KEYS.all, userId: 'u1', organizationId: 'org1' },
         { key: KEYS.forecaster, scopes: ['questions:read', 'forecasts:read', 'forecasts:write'], userId: 'u1', organizationId: 'org1' },

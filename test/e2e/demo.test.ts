@@ -11,5 +11,7 @@ it('runs the demo end to end against the mock service', () => {
   expect(out).toMatch(/answer: \d+% YES/);
   expect(out).toMatch(/answer: median [\d.]+ \(80% between/);
   expect(out).toMatch(/report: Our forecast for/);
+  expect(out).toMatch(/estimate: 3 forecasts for 3 credits, approved/);
+  expect(out).toMatch(/recommendation: (Lisbon|Berlin)/);
   expect(out).toMatch(/Done: \d+ requests reached the mock service/);
 });

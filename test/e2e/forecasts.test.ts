@@ -49,9 +49,10 @@ describe('forecasts.create', () => {
   });
 
   it('creates an inline question and forecasts it', async () => {
-    const task = await h.client.forecasts.create({ question: numeric, presetId: 'preset-1' });
+    const preset = await h.client.presets.create({ scope: 'personal', name: 'Preset 1' });
+    const task = await h.client.forecasts.create({ question: numeric, presetId: preset.id });
     expect(task.question).toMatchObject({ type: 'numeric', lowerBound: 40, upperBound: 140 });
-    expect(task.preset).toEqual({ used: true, id: 'preset-1' });
+    expect(task.preset).toEqual({ used: true, id: preset.id, name: 'Preset 1' });
     expect((await h.client.questions.retrieve(task.question.id)).title).toBe(numeric.title);
   });
 
@@ -111,7 +112,7 @@ describe('forecasts.create', () => {
     const fileId = h.mock.service.forecastControls.addContextFile(q.id);
     const err = await h.client.forecasts.create({ questionId: q.id }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContextNotReadyError);
-    expect((err as ContextNotReadyError).files).toEqual([{ id: fileId, status: 'processing', filename: 'notes.pdf' }]);
+    expect((err as ContextNotReadyError).files).toEqual([{ id: fileId, status: 'processing', filename: 'notes.pdf', questionId: q.id }]);
     expect((await h.client.forecasts.create({ questionId: q.id, allowIncompleteContext: true })).status).toBe('queued');
   });
 
@@ -155,7 +156,8 @@ describe('the task lifecycle on the mock clock', () => {
 
     h.mock.clock.advance(4.2 * MINUTE); // completes at 30 min; the report waits 30 s, then is written in 90 s
     r = await read();
-    expect(r.response.headers.get('retry-after')).toBeNull();
+    // The mock's choice: 15 s more while the report is being written, nothing once it is done.
+    expect(r.response.headers.get('retry-after')).toBe('15');
     expect(r.data).toMatchObject({ status: 'completed', partial: false, forecast: { report: { status: 'pending', short: null } } });
     expect(r.data.finishedAt).not.toBeNull();
     expect(r.data.subforecasts?.every((s) => s.status === 'completed' && s.completedAt)).toBe(true);
@@ -163,7 +165,8 @@ describe('the task lifecycle on the mock clock', () => {
     h.mock.clock.advance(0.5 * MINUTE);
     expect((await h.client.forecasts.retrieve(task.id)).forecast?.report?.status).toBe('writing');
     h.mock.clock.advance(2 * MINUTE);
-    const done = await h.client.forecasts.retrieve(task.id);
+    const { data: done, response } = await read();
+    expect(response.headers.get('retry-after')).toBeNull();
     expect(done.forecast?.report).toMatchObject({ status: 'completed', short: expect.any(String), medium: expect.stringContaining('##') });
     expect(done.forecast?.sources?.[0]).toMatchObject({ kind: 'web', display_name: expect.any(String) });
   });
@@ -333,8 +336,28 @@ describe('forecasts.list and questions.forecasts', () => {
     const item = (await h.client.forecasts.list({ taskId: ta.id })).data[0]!;
     expect(item).toMatchObject({ taskId: ta.id, status: 'completed', report: { status: 'completed', short: expect.any(String) } });
     expect(item.forecastData?.questionType).toBe('binary');
-    expect((await h.client.forecasts.list({ taskId: tb.id })).data[0]).toMatchObject({ forecastData: null, report: null });
+    expect((await h.client.forecasts.list({ taskId: tb.id })).data[0]).toMatchObject({ forecastData: null, report: { status: 'pending', short: null } });
     expect((await h.client.forecasts.list({ taskId: ta.id, fields: 'numeric' })).data[0]).not.toHaveProperty('report');
+  });
+
+  it('gives every list item a report {status, short}, pending before writing starts, never null', async () => {
+    const q = await h.client.questions.create(binary);
+    const cancelled = await h.client.forecasts.create({ questionId: q.id, runMode: 'light' });
+    await h.client.forecasts.cancel(cancelled.id);
+    const task = await h.client.forecasts.create({ questionId: q.id, runMode: 'light' });
+    const reports = async () => {
+      const lists = [await h.client.forecasts.list(), await h.client.questions.forecasts.list(q.id)];
+      return lists.map((page) => Object.fromEntries(page.data.map((t) => [t.taskId === task.id ? 'task' : 'cancelled', t.report])));
+    };
+    const pending = { status: 'pending', short: null };
+    for (const list of await reports()) expect(list).toEqual({ task: pending, cancelled: pending });
+
+    h.mock.clock.advance(5 * MINUTE); // completed; the report waits 30 s before writing starts
+    for (const list of await reports()) expect(list).toEqual({ task: pending, cancelled: pending });
+    h.mock.clock.advance(MINUTE);
+    for (const list of await reports()) expect(list.task).toEqual({ status: 'writing', short: null });
+    h.mock.clock.advance(MINUTE);
+    for (const list of await reports()) expect(list.task).toEqual({ status: 'completed', short: expect.stringContaining(binary.title) });
   });
 
   it('shows a colleague’s forecasts on shared questions only with scope=all_visible', async () => {

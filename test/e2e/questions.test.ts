@@ -16,7 +16,7 @@ import {
   ValidationError,
   type ClientOptions,
 } from '../../src/index.js';
-import { startMockServer, type MockServer } from '../../src/testing/index.js';
+import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
 
 let mock: MockServer;
 let client: ForecastingClient;
@@ -25,6 +25,7 @@ const connect = (options: ClientOptions = {}) =>
 
 beforeAll(async () => {
   mock = await startMockServer({
+    clock: new ManualClock(), // rate-limit windows and timestamps stay put
     apiKeys: [
       { key: 'pre_e2e_all', userId: 'u1', organizationId: 'org1' },
       { key: 'pre_e2e_reader', scopes: ['questions:read'], userId: 'u2', organizationId: 'org1' },

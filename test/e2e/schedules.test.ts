@@ -10,9 +10,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 describe('questions.schedule', () => {
   it('starts a forecast at each due time with its presetId, counting occurrences and moving nextDueAt', async () => {
     const q = await h.client.questions.create(binary);
+    const { id: p1 } = await h.client.presets.create({ scope: 'personal', name: 'P1' });
     const start = h.mock.clock.now() + HOUR;
-    const schedule = await h.client.questions.schedule.update(q.id, { intervalCount: 6, intervalUnit: 'hours', startAt: iso(start), presetId: 'p-1' });
-    expect(schedule).toMatchObject({ questionId: q.id, intervalCount: 6, intervalUnit: 'hours', nextDueAt: iso(start), occurrenceCount: 0, presetId: 'p-1' });
+    const schedule = await h.client.questions.schedule.update(q.id, { intervalCount: 6, intervalUnit: 'hours', startAt: iso(start), presetId: p1 });
+    expect(schedule).toMatchObject({ questionId: q.id, intervalCount: 6, intervalUnit: 'hours', nextDueAt: iso(start), occurrenceCount: 0, presetId: p1 });
     expect((await h.client.forecasts.list()).data).toEqual([]);
 
     h.mock.clock.advance(HOUR);
@@ -20,7 +21,7 @@ describe('questions.schedule', () => {
     expect(after).toMatchObject({ occurrenceCount: 1, nextDueAt: iso(start + 6 * HOUR) });
     const [started] = (await h.client.forecasts.list({ autoforecast: 'schedule' })).data;
     expect(started).toMatchObject({ questionId: q.id, autoforecast: 'schedule' });
-    expect((await h.client.forecasts.retrieve(started!.taskId)).preset).toEqual({ used: true, id: 'p-1' });
+    expect((await h.client.forecasts.retrieve(started!.taskId)).preset).toEqual({ used: true, id: p1, name: 'P1' });
 
     h.mock.clock.advance(12 * HOUR);
     expect((await h.client.questions.schedule.retrieve(q.id)).occurrenceCount).toBe(3);
@@ -74,14 +75,15 @@ describe('questions.schedule', () => {
 describe('questions.watch', () => {
   it('starts a forecast when the news moves the question by more than changeThreshold', async () => {
     const q = await h.client.questions.create(binary);
-    const watch = await h.client.questions.watch.update(q.id, { enabled: true, changeThreshold: 0.1, presetId: 'p-2' });
-    expect(watch).toMatchObject({ questionId: q.id, enabled: true, changeThreshold: 0.1, presetId: 'p-2' });
+    const { id: p2 } = await h.client.presets.create({ scope: 'personal', name: 'P2' });
+    const watch = await h.client.questions.watch.update(q.id, { enabled: true, changeThreshold: 0.1, presetId: p2 });
+    expect(watch).toMatchObject({ questionId: q.id, enabled: true, changeThreshold: 0.1, presetId: p2 });
     expect(h.mock.service.forecastControls.moveNews(q.id, 0.05)).toBeNull();
     const started = h.mock.service.forecastControls.moveNews(q.id, -0.2);
     expect(started?.startedBy).toBe('watch');
     const [item] = (await h.client.forecasts.list({ autoforecast: 'watch' })).data;
     expect(item).toMatchObject({ taskId: started!.id, autoforecast: 'watch' });
-    expect((await h.client.forecasts.retrieve(item!.taskId)).preset).toEqual({ used: true, id: 'p-2' });
+    expect((await h.client.forecasts.retrieve(item!.taskId)).preset).toEqual({ used: true, id: p2, name: 'P2' });
   });
 
   it('charges the monthly monitoring fee when switched on, and 409 with no change when credits are short', async () => {

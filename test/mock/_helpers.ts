@@ -1,7 +1,7 @@
 /** Shared helpers of the mock's own tests: build Fetch requests, read answers, check envelopes. */
 import { expect } from 'vitest';
 import type { MockService } from '../../src/testing/index.js';
-import type { Question } from '../../src/schemas/questions.js';
+import type { Question } from '../../src/schemas/records/questions.js';
 
 export const BASE = 'http://mock.test/api/v1/external';
 

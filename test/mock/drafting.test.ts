@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { NormalizeResult, QuestionDefinition } from '../../src/schemas/questions.js';
+import { QuestionDefinition } from '../../src/schemas/questions.js';
+import { NormalizeResult } from '../../src/schemas/records/questions.js';
 import { call, expectError, type Question } from './_helpers.js';
 
 interface Draft {

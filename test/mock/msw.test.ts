@@ -1,6 +1,8 @@
 // msw intercepts fetch in this file only; the real-HTTP tests live elsewhere.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Readable } from 'node:stream';
+import { ForecastingClient } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
 import { mockHandlers } from '../../src/testing/msw.js';
 import { binary, read, type ErrorBody, type ListBody, type Question } from './_helpers.js';
@@ -39,6 +41,14 @@ describe('mockHandlers (msw)', () => {
       TypeError,
     );
     expect(service.requests.last()).toMatchObject({ dropped: true });
+  });
+
+  it('takes the SDK’s uploads, streamed or not, inside fetch', async () => {
+    const client = new ForecastingClient({ apiKey: service.apiKey, baseURL, logLevel: 'off' });
+    const q = await client.questions.create({ type: 'binary', title: 'Will it rain?' });
+    const streamed = await client.questions.files.upload(q.id, { file: Readable.from([Buffer.from('a,b\n'), Buffer.from('1,2\n')]), filename: 'data.csv' });
+    const buffered = await client.questions.files.upload(q.id, { file: new File(['hello'], 'hello.txt') });
+    expect([streamed, buffered]).toMatchObject([{ filename: 'data.csv', sizeBytes: 8, status: 'processing' }, { filename: 'hello.txt', sizeBytes: 5 }]);
   });
 
   it('leaves other addresses unhandled', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { Question as QuestionSchema } from '../../src/schemas/questions.js';
+import { Question as QuestionSchema } from '../../src/schemas/records/questions.js';
 import { binary, call, createQuestion, expectError, type ListBody, type Question } from './_helpers.js';
 
 const numeric = { type: 'numeric', title: 'Brent price on 1 June?', lowerBound: 40, upperBound: 140, scaleType: 'linear' };

@@ -1,6 +1,7 @@
 // Real HTTP on 127.0.0.1; this file never starts msw.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockService, ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { ForecastingClient } from '../../src/index.js';
+import { createMockService, DEFAULT_SERVER_TIME_SCALE, ManualClock, ScaledClock, startMockServer, type MockServer } from '../../src/testing/index.js';
 import { binary, read, type ErrorBody, type Question } from './_helpers.js';
 
 let mock: MockServer | undefined;
@@ -24,7 +25,36 @@ describe('startMockServer (real HTTP)', () => {
     expect(mock.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/external$/);
     expect(mock.apiKey).toBe(mock.service.apiKey);
     expect(mock.clock).toBe(mock.service.clock);
-    expect(mock.clock).toBeInstanceOf(ManualClock);
+  });
+
+  it('runs a clock by default: a ScaledClock at 600x starting at the real time now', async () => {
+    const before = Date.now();
+    mock = await startMockServer();
+    expect(DEFAULT_SERVER_TIME_SCALE).toBe(600);
+    expect(mock.clock).toBeInstanceOf(ScaledClock);
+    expect((mock.clock as ScaledClock).timeScale).toBe(DEFAULT_SERVER_TIME_SCALE);
+    expect(mock.clock.now()).toBeGreaterThanOrEqual(before);
+    expect(mock.clock.now() - Date.now()).toBeLessThan(60_000); // well under a real second has passed
+    // The service alone keeps its deterministic default.
+    expect(createMockService().clock).toBeInstanceOf(ManualClock);
+  });
+
+  it('completes a default forecast for a client with no options but key and address, within a few seconds', async () => {
+    mock = await startMockServer();
+    const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
+    const question = await client.questions.create({ type: 'binary', title: 'Will the default clock run?' });
+    const task = await client.forecasts.createAndWait({ questionId: question.id }, { timeout: 8_000 });
+    expect([task.runMode, task.status]).toEqual(['standard', 'completed']);
+  });
+
+  it('uses the clock it is given, and the service’s own', async () => {
+    const clock = new ManualClock();
+    mock = await startMockServer({ clock });
+    expect(mock.clock).toBe(clock);
+    await mock.close();
+    const service = createMockService();
+    mock = await startMockServer({ service });
+    expect(mock.clock).toBe(service.clock);
   });
 
   it('creates and reads back a question over HTTP', async () => {

@@ -1,6 +1,9 @@
 // The built package as users load it: both module formats, every entry, one class identity.
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, posix, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -42,9 +45,149 @@ describe('built package', () => {
 
   it('exports every pinned name from the root', async () => {
     const sdk = (await import(`${root}dist/index.js`)) as Record<string, unknown>;
-    const pinned = ['ForecastingClient', 'operations', 'verifyWebhook', 'ForecastingError', 'APIError', 'BadRequestError', 'AuthenticationError', 'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'RateLimitError', 'InternalServerError', 'APIConnectionError', 'APITimeoutError', 'ValidationError', 'WebhookVerificationError'];
+    const pinned = ['ForecastingClient', 'operations', 'verifyWebhook', 'ForecastingError', 'APIError', 'BadRequestError', 'AuthenticationError', 'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'RateLimitError', 'InternalServerError', 'APIConnectionError', 'APITimeoutError', 'ValidationError', 'WebhookVerificationError', 'ContextFileFailedError'];
     expect(pinned.filter((name) => sdk[name] === undefined)).toEqual([]);
     const { APITimeoutError, APIConnectionError } = sdk as { APITimeoutError: { prototype: object }; APIConnectionError: new () => object };
     expect(APITimeoutError.prototype).toBeInstanceOf(APIConnectionError);
   });
 });
+
+// The published declarations stand alone: a `.d.ts`/`.d.cts` may import only the package's own files
+// and what its users are sure to have for that entry. publint and attw do not check this (a d.ts that
+// imports an undeclared package passes both); test/package/consumer.test.ts compiles a real consumer.
+describe('published declarations', () => {
+  /** The bare packages each entry's declarations may import, by `exports` key. */
+  const allowed: Record<string, (specifier: string) => boolean> = {
+    '.': isZod,
+    './webhooks': isZod,
+    './webhooks/express': isZod, // express is an optional peer, and its types (@types/express) are not declared at all
+    './webhooks/fetch': isZod,
+    './testing': (s) => isZod(s) || isNode(s), // the mock server is node:http: its users have Node's types
+    './testing/msw': (s) => isZod(s) || isNode(s) || s === 'msw' || s === 'msw/node', // builds on ./testing; msw is an optional peer
+  };
+  const forbidden = ['eventemitter3', 'ky', 'express'];
+
+  it('lets each declaration file import only its own files, zod, and (for ./testing and ./testing/msw) node:* and msw', () => {
+    const graph = declarationGraph();
+    const entries = declarationEntries();
+    expect(Object.keys(entries).sort()).toEqual(Object.keys(allowed).sort());
+    // A chunk shared by several entries may import only what all of them allow.
+    const reachedBy = new Map<string, string[]>();
+    for (const [entry, files] of Object.entries(entries)) {
+      for (const file of reachable(graph, files)) reachedBy.set(file, [...(reachedBy.get(file) ?? []), entry]);
+    }
+    const problems: string[] = [];
+    for (const [file, { bare }] of graph) {
+      const by = reachedBy.get(file) ?? [];
+      if (by.length === 0) problems.push(`${file}: reached from no entry of package.json exports`);
+      for (const s of bare) {
+        const refusedBy = by.filter((entry) => !allowed[entry]!(s));
+        if (refusedBy.length > 0) problems.push(`${file}: imports '${s}', which is not allowed for ${refusedBy.join(', ')}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect([...graph.values()].flatMap((f) => f.bare).filter((s) => forbidden.includes(packageName(s)))).toEqual([]);
+    // The audit reads what it should: zod's types and msw's are imported (so the parse found imports).
+    const all = new Set([...graph.values()].flatMap((f) => f.bare));
+    expect(all).toContain('zod/mini');
+    expect(all).toContain('msw');
+  });
+
+  it('reads imports as TypeScript does: every form, nothing in comments or strings', () => {
+    const text = `/// <reference types="node" />
+      /** @example
+       * import { ForecastingClient } from 'forecasting-sdk';
+       */
+      // import x from 'in-a-line-comment';
+      import { a } from 'zod/mini';
+      import type { B } from "./chunk-1.js";
+      import 'side-effect';
+      export { c } from 'reexported';
+      export * from './chunk-2.js';
+      import eq = require('import-equals');
+      declare module 'augmented' { interface X { y: typeof import('import-type').Z } }
+      declare const s: "import z from 'in-a-string'";
+      declare function f(): import('node:http').Server;`;
+    expect(importsOf('x.d.ts', text).sort()).toEqual(
+      ['./chunk-1.js', './chunk-2.js', 'augmented', 'import-equals', 'import-type', 'node', 'node:http', 'reexported', 'side-effect', 'zod/mini'].sort(),
+    );
+  });
+});
+
+function isZod(s: string): boolean {
+  return s === 'zod' || s.startsWith('zod/');
+}
+function isNode(s: string): boolean {
+  return s.startsWith('node:') || s === 'node'; // `node`: a `/// <reference types="node" />`
+}
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+function packageName(s: string): string {
+  return s.split('/').slice(0, s.startsWith('@') ? 2 : 1).join('/');
+}
+
+/** Every module a declaration file names: imports, re-exports, `import("…")` types, `import = require`, module augmentations, `/// <reference types>`. */
+function importsOf(fileName: string, text: string): string[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found = file.typeReferenceDirectives.map((d) => d.fileName);
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push(node.moduleSpecifier.text);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+      found.push(node.moduleReference.expression.text);
+    } else if (ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name)) {
+      found.push(node.name.text);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      found.push(node.argument.literal.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+const dist = join(root, 'dist');
+const isDeclaration = (f: string) => f.endsWith('.d.ts') || f.endsWith('.d.cts') || f.endsWith('.d.mts');
+
+/** Each declaration file of dist/ (path relative to the package) with its bare imports and the package files it imports. */
+function declarationGraph(): Map<string, { bare: string[]; own: string[] }> {
+  const graph = new Map<string, { bare: string[]; own: string[] }>();
+  for (const name of readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter(isDeclaration)) {
+    const file = `dist/${name.split(sep).join('/')}`;
+    const specifiers = importsOf(file, readFileSync(join(root, file), 'utf8'));
+    const own = specifiers.filter((s) => s.startsWith('.')).map((s) => declarationOf(posix.join(posix.dirname(file), s), file));
+    graph.set(file, { bare: specifiers.filter((s) => !s.startsWith('.')), own });
+  }
+  return graph;
+}
+
+/** The declaration file a relative import of `from` names (`./x.js` → `./x.d.ts`, `./x.cjs` → `./x.d.cts`); it must exist. */
+function declarationOf(target: string, from: string): string {
+  const candidates = /\.(c|m)?js$/.test(target)
+    ? [target.replace(/\.(c|m)?js$/, (_, k: string | undefined) => `.d.${k ?? ''}ts`)]
+    : [`${target}.d.ts`, `${target}/index.d.ts`];
+  const found = candidates.find((c) => existsSync(join(root, c)));
+  if (!found) throw new Error(`${from} imports ${target}, which has no declaration file (looked for ${candidates.join(', ')})`);
+  return found;
+}
+
+/** The declaration files each `exports` key points at (its import and require conditions). */
+function declarationEntries(): Record<string, string[]> {
+  const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  const entries: Record<string, string[]> = {};
+  for (const [key, target] of Object.entries(exports)) {
+    const types = JSON.stringify(target).match(/"types":"[^"]+"/g)?.map((m) => posix.normalize(m.slice('"types":"'.length, -1))) ?? [];
+    if (types.length > 0) entries[key] = types;
+  }
+  return entries;
+}
+
+function reachable(graph: Map<string, { own: string[] }>, from: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...from];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...(graph.get(file)?.own ?? []));
+  }
+  return seen;
+}

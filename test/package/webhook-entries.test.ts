@@ -34,9 +34,10 @@ describe('webhook handler entries', () => {
     expect(JSON.parse(out)).toEqual({ arity: 3, loaded: [], identity: true });
   });
 
-  it('types req.webhookEvent through the Express request, from type-only imports', () => {
-    const types = readFileSync(`${root}dist/webhooks/express.d.ts`, 'utf8');
-    expect(types).toMatch(/import (type )?\{[^}]*RequestHandler[^}]*\} from 'express'/);
-    expect(types).toMatch(/webhookEvent\?: WebhookEvent/);
+  it.each(['d.ts', 'd.cts'])('types req.webhookEvent through the Express request without importing Express types (%s)', (ext) => {
+    const types = readFileSync(`${root}dist/webhooks/express.${ext}`, 'utf8');
+    expect(types).not.toMatch(/^import[^;]*['"]express['"]/m);
+    expect(types).toMatch(/namespace Express \{\s*interface Request \{[^}]*webhookEvent\?: WebhookEvent/);
+    expect(types).toMatch(/declare function webhookMiddleware\([^)]*\): WebhookMiddleware;/);
   });
 });

@@ -14,12 +14,19 @@ let clock: ManualClock;
 let client: ForecastingClient;
 let receiver: Receiver;
 
+// Signatures carry real time. Each signing reads a real second later, so that the attempts of one
+// delivery (made within one real second here) each get their own t, still within the receivers' 5 minutes.
+let realNow = Date.now();
+beforeEach(() => {
+  realNow = Date.now();
+});
+
 beforeAll(async () => {
   clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
   mock = await startMockServer({
     clock,
     apiKeys: [{ key: 'pre_e2e_hooks', userId: OWNER }],
-    webhooks: { allowLoopbackReceivers: true, answerTimeoutMs: 300 },
+    webhooks: { allowLoopbackReceivers: true, answerTimeoutMs: 300, realTime: () => (realNow += 1_000) },
   });
   client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, maxRetries: 0, logLevel: 'off' });
 });
@@ -44,7 +51,6 @@ const advance = async (ms: number) => {
   clock.advance(ms);
   await settle();
 };
-const nowSeconds = () => Math.floor(clock.now() / 1000);
 const signatureOf = (i: number) => String(receiver.calls[i]!.headers['x-service-signature']);
 
 describe('signed deliveries', () => {
@@ -64,8 +70,8 @@ describe('signed deliveries', () => {
     expect(headers['user-agent']).toBe('Service-Webhooks/1');
     expect(headers['x-service-event-id']).toBe(id);
     expect(headers['x-service-event-type']).toBe('forecast.completed');
-    expect(signatureOf(0)).toMatch(new RegExp(`^t=${nowSeconds()},v1=[0-9a-f]{64}$`));
-    const event = await verifyWebhook(body, headers, hook.signingSecret, { now: nowSeconds() });
+    expect(signatureOf(0)).toMatch(new RegExp(`^t=${Math.floor(realNow / 1000)},v1=[0-9a-f]{64}$`));
+    const event = await verifyWebhook(body, headers, hook.signingSecret);
     expect(event.id).toBe(id);
 
     const [delivery] = (await client.webhooks.deliveries.list({ webhookId: hook.id })).data;
@@ -108,7 +114,7 @@ describe('signed deliveries', () => {
     const delivery = await client.webhooks.test(hook.id);
     expect(delivery.status).toBe('pending');
     await settle();
-    const event = await verifyWebhook(receiver.calls[0]!.body, receiver.calls[0]!.headers, hook.signingSecret, { now: nowSeconds() });
+    const event = await verifyWebhook(receiver.calls[0]!.body, receiver.calls[0]!.headers, hook.signingSecret);
     expect(event).toMatchObject({ id: `evt:webhook.test:${delivery.id}`, type: 'webhook.test', data: { test: true, webhookId: hook.id } });
     expect((await client.webhooks.deliveries.retrieve(delivery.id)).status).toBe('succeeded');
   });
@@ -247,7 +253,7 @@ describe('replay, cancellation and rotation', () => {
     expect(receiver.calls.map((c) => c.headers['x-service-delivery-id'])).toEqual([failed!.id, failed!.id, failed!.id]);
     expect(receiver.calls.map((c) => c.headers['x-service-event-id'])).toEqual(Array(3).fill('evt:forecast.completed:fc-7'));
     expect(new Set(receiver.calls.map((c) => c.body.toString())).size).toBe(1);
-    await verifyWebhook(receiver.calls[2]!.body, receiver.calls[2]!.headers, hook.signingSecret, { now: nowSeconds() });
+    await verifyWebhook(receiver.calls[2]!.body, receiver.calls[2]!.headers, hook.signingSecret);
   });
 
   it('cancels waiting deliveries when the address changes, and sends nothing more to the old one', async () => {
@@ -282,8 +288,8 @@ describe('replay, cancellation and rotation', () => {
     await settle();
     expect(signatureOf(0)).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     const { body, headers } = receiver.calls[0]!;
-    await verifyWebhook(body, headers, newSecret, { now: nowSeconds() });
-    await verifyWebhook(body, headers, hook.signingSecret, { now: nowSeconds() });
+    await verifyWebhook(body, headers, newSecret);
+    await verifyWebhook(body, headers, hook.signingSecret);
 
     await advance(24 * 3_600_000 - 1_000);
     await client.webhooks.test(hook.id);
@@ -295,8 +301,8 @@ describe('replay, cancellation and rotation', () => {
     await settle();
     expect(signatureOf(2).match(/v1=/g)).toHaveLength(1);
     const last = receiver.calls[2]!;
-    await verifyWebhook(last.body, last.headers, newSecret, { now: nowSeconds() });
-    await expect(verifyWebhook(last.body, last.headers, hook.signingSecret, { now: nowSeconds() })).rejects.toMatchObject({
+    await verifyWebhook(last.body, last.headers, newSecret);
+    await expect(verifyWebhook(last.body, last.headers, hook.signingSecret)).rejects.toMatchObject({
       code: 'no_matching_signature',
     });
   });

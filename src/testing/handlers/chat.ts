@@ -4,13 +4,15 @@
  * @module
  */
 import { CHAT_MESSAGES_PER_MINUTE } from '../../core/limits.js';
-import { chatOperations as ops } from '../../resources/forecasts.js';
-import type { ChatMessage, ChatThread, ContextNote } from '../../schemas/chat.js';
-import type { ForecastData } from '../../schemas/forecasts.js';
+import { chatOperations as ops } from '../../resources/forecasts/index.js';
+import type { ChatMessage, ChatThread } from '../../schemas/records/chat.js';
+import type { ForecastData } from '../../schemas/records/forecasts.js';
 import { badRequest, conflict, notFound } from '../http.js';
 import { forecastDataFor } from '../models/forecast-data.js';
 import { cursorPage } from '../paging.js';
 import { collectionKey, type Ownership } from '../store.js';
+import { addNote } from '../models/context.js';
+import type { Treatment } from '../../schemas/enums.js';
 import { findVisibleTask } from './forecasts.js';
 import { on, type HandlerContext } from './types.js';
 
@@ -23,15 +25,6 @@ interface ThreadRecord extends Ownership {
   updatedAt: string;
 }
 const THREADS = collectionKey<ThreadRecord>('chatThreads');
-
-/**
- * Context notes saved from chat. The question context group (a later issue) owns notes; until then
- * they are kept here, by the same record shape a note read shows.
- */
-export interface ContextNoteRecord extends ContextNote {
-  questionId: string;
-}
-export const CONTEXT_NOTES = collectionKey<ContextNoteRecord>('contextNotes');
 
 const threadView = ({ ownerId: _o, organizationId: _g, questionId: _q, ...thread }: ThreadRecord): ChatThread => thread;
 
@@ -107,12 +100,6 @@ export const chatHandlers = [
     if (!owner || !message) throw notFound(`messageId: no chat message ${id}`);
     const suggestion = message.suggestedContext;
     if (message.role !== 'assistant' || !suggestion) throw badRequest('has no suggested context to save', 'messageId');
-    return ctx.store.collection(CONTEXT_NOTES).insert({
-      id: crypto.randomUUID(),
-      questionId: owner.questionId,
-      text: suggestion.text,
-      treatment: ctx.input.treatment ?? suggestion.treatment ?? 'consider',
-      createdAt: ctx.timestamp(),
-    });
+    return addNote(ctx, owner.questionId, suggestion.text, (ctx.input.treatment ?? suggestion.treatment ?? 'consider') as Treatment);
   }),
 ];

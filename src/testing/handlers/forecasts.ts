@@ -3,12 +3,13 @@
  * (one or in bulk), run modes. The lifecycle itself is `models/forecast-task.ts`.
  * @module
  */
-import { forecastOperations as ops, questionForecastOperations as qops, runModeOperations } from '../../resources/forecasts.js';
+import { forecastOperations as ops, questionForecastOperations as qops, runModeOperations } from '../../resources/forecasts/index.js';
 import { QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../core/limits.js';
-import { ForecastCreateParams, type ForecastListItem, type RunModeKey } from '../../schemas/forecasts.js';
-import { MockHttpError, notFound, Reply } from '../http.js';
+import { ForecastCreateParams, type RunModeKey } from '../../schemas/forecasts.js';
+import type { ForecastListItem } from '../../schemas/records/forecasts.js';
+import { MockHttpError, notFound, Reply, type HeaderMap } from '../http.js';
 import { validate } from '../input.js';
-import { PRICES } from '../models/credits.js';
+import { priceOf } from '../models/credits.js';
 import {
   DEFAULT_RUN_MODE,
   RUN_MODE_PLANS,
@@ -88,8 +89,33 @@ const itemError = (err: unknown) => {
   throw err;
 };
 
-const page = (ctx: HandlerContext, records: ForecastRecord[], query: { fields?: 'numeric' | undefined; limit?: number | undefined; cursor?: string | undefined }) =>
-  cursorPage<ForecastListItem>(records.map((r) => listItemView(ctx.store, r, query)), query, (t) => t.taskId);
+/**
+ * How long a reader of this task should wait before reading again, in mock ms, or `undefined` once
+ * nothing will change: the spec's 15 s queued and 120 s running; and, the mock's own choice, 15 s
+ * while a completed task's report is still being written (so a client waiting for the report on a
+ * fast clock is told a real-time wait too).
+ */
+function readAgainIn(record: ForecastRecord): number | undefined {
+  if (record.status === 'queued') return QUEUED_RETRY_AFTER_MS;
+  if (!isFinalTask(record)) return RUNNING_RETRY_AFTER_MS;
+  const writing = record.status === 'completed' && (record.reportStatus === 'pending' || record.reportStatus === 'writing');
+  return writing ? QUEUED_RETRY_AFTER_MS : undefined;
+}
+
+/** `Retry-After` in real seconds for `wait` mock ms, or no header. */
+const retryAfter = (ctx: HandlerContext, wait: number | undefined): HeaderMap =>
+  wait === undefined ? {} : { 'retry-after': String(ctx.clock.realSeconds(wait)) };
+
+/**
+ * A page of list items. The mock's own choice: when a listed task is not settled, the page carries
+ * `Retry-After` (the longest wait among them), so `waitMany` on a fast clock waits real seconds.
+ */
+const page = (ctx: HandlerContext, records: ForecastRecord[], query: { fields?: 'numeric' | undefined; limit?: number | undefined; cursor?: string | undefined }) => {
+  const envelope = cursorPage<ForecastListItem>(records.map((r) => listItemView(ctx.store, r, query)), query, (t) => t.taskId);
+  const shown = new Set(envelope.data.map((item) => item.taskId));
+  const waits = records.filter((r) => shown.has(r.id)).map(readAgainIn).filter((w) => w !== undefined);
+  return new Reply(envelope, { headers: retryAfter(ctx, waits.length > 0 ? Math.max(...waits) : undefined) });
+};
 
 export const forecastHandlers = [
   on(runModeOperations.list, (ctx) =>
@@ -97,7 +123,7 @@ export const forecastHandlers = [
       Object.entries(RUN_MODE_PLANS).map(([key, plan]) => ({
         key,
         name: plan.name,
-        credits: PRICES[`forecast.${key}`],
+        credits: priceOf(ctx.store, `forecast.${key}`),
         approximateMinutes: plan.minutes,
         isDefault: key === DEFAULT_RUN_MODE,
       })),
@@ -106,20 +132,17 @@ export const forecastHandlers = [
     ),
   ),
 
-  on(ops.create, (ctx) => taskView(ctx.store, startFromBody(ctx, ctx.input))),
+  on(ops.create, (ctx) => taskView(ctx.store, startFromBody(ctx, ctx.input), { viewer: ctx.principal })),
 
   on(ops.retrieve, (ctx) => {
     const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
-    const view = taskView(ctx.store, record, ctx.input);
-    if (isFinalTask(record)) return view;
-    const wait = record.status === 'queued' ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS;
-    return new Reply(view, { headers: { 'retry-after': String(wait / 1000) } });
+    return new Reply(taskView(ctx.store, record, { ...ctx.input, viewer: ctx.principal }), { headers: retryAfter(ctx, readAgainIn(record)) });
   }),
 
   on(ops.cancel, (ctx) => {
     const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
     cancelForecast(ctx, record);
-    return taskView(ctx.store, record);
+    return taskView(ctx.store, record, { viewer: ctx.principal });
   }),
 
   on(ops.createBatch, (ctx) => {
@@ -175,6 +198,6 @@ export const forecastHandlers = [
   on(qops.create, (ctx) => {
     const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
     requireContextScope(ctx, ctx.input.context);
-    return taskView(ctx.store, start(ctx, question, ctx.input));
+    return taskView(ctx.store, start(ctx, question, ctx.input), { viewer: ctx.principal });
   }),
 ];

@@ -11,10 +11,16 @@ import { forecastHandlers } from './forecasts.js';
 import { chatHandlers } from './chat.js';
 import { scheduleHandlers } from './schedules.js';
 import { creditHandlers } from './credits.js';
+import { decisionHandlers } from './decisions.js';
+import { contextHandlers } from './context.js';
+import { presetHandlers } from './presets.js';
 
 export const allHandlers: readonly OperationHandler[] = [...questionHandlers, ...draftingHandlers, ...tagHandlers, ...webhookHandlers,
   ...forecastHandlers,
   ...chatHandlers,
   ...scheduleHandlers,
   ...creditHandlers,
+  ...decisionHandlers,
+  ...contextHandlers,
+  ...presetHandlers,
 ];

@@ -7,11 +7,14 @@ import { notFound } from '../http.js';
 import { deleteSchedule, putSchedule, scheduleView, SCHEDULES, WATCHES, watchView } from '../models/automation.js';
 import { chargeForecast } from '../models/credits.js';
 import { findVisibleQuestion } from '../models/question.js';
+import { findPreset } from '../models/presets.js';
 import { cursorPage } from '../paging.js';
 import { on, type HandlerContext } from './types.js';
 
 const questionOf = (ctx: HandlerContext) => findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
 const owner = (ctx: HandlerContext) => ({ ownerId: ctx.principal.userId, organizationId: ctx.principal.organizationId });
+/** A schedule's or watch's `presetId` must name a preset the caller sees (or be `none`/null): 404 otherwise. */
+const checkPreset = (ctx: HandlerContext, presetId: string | null | undefined) => presetId && presetId !== 'none' && findPreset(ctx.store, ctx.principal, presetId);
 
 export const scheduleHandlers = [
   on(sops.retrieve, (ctx) => {
@@ -20,7 +23,11 @@ export const scheduleHandlers = [
     return scheduleView(found);
   }),
 
-  on(sops.update, (ctx) => scheduleView(putSchedule(ctx, owner(ctx), questionOf(ctx).id, ctx.input))),
+  on(sops.update, (ctx) => {
+    const questionId = questionOf(ctx).id;
+    checkPreset(ctx, ctx.input.presetId);
+    return scheduleView(putSchedule(ctx, owner(ctx), questionId, ctx.input));
+  }),
 
   on(sops.delete, (ctx) => {
     if (!deleteSchedule(ctx, questionOf(ctx).id)) throw notFound('The question has no schedule');
@@ -34,6 +41,7 @@ export const scheduleHandlers = [
 
   on(wops.update, (ctx) => {
     const questionId = questionOf(ctx).id;
+    checkPreset(ctx, ctx.input.presetId);
     const watches = ctx.store.collection(WATCHES);
     const old = watches.get(questionId);
     // Monitoring costs a monthly fee, charged when a watch is switched on (409 and no change when short).

@@ -3,7 +3,7 @@
  * @module
  */
 import { tagOperations as ops } from '../../resources/tags.js';
-import type { Tag } from '../../schemas/questions.js';
+import type { Tag } from '../../schemas/records/questions.js';
 import { visibleQuestions } from '../models/question.js';
 import { cursorPage } from '../paging.js';
 import { on } from './types.js';

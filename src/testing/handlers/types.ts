@@ -33,6 +33,8 @@ export interface HandlerContext<Input = unknown> {
   limit(name: string, perMinute: number): void;
   /** The original request (for multipart bodies and headers). */
   request: Request;
+  /** Whether the caller's organization turned file uploads off (403 `uploads_disabled`). */
+  uploadsDisabled: boolean;
 }
 
 /** The validated input type of an operation. */

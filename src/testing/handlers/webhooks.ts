@@ -6,7 +6,7 @@
 import { MAX_WEBHOOKS } from '../../core/limits.js';
 import { webhookDeliveryOperations as deliveryOps, webhookOperations as ops } from '../../resources/webhooks.js';
 import { addressKind } from '../../schemas/webhooks.js';
-import type { Webhook, WebhookWithSecret } from '../../schemas/webhooks.js';
+import type { Webhook, WebhookWithSecret } from '../../schemas/records/webhooks.js';
 import { badRequest, conflict, notFound } from '../http.js';
 import { cursorPage } from '../paging.js';
 import { API_PREFIX } from '../router.js';
@@ -21,13 +21,14 @@ import {
   type WebhookRecord,
 } from '../webhooks/engine.js';
 import { on, type HandlerContext } from './types.js';
+import { toBase64Url } from '../base64url.js';
 
 const engineOf = (ctx: HandlerContext): MockWebhookEngine => webhookEngineOf(ctx.store);
 
 /** A new secret: `whsec_` and 32 random bytes in base64url. */
 function newSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `whsec_${Buffer.from(bytes).toString('base64url')}`;
+  return `whsec_${toBase64Url(bytes)}`;
 }
 
 /** What reads show of a secret: `whsec_` and its first four characters. */

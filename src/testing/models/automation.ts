@@ -5,7 +5,8 @@
  * @module
  */
 import { MAX_SCHEDULE_OCCURRENCES } from '../../core/limits.js';
-import type { Schedule, ScheduleParams, Watch } from '../../schemas/schedules.js';
+import type { ScheduleParams } from '../../schemas/schedules.js';
+import type { Schedule, Watch } from '../../schemas/records/schedules.js';
 import type { ScheduledCallback } from '../clock.js';
 import { MockHttpError } from '../http.js';
 import { collectionKey, type ForecastRecord, type Ownership } from '../store.js';

@@ -3,7 +3,7 @@
  * nothing charged) when the balance is too low. Cancelling never refunds.
  * @module
  */
-import type { Credits } from '../../schemas/account.js';
+import type { Credits } from '../../schemas/records/account.js';
 import { conflict } from '../http.js';
 import { collectionKey, type MockStore } from '../store.js';
 
@@ -28,6 +28,14 @@ export interface CreditsRecord {
 }
 export const CREDITS = collectionKey<CreditsRecord>('credits');
 
+/** Prices a test changed (`service.decisionControls.setPrice`), by price key (`id`). */
+export const PRICE_CHANGES = collectionKey<{ id: string; credits: number }>('priceChanges');
+
+/** The price of `key` now: as a test changed it, else the table's. */
+export function priceOf(store: MockStore, key: string): number {
+  return store.collection(PRICE_CHANGES).get(key)?.credits ?? PRICES[key] ?? 0;
+}
+
 /** The organization's record, created with the default balance on first use. */
 export function creditsOf(store: MockStore, organizationId: string): CreditsRecord {
   const credits = store.collection(CREDITS);
@@ -37,7 +45,7 @@ export function creditsOf(store: MockStore, organizationId: string): CreditsReco
 /** Charges the price of `key`; 409 `invalid_request_error` (nothing charged) when the balance is too low. */
 export function chargeForecast(store: MockStore, organizationId: string, key: string): number {
   const record = creditsOf(store, organizationId);
-  const price = PRICES[key] ?? 0;
+  const price = priceOf(store, key);
   if (record.unlimited) return price;
   if (record.balance < price) {
     throw conflict(`Not enough credits: ${key} costs ${price}, the balance is ${record.balance}; nothing was charged`);
@@ -46,13 +54,13 @@ export function chargeForecast(store: MockStore, organizationId: string, key: st
   return price;
 }
 
-/** The credits record as `GET /credits` shows it. */
-export function creditsView(record: CreditsRecord): Credits {
+/** The credits record as `GET /credits` shows it (with the prices of `store`, when given). */
+export function creditsView(record: CreditsRecord, store?: MockStore): Credits {
   return {
     balance: record.balance,
     unlimited: record.unlimited,
     topUps: [],
-    prices: Object.entries(PRICES).map(([key, credits]) => ({ key, credits })),
+    prices: Object.entries(PRICES).map(([key, credits]) => ({ key, credits: store ? priceOf(store, key) : credits })),
     plan: { key: 'payg', name: 'Pay as you go', status: 'active', currentPeriodEnd: null, cancelAtPeriodEnd: false, creditsPerPeriod: 0 },
   };
 }

@@ -5,7 +5,8 @@
 import type { ForecastRecord } from '../store.js';
 import { newsMoved } from './automation.js';
 import { creditsOf, type CreditsRecord } from './credits.js';
-import { CONTEXT_FILES, FORECAST_OUTCOMES, type ContextFileLike, type ForecastEnv, type ForecastOutcome } from './forecast-task.js';
+import { CONTEXT_FILES, type ContextFileRecord } from './context.js';
+import { FORECAST_OUTCOMES, type ForecastEnv, type ForecastOutcome } from './forecast-task.js';
 
 /**
  * Steers the mock's forecasts from a test.
@@ -45,13 +46,34 @@ export class ForecastControls {
     return creditsOf(this.env.store, organizationId);
   }
 
-  /** Adds a context file to a question (default `processing`); returns its id. */
-  addContextFile(questionId: string, status: ContextFileLike['status'] = 'processing', filename = 'notes.pdf'): string {
-    return this.env.store.collection(CONTEXT_FILES).insert({ id: crypto.randomUUID(), questionId, status, filename }).id;
+  /**
+   * Adds an empty context file to a question (default `processing`), as if uploaded, that stays in
+   * its state until {@link setContextFileStatus} moves it; returns its id. (An upload through the API
+   * finishes processing on the clock; see `service.contextControls`.)
+   */
+  addContextFile(questionId: string, status: ContextFileRecord['status'] = 'processing', filename = 'notes.pdf'): string {
+    const now = new Date(this.env.clock.now()).toISOString();
+    return this.env.store.collection(CONTEXT_FILES).insert({
+      id: crypto.randomUUID(),
+      questionId,
+      status,
+      filename,
+      contentType: 'application/pdf',
+      sizeBytes: 0,
+      content: new Uint8Array(),
+      artifactType: 'user_context',
+      treatment: 'consider',
+      userNote: null,
+      failureReason: null,
+      failWith: null,
+      createdAt: now,
+      updatedAt: now,
+      timer: null,
+    }).id;
   }
 
-  /** Moves a context file to `ready` or `failed`. */
-  setContextFileStatus(fileId: string, status: ContextFileLike['status']): void {
+  /** Moves a context file to `ready` or `failed` at once. */
+  setContextFileStatus(fileId: string, status: ContextFileRecord['status']): void {
     const file = this.env.store.collection(CONTEXT_FILES).get(fileId);
     if (!file) throw new Error(`No context file ${fileId}`);
     file.status = status;

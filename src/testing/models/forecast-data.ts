@@ -4,8 +4,8 @@
  * within the bounds, `p10 <= p50 <= p90`, dates in Unix seconds).
  * @module
  */
-import type { ForecastData } from '../../schemas/forecasts.js';
-import type { Question } from '../../schemas/questions.js';
+import type { ForecastData } from '../../schemas/records/forecasts.js';
+import type { Question } from '../../schemas/records/questions.js';
 
 /** Buckets of a numeric or date distribution. */
 const BUCKETS = 20;

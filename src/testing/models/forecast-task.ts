@@ -6,13 +6,16 @@
  * @module
  */
 import { MAX_ACTIVE_FORECASTS } from '../../core/limits.js';
-import type { ForecastListItem, ForecastTask, RunModeKey, TaskStatus } from '../../schemas/forecasts.js';
+import type { RunModeKey, TaskStatus } from '../../schemas/forecasts.js';
+import type { ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 import type { MockClock } from '../clock.js';
 import type { MockEventBus, MockForecastEvent } from '../events.js';
 import { conflict, MockHttpError } from '../http.js';
 import { API_PREFIX } from '../router.js';
 import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type QuestionRecord } from '../store.js';
+import { unfinishedFiles, useNotes } from './context.js';
 import { chargeForecast } from './credits.js';
+import { canSeePreset, PRESETS, resolvePreset, type Viewer } from './presets.js';
 import { forecastDataFor } from './forecast-data.js';
 
 /** What the state machine runs with (a handler context has all of it). */
@@ -78,19 +81,6 @@ export interface ForecastOutcome {
 /** Outcomes by question id. */
 export const FORECAST_OUTCOMES = collectionKey<ForecastOutcome>('forecastOutcomes');
 
-/**
- * The seam to question files (a later group): a file that is not `ready` keeps forecasts on its
- * question waiting (409 `context_not_ready`) unless `allowIncompleteContext`. The files group stores
- * its records here, or a test inserts one.
- */
-export interface ContextFileLike {
-  id: string;
-  questionId: string;
-  status: 'processing' | 'ready' | 'failed' | (string & {});
-  filename?: string;
-}
-export const CONTEXT_FILES = collectionKey<ContextFileLike>('questionFiles');
-
 const isFinal = (s: TaskStatus) => TASK_TRANSITIONS[s].length === 0;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -106,24 +96,24 @@ export interface StartRequest {
 }
 
 /**
- * Starts a forecast: refuses it as the spec says (one running forecast per question, files still
- * processing, 50 API-started forecasts per user, too few credits with nothing charged), else
- * charges it, stores it `queued`, schedules its moves and emits `forecast.started`.
+ * Starts a forecast: refuses it as the spec says (a preset the starter cannot see, one running
+ * forecast per question, files of the question or its preset still processing, 50 API-started
+ * forecasts per user, too few credits with nothing charged), else charges it, stores it `queued`,
+ * uses up the question's notes, schedules its moves and emits `forecast.started`.
  */
 export function startForecast(env: ForecastEnv, req: StartRequest): ForecastRecord {
   const { store, clock } = env;
   const questionId = req.question.id;
+  const preset = resolvePreset(store, { userId: req.ownerId, organizationId: req.organizationId }, req.question, req.presetId);
   const active = store.forecasts.list((r) => r.questionId === questionId && !isFinal(r.status))[0];
   if (active) {
     throw conflict(`questionId: question ${questionId} already has a forecast running`, 'forecast_already_running', {
       activeTaskId: active.id,
     });
   }
-  const files = store.collection(CONTEXT_FILES).list((f) => f.questionId === questionId && f.status === 'processing');
+  const files = unfinishedFiles(store, questionId, preset?.id ?? null);
   if (files.length > 0 && !req.allowIncompleteContext) {
-    throw conflict(`${files.length} context file(s) still processing; pass allowIncompleteContext to run anyway`, 'context_not_ready', {
-      files: files.map(({ id, status, filename }) => ({ id, status, filename })),
-    });
+    throw conflict(`${files.length} context file(s) still processing; pass allowIncompleteContext to run anyway`, 'context_not_ready', { files });
   }
   if (req.startedBy === 'api') {
     const running = store.forecasts.list((r) => r.ownerId === req.ownerId && r.startedBy === 'api' && !isFinal(r.status)).length;
@@ -151,10 +141,13 @@ export function startForecast(env: ForecastEnv, req: StartRequest): ForecastReco
     reportStatus: 'pending',
     failureMessage: null,
     creditsCharged: charged,
-    presetId: req.presetId ?? null,
+    presetId: preset?.id ?? null,
+    // A personal preset on a question the organization sees: its notes may show to readers who cannot see it.
+    warnings: preset?.scope === 'personal' && req.question.question.visibility === 'organization' ? ['preset_content_may_show_in_forecast'] : [],
     startedBy: req.startedBy,
     timers: [],
   });
+  useNotes(env, questionId, record.id);
   emit(env, record, 'forecast.started');
   scheduleRun(env, record, now, plan.minutes * MINUTE);
   return record;
@@ -301,6 +294,15 @@ const SOURCES = [{ kind: 'web', display_name: 'Example News', url: 'https://news
 export interface ViewOptions {
   fields?: 'numeric' | undefined;
   includeSubforecasts?: boolean | undefined;
+  /** Who reads it: the preset's `id` and `name` show only to a reader who may see the preset (default: shown). */
+  viewer?: Viewer | undefined;
+}
+
+/** `preset` of a task: null when none was used; its id and name only for a reader who may see it. */
+function presetOf(store: MockStore, r: ForecastRecord, viewer: Viewer | undefined): ForecastTask['preset'] {
+  if (!r.presetId) return null;
+  const p = store.collection(PRESETS).get(r.presetId);
+  return p && (!viewer || canSeePreset(p, viewer)) ? { used: true, id: p.id, name: p.name } : { used: true };
 }
 
 /** The task as `GET /forecasts/{task_id}` shows it. */
@@ -308,7 +310,8 @@ export function taskView(store: MockStore, r: ForecastRecord, o: ViewOptions = {
   const question = store.questions.get(r.questionId)!.question;
   const completed = r.status === 'completed';
   const numeric = o.fields === 'numeric';
-  return {
+  // One object for every status; the record's status decides which branch of the union it is.
+  return <ForecastTask>{
     id: r.id,
     type: 'forecast_task',
     status: r.status,
@@ -343,9 +346,9 @@ export function taskView(store: MockStore, r: ForecastRecord, o: ViewOptions = {
         }
       : null,
     error: r.status === 'failed' ? { message: r.failureMessage ?? 'The forecast failed' } : null,
-    preset: r.presetId && r.presetId !== 'none' ? { used: true, id: r.presetId } : null,
+    preset: presetOf(store, r, o.viewer),
     connections: [],
-    warnings: [],
+    warnings: (r.warnings ?? []).map((code) => ({ code })),
   };
 }
 
@@ -358,7 +361,8 @@ export function listItemView(store: MockStore, r: ForecastRecord, o: ViewOptions
     taskId: r.id,
     status: r.status,
     forecastData: completed ? forecastDataFor(question, r.id) : null,
-    ...(o.fields === 'numeric' ? {} : { report: completed ? { status: report.status, short: report.short } : null }),
+    // The spec's item always carries the report's status and short text; `pending` until writing starts.
+    ...(o.fields === 'numeric' ? {} : { report: { status: report.status, short: report.short } }),
     questionId: r.questionId,
     runMode: r.runMode,
     createdAt: r.createdAt,

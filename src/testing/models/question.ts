@@ -2,7 +2,8 @@
  * How the mock turns question input into the stored question the spec shows, and who may see it.
  * @module
  */
-import type { Question, QuestionType } from '../../schemas/questions.js';
+import type { QuestionType } from '../../schemas/questions.js';
+import type { Question } from '../../schemas/records/questions.js';
 import type { Principal } from '../auth.js';
 import type { HandlerContext } from '../handlers/types.js';
 import { notFound } from '../http.js';
@@ -73,7 +74,8 @@ export function buildQuestion(
   meta: { id: string; callsign: string; createdAt: string; updatedAt: string },
 ): Question {
   const bounded = def.type === 'numeric' || def.type === 'discrete' || def.type === 'date';
-  return {
+  // One object for every type; `type` decides which branch of the union it is.
+  return <Question>{
     id: meta.id,
     type: def.type,
     title: def.title,

@@ -10,7 +10,7 @@
  */
 import { WEBHOOK_TEST_REPLAY_PER_MINUTE } from '../../core/limits.js';
 import { addressKind } from '../../schemas/webhooks.js';
-import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../../schemas/webhooks.js';
+import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../../schemas/records/webhooks.js';
 import { signWebhook } from '../../webhooks/sign.js';
 import type { MockClock, ScheduledCallback } from '../clock.js';
 import type { MockEventBus, MockForecastEvent } from '../events.js';
@@ -49,6 +49,13 @@ export interface MockWebhookOptions {
   answerTimeoutMs?: number;
   /** The Fetch used to call receivers (default `globalThis.fetch`). */
   fetch?: typeof fetch;
+  /**
+   * The real time in ms since the epoch (default `Date.now`), read for the signature's `t`. The one
+   * wall-clock read of the engine: receivers check `t` against their own clock (5 minutes either
+   * way), so it is the real time of sending whatever the mock clock does; the body's `createdAt`
+   * and the attempt records keep mock time. Inject a source to test a receiver's age check.
+   */
+  realTime?: () => number;
 }
 
 /** A stored webhook: what reads show, plus its secrets and the base URL its events link to. */
@@ -271,7 +278,8 @@ export class MockWebhookEngine {
     this.#update(rec, { status: 'in_progress', attemptCount: attemptNumber, nextAttemptAt: null });
 
     const url = rec.delivery.endpointUrl;
-    const signature = await signWebhook(rec.body, this.signingSecrets(hook), { timestamp: Math.floor(startedAt / 1000) });
+    const sentAt = Math.floor((this.#options.realTime ?? Date.now)() / 1000);
+    const signature = await signWebhook(rec.body, this.signingSecrets(hook), { timestamp: sentAt });
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': WEBHOOK_USER_AGENT,

@@ -1,73 +1,64 @@
 import { EventEmitter } from 'eventemitter3';
-import { APIResource } from '../core/resource.js';
-import { defineOperations } from '../core/operation.js';
-import type { APIPromise } from '../core/api-promise.js';
-import type { PagePromise } from '../core/pagination.js';
-import type { RequestOptions } from '../core/options.js';
-import type { ForecastProgressEvents } from '../core/polling.js';
+import { APIResource } from '../../core/resource.js';
+import { returns } from '../../schemas/returns.js';
+import { defineOperations } from '../../core/operation.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import type { PagePromise } from '../../core/pagination.js';
+import type { RequestOptions } from '../../core/options.js';
+import type { TypedEmitter } from '../../core/emitter.js';
+import type { ClientClock } from '../../core/clock.js';
+import type { ForecastProgressEvents } from './progress.js';
 import {
   cancelMany,
   createAndWait,
   createMany,
   waitForTask,
   waitForTasks,
+  type CreateAndWaitOptions,
   type WaitManyOptions,
   type WaitOptions,
-} from '../core/forecast-waits.js';
-import {
-  BatchItemResult,
-  CancelItemResult,
-  ForecastBatchParams,
-  ForecastBatchResult,
-  ForecastCancelBatchParams,
-  ForecastCancelBatchResult,
-  ForecastCreateParams,
-  ForecastListItem,
-  ForecastListParams,
-  ForecastRetrieveParams,
-  ForecastTask,
-  QuestionForecastCreateParams,
-  QuestionForecastListParams,
-  RunMode,
-  RunModeListParams,
-  readCancelBatch,
-} from '../schemas/forecasts.js';
-import { AcceptContextParams, ChatCreateParams, ChatListParams, ChatThread, ContextNote } from '../schemas/chat.js';
+} from './waits.js';
+import { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams, QuestionForecastCreateParams, QuestionForecastListParams, RunModeListParams, readCancelBatch } from '../../schemas/forecasts.js';
+import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
+import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../../schemas/chat.js';
+import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
+import { QuestionFiles } from '../context/index.js';
+import type { ContextWaitOptions } from '../context/readiness.js';
 
 /** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
 export const forecastOperations = defineOperations('forecasts', {
-  list: { method: 'GET', path: '/forecasts', scope: 'forecasts:read', params: ForecastListParams, response: ForecastListItem, paging: 'cursor' },
-  create: { method: 'POST', path: '/forecasts', scope: 'forecasts:write', params: ForecastCreateParams, response: ForecastTask, status: 202, idempotent: true },
-  retrieve: { method: 'GET', path: '/forecasts/{task_id}', scope: 'forecasts:read', params: ForecastRetrieveParams, response: ForecastTask },
-  cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', scope: 'forecasts:write', response: ForecastTask },
-  createBatch: { method: 'POST', path: '/forecasts/batch', scope: 'forecasts:write', params: ForecastBatchParams, response: ForecastBatchResult, idempotent: true },
+  list: { method: 'GET', path: '/forecasts', scope: 'forecasts:read', params: ForecastListParams, response: returns('ForecastListItem'), paging: 'cursor' },
+  create: { method: 'POST', path: '/forecasts', scope: 'forecasts:write', params: ForecastCreateParams, response: returns('ForecastTask'), status: 202, idempotent: true },
+  retrieve: { method: 'GET', path: '/forecasts/{task_id}', scope: 'forecasts:read', params: ForecastRetrieveParams, response: returns('ForecastTask') },
+  cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', scope: 'forecasts:write', response: returns('ForecastTask') },
+  createBatch: { method: 'POST', path: '/forecasts/batch', scope: 'forecasts:write', params: ForecastBatchParams, response: returns('ForecastBatchResult'), idempotent: true },
   cancelBatch: {
     method: 'POST',
     path: '/forecasts/cancel',
     scope: 'forecasts:write',
     params: ForecastCancelBatchParams,
-    response: ForecastCancelBatchResult,
+    response: returns('ForecastCancelBatchResult'),
     read: { expects: 'a result per task, such as {items: [{taskId, status}]}', from: readCancelBatch },
   },
 });
 
 /** `GET /run-modes`, of the Forecasts group. */
 export const runModeOperations = defineOperations('runModes', {
-  list: { method: 'GET', path: '/run-modes', scope: 'forecasts:read', params: RunModeListParams, response: RunMode, paging: 'cursor' },
+  list: { method: 'GET', path: '/run-modes', scope: 'forecasts:read', params: RunModeListParams, response: returns('RunMode'), paging: 'cursor' },
 });
 
 /** A question's forecasts, of the Forecasts group. */
 export const questionForecastOperations = defineOperations('questions.forecasts', {
-  list: { method: 'GET', path: '/questions/{question_id}/forecasts', scope: 'forecasts:read', params: QuestionForecastListParams, response: ForecastListItem, paging: 'cursor' },
-  create: { method: 'POST', path: '/questions/{question_id}/forecasts', scope: 'forecasts:write', params: QuestionForecastCreateParams, response: ForecastTask, status: 202 },
+  list: { method: 'GET', path: '/questions/{question_id}/forecasts', scope: 'forecasts:read', params: QuestionForecastListParams, response: returns('ForecastListItem'), paging: 'cursor' },
+  create: { method: 'POST', path: '/questions/{question_id}/forecasts', scope: 'forecasts:write', params: QuestionForecastCreateParams, response: returns('ForecastTask'), status: 202 },
 });
 
 /** The Forecast chat group. */
 export const chatOperations = defineOperations('forecasts.chat', {
-  list: { method: 'GET', path: '/forecasts/{task_id}/chat', scope: 'forecasts:read', params: ChatListParams, response: ChatThread, paging: 'cursor' },
-  create: { method: 'POST', path: '/forecasts/{task_id}/chat', scope: 'forecasts:write', params: ChatCreateParams, response: ChatThread },
-  retrieve: { method: 'GET', path: '/forecasts/{task_id}/chat/{thread_id}', scope: 'forecasts:read', response: ChatThread },
-  acceptContext: { method: 'POST', path: '/forecasts/chat/messages/{message_id}/accept-context', scope: 'questions:write', params: AcceptContextParams, response: ContextNote, status: 201 },
+  list: { method: 'GET', path: '/forecasts/{task_id}/chat', scope: 'forecasts:read', params: ChatListParams, response: returns('ChatThread'), paging: 'cursor' },
+  create: { method: 'POST', path: '/forecasts/{task_id}/chat', scope: 'forecasts:write', params: ChatCreateParams, response: returns('ChatThread') },
+  retrieve: { method: 'GET', path: '/forecasts/{task_id}/chat/{thread_id}', scope: 'forecasts:read', response: returns('ChatThread') },
+  acceptContext: { method: 'POST', path: '/forecasts/chat/messages/{message_id}/accept-context', scope: 'questions:write', params: AcceptContextParams, response: returns('ContextNote'), status: 201 },
 });
 
 const ops = forecastOperations;
@@ -141,6 +132,8 @@ export class ForecastChat extends APIResource {
 export class Forecasts extends APIResource {
   /** Conversations about a completed forecast. */
   readonly chat: ForecastChat = new ForecastChat(this._client);
+  /** The emitter behind `progress`, for the wait flows. @internal */
+  readonly emitter: EventEmitter<ForecastProgressEvents> = new EventEmitter<ForecastProgressEvents>();
   /**
    * Progress events of every wait of this client: `progress`, `status`, `subforecast`, `done`, `report`.
    * @example
@@ -148,7 +141,12 @@ export class Forecasts extends APIResource {
    * client.forecasts.progress.on('status', (p) => console.log(p.taskId, p.previousStatus, '→', p.status));
    * ```
    */
-  readonly progress: EventEmitter<ForecastProgressEvents> = new EventEmitter<ForecastProgressEvents>();
+  readonly progress: TypedEmitter<ForecastProgressEvents> = this.emitter;
+
+  /** The client's time source, for the wait flows. @internal */
+  get clock(): ClientClock {
+    return this._client._clock;
+  }
 
   /**
    * Lists forecasts, newest first. Filters `status`, `questionId` and `taskId` take one value, a
@@ -232,19 +230,25 @@ export class Forecasts extends APIResource {
    * ```
    */
   wait(taskId: string, options?: WaitOptions): Promise<ForecastTask> {
-    return waitForTask(this, this._client._clock, taskId, options);
+    return waitForTask(this, taskId, options);
   }
 
   /**
    * Starts a forecast and waits for it. One idempotency key covers the start, so no retry starts a
-   * second forecast; pass your own `idempotencyKey` to make a re-run of the same call replay it.
+   * second forecast; pass your own `idempotencyKey` to make a re-run of the same call replay it. With
+   * `waitForContext` (and a `questionId`), it first waits for the question's files to be ready.
    * @example
    * ```ts
-   * const task = await client.forecasts.createAndWait({ questionId, runMode: 'light' }, { timeout: 3600_000 });
+   * const task = await client.forecasts.createAndWait({ questionId, runMode: 'light' }, { timeout: 3600_000, waitForContext: true });
    * ```
    */
-  createAndWait(params: ForecastCreateParams, options?: WaitOptions & Pick<RequestOptions, 'idempotencyKey'>): Promise<ForecastTask> {
-    return createAndWait(this, this._client._clock, params, options);
+  createAndWait(params: ForecastCreateParams, options?: CreateAndWaitOptions): Promise<ForecastTask> {
+    return createAndWait(this, params, options);
+  }
+
+  /** Waits for a question's files, for `createAndWait`. @internal */
+  waitForContext(questionId: string, options: ContextWaitOptions): Promise<unknown> {
+    return new QuestionFiles(this._client).waitUntilReady(questionId, options);
   }
 
   /**
@@ -284,7 +288,7 @@ export class Forecasts extends APIResource {
   waitMany(taskIds: readonly string[], options?: WaitManyOptions & { full?: true }): Promise<ForecastTask[]>;
   waitMany(taskIds: readonly string[], options: WaitManyOptions & { full: false }): Promise<ForecastListItem[]>;
   waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>> {
-    return waitForTasks(this, this._client._clock, taskIds, options);
+    return waitForTasks(this, taskIds, options);
   }
 }
 

@@ -1,14 +1,14 @@
 /**
- * The forecast flows built on the core: waiting for one task or many (on the shared {@link poll}
+ * The forecast flows built on the core's pipeline and poll loop: waiting for one task or many (on the shared {@link poll}
  * loop), create-and-wait, and batches of any size split into the service's chunks of 25.
  * Resources call these in one line.
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
-import type { APIPromise } from './api-promise.js';
-import type { ClientClock } from './clock.js';
-import { clip, ValidationError, WaitTimeoutError, parseRetryAfter } from './errors.js';
-import { invalidAnswer } from './transport.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import type { ClientClock } from '../../core/clock.js';
+import { clip, ValidationError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
+import { invalidAnswer } from '../../core/transport.js';
 import {
   DEFAULT_POLL_INTERVAL_MS,
   MAX_BATCH_ITEMS,
@@ -16,24 +16,14 @@ import {
   MAX_PAGE_SIZE,
   QUEUED_RETRY_AFTER_MS,
   RUNNING_RETRY_AFTER_MS,
-} from './limits.js';
-import type { RequestOptions } from './options.js';
-import type { PagePromise } from './pagination.js';
-import { poll, ProgressTracker, type ForecastProgress, type ForecastProgressEvents, type PollStep } from './polling.js';
-import {
-  FINAL_TASK_STATUSES,
-  type BatchItemResult,
-  type CancelItemResult,
-  type ForecastBatchParams,
-  type ForecastBatchResult,
-  type ForecastCancelBatchParams,
-  type ForecastCancelBatchResult,
-  type ForecastCreateParams,
-  type ForecastListItem,
-  type ForecastListParams,
-  type ForecastRetrieveParams,
-  type ForecastTask,
-} from '../schemas/forecasts.js';
+} from '../../core/limits.js';
+import type { RequestOptions } from '../../core/options.js';
+import type { PagePromise } from '../../core/pagination.js';
+import { poll, type PollStep } from '../../core/polling.js';
+import type { ContextWaitOptions } from '../context/readiness.js';
+import { ProgressTracker, type ForecastProgress, type ForecastProgressEvents } from './progress.js';
+import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
+import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 
 /**
  * Options of `forecasts.wait`.
@@ -76,14 +66,33 @@ export interface WaitManyOptions extends Omit<WaitOptions, 'includeSubforecasts'
   full?: boolean;
 }
 
+/**
+ * Options of `forecasts.createAndWait`: those of a wait, the start's `idempotencyKey`, and
+ * `waitForContext`.
+ * @example
+ * ```ts
+ * await client.forecasts.createAndWait({ questionId }, { waitForContext: true, timeout: 2 * 3600_000 });
+ * ```
+ */
+export interface CreateAndWaitOptions extends WaitOptions, Pick<RequestOptions, 'idempotencyKey'> {
+  /**
+   * With a `questionId`: first wait until the question's files are ready (as
+   * `questions.files.waitUntilReady` does; a failed file rejects with `ContextFileFailedError`), then
+   * start. `timeout` covers both waits.
+   */
+  waitForContext?: boolean;
+}
+
 /** What the flows run with: the `Forecasts` resource's calls and its progress emitter. @internal */
 export interface FlowContext {
+  readonly clock: ClientClock;
   retrieve(taskId: string, params?: ForecastRetrieveParams, options?: RequestOptions): APIPromise<ForecastTask>;
   list(params?: ForecastListParams, options?: RequestOptions): PagePromise<ForecastListItem>;
   create(params: ForecastCreateParams, options?: RequestOptions): APIPromise<ForecastTask>;
   createBatch(params: ForecastBatchParams, options?: RequestOptions): APIPromise<ForecastBatchResult>;
   cancelBatch(params: ForecastCancelBatchParams, options?: RequestOptions): APIPromise<ForecastCancelBatchResult>;
-  readonly progress: EventEmitter<ForecastProgressEvents>;
+  readonly emitter: EventEmitter<ForecastProgressEvents>;
+  waitForContext(questionId: string, options: ContextWaitOptions): Promise<unknown>;
 }
 
 /** Whether waiting is over for a task in this state. */
@@ -120,10 +129,10 @@ const readOptions = (o: WaitOptions, signal: AbortSignal | undefined): [Pick<For
 ];
 
 /** Waits for one task to be final (and its report, with `waitForReport`). @internal */
-export function waitForTask(ctx: FlowContext, clock: ClientClock, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
-  const tracker = new ProgressTracker(ctx.progress, o.onProgress);
+export function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
+  const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
   let last: ForecastTask | undefined;
-  return waitLoop(clock, o, async (signal) => {
+  return waitLoop(ctx.clock, o, async (signal) => {
     const [query, options] = readOptions(o, signal);
     const { data, response } = await ctx.retrieve(taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options).withResponse();
     last = data;
@@ -134,20 +143,25 @@ export function waitForTask(ctx: FlowContext, clock: ClientClock, taskId: string
 
 /**
  * Waits for many tasks: each round is one `GET /forecasts?taskId=a,b,…` per 100 tasks still
- * pending, spaced by the longest wait a pending task asks for (the spec's `Retry-After` for its
- * state). @internal
+ * pending, spaced by the `Retry-After` of the list answers when they carry one, else by the longest
+ * wait a pending task asks for (the spec's `Retry-After` for its state). @internal
  */
-export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
-  const tracker = new ProgressTracker(ctx.progress, o.onProgress);
+export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
+  const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
   const latest = new Map<string, ForecastListItem>();
   let pending = [...new Set(taskIds)];
-  await waitLoop(clock, o, async (signal) => {
+  await waitLoop(ctx.clock, o, async (signal) => {
     const [query, options] = readOptions(o, signal);
     let asked = 0;
+    // The wait the list answers ask for, when they name one; else the spec's wait for each state.
+    let told: number | undefined;
     for (let i = 0; i < pending.length; i += MAX_PAGE_SIZE) {
       const chunk = pending.slice(i, i + MAX_PAGE_SIZE);
+      const { data: page, response } = await ctx.list({ ...query, taskId: chunk.join(','), limit: MAX_PAGE_SIZE }, options).withResponse();
+      const asked = parseRetryAfter(response.headers.get('retry-after'));
+      if (asked !== undefined) told = Math.max(told ?? 0, asked);
       const listed = new Set<string>();
-      for (const item of (await ctx.list({ ...query, taskId: chunk.join(','), limit: MAX_PAGE_SIZE }, options)).data) {
+      for (const item of page.data) {
         latest.set(item.taskId, item);
         listed.add(item.taskId);
       }
@@ -165,7 +179,7 @@ export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds
       asked = Math.max(asked, p.status === 'queued' || p.final ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS);
       return true;
     });
-    return [undefined, pending.length === 0, asked];
+    return [undefined, pending.length === 0, told ?? asked];
   }, () => pending, () => pending.map((id) => latest.get(id)));
   if (o.full === false) return taskIds.map((id) => latest.get(id)!);
   // One full read per task, now that each is final.
@@ -176,15 +190,12 @@ export async function waitForTasks(ctx: FlowContext, clock: ClientClock, taskIds
 }
 
 /** Starts a forecast with one idempotency key (so no retry starts a second), then waits. @internal */
-export async function createAndWait(
-  ctx: FlowContext,
-  clock: ClientClock,
-  params: ForecastCreateParams,
-  o: WaitOptions & Pick<RequestOptions, 'idempotencyKey'> = {},
-): Promise<ForecastTask> {
-  const { idempotencyKey = `sdk-${crypto.randomUUID()}` } = o;
+export async function createAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions = {}): Promise<ForecastTask> {
+  const { idempotencyKey = `sdk-${crypto.randomUUID()}`, timeout } = o;
+  const started = ctx.clock.now();
+  if (o.waitForContext && params.questionId) await ctx.waitForContext(params.questionId, o);
   const task = await ctx.create(params, { ...o.requestOptions, signal: o.signal, idempotencyKey });
-  return waitForTask(ctx, clock, task.id, o);
+  return waitForTask(ctx, task.id, { ...o, timeout: timeout === undefined ? undefined : Math.max(0, timeout - (ctx.clock.now() - started)) });
 }
 
 /** Runs `send` on consecutive chunks of `items`, in order. */

@@ -1,0 +1,111 @@
+/**
+ * What the service answers about questions: the question (discriminated on `type`), tags, and the
+ * drafts of the normalize operations. The schemas load only with `validateResponses`.
+ * @module
+ */
+import * as z from 'zod/mini';
+import { Timestamp, exact, openEnum } from '../common.js';
+import { QUESTION_TYPES } from '../enums.js';
+
+export const Tag = exact({
+  /** The label as written. */
+  name: z.string(),
+  /** Its normalized form. */
+  slug: z.string(),
+});
+/** A tag as the service shows it. */
+export interface Tag extends z.output<typeof Tag> {}
+
+/** Fields every question shows. */
+const question = {
+  id: z.string(),
+  /** 1 to 500 characters. */
+  title: z.string(),
+  description: z.optional(z.string()),
+  /** Defines what the forecast means. */
+  resolutionCriteria: z.optional(z.string()),
+  /** Empty when absent. */
+  finePrint: z.optional(z.string()),
+  /** Empty for types other than `multiple_choice`. */
+  options: z.array(z.string()),
+  /** Whether the answer may fall below `lowerBound`. */
+  openLowerBound: z.boolean(),
+  /** Whether the answer may fall above `upperBound`. */
+  openUpperBound: z.boolean(),
+  /** A generated label of hyphen-joined words. */
+  callsign: z.string(),
+  /** Whether at most one option can be true. */
+  optionsAreMutuallyExclusive: z.boolean(),
+  /** Whether some option must be true. */
+  optionsAreComprehensive: z.boolean(),
+  /** `private` or `organization`. */
+  visibility: openEnum(['private', 'organization'] as const),
+  /** `api` for questions created through this interface. */
+  createdVia: z.string(),
+  /** Labels, never shown to the forecaster. */
+  tags: z.array(Tag),
+  /** Present when built from a template; later changes to the template never change the question. */
+  sourceTemplate: z.optional(z.record(z.string(), z.unknown())),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+const noBounds = { lowerBound: z.null(), upperBound: z.null(), scaleType: z.null() };
+const bounds = {
+  /** The lowest answer (Unix seconds for `date`). */
+  lowerBound: z.number(),
+  /** The highest answer (Unix seconds for `date`). */
+  upperBound: z.number(),
+};
+
+export const BinaryQuestion = exact({ ...question, type: z.literal('binary'), ...noBounds });
+/** A yes/no question. */
+export interface BinaryQuestion extends z.output<typeof BinaryQuestion> {}
+export const MultipleChoiceQuestion = exact({ ...question, type: z.literal('multiple_choice'), ...noBounds });
+/** A question answered by one of its `options`. */
+export interface MultipleChoiceQuestion extends z.output<typeof MultipleChoiceQuestion> {}
+export const NumericQuestion = exact({
+  ...question,
+  type: z.literal('numeric'),
+  ...bounds,
+  /** `linear` or `logarithmic`. */
+  scaleType: openEnum(['linear', 'logarithmic'] as const),
+});
+/** A question answered by a number between its bounds. */
+export interface NumericQuestion extends z.output<typeof NumericQuestion> {}
+export const DiscreteQuestion = exact({ ...question, type: z.literal('discrete'), ...bounds, scaleType: z.null() });
+/** A question answered by a whole number between its bounds. */
+export interface DiscreteQuestion extends z.output<typeof DiscreteQuestion> {}
+export const DateQuestion = exact({ ...question, type: z.literal('date'), ...bounds, scaleType: z.null() });
+/** A question answered by a date between its bounds (Unix seconds). */
+export interface DateQuestion extends z.output<typeof DateQuestion> {}
+
+/** A question of a type the SDK does not know yet: it passes, typed as the known ones. */
+const OtherQuestion = z.looseObject({ ...question, type: z.string() });
+
+export const Question = z.union([BinaryQuestion, MultipleChoiceQuestion, NumericQuestion, DiscreteQuestion, DateQuestion, OtherQuestion]) as unknown as z.ZodMiniType<Question>;
+/**
+ * A question as the service shows it, discriminated on `type`: narrow it and the bounds have that
+ * type's shape (`null` for `binary` and `multiple_choice`, numbers otherwise).
+ * @example
+ * ```ts
+ * const q = await client.questions.retrieve(questionId);
+ * if (q.type === 'numeric') console.log(q.lowerBound, q.upperBound, q.scaleType);
+ * ```
+ */
+export type Question = BinaryQuestion | MultipleChoiceQuestion | NumericQuestion | DiscreteQuestion | DateQuestion;
+
+export const NormalizeResult = exact({
+  /** `unsupported` when the title cannot be made a question; see `suggestedReframe`. */
+  status: z.optional(openEnum(['ok', 'unsupported', 'needs_clarification'] as const)),
+  /** The drafted question, not saved: pass it to `questions.create` or `forecasts.create`. */
+  question: z.optional(z.looseObject({ type: openEnum(QUESTION_TYPES), title: z.string() })),
+  /** A question the service can answer, when this one cannot be. */
+  suggestedReframe: z.optional(z.string()),
+  /** The question to answer through `normalize/clarify`, when the draft needs one. */
+  clarification: z.optional(z.string()),
+});
+/**
+ * The answer of the normalize operations: a drafted `question` (not saved), or `status: 'unsupported'`
+ * with `suggestedReframe`. Beyond those, not shown in the spec: other fields pass through.
+ */
+export interface NormalizeResult extends z.output<typeof NormalizeResult> {}

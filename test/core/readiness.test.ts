@@ -1,0 +1,42 @@
+// The readiness wait's policy (a pure function) and its loop over msw: Retry-After when the service
+// gives one, else 1 s doubling to 15 s.
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { readinessBackoff } from '../../src/resources/context/readiness.js';
+import type { ClientClock } from '../../src/index.js';
+import { BASE, makeClient, useMswServer } from './helpers.js';
+
+const { server, seen } = useMswServer();
+
+function fakeClock(): ClientClock & { sleeps: number[] } {
+  let now = 0;
+  const sleeps: number[] = [];
+  return { sleeps, now: () => now, sleep: async (ms) => void (sleeps.push(ms), (now += ms)) };
+}
+
+describe('readinessBackoff', () => {
+  it('takes the service’s wait when given, else 1 s doubling up to 15 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 20].map((n) => readinessBackoff(n, undefined))).toEqual([1000, 2000, 4000, 8000, 15_000, 15_000, 15_000]);
+    expect(readinessBackoff(7, 2000)).toBe(2000);
+    expect(readinessBackoff(1, 0)).toBe(0);
+  });
+});
+
+describe('questions.files.waitUntilReady', () => {
+  it('backs off by the number of reads without Retry-After, honours it when present, and reads the file list each round', async () => {
+    const answers: Array<Record<string, string>> = [{}, {}, { 'retry-after': '3' }, {}];
+    let n = 0;
+    server.use(
+      http.get(`${BASE}/questions/q1/context/ready`, () => {
+        const i = n++;
+        return HttpResponse.json({ ready: i >= answers.length }, { headers: answers[i] ?? {} });
+      }),
+      http.get(`${BASE}/questions/q1/files`, () => HttpResponse.json({ type: 'list', data: [{ id: 'f1', status: n > answers.length ? 'ready' : 'processing' }], hasMore: false, nextCursor: null })),
+    );
+    const clock = fakeClock();
+    const files = await makeClient({ clock }).questions.files.waitUntilReady('q1');
+    expect(clock.sleeps).toEqual([1000, 2000, 3000, 8000]);
+    expect(files).toEqual([{ id: 'f1', status: 'ready' }]);
+    expect(seen.filter((r) => r.url.endsWith('/files?limit=100'))).toHaveLength(5);
+  });
+});

@@ -1,0 +1,93 @@
+// Compiled by `tsc --noEmit` in `npm test` (never run): each @ts-expect-error is a mistake the types must catch,
+// and each plain line is a use they must allow. An unused @ts-expect-error fails the build.
+import { expectTypeOf } from 'vitest';
+import {
+  ForecastingClient,
+  type ForecastTask,
+  type ForecastData,
+  type Question,
+  type QuestionCreateParams,
+  type WebhookEvent,
+} from '../../src/index.js';
+
+declare const client: ForecastingClient;
+
+export async function params(): Promise<void> {
+  // A typo in params is a compile error.
+  // @ts-expect-error resolutionCriterea is not a field
+  await client.questions.create({ type: 'binary', title: 'Will it rain?', resolutionCriterea: 'x' });
+  // @ts-expect-error limt is not a query field
+  await client.questions.list({ limt: 5 });
+  // @ts-expect-error runMod is not a field
+  await client.forecasts.create({ questionId: 'q', runMod: 'light' });
+
+  // A wrong enum value and a wrong primitive are compile errors.
+  // @ts-expect-error 'fast' is not a run mode
+  await client.forecasts.create({ questionId: 'q', runMode: 'fast' });
+  // @ts-expect-error 'log' is not a scale type
+  await client.questions.create({ type: 'numeric', title: 't', lowerBound: 1, upperBound: 2, scaleType: 'log' });
+  // @ts-expect-error a title is text
+  await client.questions.create({ type: 'binary', title: 42 });
+  // @ts-expect-error lowerBound is a number
+  await client.questions.create({ type: 'numeric', title: 't', lowerBound: '1', upperBound: 2, scaleType: 'linear' });
+  // @ts-expect-error binary questions take no options
+  await client.questions.create({ type: 'binary', title: 't', options: ['a', 'b'] });
+  // @ts-expect-error a numeric question needs its bounds
+  await client.questions.create({ type: 'numeric', title: 't', scaleType: 'linear' });
+  // @ts-expect-error a question needs a title
+  await client.questions.create({ type: 'binary' });
+  // @ts-expect-error the type of a template question comes from the template
+  await client.questions.create({ templateId: 't1', type: 'binary' });
+
+  // What is right compiles.
+  await client.questions.create({ type: 'multiple_choice', title: 'Which?', options: ['a', 'b'] });
+  await client.questions.create({ templateId: 't1', templateValues: { city: 'Paris' }, title: 'Override' });
+  await client.forecasts.create({ question: { type: 'binary', title: 'Inline?' }, runMode: 'light' });
+  await client.webhooks.create({ url: 'https://example.com/hooks', eventKinds: ['forecast.completed'] });
+  // @ts-expect-error webhook.test cannot be subscribed to
+  await client.webhooks.create({ url: 'https://example.com/hooks', eventKinds: ['webhook.test'] });
+}
+
+export async function reads(): Promise<void> {
+  const question = await client.questions.retrieve('q');
+  // A typo in a read is a compile error.
+  // @ts-expect-error titel is not a field
+  void question.titel;
+  expectTypeOf(question).toEqualTypeOf<Question>();
+  expectTypeOf(question.title).toEqualTypeOf<string>();
+
+  // Discriminated narrowing: the bounds follow the type.
+  if (question.type === 'numeric') {
+    expectTypeOf(question.lowerBound).toEqualTypeOf<number>();
+    expectTypeOf(question.scaleType).toExtend<string>();
+  } else if (question.type === 'binary') {
+    expectTypeOf(question.lowerBound).toEqualTypeOf<null>();
+  }
+
+  const task = await client.forecasts.retrieve('t');
+  expectTypeOf(task).toEqualTypeOf<ForecastTask>();
+  // @ts-expect-error the forecast may be absent until the task is narrowed to completed
+  void task.forecast.forecastData;
+  if (task.status === 'completed') {
+    expectTypeOf(task.forecast.forecastData).toEqualTypeOf<ForecastData>();
+    const data = task.forecast.forecastData;
+    if (data.questionType === 'binary') expectTypeOf(data.payload.probability).toEqualTypeOf<number>();
+    // @ts-expect-error a numeric payload has no probability
+    if (data.questionType === 'numeric') void data.payload.probability;
+  }
+  if (task.status === 'failed') expectTypeOf(task.error.message).toEqualTypeOf<string>();
+
+  // Return types are not any.
+  expectTypeOf(question).not.toBeAny();
+  expectTypeOf(task).not.toBeAny();
+  expectTypeOf(await client.questions.list()).not.toBeAny();
+  expectTypeOf((await client.questions.list()).data[0]).toEqualTypeOf<Question | undefined>();
+  expectTypeOf(await client.credits.retrieve()).not.toBeAny();
+  expectTypeOf(await client.forecasts.waitMany(['t'])).toEqualTypeOf<ForecastTask[]>();
+  expectTypeOf(await client.get('/tags')).toEqualTypeOf<unknown>();
+  expectTypeOf<QuestionCreateParams>().not.toBeAny();
+
+  const event = {} as WebhookEvent;
+  expectTypeOf(event.type).toEqualTypeOf<string>();
+  void client.forecasts.progress.on('done', (p) => expectTypeOf(p.taskId).toEqualTypeOf<string>());
+}
