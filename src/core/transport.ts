@@ -93,9 +93,11 @@ export class Transport {
         rejectHeaders?.(attempt.reason);
         reader?.cancel(attempt.reason).catch(() => undefined);
       },
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the attempt's signal aborts at most once
       { once: true },
     );
     const relay = signal && (() => controller.abort(signal.reason));
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, and the relay is removed in `finally`
     if (relay) signal.addEventListener('abort', relay, { once: true });
     const timer = timeout > 0 ? setTimeout(() => controller.abort(TIMED_OUT), timeout) : undefined;
     try {

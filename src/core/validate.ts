@@ -28,10 +28,12 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 /** @internal */
 export function describeIssues(issues: readonly Issue[], input: unknown, prefix = ''): ValidationIssue[] {
   return issues.flatMap((issue) => {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a union issue with no branches has no best branch either, and is reported as it is below
     if (issue.code === 'invalid_union' && issue.errors.length > 0) {
       // Report the branch the input was meant for: the one that fails least on absent fields.
       const base = issue.path.map(String);
       const branch = bestBranch(issue.errors, valueAt(input, base));
+      // Stryker disable next-line ConditionalExpression: with at least one branch (checked above) there is always a best one
       if (branch) return describeIssues(branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] })), input, prefix);
     }
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');

@@ -55,11 +55,14 @@ export function createDeliveryDeduper(options: DeliveryDeduperOptions = {}): Del
   return {
     seen(deliveryId) {
       const t = now();
+      // Stryker disable next-line BlockStatement: dropping expired ids only frees memory: an expired id reads as unseen below, and the oldest (expired first) go first when full
       for (const [id, expiresAt] of expiries) {
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: as above
         if (expiresAt > t) break;
         expiries.delete(id);
       }
       const expiresAt = expiries.get(deliveryId);
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: `undefined > t` is false as well, and the sweep above already dropped every id with expiresAt <= t
       if (expiresAt !== undefined && expiresAt > t) return true;
       expiries.delete(deliveryId); // re-inserted at the end, keeping the order
       expiries.set(deliveryId, t + ttlMs);

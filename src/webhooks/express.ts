@@ -176,7 +176,7 @@ async function readStream(req: WebhookMiddlewareRequest, max: number): Promise<U
 export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): WebhookMiddleware {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'webhookMiddleware');
-  const { maxBodyBytes = 1024 * 1024, onError = warnOnSetupMistake, ...verifyOptions } = options;
+  const { maxBodyBytes = 1024 * 1024, onError, ...verifyOptions } = options;
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) {
     throw new TypeError(`webhookMiddleware: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(maxBodyBytes)}.`);
   }
@@ -194,21 +194,19 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
       () => next(),
       (err: unknown) => {
         if (err instanceof WebhookVerificationError) {
-          if (parsedElsewhere && err.code === 'malformed_payload') {
+          const setupMistake = parsedElsewhere && err.code === 'malformed_payload';
+          if (setupMistake) {
             err.message = `${err.message} The body of this request was already read by another body parser (often app.use(express.json()) before this route): mount the webhook route first, or give it express.raw({ type: 'application/json' }).`;
           }
-          reportError(onError, err, req);
+          // By default only the setup mistake is logged, the one users cannot see otherwise.
+          if (onError) reportError(onError, err, req);
+          else if (setupMistake) console.warn(`[forecasting-sdk] webhook refused (${err.code}): ${err.message}`);
           res.status(400).type('text/plain').send(err.code);
         } else if (err instanceof BodyTooLarge) res.status(413).type('text/plain').send('payload_too_large');
         else next(err);
       },
     );
   };
-}
-
-/** The default `onError`: logs only a body another parser consumed, the mistake users cannot see otherwise. */
-function warnOnSetupMistake(error: WebhookVerificationError, req: WebhookMiddlewareRequest): void {
-  if (error.code === 'malformed_payload' && streamConsumed(req)) console.warn(`[forecasting-sdk] webhook refused (${error.code}): ${error.message}`);
 }
 
 /** Runs the hook; a hook that throws must not turn the 400 into a hung request. */

@@ -109,14 +109,17 @@ export function parseSignatureHeader(value: string): ParsedSignature | string {
   // indexOf and slice rather than split and trim: this runs on every call, and allocates less.
   for (let start = 0; start <= value.length; ) {
     let end = value.indexOf(',', start);
+    // Stryker disable next-line EqualityOperator: at end === 0 the header begins with "," and is refused either way (no key before it, or ",t" is no key)
     if (end < 0) end = value.length;
     const eq = value.indexOf('=', start);
+    // Stryker disable next-line EqualityOperator: eq === 0 leaves an empty key as well, and eq === end cannot be ("=" is not ",")
     const key = eq < 0 || eq > end ? '' : value.slice(start, eq).trim();
     if (!key) return 'an entry is not of the form key=value';
     if (key === 't') {
       if (timestampText !== undefined) return 'it has more than one t';
       timestampText = value.slice(eq + 1, end).trim();
     } else if (key === 'v1') {
+      // Stryker disable next-line UpdateOperator: only whether the count is 0 is read, and it stays 0 only without a v1 either way
       v1Count++;
       // A v1 of the wrong length or not hex can never match: skip it, no error.
       const bytes = hexToBytes(value.slice(eq + 1, end).trim());

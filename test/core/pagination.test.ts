@@ -176,3 +176,105 @@ describe('offset lists', () => {
     expect(new URL(seen[0]!.url).searchParams.get('limit')).toBe('50');
   });
 });
+
+describe('paging edges', () => {
+  const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+  /** Cursor pages answered in turn from `pages`, then an empty last page. */
+  const pagesInTurn = (pages: Array<{ data: unknown[]; hasMore: unknown; nextCursor?: unknown }>) => {
+    let n = 0;
+    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', ...(pages[n++] ?? { data: [], hasMore: false }) })));
+  };
+
+  it('takes an empty nextCursor for none, and stops instead of asking for the first page again', async () => {
+    pagesInTurn([{ data: [question('a')], hasMore: true, nextCursor: '' }]);
+    const page = await makeClient().questions.list();
+    expect(page.nextCursor).toBeNull();
+    const err = await caught(page.getNextPage());
+    expect((err as Error).message).toBe('Stopped paging: the service answered hasMore: true without a nextCursor, so following it would never end.');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('reads only hasMore: true as more to come', async () => {
+    pagesInTurn([{ data: [question('a')], hasMore: 'true', nextCursor: 'c1' }]);
+    const page = await makeClient().questions.list();
+    expect(page.hasMore).toBe(false);
+    expect(page.hasNextPage()).toBe(false);
+    expect((await page.toArray()).map((q) => q.id)).toEqual(['a']);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('counts empty pages in a row only: a page with items starts the count again', async () => {
+    const empty = (i: number) => ({ data: [], hasMore: true, nextCursor: `e${i}` });
+    pagesInTurn([
+      ...Array.from({ length: MAX_EMPTY_PAGES_IN_A_ROW - 1 }, (_, i) => empty(i)),
+      { data: [question('middle')], hasMore: true, nextCursor: 'm' },
+      ...Array.from({ length: MAX_EMPTY_PAGES_IN_A_ROW - 1 }, (_, i) => empty(100 + i)),
+      { data: [question('last')], hasMore: false },
+    ]);
+    expect((await makeClient().questions.list().toArray()).map((q) => q.id)).toEqual(['middle', 'last']);
+    expect(seen).toHaveLength(2 * MAX_EMPTY_PAGES_IN_A_ROW);
+  });
+
+  it('shows a repeated cursor clipped to 64 characters', async () => {
+    const cursor = 'c'.repeat(100);
+    pagesInTurn([
+      { data: [question('a')], hasMore: true, nextCursor: cursor },
+      { data: [question('b')], hasMore: true, nextCursor: cursor },
+    ]);
+    const err = await caught(makeClient().questions.list().toArray());
+    expect((err as Error).message).toBe(`Stopped paging: the service answered the cursor "${'c'.repeat(64)}" a second time, so following it would never end.`);
+  });
+
+  it('collects at most 1000 items by default', async () => {
+    let n = 0;
+    server.use(
+      http.get(`${BASE}/questions`, () => {
+        const data = Array.from({ length: 100 }, (_, i) => question(`q${n * 100 + i}`));
+        n++;
+        return HttpResponse.json({ type: 'list', data, hasMore: true, nextCursor: `c${n}` });
+      }),
+    );
+    const items = await makeClient().questions.list({ limit: 100 }).toArray();
+    expect(items).toHaveLength(1000);
+    expect(items.at(-1)!.id).toBe('q999');
+    expect(seen).toHaveLength(10);
+  });
+
+  it('refuses a NaN limit, and a limit of 0 gives nothing from the first page either', async () => {
+    server.use(cursorPages());
+    await expect(makeClient().questions.list().toArray({ limit: Number.NaN })).rejects.toMatchObject({ field: 'limit', message: 'limit: must be a whole number >= 0 (or Infinity), got NaN' });
+    expect(await makeClient().questions.list({ limit: 3 }).toArray({ limit: 0 })).toEqual([]);
+    expect(await (await makeClient().questions.list({ limit: 3 })).toArray({ limit: 0 })).toEqual([]);
+    // One first page per list() call (the request starts with the call), and none after it.
+    expect(seen).toHaveLength(3);
+  });
+
+  it('continues an offset list from the offset the caller gave', async () => {
+    server.use(offsetPages());
+    const got = await makeClient().questions.browse({ limit: 2, offset: 3 }).toArray();
+    expect(got.map((q) => q.id)).toEqual(['q3', 'q4', 'q5', 'q6']);
+    expect(seen.map((r) => new URL(r.url).searchParams.get('offset'))).toEqual(['3', '5']);
+  });
+
+  it('stops an offset list on an empty page with hasMore: true, saying why', async () => {
+    server.use(http.get(`${BASE}/questions/browse`, () => HttpResponse.json({ type: 'list', data: [], hasMore: true })));
+    const page = await makeClient().questions.browse();
+    expect(page.hasNextPage()).toBe(true);
+    const err = await caught(page.getNextPage());
+    expect(err).toBeInstanceOf(ForecastingError);
+    expect((err as Error).message).toBe(
+      'Stopped paging: the service answered an empty page with hasMore: true (the next offset would ask for the same page again), so following it would never end.',
+    );
+    expect(seen).toHaveLength(1);
+  });
+
+  it('walks the pages of a list call with iterPages on the promise, and its items with for await', async () => {
+    server.use(cursorPages());
+    const pages: string[][] = [];
+    for await (const page of makeClient().questions.list({ limit: 4 }).iterPages()) pages.push(page.data.map((q) => q.id));
+    expect(pages).toEqual([ids.slice(0, 4), ids.slice(4)]);
+    const items: string[] = [];
+    for await (const q of await makeClient().questions.list({ limit: 4 })) items.push(q.id);
+    expect(items).toEqual(ids);
+  });
+});

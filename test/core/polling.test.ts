@@ -241,3 +241,114 @@ describe('the request budget', () => {
     expect(() => makeClient({ rateLimit: { requestsPerMinute: 0 } })).toThrow(/rateLimit.requestsPerMinute/);
   });
 });
+
+describe('progress events', () => {
+  const report = (status: string) => ({ forecast: { id: 'f1', generatedAt: 'x', forecastData: {}, report: { status, short: null } } });
+
+  it('emits progress on every read, with the status before it, and status only when it changes', async () => {
+    reads(
+      { status: 'queued', retryAfter: '15' },
+      { status: 'queued', retryAfter: '15' },
+      { status: 'running_subforecasts', retryAfter: '120', extra: { completedSubforecastCount: 1 } },
+      { status: 'running_subforecasts', retryAfter: '120', extra: { completedSubforecastCount: 1 } },
+      { status: 'completed', extra: { completedSubforecastCount: 3 } },
+    );
+    const client = makeClient({ clock: fakeClock() });
+    const events: string[] = [];
+    for (const name of ['progress', 'status', 'subforecast', 'done'] as const) {
+      client.forecasts.progress.on(name, (p) => events.push(`${name} ${p.taskId} ${p.previousStatus ?? '-'}>${p.status} ${p.final}`));
+    }
+    await client.forecasts.wait('t1');
+    expect(events).toEqual([
+      'progress t1 ->queued false',
+      'status t1 ->queued false',
+      'progress t1 queued>queued false',
+      'progress t1 queued>running_subforecasts false',
+      'status t1 queued>running_subforecasts false',
+      'subforecast t1 queued>running_subforecasts false',
+      'progress t1 running_subforecasts>running_subforecasts false',
+      'progress t1 running_subforecasts>completed true',
+      'status t1 running_subforecasts>completed true',
+      'subforecast t1 running_subforecasts>completed true',
+      'done t1 running_subforecasts>completed true',
+    ]);
+  });
+
+  it('emits report once when the report fails, and ends the wait there', async () => {
+    reads(
+      { status: 'completed', extra: report('pending') },
+      { status: 'completed', extra: report('writing') },
+      { status: 'completed', extra: report('failed') },
+    );
+    const client = makeClient({ clock: fakeClock() });
+    const events: string[] = [];
+    client.forecasts.progress.on('report', (p) => events.push(`report ${p.reportStatus}`));
+    client.forecasts.progress.on('done', (p) => events.push(`done ${p.status}`));
+    const done = await client.forecasts.wait('t1', { waitForReport: true });
+    expect(done.forecast?.report?.status).toBe('failed');
+    expect(events).toEqual(['done completed', 'report failed']);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('emits done once for a task that failed, and no report', async () => {
+    reads({ status: 'running_subforecasts', retryAfter: '120' }, { status: 'failed', extra: { error: { message: 'boom' } } });
+    const client = makeClient({ clock: fakeClock() });
+    const events: string[] = [];
+    for (const name of ['done', 'report'] as const) client.forecasts.progress.on(name, (p) => events.push(`${name} ${p.status}`));
+    await client.forecasts.wait('t1', { waitForReport: true });
+    expect(events).toEqual(['done failed']);
+  });
+});
+
+describe('wait edges', () => {
+  it('reads once with a timeout of 0, then gives up with the task as last seen', async () => {
+    reads({ status: 'running_subforecasts', retryAfter: '120' });
+    const err = (await makeClient({ clock: fakeClock() }).forecasts.wait('t1', { timeout: 0 }).catch((e: unknown) => e)) as WaitTimeoutError;
+    expect(err).toBeInstanceOf(WaitTimeoutError);
+    expect(err.message).toBe('Not final after 0 ms: t1');
+    expect(err.taskIds).toEqual(['t1']);
+    expect(err.lastSeen).toEqual([expect.objectContaining({ id: 't1', status: 'running_subforecasts' })]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('refuses a wait timeout that is not a number >= 0, saying so', async () => {
+    await expect(makeClient().forecasts.wait('t1', { timeout: '5' as never })).rejects.toMatchObject({ message: 'timeout: must be a number of milliseconds >= 0, got 5' });
+    await expect(makeClient().forecasts.waitMany(['t1'], { timeout: -1 })).rejects.toMatchObject({ field: 'timeout' });
+    expect(seen).toHaveLength(0);
+  });
+
+  it('reads alone a task the list does not show, and waits on it like the others', async () => {
+    server.use(http.get(`${BASE}/forecasts`, () => HttpResponse.json({ type: 'list', hasMore: false, data: [] })));
+    reads({ status: 'running_subforecasts' }, { status: 'completed' });
+    const clock = fakeClock();
+    const [item] = await makeClient({ clock }).forecasts.waitMany(['t1'], { full: false });
+    expect(item).toMatchObject({ taskId: 't1', status: 'completed', forecastData: null });
+    expect(clock.sleeps).toEqual([120_000]);
+    expect(seen.map((r) => new URL(r.url).pathname.split('/').pop())).toEqual(['forecasts', 't1', 'forecasts', 't1']);
+  });
+
+  it('gives up waitMany with the pending tasks and their last states', async () => {
+    server.use(http.get(`${BASE}/forecasts`, () => HttpResponse.json({ type: 'list', hasMore: false, data: [{ taskId: 't1', status: 'queued', forecastData: null }, { taskId: 't2', status: 'completed', forecastData: null }] })));
+    const err = (await makeClient({ clock: fakeClock() }).forecasts.waitMany(['t1', 't2'], { timeout: 1000 }).catch((e: unknown) => e)) as WaitTimeoutError;
+    expect(err.taskIds).toEqual(['t1']);
+    expect(err.lastSeen).toEqual([{ taskId: 't1', status: 'queued', forecastData: null }]);
+  });
+
+  it('says which task a bulk cancel answer leaves out', async () => {
+    server.use(http.post(`${BASE}/forecasts/cancel`, () => HttpResponse.json({ items: [{ taskId: 't1', status: 'cancelled' }] })));
+    await expect(makeClient().forecasts.cancelMany(['t1', 't2'])).rejects.toMatchObject({ name: 'InvalidResponseError', message: '200: expected a result for task t2 (POST /forecasts/cancel)' });
+  });
+
+  it('says which batch item an answer leaves out', async () => {
+    server.use(http.post(`${BASE}/forecasts/batch`, () => HttpResponse.json({ items: [null, { index: 0, status: 'accepted', taskId: 't' }] })));
+    await expect(makeClient().forecasts.createMany([{ questionId: 'q1' }, { questionId: 'q2' }])).rejects.toMatchObject({ message: '200: expected a result for item 1 in `items` (POST /forecasts/batch)' });
+  });
+
+  it('passes the wait’s maxRetries and request options to every read', async () => {
+    let n = 0;
+    server.use(http.get(`${BASE}/forecasts/t1`, () => (++n === 1 ? new HttpResponse(null, { status: 500 }) : HttpResponse.json(task('t1', 'completed')))));
+    await makeClient({ clock: fakeClock(), maxRetries: 0 }).forecasts.wait('t1', { maxRetries: 1, requestOptions: { headers: { 'x-trace': 'w' } } });
+    expect(seen).toHaveLength(2);
+    expect(seen.map((r) => r.headers.get('x-trace'))).toEqual(['w', 'w']);
+  });
+});

@@ -2,6 +2,8 @@
 // measured the way bench/size.mjs reports it (code splitting on; what loads at start is the figure).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleSize, clientSizes } from '../../bench/lib/bundle.mjs';
 
@@ -47,5 +49,20 @@ describe('bundle size', () => {
     const { gzip, inputs } = await bundleSize(`export * from ${dist('webhooks/index.js')};`, root);
     expect(inputs.filter((i) => i.includes('node_modules'))).toEqual([]);
     expect(gzip).toBeLessThan(3 * 1024);
+  });
+
+  it('keeps the webhooks source under 3 KB minified and gzipped, with no import left', async () => {
+    const result = await build({
+      entryPoints: [new URL('../../src/webhooks/index.ts', import.meta.url).pathname],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'neutral',
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = result.outputFiles[0]!.text;
+    expect(code).not.toMatch(/\bimport\b|require\(/);
+    expect(gzipSync(code).length).toBeLessThan(3 * 1024);
   });
 });

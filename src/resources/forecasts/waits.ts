@@ -160,10 +160,14 @@ export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[],
       const { data: page, response } = await ctx.list({ ...query, taskId: chunk.join(','), limit: MAX_PAGE_SIZE }, options).withResponse();
       const asked = parseRetryAfter(response.headers.get('retry-after'));
       if (asked !== undefined) told = Math.max(told ?? 0, asked);
-      for (const item of page.data) latest.set(item.taskId, item);
-      // A task the list does not show is read alone: an unknown id raises NotFoundError.
+      const listed = new Set<string>();
+      for (const item of page.data) {
+        latest.set(item.taskId, item);
+        listed.add(item.taskId);
+      }
+      // A task this round's list does not show is read alone, every round: an unknown id raises NotFoundError.
       for (const id of chunk) {
-        if (latest.has(id)) continue;
+        if (listed.has(id)) continue;
         const t = await ctx.retrieve(id, query, options);
         latest.set(id, { ...t, taskId: id, forecastData: t.forecast?.forecastData ?? null, report: t.forecast?.report });
       }

@@ -1,0 +1,104 @@
+// webhookMiddleware reading the body itself: size limits at their edges, bodies in many chunks or as
+// text, and what it says when another parser read the body first.
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signWebhook, WebhookVerificationError } from '../../src/index.js';
+import { webhookMiddleware, type WebhookMiddlewareOptions } from '../../src/webhooks/express.js';
+
+const SECRET = 'whsec_express_body_tests';
+
+/** A webhook.test event whose JSON is exactly `size` bytes long. */
+function eventOfSize(size: number): string {
+  const shell = JSON.stringify({ createdAt: '2026-01-01T00:00:00.000Z', data: { pad: '', test: true }, id: 'evt:webhook.test:d1', type: 'webhook.test' });
+  const body = shell.replace('"pad":""', `"pad":"${'p'.repeat(size - shell.length)}"`);
+  expect(body).toHaveLength(size);
+  return body;
+}
+
+let server: Server | undefined;
+afterEach(async () => {
+  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  server = undefined;
+  vi.restoreAllMocks();
+});
+
+/** Serves one route, `before` then the middleware then a handler answering the event type, and posts `payload` signed. */
+async function post(payload: string, options: WebhookMiddlewareOptions = {}, before: express.RequestHandler[] = []): Promise<{ status: number; text: string }> {
+  const app = express();
+  app.post('/hooks', ...before, webhookMiddleware(SECRET, options), (req, res) => res.status(200).send(req.webhookEvent!.type));
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-signature': await signWebhook(payload, SECRET) },
+    body: payload,
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+describe('body size', () => {
+  it('verifies a body of exactly maxBodyBytes, and answers 413 to one byte more', async () => {
+    expect(await post(eventOfSize(200), { maxBodyBytes: 200 })).toEqual({ status: 200, text: 'webhook.test' });
+    expect(await post(eventOfSize(201), { maxBodyBytes: 200 })).toEqual({ status: 413, text: 'payload_too_large' });
+  });
+
+  it('takes bodies up to 1 MiB by default', async () => {
+    expect((await post(eventOfSize(1024 * 1024))).status).toBe(200);
+    expect(await post(eventOfSize(1024 * 1024 + 1))).toEqual({ status: 413, text: 'payload_too_large' });
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Infinity])('refuses maxBodyBytes %s at start-up, saying what it takes', (maxBodyBytes) => {
+    expect(() => webhookMiddleware(SECRET, { maxBodyBytes })).toThrow(
+      new TypeError(`webhookMiddleware: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(maxBodyBytes)}.`),
+    );
+  });
+
+  it('accepts a maxBodyBytes of 1', () => {
+    expect(() => webhookMiddleware(SECRET, { maxBodyBytes: 1 })).not.toThrow();
+  });
+});
+
+describe('reading the body', () => {
+  it('verifies a body that arrives in many chunks, joined in order', async () => {
+    expect(await post(eventOfSize(300_000))).toEqual({ status: 200, text: 'webhook.test' });
+  });
+
+  it('verifies a body the stream gives as text (after req.setEncoding)', async () => {
+    const asText: express.RequestHandler = (req, _res, next) => {
+      req.setEncoding('utf8');
+      next();
+    };
+    expect(await post(eventOfSize(100_000).replace('ppp', 'p€p'), {}, [asText])).toEqual({ status: 200, text: 'webhook.test' });
+  });
+});
+
+describe('a body another parser read first', () => {
+  it('adds to the message what happened and how to mount the route, and warns once', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const errors: WebhookVerificationError[] = [];
+    expect(await post(eventOfSize(200), { onError: (err) => errors.push(err) }, [express.json()])).toEqual({ status: 400, text: 'malformed_payload' });
+    expect(errors[0]!.message).toMatch(
+      / The body of this request was already read by another body parser \(often app\.use\(express\.json\(\)\) before this route\): mount the webhook route first, or give it express\.raw\(\{ type: 'application\/json' \}\)\.$/,
+    );
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('warns by default with the reason and the message', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await post(eventOfSize(200), {}, [express.json()]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/^\[forecasting-sdk\] webhook refused \(malformed_payload\): The webhook payload must be the raw request body/);
+  });
+
+  it('does not warn about a signed body that is not an event, read by the middleware itself', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const errors: WebhookVerificationError[] = [];
+    expect(await post('[1,2]', { onError: (err) => errors.push(err) })).toEqual({ status: 400, text: 'malformed_payload' });
+    expect(errors[0]!.message).toBe('The webhook payload is correctly signed but is not a JSON event object.');
+    expect(await post('[1,2]')).toEqual({ status: 400, text: 'malformed_payload' });
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
