@@ -17,6 +17,7 @@ import { unfinishedFiles, useNotes } from './context.js';
 import { chargeForecast } from './credits.js';
 import { canSeePreset, PRESETS, resolvePreset, type Viewer } from './presets.js';
 import { forecastDataFor } from './forecast-data.js';
+import { recordRefusal, recordStart } from './forecast-activity.js';
 
 /** What the state machine runs with (a handler context has all of it). */
 export interface ForecastEnv {
@@ -102,28 +103,45 @@ export interface StartRequest {
  * uses up the question's notes, schedules its moves and emits `forecast.started`.
  */
 export function startForecast(env: ForecastEnv, req: StartRequest): ForecastRecord {
-  const { store, clock } = env;
+  const { store } = env;
   const questionId = req.question.id;
+  const api = req.startedBy === 'api';
+  // Each refusal of an API start is counted in the user's activity record, by reason.
+  const refuse = (reason: string, err: MockHttpError) => {
+    if (api) recordRefusal(store, req.ownerId, reason);
+    return err;
+  };
   const preset = resolvePreset(store, { userId: req.ownerId, organizationId: req.organizationId }, req.question, req.presetId);
   const active = store.forecasts.list((r) => r.questionId === questionId && !isFinal(r.status))[0];
   if (active) {
-    throw conflict(`questionId: question ${questionId} already has a forecast running`, 'forecast_already_running', {
-      activeTaskId: active.id,
-    });
+    const message = `questionId: question ${questionId} already has a forecast running`;
+    throw refuse('forecast_already_running', conflict(message, 'forecast_already_running', { activeTaskId: active.id }));
   }
   const files = unfinishedFiles(store, questionId, preset?.id ?? null);
   if (files.length > 0 && !req.allowIncompleteContext) {
-    throw conflict(`${files.length} context file(s) still processing; pass allowIncompleteContext to run anyway`, 'context_not_ready', { files });
+    const message = `${files.length} context file(s) still processing; pass allowIncompleteContext to run anyway`;
+    throw refuse('context_not_ready', conflict(message, 'context_not_ready', { files }));
   }
-  if (req.startedBy === 'api') {
-    const running = store.forecasts.list((r) => r.ownerId === req.ownerId && r.startedBy === 'api' && !isFinal(r.status)).length;
-    if (running >= MAX_ACTIVE_FORECASTS) {
-      throw new MockHttpError(429, 'too_many_active_forecasts', `At most ${MAX_ACTIVE_FORECASTS} API-started forecasts may run at once`);
-    }
+  const running = api ? store.forecasts.list((r) => r.ownerId === req.ownerId && r.startedBy === 'api' && !isFinal(r.status)).length : 0;
+  if (running >= MAX_ACTIVE_FORECASTS) {
+    const message = `At most ${MAX_ACTIVE_FORECASTS} API-started forecasts may run at once`;
+    throw refuse('too_many_active_forecasts', new MockHttpError(429, 'too_many_active_forecasts', message));
   }
+  let charged: number;
+  try {
+    charged = chargeForecast(store, req.organizationId, `forecast.${req.runMode ?? DEFAULT_RUN_MODE}`);
+  } catch (err) {
+    throw err instanceof MockHttpError ? refuse('insufficient_credits', err) : err;
+  }
+  return insertStarted(env, req, preset?.id ?? null, preset?.scope === 'personal', charged, running);
+}
+
+/** Stores a start the checks let through, `queued`, and sets it running on the clock. */
+function insertStarted(env: ForecastEnv, req: StartRequest, presetId: string | null, personalPreset: boolean, charged: number, running: number): ForecastRecord {
+  const { store, clock } = env;
+  const questionId = req.question.id;
   const runMode = req.runMode ?? DEFAULT_RUN_MODE;
   const plan = RUN_MODE_PLANS[runMode];
-  const charged = chargeForecast(store, req.organizationId, `forecast.${runMode}`);
   const now = clock.now();
   const record = store.forecasts.insert({
     id: crypto.randomUUID(),
@@ -141,12 +159,13 @@ export function startForecast(env: ForecastEnv, req: StartRequest): ForecastReco
     reportStatus: 'pending',
     failureMessage: null,
     creditsCharged: charged,
-    presetId: preset?.id ?? null,
+    presetId,
     // A personal preset on a question the organization sees: its notes may show to readers who cannot see it.
-    warnings: preset?.scope === 'personal' && req.question.question.visibility === 'organization' ? ['preset_content_may_show_in_forecast'] : [],
+    warnings: personalPreset && req.question.question.visibility === 'organization' ? ['preset_content_may_show_in_forecast'] : [],
     startedBy: req.startedBy,
     timers: [],
   });
+  if (req.startedBy === 'api') recordStart(store, req.ownerId, running + 1, now);
   useNotes(env, questionId, record.id);
   emit(env, record, 'forecast.started');
   scheduleRun(env, record, now, plan.minutes * MINUTE);
