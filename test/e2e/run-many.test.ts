@@ -194,6 +194,32 @@ describe('forecasts.runMany', () => {
     expect(h.mock.service.forecastControls.activity().active).toBe(0);
   });
 
+  it('starts again, under keys of their own, the items refused because forecasts started elsewhere filled the service', async () => {
+    const ids = await questionIds(70);
+    // 40 forecasts of the same user, started outside the run, still running when it starts.
+    await h.client.forecasts.createMany(ids.slice(0, 40).map((questionId) => ({ questionId, runMode: 'light' })));
+    const results = await collect(h.client.forecasts.runMany(lightItems(ids.slice(40)), { runId: 'crowded' }));
+    expect(results).toHaveLength(30);
+    expect(results.every((r) => r.status === 'completed')).toBe(true);
+    const activity = h.mock.service.forecastControls.activity();
+    expect(activity.maxActive).toBe(50);
+    expect(activity.refused['too_many_active_forecasts']).toBeGreaterThan(0);
+    const keys = h.mock.service.requests.list({ operation: 'forecasts.createBatch' }).map((r) => r.idempotencyKey);
+    expect(keys).toContain('crowded:0:r1');
+    expect([...forecastsPerQuestion().values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('sends a batch the service answered 429 for again, with the same key, after its Retry-After', async () => {
+    const ids = await questionIds(5);
+    h.mock.service.faults.add({ operation: 'forecasts.createBatch', status: 429, type: 'too_many_active_forecasts', retryAfter: 40 });
+    const results = await collect(h.client.forecasts.runMany(lightItems(ids), { runId: 'full-once' }));
+    expect(results.every((r) => r.status === 'completed')).toBe(true);
+    const [refused, sent] = h.mock.service.requests.list({ operation: 'forecasts.createBatch' });
+    expect([refused!.status, sent!.status]).toEqual([429, 200]);
+    expect(sent!.idempotencyKey).toBe(refused!.idempotencyKey);
+    expect(sent!.at - refused!.at).toBeGreaterThanOrEqual(40_000);
+  });
+
   it('waits out a 429 as long as its Retry-After asks', async () => {
     const ids = await questionIds(10);
     h.mock.service.requests.clear();

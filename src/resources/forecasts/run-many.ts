@@ -7,7 +7,7 @@
  * @module
  */
 import type { ClientClock } from '../../core/clock.js';
-import { APIError, ValidationError, parseRetryAfter } from '../../core/errors.js';
+import { APIError, InvalidResponseError, ValidationError, parseRetryAfter } from '../../core/errors.js';
 import { checkIdempotencyKey } from '../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS, MAX_PAGE_SIZE, QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../core/limits.js';
 import type { RequestOptions } from '../../core/options.js';
@@ -15,7 +15,7 @@ import { FINAL_TASK_STATUSES, type ForecastCreateParams } from '../../schemas/fo
 import type { ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 import type { FlowContext } from './waits.js';
 
-/** Characters a `runId` may have: the longest key derived from it must fit the service's 128. */
+/** Characters a `runId` may have: the longest key derived from it must fit the service's 128. @internal */
 export const MAX_RUN_ID_LENGTH = 100;
 
 /**
@@ -203,7 +203,17 @@ export interface RunManyContext extends FlowContext {
   runModePrices(options: RequestOptions): Promise<{ prices: Map<string, number>; defaultMode: string | undefined }>;
 }
 
-/** Input items of a run: any iterable or async iterable of `POST /forecasts` bodies. */
+/**
+ * Input items of a run: any iterable or async iterable of `POST /forecasts` bodies (an array, a
+ * generator, lines read from a file, …), read only as fast as the run starts them.
+ * @example
+ * ```ts
+ * async function* fromDatabase(): AsyncGenerator<ForecastCreateParams> {
+ *   for await (const row of db.stream('SELECT question_id FROM questions')) yield { questionId: row.question_id, runMode: 'light' };
+ * }
+ * const input: RunManyInput = fromDatabase();
+ * ```
+ */
 export type RunManyInput = Iterable<ForecastCreateParams> | AsyncIterable<ForecastCreateParams>;
 
 interface Batch {
@@ -226,7 +236,7 @@ interface Active {
   due: number;
 }
 
-/** Batch size for `maxActive`: the largest even split into batches of at most 25. */
+/** Batch size for `maxActive`: the largest even split into batches of at most 25. @internal */
 export const batchSizeFor = (maxActive: number): number => Math.ceil(maxActive / Math.ceil(maxActive / MAX_BATCH_ITEMS));
 
 /** Whether a refusal is the service's "too few credits" (a 409 `invalid_request_error` naming credits). */
@@ -312,22 +322,28 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
     return { key: `${runId}:${batchNo++}`, first, items, indexes: items.map((_, i) => first + i), retries: 0 };
   };
 
-  /** Starts a batch; its items become running tasks or results. Returns whether the service was full. */
-  const start = async (batch: Batch): Promise<boolean> => {
+  /**
+   * Starts a batch; its items become running tasks or results. Returns the ms to hold further starts
+   * for when the service could not take the batch now (it is kept to be sent again), else 0.
+   */
+  const start = async (batch: Batch): Promise<number> => {
     let answer: { items: unknown; replayed: boolean };
     try {
       const { data, response } = await ctx.createBatch({ items: batch.items }, { ...options, idempotencyKey: batch.key }).withResponse();
       answer = { items: data.items, replayed: response.headers.get('idempotent-replayed') === 'true' };
     } catch (err) {
-      if (!(err instanceof APIError) || err.status >= 500 || err.status === 401 || err.status === 403) throw err;
-      // The service was full (the request failed, so its key is free): the same batch again later.
-      if (err.type === 'too_many_active_forecasts') {
+      if (!(err instanceof APIError) || err instanceof InvalidResponseError) throw err;
+      // Full (too many running, started elsewhere), over the request rate past the retries, or the same
+      // key still being handled: nothing started under this key, so the same batch goes again later.
+      if (err.status === 429 || err.type === 'idempotency_in_progress') {
         retries.unshift(batch);
-        return true;
+        return parseRetryAfter(err.headers.get('retry-after')) ?? QUEUED_RETRY_AFTER_MS;
       }
+      // A refusal of the whole batch (such as a key already used with other items): each item is refused.
+      if (![400, 404, 409, 422].includes(err.status)) throw err;
       const error = { type: err.type ?? 'invalid_request_error', message: err.message };
       batch.items.forEach((item, i) => refused(batch.indexes[i]!, item, error));
-      return false;
+      return 0;
     }
     const listed = Array.isArray(answer.items) ? (answer.items as Array<{ index?: unknown; status?: unknown; taskId?: unknown; error?: { type?: unknown; message?: unknown } }>) : [];
     const full: number[] = [];
@@ -352,7 +368,7 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
       batch.retries++;
       retries.push({ key: `${batch.key}:r${batch.retries}`, first: batch.first, items: full.map((i) => batch.items[i]!), indexes: full.map((i) => batch.indexes[i]!), retries: 0 });
     }
-    return full.length > 0;
+    return full.length > 0 ? QUEUED_RETRY_AFTER_MS : 0;
   };
 
   const refused = (index: number, item: ForecastCreateParams, error: RunManyItemError) => {
@@ -401,8 +417,8 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
   try {
     for (;;) {
       // Start batches while there is room, in input order (retries of refused items first).
-      let full = false;
-      while (!stopped && !full) {
+      let hold = 0;
+      while (!stopped && hold === 0) {
         if (o.signal?.aborted) {
           stopped = 'aborted';
           break;
@@ -412,7 +428,7 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
         if (next === retries[0]) retries.shift();
         else held = undefined;
         pricing ??= await ctx.runModePrices(options);
-        full = await start(next);
+        hold = await start(next);
         progress();
         yield* flush(ready);
       }
@@ -428,8 +444,8 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
       yield* flush(ready);
       if (active.size === 0) {
         if (stopped || (exhausted && !held && retries.length === 0)) break;
-        // Nothing running and the service still full (forecasts started elsewhere): wait a round.
-        if (full) await clock.sleep(QUEUED_RETRY_AFTER_MS);
+        // Nothing running and the service could not take a batch: wait as it asked (or a round).
+        if (hold > 0) await clock.sleep(hold);
         continue;
       }
       // Wait until every running task may be read again (the longest Retry-After), unless an abort
