@@ -6,7 +6,7 @@ import { examplesOf, runExample, typecheckExamples } from './harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The markdown files whose examples are tested. */
-const DOCS = ['docs/testing.md', 'docs/webhooks.md', 'docs/decisions.md', 'docs/context.md'];
+const DOCS = ['docs/testing.md', 'docs/webhooks.md', 'docs/decisions.md', 'docs/context.md', 'docs/forecasts.md'];
 const examples = DOCS.flatMap((file) => examplesOf(root, file));
 
 describe('documentation examples', () => {
