@@ -24,7 +24,7 @@ import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../../sch
 import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
 import { QuestionFiles } from '../context/index.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
-import { runMany, type RunManyInput, type RunManyOptions, type RunManyResult } from './run-many.js';
+import type { RunManyContext, RunManyInput, RunManyOptions, RunManyResult } from './run-many.js';
 
 /** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
 export const forecastOperations = defineOperations('forecasts', {
@@ -321,7 +321,7 @@ export class Forecasts extends APIResource {
   runMany(items: RunManyInput, options: RunManyOptions & { full: true }): AsyncGenerator<RunManyResult<ForecastTask>, void, undefined>;
   runMany(items: RunManyInput, options?: RunManyOptions & { full?: false }): AsyncGenerator<RunManyResult, void, undefined>;
   runMany(items: RunManyInput, options?: RunManyOptions): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
-    return runMany(this, items, options);
+    return loadAndRunMany(this, items, options);
   }
 
   /** Prices of the run modes and the default mode, for `runMany`'s credits. @internal */
@@ -330,6 +330,12 @@ export class Forecasts extends APIResource {
     const prices = new Map(data.flatMap((m) => (m.credits === undefined ? [] : [[m.key, m.credits] as const])));
     return { prices, defaultMode: data.find((m) => m.isDefault)?.key };
   }
+}
+
+/** The scheduler loads on a run's first step: a client that never calls `runMany` never loads it. */
+async function* loadAndRunMany(ctx: RunManyContext, items: RunManyInput, options: RunManyOptions | undefined): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
+  const { runMany } = await import('./run-many.js');
+  yield* runMany(ctx, items, options);
 }
 
 /**
