@@ -95,18 +95,23 @@ t0 = performance.now();
 mock0 = service.clock.now();
 const base = mockClientOptions(mock);
 let dead = false;
+let die;
+const died = new Promise((resolve) => (die = resolve));
 // The process "dies": the answer that reports the 300th start never arrives, nor does anything after.
 const dying = async (input, init) => {
   if (dead) return new Promise(() => {});
   const response = await base.fetch(input, init);
-  if (service.forecastControls.activity().started >= KILL_AFTER) dead = true;
+  if (service.forecastControls.activity().started >= KILL_AFTER) {
+    dead = true;
+    die();
+  }
   return dead ? new Promise(() => {}) : response;
 };
 const crashed = [];
 void (async () => {
   for await (const r of connect({ clock: base.clock, fetch: dying }).forecasts.runMany(itemsOf(ids), { runId: 'bench-crash' })) crashed.push(r);
 })();
-while (!dead) await new Promise((r) => setTimeout(r, 5));
+await died;
 const startedAtCrash = service.forecastControls.activity().started;
 console.log(`\n(first run killed after ${startedAtCrash} starts, ${crashed.length} results seen)`);
 const rerun = [];

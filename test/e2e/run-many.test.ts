@@ -252,10 +252,15 @@ describe('forecasts.runMany', () => {
     // 300th start never arrives, and nothing it sends afterwards does either.
     const options = mockClientOptions(h.mock);
     let dead = false;
+    let die!: () => void;
+    const died = new Promise<void>((resolve) => (die = resolve));
     const dying: typeof fetch = async (input, init) => {
       if (dead) return new Promise<Response>(() => {});
       const response = await options.fetch(input, init);
-      if (h.mock.service.forecastControls.activity().started >= 300) dead = true;
+      if (h.mock.service.forecastControls.activity().started >= 300) {
+        dead = true;
+        die();
+      }
       return dead ? new Promise<Response>(() => {}) : response;
     };
     const first = h.connect({ clock: options.clock, fetch: dying, rateLimit: { requestsPerMinute: 60 } });
@@ -264,7 +269,7 @@ describe('forecasts.runMany', () => {
       for await (const r of first.forecasts.runMany(items, { runId: 'crash-run' })) before.push(r);
     })();
     void crashed;
-    while (!dead) await new Promise((r) => setTimeout(r, 5));
+    await died;
     const startedBefore = h.mock.service.forecastControls.activity().started;
     expect(startedBefore).toBeGreaterThanOrEqual(300);
     expect(startedBefore).toBeLessThan(350);

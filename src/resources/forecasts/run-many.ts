@@ -218,8 +218,6 @@ export type RunManyInput = Iterable<ForecastCreateParams> | AsyncIterable<Foreca
 
 interface Batch {
   key: string;
-  /** Index of the first item, and the items. */
-  first: number;
   items: ForecastCreateParams[];
   /** Indexes of the items (consecutive for a first send; any for a retry). */
   indexes: number[];
@@ -319,7 +317,7 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
       read++;
     }
     if (items.length === 0) return undefined;
-    return { key: `${runId}:${batchNo++}`, first, items, indexes: items.map((_, i) => first + i), retries: 0 };
+    return { key: `${runId}:${batchNo++}`, items, indexes: items.map((_, i) => first + i), retries: 0 };
   };
 
   /**
@@ -366,7 +364,7 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
     // Refused only because the service was full (forecasts started elsewhere): sent again under a key of their own.
     if (full.length > 0) {
       batch.retries++;
-      retries.push({ key: `${batch.key}:r${batch.retries}`, first: batch.first, items: full.map((i) => batch.items[i]!), indexes: full.map((i) => batch.indexes[i]!), retries: 0 });
+      retries.push({ key: `${batch.key}:r${batch.retries}`, items: full.map((i) => batch.items[i]!), indexes: full.map((i) => batch.indexes[i]!), retries: 0 });
     }
     return full.length > 0 ? QUEUED_RETRY_AFTER_MS : 0;
   };
