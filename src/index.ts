@@ -47,6 +47,7 @@ export { Forecasts, ForecastChat, RunModes, QuestionForecasts } from './resource
 export { QuestionSchedule, QuestionWatch, Schedules, Watches } from './resources/schedules.js';
 export { CreditsResource } from './resources/credits.js';
 export type { WaitOptions, WaitManyOptions, CreateAndWaitOptions } from './resources/forecasts/waits.js';
+export type { RunManyOptions, RunManyResult, RunManyFinished, RunManyRejected, RunManyNotStarted, RunManyItemError, RunManyProgress, RunManyCounts, RunManyInput } from './resources/forecasts/run-many.js';
 export { RUN_MODES, TASK_STATUSES } from './schemas/forecasts.js';
 export type { ForecastProgress, ForecastProgressEvents } from './resources/forecasts/progress.js';
 export type { TypedEmitter } from './core/emitter.js';

@@ -21,5 +21,18 @@ export async function forecastTypes(): Promise<unknown[]> {
   await c.questions.schedule.update('q', { intervalCount: 3, intervalUnit: 'hours' });
   const deleted: void = await c.questions.watch.delete('q');
   c.forecasts.progress.on('done', (p) => p.status.length);
+  // runMany: a union discriminated on `status`; `task` is a list item, or the full record with `full: true`.
+  for await (const r of c.forecasts.runMany([{ questionId: 'q' }], { runId: 'r' })) {
+    // @ts-expect-error `task` exists only once the result is narrowed to a finished forecast
+    r.task;
+    if (r.status === 'completed') r.task.forecastData?.questionType;
+    if (r.status === 'rejected') r.error.message.length;
+    if (r.status === 'not_started') r.reason satisfies 'insufficient_credits';
+  }
+  for await (const r of c.forecasts.runMany((async function* () { yield { questionId: 'q' }; })(), { full: true })) {
+    if (r.status === 'failed') r.task.error?.message;
+  }
+  // @ts-expect-error items are POST /forecasts bodies, checked exactly
+  c.forecasts.runMany([{ questionId: 'q', priority: 1 }]);
   return [items, full, deleted, (await c.credits.retrieve()).balance, (await c.forecasts.chat.create('t', { message: 'm' })).messages];
 }

@@ -31,6 +31,8 @@ export { MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, MAX_JSON_DEPTH, MAX_LOGG
 export { MockEventBus } from './events.js';
 export { clientClockFor, mockClientOptions } from './client-clock.js';
 export { ForecastControls } from './models/forecast-controls.js';
+export { FORECAST_ACTIVITY } from './models/forecast-activity.js';
+export type { ForecastActivityRecord } from './models/forecast-activity.js';
 export { TASK_TRANSITIONS, REPORT_TRANSITIONS, RUN_MODE_PLANS, FORECAST_OUTCOMES } from './models/forecast-task.js';
 export type { ForecastOutcome, ForecastEnv } from './models/forecast-task.js';
 export { CONTEXT_FILES, CONTEXT_NOTES, FILE_TRANSITIONS, FILE_PROCESSING_MS } from './models/context.js';

@@ -37,6 +37,10 @@ export interface RecordedRequest {
   at: number;
   /** The `x-request-id` the mock answered with. */
   requestId: string;
+  /** The answer's `Retry-After` header (seconds, as sent), when it carried one. */
+  retryAfter?: string | undefined;
+  /** True when the answer replayed an earlier one for the same `Idempotency-Key` (`Idempotent-Replayed: true`). */
+  replayed?: boolean;
 }
 
 /**

@@ -189,17 +189,20 @@ export class MockService {
 
   /**
    * Test hooks of the forecast lifecycle: outcomes (a failing task or report), credit balances,
-   * context files still processing, news that moves a watched question.
+   * context files still processing, news that moves a watched question; and the record of API
+   * forecasts (`activity()`: the most that ran at once, refusals by reason).
    * @example
    * ```ts
    * service.forecastControls.setOutcome(questionId, { report: 'failed' });
    * service.forecastControls.setCredits({ balance: 0 });
+   * service.forecastControls.activity().maxActive; // ≤ 50
    * ```
    */
   get forecastControls(): ForecastControls {
     // Hooks default to the organization of the service's default key.
-    const organizationId = this.keys.find(this.apiKey)?.organizationId ?? this.keys.defaultOrganizationId;
-    return new ForecastControls({ store: this.store, clock: this.clock, events: this.events }, organizationId);
+    const principal = this.keys.find(this.apiKey);
+    const organizationId = principal?.organizationId ?? this.keys.defaultOrganizationId;
+    return new ForecastControls({ store: this.store, clock: this.clock, events: this.events }, organizationId, principal?.userId);
   }
 
   /**
@@ -294,6 +297,7 @@ export class MockService {
     if (claim?.kind === 'answer') {
       claim.response.headers.set('x-request-id', entry.requestId);
       entry.status = claim.response.status;
+      noteAnswer(entry, claim.response);
       return claim.response;
     }
     const keyed = claim?.kind === 'proceed' ? claim : undefined;
@@ -318,6 +322,7 @@ export class MockService {
           : await this.answer(route, request, url, body);
     response.headers.set('x-request-id', entry.requestId);
     entry.status = response.status;
+    noteAnswer(entry, response);
     await keyed?.settle(response);
     if (fault?.drop) {
       entry.dropped = true;
@@ -386,6 +391,13 @@ async function inputOf(operation: Operation, url: URL, body: BodyRead, request: 
   const form = operation.multipart && body.kind === 'multipart';
   const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : form ? await formObject(body.bytes, request.headers) : {};
   return operation.params ? validate(operation.params, raw) : raw;
+}
+
+/** Notes in the log what a test may ask of an answer: its `Retry-After`, and whether it was a replay. */
+function noteAnswer(entry: RecordedRequest, response: Response): void {
+  const retryAfter = response.headers.get('retry-after');
+  if (retryAfter !== null) entry.retryAfter = retryAfter;
+  if (response.headers.get('idempotent-replayed') === 'true') entry.replayed = true;
 }
 
 function toResponse(result: unknown, operation: Operation): Response {

@@ -24,6 +24,7 @@ import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../../sch
 import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
 import { QuestionFiles } from '../context/index.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
+import type { RunManyContext, RunManyInput, RunManyOptions, RunManyResult } from './run-many.js';
 
 /** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
 export const forecastOperations = defineOperations('forecasts', {
@@ -290,6 +291,51 @@ export class Forecasts extends APIResource {
   waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>> {
     return waitForTasks(this, taskIds, options);
   }
+
+  /**
+   * Runs a forecast for every item of any iterable or async iterable (read lazily, so 200,000 items
+   * never sit in memory) inside the service's limits, and yields each item's outcome as soon as it is
+   * known, in completion order, with the item's `index`:
+   * - at most `maxActive` (default and most: 50) forecasts run at once; batches of up to 25 start as
+   *   others end, and one `GET /forecasts?taskId=…` a round polls every running one, spaced by the
+   *   service's `Retry-After`; every request goes through the client's request budget;
+   * - a refused item (`rejected`), a failed forecast (`failed`) and short credits (`not_started`, for
+   *   the refused item and every item after it) are results, not exceptions;
+   * - `signal` stops new starts (`cancelOnAbort` also cancels the running ones);
+   * - `runId` makes it resumable: batch `n` is keyed `<runId>:<n>` over fixed index ranges, so running
+   *   the same items again with the same `runId` (within the service's 24-hour key retention) replays
+   *   what was started and starts only the rest.
+   *
+   * An error of the run itself (authentication, the service down past the retries) rejects the
+   * iteration; the forecasts already started keep running, and a rerun with the same `runId` picks
+   * them up.
+   * @example
+   * ```ts
+   * const items = questionIds.map((questionId) => ({ questionId, runMode: 'light' as const }));
+   * for await (const r of client.forecasts.runMany(items, { runId: 'nightly-2027-06-01', onProgress: (p) => console.log(p.counts) })) {
+   *   if (r.status === 'completed') console.log(r.index, r.task.forecastData);
+   *   else console.warn(r.index, r.status);
+   * }
+   * ```
+   */
+  runMany(items: RunManyInput, options: RunManyOptions & { full: true }): AsyncGenerator<RunManyResult<ForecastTask>, void, undefined>;
+  runMany(items: RunManyInput, options?: RunManyOptions & { full?: false }): AsyncGenerator<RunManyResult, void, undefined>;
+  runMany(items: RunManyInput, options?: RunManyOptions): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
+    return loadAndRunMany(this, items, options);
+  }
+
+  /** Prices of the run modes and the default mode, for `runMany`'s credits. @internal */
+  async runModePrices(options: RequestOptions): Promise<{ prices: Map<string, number>; defaultMode: string | undefined }> {
+    const { data } = await this._list(runModeOperations.list, [], { limit: 100 }, options);
+    const prices = new Map(data.flatMap((m) => (m.credits === undefined ? [] : [[m.key, m.credits] as const])));
+    return { prices, defaultMode: data.find((m) => m.isDefault)?.key };
+  }
+}
+
+/** The scheduler loads on a run's first step: a client that never calls `runMany` never loads it. */
+async function* loadAndRunMany(ctx: RunManyContext, items: RunManyInput, options: RunManyOptions | undefined): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
+  const { runMany } = await import('./run-many.js');
+  yield* runMany(ctx, items, options);
 }
 
 /**

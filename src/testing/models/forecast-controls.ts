@@ -7,6 +7,7 @@ import { newsMoved } from './automation.js';
 import { creditsOf, type CreditsRecord } from './credits.js';
 import { CONTEXT_FILES, type ContextFileRecord } from './context.js';
 import { FORECAST_OUTCOMES, type ForecastEnv, type ForecastOutcome } from './forecast-task.js';
+import { activityOf, type ForecastActivityRecord } from './forecast-activity.js';
 
 /**
  * Steers the mock's forecasts from a test.
@@ -18,13 +19,33 @@ import { FORECAST_OUTCOMES, type ForecastEnv, type ForecastOutcome } from './for
  * const fileId = controls.addContextFile(questionId);       // forecasts now answer 409 context_not_ready
  * controls.setContextFileStatus(fileId, 'ready');
  * controls.moveNews(questionId, 0.2);                        // a watch with a lower threshold starts a forecast
+ * controls.activity().maxActive;                             // most API forecasts running at once so far
  * ```
  */
 export class ForecastControls {
   constructor(
     private readonly env: ForecastEnv,
     private readonly defaultOrganizationId: string,
+    private readonly defaultUserId = '',
   ) {}
+
+  /**
+   * The mock's record of a user's API-started forecasts (default: the user of the service's default
+   * key): how many started, the most that ran at once (`maxActive`, counted at each start, and
+   * `maxActiveAt`), how many are running now (`active`), and the starts it refused by reason
+   * (`too_many_active_forecasts`, `insufficient_credits`, `forecast_already_running`, …).
+   * `service.reset()` clears it.
+   * @example
+   * ```ts
+   * const { maxActive, refused } = service.forecastControls.activity();
+   * if (maxActive > 50 || refused['too_many_active_forecasts']) throw new Error('over the limit');
+   * ```
+   */
+  activity(userId = this.defaultUserId): ForecastActivityRecord & { active: number } {
+    const active = this.env.store.forecasts.list((r) => r.ownerId === userId && r.startedBy === 'api' && r.finishedAt === null).length;
+    const record = activityOf(this.env.store, userId);
+    return { ...record, refused: { ...record.refused }, active };
+  }
 
   /**
    * How later forecasts on `questionId` end: `task: 'failed'` fails them halfway through their

@@ -16,8 +16,9 @@ import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type Que
 import { unfinishedFiles, useNotes } from './context.js';
 import { connectionWarnings, planConnections, recordConnections, taskConnections, type ConnectionSwitches } from './connections.js';
 import { chargeForecast } from './credits.js';
-import { canSeePreset, PRESETS, resolvePreset, type Viewer } from './presets.js';
+import { canSeePreset, PRESETS, resolvePreset, type PresetRecord, type Viewer } from './presets.js';
 import { forecastDataFor } from './forecast-data.js';
+import { recordRefusal, recordStart } from './forecast-activity.js';
 
 /**
  * What the state machine runs with (a handler context has all of it).
@@ -153,29 +154,55 @@ function startWarnings(question: QuestionRecord, preset: { scope: string } | nul
  * uses up the question's notes, schedules its moves and emits `forecast.started`.
  */
 export function startForecast(env: ForecastEnv, req: StartRequest): ForecastRecord {
-  const { store, clock } = env;
+  const { store } = env;
   const questionId = req.question.id;
+  const api = req.startedBy === 'api';
+  // Each refusal of an API start is counted in the user's activity record, by reason.
+  const refuse = (reason: string, err: MockHttpError) => {
+    if (api) recordRefusal(store, req.ownerId, reason);
+    return err;
+  };
   const preset = resolvePreset(store, { userId: req.ownerId, organizationId: req.organizationId }, req.question, req.presetId);
   const active = store.forecasts.list((r) => r.questionId === questionId && !isFinal(r.status))[0];
   if (active) {
-    throw conflict(`questionId: question ${questionId} already has a forecast running`, 'forecast_already_running', {
-      activeTaskId: active.id,
-    });
+    const message = `questionId: question ${questionId} already has a forecast running`;
+    throw refuse('forecast_already_running', conflict(message, 'forecast_already_running', { activeTaskId: active.id }));
   }
   const files = unfinishedFiles(store, questionId, preset?.id ?? null);
   if (files.length > 0 && !req.allowIncompleteContext) {
-    throw conflict(`${files.length} context file(s) still processing; pass allowIncompleteContext to run anyway`, 'context_not_ready', { files });
+    const message = `${files.length} context file(s) still processing; pass allowIncompleteContext to run anyway`;
+    throw refuse('context_not_ready', conflict(message, 'context_not_ready', { files }));
   }
-  if (req.startedBy === 'api') {
-    const running = store.forecasts.list((r) => r.ownerId === req.ownerId && r.startedBy === 'api' && !isFinal(r.status)).length;
-    if (running >= MAX_ACTIVE_FORECASTS) {
-      throw new MockHttpError(429, 'too_many_active_forecasts', `At most ${MAX_ACTIVE_FORECASTS} API-started forecasts may run at once`);
-    }
+  const running = api ? store.forecasts.list((r) => r.ownerId === req.ownerId && r.startedBy === 'api' && !isFinal(r.status)).length : 0;
+  if (running >= MAX_ACTIVE_FORECASTS) {
+    const message = `At most ${MAX_ACTIVE_FORECASTS} API-started forecasts may run at once`;
+    throw refuse('too_many_active_forecasts', new MockHttpError(429, 'too_many_active_forecasts', message));
   }
+  // Checked before charging: an unknown connection id answers 400 with nothing charged.
+  const connections = planConnections(store, req, req.connections, preset?.disabledConnectionIds);
+  let charged: number;
+  try {
+    charged = chargeForecast(store, req.organizationId, `forecast.${req.runMode ?? DEFAULT_RUN_MODE}`);
+  } catch (err) {
+    throw err instanceof MockHttpError ? refuse('insufficient_credits', err) : err;
+  }
+  return insertStarted(env, req, { preset, connections, charged, running });
+}
+
+/** What the checks of a start decided: its preset, its connections, its charge, and how many of the user's API starts ran before it. */
+interface StartDecision {
+  preset: PresetRecord | null;
+  connections: ReturnType<typeof planConnections>;
+  charged: number;
+  running: number;
+}
+
+/** Stores a start the checks let through, `queued`, and sets it running on the clock. */
+function insertStarted(env: ForecastEnv, req: StartRequest, { preset, connections, charged, running }: StartDecision): ForecastRecord {
+  const { store, clock } = env;
+  const questionId = req.question.id;
   const runMode = req.runMode ?? DEFAULT_RUN_MODE;
   const plan = RUN_MODE_PLANS[runMode];
-  const connections = planConnections(store, req, req.connections, preset?.disabledConnectionIds);
-  const charged = chargeForecast(store, req.organizationId, `forecast.${runMode}`);
   const now = clock.now();
   const record = store.forecasts.insert({
     id: crypto.randomUUID(),
@@ -194,11 +221,11 @@ export function startForecast(env: ForecastEnv, req: StartRequest): ForecastReco
     failureMessage: null,
     creditsCharged: charged,
     presetId: preset?.id ?? null,
-    // A personal preset on a question the organization sees: its notes may show to readers who cannot see it.
     warnings: startWarnings(req.question, preset),
     startedBy: req.startedBy,
     timers: [],
   });
+  if (req.startedBy === 'api') recordStart(store, req.ownerId, running + 1, now);
   useNotes(env, questionId, record.id);
   recordConnections(store, record.id, connections);
   emit(env, record, 'forecast.started');
