@@ -138,6 +138,7 @@ program
   .option('--time-scale <x>', 'mock time runs this many times faster than real time (default 600); Retry-After is in real seconds')
   .option('--seed <seed>', 'make forecast numbers reproducible from run to run')
   .option('--api-key <key>', 'the key the mock accepts (default: a generated pre_mock_… key)')
+  .option('--openapi <file>', 'serve this OpenAPI document at /openapi.json (default: the package\'s own, when this build has one)')
   .option('--json', 'print the address and key as one JSON line')
   .addHelpText('after', `\nPrints FORECASTING_BASE_URL=… and FORECASTING_API_KEY=… (or one JSON line with --json), then serves until stopped.`)
   .action(run(async (cmd) => (await load.mock()).mock(cmd)));

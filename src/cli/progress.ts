@@ -16,6 +16,29 @@ export function progressMode(option: unknown): ProgressMode {
   return process.stderr.isTTY ? 'tty' : 'plain';
 }
 
+/**
+ * stderr as log-update sees it: a terminal, whose size is read on each frame. A size of 0 (some
+ * pseudo-terminals, or stderr forced with `--progress tty` when it is a pipe) counts as 80x24, not
+ * as no room at all.
+ */
+function terminal(): NodeJS.WriteStream {
+  const stderr = process.stderr;
+  return {
+    isTTY: true,
+    get columns() {
+      return stderr.columns || 80;
+    },
+    get rows() {
+      return stderr.rows || 24;
+    },
+    write: (chunk: string) => stderr.write(chunk),
+    on: () => undefined,
+    off: () => undefined,
+  } as unknown as NodeJS.WriteStream;
+}
+
+/** Terminal width: the full task id fits from this many columns, else its first 8 characters show. */
+const FULL_ID_COLUMNS = 110;
 const BAR_WIDTH = 20;
 const STATUS_WIDTH = 20;
 
@@ -47,7 +70,7 @@ export class ProgressBoard {
     const board = new ProgressBoard(mode, ids);
     if (mode === 'tty') {
       const { createLogUpdate } = await import('log-update');
-      const update = createLogUpdate(process.stderr, { showCursor: false });
+      const update = createLogUpdate(terminal(), { showCursor: false });
       board.render = (text) => update(text);
       board.doneRender = () => update.done();
       board.draw();
@@ -86,7 +109,17 @@ export class ProgressBoard {
   }
 
   private draw(): void {
-    this.render?.([...this.rows].map(([id, row]) => this.bar(id, row)).join('\n'));
+    if (!this.render) return;
+    const rows = [...this.rows];
+    const room = Math.max(2, (process.stderr.rows || 24) - 1);
+    const shown = rows.length <= room ? rows : rows.slice(0, room - 1);
+    const lines = shown.map(([id, row]) => this.bar(id, row));
+    if (shown.length < rows.length) {
+      const rest = rows.slice(shown.length).map(([, row]) => row.status);
+      const counts = [...new Set(rest)].map((status) => `${rest.filter((s) => s === status).length} ${status}`).join(', ');
+      lines.push(`… and ${rest.length} more: ${counts}`);
+    }
+    this.render(lines.join('\n'));
   }
 
   private elapsed(row: Row): string {
@@ -98,7 +131,8 @@ export class ProgressBoard {
     const share = row.status === 'completed' ? 1 : row.planned ? (row.done ?? 0) / row.planned : 0;
     const filled = Math.round(share * BAR_WIDTH);
     const bar = `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}]`;
-    return `${id}  ${bar}  ${row.status.padEnd(STATUS_WIDTH)}  ${this.counts(row)} subforecasts  ${this.elapsed(row)}`;
+    const shownId = (process.stderr.columns || 80) >= FULL_ID_COLUMNS ? id : id.slice(0, 8);
+    return `${shownId}  ${bar}  ${row.status.padEnd(STATUS_WIDTH)}  ${this.counts(row)} subforecasts  ${this.elapsed(row)}`;
   }
 
   private counts(row: Row): string {

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { positiveNumber, wholeNumber } from '../args.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { note, out } from '../output.js';
 
 interface MockFlags {
@@ -20,6 +20,7 @@ interface MockFlags {
   timeScale?: string;
   seed?: string;
   apiKey?: string;
+  openapi?: string;
   json?: boolean;
 }
 
@@ -48,10 +49,27 @@ function findOpenApi(): string | undefined {
   return undefined;
 }
 
+/** The document of `--openapi`: a usage error when it cannot be read or is not JSON. */
+function readDocument(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read --openapi ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`--openapi ${path} is not JSON: ${(err as Error).message}`);
+  }
+  return text;
+}
+
 export async function mock(cmd: Command): Promise<ExitCode> {
   const flags = cmd.opts<MockFlags>();
   const port = wholeNumber(flags.port, '--port', 0);
   const timeScale = positiveNumber(flags.timeScale, '--time-scale');
+  const given = flags.openapi === undefined ? undefined : readDocument(flags.openapi);
   const { startMockServer, DEFAULT_SERVER_TIME_SCALE } = await import('../../testing/index.js');
   const server = await startMockServer({
     port,
@@ -60,7 +78,7 @@ export async function mock(cmd: Command): Promise<ExitCode> {
     ...(flags.apiKey !== undefined ? { apiKeys: [{ key: flags.apiKey }] } : {}),
   });
   const origin = new URL(server.baseURL).origin;
-  const openapi = await serveOpenApi(server.service, origin);
+  const openapi = await serveOpenApi(server.service, origin, given);
 
   const info = {
     baseURL: server.baseURL,
@@ -97,10 +115,12 @@ export async function mock(cmd: Command): Promise<ExitCode> {
  * Serves the OpenAPI document at `GET /openapi.json` when the build has one and the mock does not
  * already serve it itself. Returns whether it is served.
  */
-async function serveOpenApi(service: { handle(request: Request): Promise<Response>; requests: { clear(): void } }, origin: string): Promise<boolean> {
-  const probe = () => service.handle(new Request(`${origin}/openapi.json`)).then((r) => r.status === 200, () => false);
-  if (await probe().finally(() => service.requests.clear())) return true;
-  const document = findOpenApi();
+async function serveOpenApi(service: { handle(request: Request): Promise<Response>; requests: { clear(): void } }, origin: string, given: string | undefined): Promise<boolean> {
+  if (given === undefined) {
+    const probe = () => service.handle(new Request(`${origin}/openapi.json`)).then((r) => r.status === 200, () => false);
+    if (await probe().finally(() => service.requests.clear())) return true;
+  }
+  const document = given ?? findOpenApi();
   if (!document) return false;
   const handle = service.handle.bind(service);
   service.handle = async (request: Request) => {
