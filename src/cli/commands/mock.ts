@@ -80,6 +80,18 @@ export async function mock(cmd: Command): Promise<ExitCode> {
   const origin = new URL(server.baseURL).origin;
   const openapi = await serveOpenApi(server.service, origin, given);
 
+  // Listening for the signals before the address is printed: a caller may stop it as soon as it reads it.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      if (!flags.json) note(`Stopping (${signal}).`);
+      void server.close().then(resolve, resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+
   const info = {
     baseURL: server.baseURL,
     apiKey: server.apiKey,
@@ -96,18 +108,9 @@ export async function mock(cmd: Command): Promise<ExitCode> {
     note(openapi ? `OpenAPI document: ${info.openapi}` : 'No OpenAPI document in this build.');
     note('Ctrl-C (or SIGTERM) stops it.');
   }
-
   // Serve until told to stop; the server keeps the process alive.
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      if (!flags.json) note(`Stopping (${signal}).`);
-      void server.close().then(resolve, resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopped;
+
   return EXIT.ok;
 }
 
