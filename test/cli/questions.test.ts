@@ -17,7 +17,7 @@ async function sdkMessage(params: unknown): Promise<string> {
   const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
   const err = await client.questions.create(params as QuestionCreateParams).then(
     () => undefined,
-    (e: Error) => e,
+    (e: unknown) => e as Error,
   );
   expect(err?.name).toBe('ValidationError');
   return err!.message;
