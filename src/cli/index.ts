@@ -149,6 +149,14 @@ function usageLine(err: CommanderError): string {
   return `UsageError: ${message} (see --help)`;
 }
 
+// A reader that stops early (`forecasting questions list | head -1`) closes the pipe: that is the end, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw err;
+  });
+}
+
 async function main(): Promise<void> {
   const debug = process.argv.includes('--debug');
   try {
