@@ -1,8 +1,48 @@
-import { writeFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { rmSync, writeFileSync } from 'node:fs';
+import { resolve, relative, sep } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
 import { openApiDocument } from './src/openapi.js';
 
-export default defineConfig({
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+/**
+ * The CLI uses the SDK as its users do: its imports of the public entries (`src/index.ts`,
+ * `src/testing/index.ts`, `src/webhooks/index.ts`) become imports of the package itself
+ * (`forecasting-sdk`, `forecasting-sdk/testing`, …), resolved by Node's self-reference to the files
+ * the library build writes. No second copy of the SDK in dist/, one class identity, and an import of
+ * anything else of src/ outside the CLI (an internal module) fails the build.
+ */
+const selfReference: EsbuildPlugin = {
+  name: 'cli-self-reference',
+  setup(build) {
+    const entries: Record<string, string> = {
+      'src/index': 'forecasting-sdk',
+      'src/testing/index': 'forecasting-sdk/testing',
+      'src/webhooks/index': 'forecasting-sdk/webhooks',
+    };
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const target = relative(process.cwd(), resolve(args.resolveDir, args.path)).split(sep).join('/').replace(/\.js$/, '');
+      if (entries[target]) return { path: entries[target], external: true };
+      if (target.startsWith('src/cli/') || target === 'src/version') return undefined;
+      return { errors: [{ text: `The CLI may import only the package's public entries, not ${target} (from ${args.importer})` }] };
+    });
+  },
+};
+
+
+/** Empties the CLI's own output before it is written again (the library build spares it), so no stale chunk stays. */
+const cleanCliOutput: EsbuildPlugin = {
+  name: 'cli-clean',
+  setup(build) {
+    build.onStart(() => {
+      rmSync('dist/cli', { recursive: true, force: true });
+      rmSync('dist/cli.js', { force: true });
+      rmSync('dist/cli.js.map', { force: true });
+    });
+  },
+};
+
+const library: Options = {
   entry: {
     index: 'src/index.ts',
     'webhooks/index': 'src/webhooks/index.ts',
@@ -29,4 +69,30 @@ export default defineConfig({
   external: ['msw', 'express', /^node:/],
   // The OpenAPI document of the service, derived from the same declarations (forecasting-sdk/openapi.json).
   onSuccess: async () => writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(), null, 2)}\n`),
-});
+};
+
+/**
+ * The `forecasting` binary: ESM only, one small entry (`dist/cli.js`, the command table) and a chunk
+ * per command under `dist/cli/`, loaded when that command runs. Its libraries (commander,
+ * log-update) stay external: no library entry imports them.
+ */
+const cli: Options = {
+  entry: { cli: 'src/cli/index.ts' },
+  format: ['esm'],
+  splitting: true,
+  treeshake: true,
+  dts: false,
+  sourcemap: true,
+  // The library build empties dist/ (sparing these files), so this one never cleans.
+  clean: false,
+  target: 'node20',
+  platform: 'node',
+  removeNodeProtocol: false,
+  external: ['commander', 'log-update', /^forecasting-sdk(\/|$)/, /^node:/],
+  esbuildPlugins: [cleanCliOutput, selfReference],
+  esbuildOptions(options) {
+    options.chunkNames = 'cli/[name]-[hash]';
+  },
+};
+
+export default defineConfig([{ ...library, clean: ['!cli.js', '!cli.js.map', '!cli/**'] }, cli]);

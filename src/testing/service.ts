@@ -72,6 +72,13 @@ export interface MockServiceOptions {
    * organization, or the ids of some (default: uploads on). See also `contextControls.setUploadsDisabled`.
    */
   uploadsDisabled?: boolean | readonly string[];
+  /**
+   * Makes forecast numbers reproducible: with a seed they derive from it, the question's content and
+   * the forecast's place among the question's forecasts (the first, the second, …), not from the
+   * random ids. The same seed and the same requests in the same order give the same numbers in
+   * every run. Default: none (numbers vary from run to run, as ids do).
+   */
+  seed?: string | number;
   /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
   handlers?: readonly OperationHandler[];
 }
@@ -128,6 +135,7 @@ export class MockService {
     this.idempotency = new IdempotencyLedger(this.clock);
     this.rateLimitSetting = options.rateLimit ?? false;
     this.uploads = new UploadSwitch(options.uploadsDisabled);
+    if (options.seed !== undefined) this.store.seed = String(options.seed);
     this.webhooks = new MockWebhookEngine({ store: this.store, clock: this.clock, events: this.events }, options.webhooks);
     // Decisions hear completed forecasts: their conditions trigger and, in live mode, their summaries are rewritten.
     watchDecisions({ store: this.store, clock: this.clock, events: this.events });

@@ -184,6 +184,11 @@ export const FORECASTS = collectionKey<ForecastRecord>('forecasts');
  */
 export class MockStore {
   private readonly collections = new Map<string, Collection<{ id: string }>>();
+  /**
+   * The service's seed (`createMockService({ seed })`): forecast numbers then derive from it and the
+   * question's content, not from random ids. `undefined`: random, as ids are. Kept by `clear()`.
+   */
+  seed: string | undefined;
 
   /** The collection named by `key`, created empty on first use. */
   collection<T extends { id: string }>(key: CollectionKey<T>): Collection<T> {

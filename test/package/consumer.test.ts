@@ -3,7 +3,7 @@
 // with skipLibCheck: false, so any declaration file that imports a package the consumer does not have
 // fails with TS2307. publint and attw do not see that. ./testing/msw is compiled in a second project
 // that adds msw, its optional peer. Fixtures: test/package/consumer/.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
@@ -109,12 +109,29 @@ describe('a strict consumer of the packed package (skipLibCheck: false)', () => 
     await Promise.all(Object.entries(projects).map(async ([name, project]) => (dirs[name as keyof typeof projects] = await install(name, project, tarball))));
   }, 240_000);
 
-  it('has only typescript, @types/node and the package (with zod) installed: no express types, no msw', ({ expect }) => {
+  it('has only typescript, @types/node and the package (with zod, and the CLI\'s commander and log-update) installed: no express types, no msw', ({ expect }) => {
     const has = (pkg: string) => existsSync(join(dirs.plain!, 'node_modules', pkg, 'package.json'));
-    expect(['forecasting-sdk', 'zod', 'typescript', '@types/node'].filter((p) => !has(p))).toEqual([]);
+    expect(['forecasting-sdk', 'zod', 'typescript', '@types/node', 'commander', 'log-update'].filter((p) => !has(p))).toEqual([]);
     expect(['express', '@types/express', '@types/express-serve-static-core', 'msw', 'eventemitter3', 'ky'].filter(has)).toEqual([]);
     const version = (pkg: string) => (JSON.parse(readFileSync(join(dirs.plain!, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
     expect([version('typescript'), version('@types/node')]).toEqual([dev['typescript'], dev['@types/node']]);
+  });
+
+  it('runs the forecasting binary as installed (node_modules/.bin, what npx runs): help, and the mock over HTTP', async ({ expect }) => {
+    const bin = join(dirs.plain!, 'node_modules', '.bin', 'forecasting');
+    const { stdout } = await run(bin, ['--help'], { cwd: dirs.plain!, encoding: 'utf8' });
+    expect(stdout).toContain('Usage: forecasting');
+    // The mock loads forecasting-sdk/testing through the package's own name, from the installed copy.
+    const child = spawn(bin, ['mock', '--json'], { cwd: dirs.plain!, stdio: ['ignore', 'pipe', 'pipe'] });
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', (d: Buffer) => resolve(d.toString()));
+      child.once('close', (code) => reject(new Error(`forecasting mock exited ${code}`)));
+    });
+    const { baseURL, apiKey } = JSON.parse(line) as { baseURL: string; apiKey: string };
+    const res = await fetch(`${baseURL}/questions`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(res.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
   });
 
   const compiles = Object.keys(modes).flatMap((mode) => (Object.keys(projects) as (keyof typeof projects)[]).map((name): [keyof typeof projects, string] => [name, mode]));

@@ -23,6 +23,9 @@ it('builds dist/ when packing a clone that has none, and packs only dist/, READM
   expect(files).toContain('dist/index.cjs');
   expect(files).toContain('dist/index.d.ts');
   expect(files).toContain('dist/openapi.json'); // written by the build, from the operation declarations
+  // The forecasting binary and the chunks of its commands.
+  expect(files).toContain('dist/cli.js');
+  expect(files.some((f) => /^dist\/cli\/questions-\w+\.js$/.test(f))).toBe(true);
   expect(new Set(files.map((f) => (f.startsWith('dist/') ? 'dist/' : f)))).toEqual(
     new Set(['dist/', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']),
   );

@@ -8,7 +8,7 @@ import { chatOperations as ops } from '../../resources/forecasts/index.js';
 import type { ChatMessage, ChatThread } from '../../schemas/records/chat.js';
 import type { ForecastData } from '../../schemas/records/forecasts.js';
 import { badRequest, conflict, notFound } from '../http.js';
-import { forecastDataFor } from '../models/forecast-data.js';
+import { forecastDataOf } from '../models/forecast-data.js';
 import { cursorPage } from '../paging.js';
 import { collectionKey, type Ownership } from '../store.js';
 import { addNote } from '../models/context.js';
@@ -79,7 +79,7 @@ export const chatHandlers = [
       {
         id: crypto.randomUUID(),
         role: 'assistant',
-        content: answer(forecastDataFor(question, task.id), question.title),
+        content: answer(forecastDataOf(ctx.store, question, task.id), question.title),
         createdAt: now,
         suggestedContext: { text: `Look into the latest official figures on: ${question.title}`, treatment: 'look_into' },
       },

@@ -11,7 +11,7 @@ import type { ForecastData } from '../../schemas/records/forecasts.js';
 import type { Question } from '../../schemas/records/questions.js';
 import { collectionKey, type MockStore, type Ownership } from '../store.js';
 import type { ForecastEnv } from './forecast-task.js';
-import { forecastDataFor } from './forecast-data.js';
+import { forecastDataOf } from './forecast-data.js';
 import { PRICE_CHANGES } from './credits.js';
 
 /**
@@ -217,7 +217,7 @@ function latestForecasts(env: ForecastEnv, d: DecisionRecord): DecisionSummary['
   for (const questionId of new Set(d.nodes.map((n) => n.questionId))) {
     const question = env.store.questions.get(questionId)?.question;
     const task = env.store.forecasts.list((r) => r.questionId === questionId && r.status === 'completed')[0];
-    const value = question && task && forecastValue(forecastDataFor(question, task.id));
+    const value = question && task && forecastValue(forecastDataOf(env.store, question, task.id));
     if (task && value !== undefined) out.push({ questionId, taskId: task.id, value });
   }
   return out;
@@ -264,7 +264,7 @@ export function watchDecisions(env: ForecastEnv): () => void {
     if (event.type !== 'forecast.completed') return;
     const question = env.store.questions.get(event.questionId)?.question;
     if (!question) return;
-    const data = forecastDataFor(question, event.taskId);
+    const data = forecastDataOf(env.store, question, event.taskId);
     const at = iso(event.at);
     for (const d of env.store.collection(DECISIONS).list((r) => r.status === 'active')) {
       const nodeIds = d.nodes.filter((n) => n.questionId === question.id).map((n) => n.id);

@@ -6,6 +6,7 @@
  */
 import type { ForecastData } from '../../schemas/records/forecasts.js';
 import type { Question } from '../../schemas/records/questions.js';
+import type { MockStore } from '../store.js';
 
 /** Buckets of a numeric or date distribution. */
 const BUCKETS = 20;
@@ -64,7 +65,25 @@ function quantile(q: number, edges: readonly number[], cdf: readonly number[]): 
  * ```
  */
 export function forecastDataFor(question: Question, seed: string): ForecastData {
-  const random = seededRandom(`${question.id}:${seed}`);
+  return dataFrom(question, seededRandom(`${question.id}:${seed}`));
+}
+
+/**
+ * The `forecastData` of task `taskId` on `question` as the service shows it (`suffix` names a part,
+ * such as a subforecast). Without a service seed it derives from the question and task ids, which
+ * are random. With one (`createMockService({ seed })`), it derives from the seed, the question's
+ * content and the task's place among the question's forecasts, so a run that asks the same things
+ * in the same order gets the same numbers, whatever ids it was given. @internal
+ */
+export function forecastDataOf(store: MockStore, question: Question, taskId: string, suffix = ''): ForecastData {
+  if (store.seed === undefined) return forecastDataFor(question, `${taskId}${suffix}`);
+  // Oldest first: the first forecast of a question is number 0.
+  const ordinal = store.forecasts.list((r) => r.questionId === question.id).reverse().findIndex((r) => r.id === taskId);
+  const content = JSON.stringify([question.type, question.title, question.options, question.lowerBound, question.upperBound, question.scaleType]);
+  return dataFrom(question, seededRandom(`${store.seed}:${content}:${ordinal}${suffix}`));
+}
+
+function dataFrom(question: Question, random: () => number): ForecastData {
   switch (question.type) {
     case 'binary':
       return { questionType: 'binary', format: 'probability', payload: { probability: round(0.05 + 0.9 * random(), 3) } };

@@ -17,7 +17,7 @@ import { unfinishedFiles, useNotes } from './context.js';
 import { connectionWarnings, planConnections, recordConnections, taskConnections, type ConnectionSwitches } from './connections.js';
 import { chargeForecast } from './credits.js';
 import { canSeePreset, PRESETS, resolvePreset, type PresetRecord, type Viewer } from './presets.js';
-import { forecastDataFor } from './forecast-data.js';
+import { forecastDataOf } from './forecast-data.js';
 import { recordRefusal, recordStart } from './forecast-activity.js';
 
 /**
@@ -408,7 +408,7 @@ export function taskView(store: MockStore, r: ForecastRecord, o: ViewOptions = {
       ...s,
       ...(o.includeSubforecasts && s.status === 'completed'
         ? {
-            forecastData: forecastDataFor(question, `${r.id}:sub:${s.sequenceIndex}`),
+            forecastData: forecastDataOf(store, question, r.id, `:sub:${s.sequenceIndex}`),
             writeUp: `Subforecast ${s.sequenceIndex + 1} looked at the question from its own angle.`,
             sources: SOURCES,
           }
@@ -421,7 +421,7 @@ export function taskView(store: MockStore, r: ForecastRecord, o: ViewOptions = {
       ? {
           id: r.forecastId!,
           generatedAt: r.generatedAt!,
-          forecastData: forecastDataFor(question, r.id),
+          forecastData: forecastDataOf(store, question, r.id),
           ...(numeric ? {} : { report: reportOf(r, question), sources: SOURCES }),
         }
       : null,
@@ -440,7 +440,7 @@ export function listItemView(store: MockStore, r: ForecastRecord, o: ViewOptions
   return {
     taskId: r.id,
     status: r.status,
-    forecastData: completed ? forecastDataFor(question, r.id) : null,
+    forecastData: completed ? forecastDataOf(store, question, r.id) : null,
     // The spec's item always carries the report's status and short text; `pending` until writing starts.
     ...(o.fields === 'numeric' ? {} : { report: { status: report.status, short: report.short } }),
     questionId: r.questionId,

@@ -1,0 +1,99 @@
+/**
+ * `forecasting forecast QUESTION_ID` starts a forecast (prints its task id, or the task with
+ * `--json`); `--from-file questions.jsonl` starts one per line with `createMany`; `--wait` then
+ * waits for them (`waitMany` for several) and prints one line per task.
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { ForecastCreateParams, ForecastingClient } from '../../index.js';
+import { clientFromEnv } from '../env.js';
+import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
+import { json, out, taskLine, type TaskLike } from '../output.js';
+import { waitFor, type WaitFlags } from '../waiting.js';
+
+interface ForecastFlags extends WaitFlags {
+  runMode?: string;
+  presetId?: string;
+  fromFile?: string;
+  wait?: boolean;
+}
+
+export async function forecast(cmd: Command): Promise<ExitCode> {
+  const flags = cmd.opts<ForecastFlags>();
+  const questionId = cmd.args[0];
+  if (questionId !== undefined && flags.fromFile !== undefined) throw new CliError('give a question id or --from-file, not both');
+  if (questionId === undefined && flags.fromFile === undefined) throw new CliError('missing the question id (or --from-file questions.jsonl)');
+  const waitOnly = ['timeout', 'waitForReport', 'cancelOnInterrupt'].filter((k) => flags[k as keyof ForecastFlags] !== undefined);
+  if (!flags.wait && waitOnly.length > 0) throw new CliError(`--${waitOnly[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --wait`);
+  if (flags.fromFile !== undefined) return fromFile(flags.fromFile, flags);
+
+  const client = await clientFromEnv();
+  const task = await client.forecasts.create(runParams({ questionId }, flags));
+  if (!flags.wait) {
+    if (flags.json) json(task);
+    else out(task.id);
+    return EXIT.ok;
+  }
+  const { tasks, code } = await waitFor(client, [task.id], flags);
+  if (flags.json) json(tasks[0]);
+  else out(taskLine(tasks[0]!));
+  return code;
+}
+
+/** The item with the run flags as defaults (a line's own `runMode` or `presetId` wins). */
+function runParams(item: Record<string, unknown>, flags: ForecastFlags): ForecastCreateParams {
+  return { ...(flags.runMode !== undefined ? { runMode: flags.runMode } : {}), ...(flags.presetId !== undefined ? { presetId: flags.presetId } : {}), ...item } as ForecastCreateParams;
+}
+
+/** The lines of a JSONL file as forecast bodies: `{questionId}` or `{question}` as they are, a bare question definition as `{question}`. */
+async function readItems(path: string, flags: ForecastFlags): Promise<ForecastCreateParams[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read --from-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const items: ForecastCreateParams[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      throw new CliError(`${path} line ${i + 1}: not JSON (${(err as Error).message})`);
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${path} line ${i + 1}: expected a JSON object`);
+    const record = value as Record<string, unknown>;
+    const isForecast = 'questionId' in record || 'question' in record;
+    items.push(runParams(isForecast ? record : { question: record }, flags));
+  });
+  if (items.length === 0) throw new CliError(`${path} holds no lines to forecast`);
+  return items;
+}
+
+/** One line per item: `<task id>  <status>  …` for a started one, `rejected  <line>  <message>` for a refused one. */
+async function fromFile(path: string, flags: ForecastFlags): Promise<ExitCode> {
+  const items = await readItems(path, flags);
+  const client: ForecastingClient = await clientFromEnv();
+  const results = await client.forecasts.createMany(items);
+  const accepted = results.filter((r) => r.status === 'accepted' && r.taskId).map((r) => r.taskId!);
+  const rejected = results.filter((r) => !(r.status === 'accepted' && r.taskId));
+  let tasks: TaskLike[] = [];
+  let code: ExitCode = EXIT.ok;
+  if (flags.wait && accepted.length > 0) ({ tasks, code } = await waitFor(client, accepted, flags));
+  const byId = new Map(tasks.map((t) => [t.id ?? t.taskId, t]));
+  if (flags.json) {
+    json(results.map((r) => ({ ...r, line: r.index + 1, ...(r.taskId && byId.has(r.taskId) ? { task: byId.get(r.taskId) } : {}) })));
+  } else {
+    for (const r of results) {
+      const task = r.taskId ? byId.get(r.taskId) : undefined;
+      if (task) out(taskLine(task));
+      else if (r.status === 'accepted') out(`${r.taskId}  started`);
+      else out(`rejected  line ${r.index + 1}  ${r.error?.message ?? ''}`.trimEnd());
+    }
+  }
+  // A refused line is a failure unless something worse happened (a timeout, an interrupt).
+  if (rejected.length > 0 && (code === EXIT.ok || code === EXIT.cancelled)) return EXIT.failed;
+  return code;
+}

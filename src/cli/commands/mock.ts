@@ -1,0 +1,139 @@
+/**
+ * `forecasting mock`: the SDK's stateful mock service as a long-lived server on 127.0.0.1, for
+ * integration tests in any language. Prints the address and a key, serves until SIGINT or SIGTERM,
+ * then closes its connections and exits 0.
+ *
+ * Time: the mock runs a scaled clock (`--time-scale`, default 600), and every wait it states to
+ * clients is in real seconds (`Retry-After` = mock seconds / scale, rounded up, at least 1), so any
+ * HTTP client that honours `Retry-After` waits the scaled time.
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { positiveNumber, wholeNumber } from '../args.js';
+import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
+import { note, out } from '../output.js';
+
+interface MockFlags {
+  port?: string;
+  timeScale?: string;
+  seed?: string;
+  apiKey?: string;
+  openapi?: string;
+  json?: boolean;
+}
+
+/**
+ * The package's OpenAPI document when this build has one (`forecasting-sdk/openapi.json`, or
+ * `openapi.json` beside the CLI), else `undefined`.
+ */
+function findOpenApi(): string | undefined {
+  const candidates: string[] = [];
+  try {
+    candidates.push(fileURLToPath(import.meta.resolve('forecasting-sdk/openapi.json')));
+  } catch {
+    // not exported by this build
+  }
+  candidates.push(fileURLToPath(new URL('./openapi.json', import.meta.url)), fileURLToPath(new URL('../openapi.json', import.meta.url)));
+  for (const path of candidates) {
+    if (!existsSync(path)) continue;
+    try {
+      const text = readFileSync(path, 'utf8');
+      JSON.parse(text);
+      return text;
+    } catch {
+      // not a document: look further
+    }
+  }
+  return undefined;
+}
+
+/** The document of `--openapi`: a usage error when it cannot be read or is not JSON. */
+function readDocument(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read --openapi ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`--openapi ${path} is not JSON: ${(err as Error).message}`);
+  }
+  return text;
+}
+
+export async function mock(cmd: Command): Promise<ExitCode> {
+  const flags = cmd.opts<MockFlags>();
+  const port = wholeNumber(flags.port, '--port', 0);
+  const timeScale = positiveNumber(flags.timeScale, '--time-scale');
+  const given = flags.openapi === undefined ? undefined : readDocument(flags.openapi);
+  const { startMockServer, DEFAULT_SERVER_TIME_SCALE } = await import('../../testing/index.js');
+  const server = await startMockServer({
+    port,
+    timeScale: timeScale ?? DEFAULT_SERVER_TIME_SCALE,
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    ...(flags.apiKey !== undefined ? { apiKeys: [{ key: flags.apiKey }] } : {}),
+  });
+  const origin = new URL(server.baseURL).origin;
+  const openapi = await serveOpenApi(server.service, origin, given);
+
+  // Listening for the signals before the address is printed: a caller may stop it as soon as it reads it.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      if (!flags.json) note(`Stopping (${signal}).`);
+      void server.close().then(resolve, resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+
+  const info = {
+    baseURL: server.baseURL,
+    apiKey: server.apiKey,
+    port: Number(new URL(origin).port),
+    timeScale: timeScale ?? DEFAULT_SERVER_TIME_SCALE,
+    seed: flags.seed ?? null,
+    openapi: openapi ? `${origin}/openapi.json` : null,
+  };
+  if (flags.json) process.stdout.write(`${JSON.stringify(info)}\n`);
+  else {
+    out(`FORECASTING_BASE_URL=${info.baseURL}`);
+    out(`FORECASTING_API_KEY=${info.apiKey}`);
+    note(`Forecasting mock service on ${origin}: mock time runs ${info.timeScale}x real time${info.seed === null ? '' : `, seed ${info.seed}`}.`);
+    note(openapi ? `OpenAPI document: ${info.openapi}` : 'No OpenAPI document in this build.');
+    note('Ctrl-C (or SIGTERM) stops it.');
+  }
+  // Serve until told to stop; the server keeps the process alive.
+  await stopped;
+
+  return EXIT.ok;
+}
+
+/**
+ * Serves the OpenAPI document at `GET /openapi.json` when the build has one and the mock does not
+ * already serve it itself. Returns whether it is served.
+ */
+async function serveOpenApi(service: { handle(request: Request): Promise<Response>; requests: { clear(): void } }, origin: string, given: string | undefined): Promise<boolean> {
+  if (given === undefined) {
+    const probe = () => service.handle(new Request(`${origin}/openapi.json`)).then((r) => r.status === 200, () => false);
+    if (await probe().finally(() => service.requests.clear())) return true;
+  }
+  const document = given ?? findOpenApi();
+  if (!document) return false;
+  const handle = service.handle.bind(service);
+  service.handle = async (request: Request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/openapi.json' && (request.method === 'GET' || request.method === 'HEAD')) {
+      return new Response(request.method === 'HEAD' ? null : document, { status: 200, headers: { 'content-type': 'application/json' } });
+    }
+    return handle(request);
+  };
+  return true;
+}
+
+

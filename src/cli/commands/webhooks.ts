@@ -1,0 +1,44 @@
+/**
+ * `forecasting webhooks verify --secret whsec_… --header "t=…,v1=…" < body`: verifies a webhook call
+ * with the SDK's `verifyWebhook`. Prints the event (exit 0), or the reason code on stdout and one
+ * error line on stderr (exit 7). Loads only the webhooks entry, never the client.
+ * @module
+ */
+import type { Command } from 'commander';
+import { secondsAsMs } from '../args.js';
+import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
+import { json, out } from '../output.js';
+import { addSecret, errorLine } from '../report.js';
+
+/** The raw body from stdin, byte for byte. */
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function verify(cmd: Command): Promise<ExitCode> {
+  const flags = cmd.opts<{ secret?: string; header?: string; tolerance?: string }>();
+  const secret = flags.secret ?? process.env['FORECASTING_WEBHOOK_SECRET'];
+  addSecret(secret);
+  if (!secret) throw new CliError('--secret is required (or set FORECASTING_WEBHOOK_SECRET)');
+  if (flags.header === undefined) throw new CliError('--header is required: the X-Service-Signature value, "t=<unix seconds>,v1=<hex>"');
+  if (process.stdin.isTTY) throw new CliError('pipe the raw request body on stdin: forecasting webhooks verify … < body.json');
+  const toleranceMs = secondsAsMs(flags.tolerance, '--tolerance');
+  // Accept the header line as copied from a log, name included.
+  const header = flags.header.replace(/^\s*x-service-signature\s*:\s*/i, '');
+  const body = await readStdin();
+  const { verifyWebhook } = await import('../../webhooks/index.js');
+  try {
+    const event = await verifyWebhook(body, { 'x-service-signature': header }, secret, toleranceMs === undefined ? {} : { toleranceSeconds: toleranceMs / 1000 });
+    json(event);
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof Error && err.name === 'WebhookVerificationError') {
+      out((err as Error & { code: string }).code);
+      process.stderr.write(`${errorLine(err)}\n`);
+      return EXIT.unverified;
+    }
+    throw err;
+  }
+}

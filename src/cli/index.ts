@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+/**
+ * `forecasting`: the command-line tool of the Forecasting SDK. This file declares every command and
+ * option (so `--help` needs nothing else) and loads a command's code only when it runs: the SDK,
+ * the mock and the progress display are dynamic imports, so `forecasting --help` starts in
+ * milliseconds and `webhooks verify` never loads the client.
+ * @module
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from '../version.js';
+import { EXIT, EXIT_CODE_HELP, type ExitCode } from './exit-codes.js';
+import { report } from './report.js';
+
+/** Each command's code, loaded when it runs. */
+const load = {
+  questions: () => import('./commands/questions.js'),
+  forecast: () => import('./commands/forecast.js'),
+  wait: () => import('./commands/wait.js'),
+  webhooks: () => import('./commands/webhooks.js'),
+  mock: () => import('./commands/mock.js'),
+};
+
+const ENV_HELP = `Environment:
+  FORECASTING_API_KEY     the API key (pre_…); never printed
+  FORECASTING_BASE_URL    the service address, ending in /api/v1/external`;
+
+/** Collects a repeatable option's values. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+let exitCode: ExitCode = EXIT.ok;
+/** Runs a command's code and keeps its exit code. */
+const run = (fn: (cmd: Command) => Promise<ExitCode>) => async (...args: unknown[]) => {
+  exitCode = await fn(args[args.length - 1] as Command);
+};
+
+const program = new Command('forecasting')
+  .description('Forecasts from the shell and CI jobs, and the Forecasting mock service as a local server for any language.')
+  .version(VERSION, '-v, --version', 'print the version')
+  .helpOption('-h, --help', 'show help for a command')
+  .option('--debug', 'on an error, also print its stack')
+  .exitOverride()
+  .configureOutput({ outputError: () => undefined })
+  .showSuggestionAfterError(true)
+  .addHelpText('after', `\n${ENV_HELP}\n\n${EXIT_CODE_HELP}\n\nRun "forecasting <command> --help" for a command's options.`);
+
+// Options shared by the commands that wait for tasks.
+const waitOptions = (cmd: Command) =>
+  cmd
+    .option('--timeout <seconds>', 'stop waiting after this many seconds (exit code 6)')
+    .option('--wait-for-report', 'also wait for the report of a completed task')
+    .addOption(new Option('--progress <mode>', 'progress display: auto (a bar per task on a terminal, plain lines otherwise), tty, plain, none').choices(['auto', 'tty', 'plain', 'none']).default('auto'))
+    .option('--cancel-on-interrupt', 'on Ctrl-C, also cancel the tasks still running')
+    .option('--json', 'print the final task(s) as JSON');
+
+// questions
+const questions = program.command('questions').description('create, list, read and search questions');
+questions
+  .command('create')
+  .description('create a question; every field of its type is a flag, checked by the SDK before sending')
+  .option('--type <type>', 'binary, multiple_choice, numeric, discrete or date')
+  .option('--title <text>', 'the question, 1 to 500 characters')
+  .option('--description <text>', 'background for the forecaster')
+  .option('--resolution-criteria <text>', 'what makes the question resolve')
+  .option('--fine-print <text>', 'the small print')
+  .option('--tag <tag>', 'a tag (repeat for more, up to 20)', collect)
+  .option('--visibility <visibility>', 'private (default) or organization')
+  .option('--option <text>', 'a multiple_choice option (repeat: 2 to 200 distinct)', collect)
+  .option('--options-are-mutually-exclusive <bool>', 'multiple_choice: at most one option can be true (default true)')
+  .option('--options-are-comprehensive <bool>', 'multiple_choice: some option must be true (default true)')
+  .option('--lower-bound <value>', 'numeric, discrete, date: the lower bound (a date takes Unix seconds or an ISO date)')
+  .option('--upper-bound <value>', 'numeric, discrete, date: the upper bound')
+  .option('--scale-type <scale>', 'numeric: linear or logarithmic')
+  .option('--open-lower-bound [bool]', 'the answer may fall below the lower bound')
+  .option('--open-upper-bound [bool]', 'the answer may fall above the upper bound')
+  .option('--template-id <id>', 'build from a template instead of a type')
+  .option('--template-value <key=value>', 'a template blank (repeat for more)', collect)
+  .option('--json', 'print the created question as JSON')
+  .addHelpText('after', `\nExamples:\n  forecasting questions create --type binary --title "Will it rain in Paris tomorrow?"\n  forecasting questions create --type numeric --title "Brent on 1 June?" --lower-bound 40 --upper-bound 140 --scale-type linear\n  forecasting questions create --type multiple_choice --title "Who wins?" --option A --option B --option C`)
+  .action(run(async (cmd) => (await load.questions()).create(cmd)));
+questions
+  .command('list')
+  .description('list your questions, newest first')
+  .option('--limit <n>', 'how many to print (default 20)')
+  .option('--all', 'print every question, page after page')
+  .option('--json', 'print the questions as a JSON array')
+  .action(run(async (cmd) => (await load.questions()).list(cmd)));
+questions
+  .command('get')
+  .description('read one question')
+  .argument('<question-id>', 'the question id')
+  .option('--json', 'print the question as JSON')
+  .action(run(async (cmd) => (await load.questions()).get(cmd)));
+questions
+  .command('browse')
+  .description('search the questions you can see')
+  .option('--query <text>', 'text to find in titles')
+  .option('--type <types>', 'question types to keep, comma-separated')
+  .option('--limit <n>', 'how many to print (default 20)')
+  .option('--offset <n>', 'skip this many first')
+  .option('--json', 'print the questions as a JSON array')
+  .action(run(async (cmd) => (await load.questions()).browse(cmd)));
+
+// forecast
+waitOptions(
+  program
+    .command('forecast')
+    .description('start a forecast on a question, or one per line of a JSONL file; with --wait, wait for them')
+    .argument('[question-id]', 'the question to forecast')
+    .option('--run-mode <mode>', 'light, moderate, standard, deep or max (default: the organization\'s)')
+    .option('--preset-id <id>', 'the forecast preset to use')
+    .option('--from-file <path>', 'a JSONL file: one forecast per line ({"questionId": …}, {"question": {…}}, or a question definition)')
+    .option('--wait', 'wait until the task(s) are final'),
+)
+  .addHelpText('after', `\n${EXIT_CODE_HELP}\n\nExamples:\n  TASK=$(forecasting forecast "$QUESTION_ID" --run-mode light)\n  forecasting forecast "$QUESTION_ID" --wait --json > task.json\n  forecasting forecast --from-file questions.jsonl --wait`)
+  .action(run(async (cmd) => (await load.forecast()).forecast(cmd)));
+
+// wait
+waitOptions(program.command('wait').description('wait for tasks until they are final: a live bar per task on a terminal, plain lines otherwise').argument('<task-id...>', 'the tasks to wait for'))
+  .addHelpText('after', `\n${EXIT_CODE_HELP}`)
+  .action(run(async (cmd) => (await load.wait()).wait(cmd)));
+
+// webhooks
+const webhooks = program.command('webhooks').description('webhook tools');
+webhooks
+  .command('verify')
+  .description('verify a webhook call: the raw body on stdin, the signature header as --header; prints the event, or the reason it failed')
+  .option('--secret <whsec>', 'the signing secret (default: $FORECASTING_WEBHOOK_SECRET)')
+  .option('--header <value>', 'the X-Service-Signature header: "t=<unix seconds>,v1=<hex>"')
+  .option('--tolerance <seconds>', 'how old (or early) the timestamp may be (default 300)')
+  .addHelpText('after', `\nExit code 0 and the event on stdout, or the reason code on stdout and exit code 7:\n  missing_header, malformed_header, timestamp_out_of_range, no_matching_signature, malformed_payload\n\nExample:\n  forecasting webhooks verify --secret "$SECRET" --header "$SIGNATURE" < body.json`)
+  .action(run(async (cmd) => (await load.webhooks()).verify(cmd)));
+
+// mock
+program
+  .command('mock')
+  .description('run the stateful mock service on 127.0.0.1 for integration tests in any language; stops on Ctrl-C or SIGTERM')
+  .option('--port <n>', 'the port (default: a free one)')
+  .option('--time-scale <x>', 'mock time runs this many times faster than real time (default 600); Retry-After is in real seconds')
+  .option('--seed <seed>', 'make forecast numbers reproducible from run to run')
+  .option('--api-key <key>', 'the key the mock accepts (default: a generated pre_mock_… key)')
+  .option('--openapi <file>', 'serve this OpenAPI document at /openapi.json (default: the package\'s own, when this build has one)')
+  .option('--json', 'print the address and key as one JSON line')
+  .addHelpText('after', `\nPrints FORECASTING_BASE_URL=… and FORECASTING_API_KEY=… (or one JSON line with --json), then serves until stopped.`)
+  .action(run(async (cmd) => (await load.mock()).mock(cmd)));
+
+/** A usage error from commander as one line: its message without the "error: " prefix, and where to look. */
+function usageLine(err: CommanderError): string {
+  const message = err.message.replace(/^error:\s*/, '').replace(/\s*\n\s*/g, ' ').trim();
+  return `UsageError: ${message} (see --help)`;
+}
+
+// A reader that stops early (`forecasting questions list | head -1`) closes the pipe: that is the end, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw err;
+  });
+}
+
+async function main(): Promise<void> {
+  const debug = process.argv.includes('--debug');
+  try {
+    await program.parseAsync(process.argv);
+    process.exitCode = exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here with 0; `forecasting` alone shows the help, as bad usage.
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') process.exitCode = EXIT.ok;
+      else if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') process.exitCode = EXIT.usage;
+      else {
+        process.stderr.write(`${usageLine(err)}\n`);
+        process.exitCode = EXIT.usage;
+      }
+      return;
+    }
+    process.exitCode = report(err, debug);
+  }
+}
+
+void main().catch((err: unknown) => {
+  process.exitCode = report(err, process.argv.includes('--debug')) || EXIT.unexpected;
+});
+

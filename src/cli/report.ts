@@ -1,0 +1,57 @@
+/**
+ * How the CLI ends on an error: one line on stderr, `<ErrorType>: <message>`, with the exit code of
+ * its kind. The stack only with `--debug`; the API key never (replaced wherever it appears).
+ * @module
+ */
+import { CliError, EXIT, type ExitCode } from './exit-codes.js';
+
+/** Every secret the line must not show: the API key and the webhook secret from the environment, and those given as flags. */
+const secrets = new Set<string>();
+
+/** Adds a value the error lines must never show. */
+export function addSecret(value: string | undefined): void {
+  if (value && value.length >= 4) secrets.add(value);
+}
+
+/** `text` with every known secret replaced. */
+export function redact(text: string): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  return out;
+}
+
+/** The exit code for an error, by its kind. The SDK's classes are read by name: loading the SDK for this would slow down usage errors. */
+export function exitCodeOf(err: unknown): ExitCode {
+  if (err instanceof CliError) return err.exitCode;
+  const name = err instanceof Error ? err.name : '';
+  if (name === 'ValidationError') return EXIT.usage;
+  if (name === 'WaitTimeoutError') return EXIT.timeout;
+  if (name === 'WebhookVerificationError') return EXIT.unverified;
+  if (name === 'ContextFileFailedError') return EXIT.failed;
+  if (name === 'ContextWaitTimeoutError') return EXIT.timeout;
+  // APIError and its subclasses carry a status; APIConnectionError and APITimeoutError do not, but are named so.
+  if (err instanceof Error && (typeof (err as { status?: unknown }).status === 'number' || /^API(Connection|Timeout)Error$/.test(name) || name === 'InvalidResponseError')) {
+    return EXIT.api;
+  }
+  return EXIT.unexpected;
+}
+
+/** The one line for an error: its type, its message on one line, the request id when the service gave one. */
+export function errorLine(err: unknown): string {
+  if (!(err instanceof Error)) return `Error: ${redact(String(err))}`;
+  const requestId = (err as { requestId?: unknown }).requestId;
+  const code = (err as { code?: unknown }).code;
+  const type = err.name === 'WebhookVerificationError' && typeof code === 'string' ? `${err.name} (${code})` : err.name;
+  const message = err.message.replace(/\s*\n\s*/g, ' ').trim();
+  return redact(`${type}: ${message}${typeof requestId === 'string' ? ` [request ${requestId}]` : ''}`);
+}
+
+/** Writes the error line (and, with `debug`, the stack and cause), and returns the exit code. */
+export function report(err: unknown, debug: boolean): ExitCode {
+  process.stderr.write(`${errorLine(err)}\n`);
+  if (debug && err instanceof Error) {
+    process.stderr.write(`${redact(err.stack ?? '')}\n`);
+    if (err.cause !== undefined) process.stderr.write(`cause: ${redact(err.cause instanceof Error ? (err.cause.stack ?? String(err.cause)) : String(err.cause))}\n`);
+  }
+  return exitCodeOf(err);
+}
