@@ -45,8 +45,10 @@ async function stop(server: Running, signal: NodeJS.Signals = 'SIGTERM') {
 describe('forecasting mock', () => {
   it('prints its address and a key, serves the API, and stops cleanly on SIGTERM (exit 0)', async () => {
     const { server, info } = await mockServer();
-    expect(info).toMatchObject({ timeScale: 600, seed: null, openapi: null });
+    expect(info).toMatchObject({ timeScale: 600, seed: null, openapi: `http://127.0.0.1:${info.port}/openapi.json` });
     expect(info.baseURL).toBe(`http://127.0.0.1:${info.port}/api/v1/external`);
+    const document = await fetch(String(info.openapi));
+    expect([document.status, ((await document.json()) as { openapi: string }).openapi]).toEqual([200, '3.1.0']);
     expect(info.apiKey).toMatch(/^pre_mock_/);
     const created = await call(info, 'POST', '/questions', { type: 'binary', title: 'Will any language do?' });
     expect(created.status).toBe(201);
@@ -71,7 +73,9 @@ describe('forecasting mock', () => {
       const q = await call(info, 'POST', '/questions', { type: 'binary', title: 'How long to wait?' });
       const task = await call(info, 'POST', '/forecasts', { questionId: q.body['id'], runMode: 'light' });
       const read = await call(info, 'GET', `/forecasts/${String(task.body['id'])}`);
-      expect([scale, read.body['status'], read.retryAfter]).toEqual([scale, 'queued', expected]);
+      expect([scale, read.retryAfter]).toEqual([scale, expected]);
+      // At 3600x the 15 s queue lasts 4 ms, so a busy machine may read the task running (120 s: 1 real s too).
+      if (scale !== '3600') expect(read.body['status']).toBe('queued');
       await stop(server);
     }
   });

@@ -31,7 +31,14 @@ export interface ForecastActivityRecord {
    */
   refused: Record<string, number>;
 }
-/** The activity records, by user id. */
+/**
+ * The activity records, by user id: what `service.forecastControls.activity()` reads.
+ * @example
+ * ```ts
+ * const record = service.store.collection(FORECAST_ACTIVITY).get('u_1');
+ * console.log(record?.maxActive, record?.refused['too_many_active_forecasts'] ?? 0);
+ * ```
+ */
 export const FORECAST_ACTIVITY = collectionKey<ForecastActivityRecord>('forecastActivity');
 
 /** The user's record, created empty on first use. @internal */
