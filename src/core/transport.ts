@@ -5,7 +5,7 @@
  * @module
  */
 import ky, { type KyInstance, type Options } from 'ky';
-import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, type APIError } from './errors.js';
+import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, toJSONText, type APIError } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
 import { bindUploadSignal } from './uploads.js';
 
@@ -256,14 +256,15 @@ function isErrorEnvelope(value: unknown): value is { error: Record<string, unkno
 
 /**
  * Query string from params: arrays repeat their key (`status=a&status=b`), `undefined`/`null` are left
- * out, objects go as JSON. @internal
+ * out, objects go as JSON. A value that cannot be JSON is a `ValidationError` on its key, or on
+ * `field` (naming the key) when given. @internal
  */
-export function toSearchParams(params: Record<string, unknown> | undefined): URLSearchParams | undefined {
+export function toSearchParams(params: Record<string, unknown> | undefined, field?: string): URLSearchParams | undefined {
   if (!params) return undefined;
   const query = new URLSearchParams();
   const add = (key: string, value: unknown) => {
     if (value === undefined || value === null) return;
-    query.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    query.append(key, typeof value === 'object' ? toJSONText(value, field ?? key, field ? `${JSON.stringify(key)} ` : '') : String(value));
   };
   for (const [key, value] of Object.entries(params)) {
     if (Array.isArray(value)) for (const item of value) add(key, item);

@@ -3,7 +3,7 @@
  * written by hand around the file so that a stream is sent as it is read, never collected first.
  * @module
  */
-import { ValidationError } from './errors.js';
+import { toJSONText, ValidationError } from './errors.js';
 
 /**
  * What an upload's `file` may be: a `File` or `Blob`; bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`);
@@ -77,7 +77,7 @@ export function toMultipart(params: Record<string, unknown>): MultipartBody {
   let head = '';
   const part = (disposition: string, extra = '') => `--${boundary}\r\nContent-Disposition: form-data; name=${disposition}\r\n${extra}\r\n`;
   for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined) head += `${part(quoted(key))}${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}\r\n`;
+    if (value !== undefined) head += `${part(quoted(key))}${typeof value === 'object' && value !== null ? toJSONText(value, key) : String(value)}\r\n`;
   }
   head += part(`"file"; filename=${quoted(name)}`, `Content-Type: ${(file instanceof Blob && file.type) || 'application/octet-stream'}\r\n`);
   const tail = `\r\n--${boundary}--\r\n`;

@@ -161,6 +161,16 @@ describe('requests', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('refuses a query parameter that cannot be JSON with a ValidationError naming its key, sending nothing', async () => {
+    const circular: Record<string, unknown> = {};
+    circular['self'] = circular;
+    const err = await makeClient().questions.list({ extra: circular } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({ field: 'extra' });
+    expect((err as Error).message).toMatch(/^extra: cannot be sent as JSON \(.*circular/);
+    expect(seen).toHaveLength(0);
+  });
+
   it('gives the HTTP response next to the data without a second request', async () => {
     server.use(http.get(`${BASE}/questions/:id`, () => HttpResponse.json(question('q1'), { headers: { 'x-request-id': 'req_1' } })));
     const { data, response } = await makeClient().questions.retrieve('q1').withResponse();

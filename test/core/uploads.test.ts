@@ -160,6 +160,13 @@ describe('uploads as multipart/form-data', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('refuses an upload field that cannot be JSON with a ValidationError naming it, sending nothing', async () => {
+    const err = await send({ file: new Uint8Array(1), filename: 'x', meta: { n: 1n } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({ field: 'meta' });
+    expect(seen).toHaveLength(0);
+  });
+
   it('cancels the source when the stream is cancelled', async () => {
     let cancelled = false;
     const source = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(1)), cancel: () => void (cancelled = true) });
