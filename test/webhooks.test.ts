@@ -265,6 +265,15 @@ describe('verifyWebhook: the signature header', () => {
     }
   });
 
+  it('treats a non-string value from a custom get() as no header (missing_header), never a bare TypeError', async () => {
+    for (const value of [42, {}, ['t=1,v1=ab'], true, Symbol('x')]) {
+      const headers = { get: () => value } as unknown as WebhookHeaders;
+      const err = await verifyWebhook(BODY, headers, SECRET, { now: NOW }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(WebhookVerificationError);
+      expect((err as WebhookVerificationError).code).toBe('missing_header');
+    }
+  });
+
   it.each([
     ['no t', `v1=${good}`],
     ['a non-integer t', `t=${NOW}.5,v1=${good}`],
@@ -318,6 +327,16 @@ describe('verifyWebhook: payloads and errors', () => {
       expect(err).toBeInstanceOf(TypeError);
       expect((err as Error).message).toMatch(/secret/);
     }
+  });
+
+  it('says "got an empty string" for an empty secret, and what else was given otherwise', async () => {
+    const said = async (secret: unknown) => ((await verifyWebhook('{}', new Headers(), secret as string).catch((e: unknown) => e)) as Error).message;
+    expect(await said('')).toMatch(/must be a non-empty string .*, got an empty string\./);
+    expect(await said('')).not.toMatch(/a string\./);
+    expect(await said(undefined)).toMatch(/got undefined\./);
+    expect(await said([])).toMatch(/got an empty array\./);
+    expect(await said(['whsec_x', ''])).toMatch(/got an array holding an empty string\./);
+    expect(await said([42])).toMatch(/got an array holding another value\./);
   });
 
   it('rejects instead of throwing, whatever the failure', async () => {

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'eventemitter3';
 import type * as z from 'zod/mini';
 import { APIPromise } from './api-promise.js';
-import { clip, ForecastingError, ValidationError } from './errors.js';
+import { clip, ForecastingError, toJSONText, ValidationError } from './errors.js';
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { DEFAULT_OFFSET_PAGE_SIZE } from './limits.js';
 import { leveled, type LeveledLogger } from './logger.js';
@@ -348,10 +348,12 @@ export class BaseClient {
     if (form) headers = { ...headers, 'content-type': form.type };
     else if (call.body instanceof FormData) body = call.body;
     else if (call.body !== undefined && !form) {
-      body = JSON.stringify(call.body);
+      body = toJSONText(call.body, 'body');
       headers = { ...headers, 'content-type': 'application/json' };
     }
-    return { method: call.op.method, path: call.path, query: toSearchParams(call.query), body, headers };
+    // A generic method's query is one option, `query`; an operation's parameters are fields of their own.
+    const query = toSearchParams(call.query, call.op === GENERIC[call.op.method] ? 'query' : undefined);
+    return { method: call.op.method, path: call.path, query, body, headers };
   }
 
   async #send(op: Operation, req: PreparedRequest, options: RequestOptions): Promise<Received> {

@@ -534,3 +534,16 @@ export class ContextWaitTimeoutError extends WaitTimeoutError {
     super(message, [], files);
   }
 }
+
+/**
+ * `JSON.stringify(value)`, or a {@link ValidationError} on `field` when the value cannot be JSON (a
+ * `BigInt`, a cycle, a `toJSON` that throws, nesting too deep), rather than the bare error. @internal
+ */
+export function toJSONText(value: unknown, field: string, what = ''): string {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    const reason = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+    throw new ValidationError(`${what}cannot be sent as JSON (${clip(reason, 200)})`, field);
+  }
+}

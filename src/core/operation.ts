@@ -156,7 +156,14 @@ export function buildPath(op: Operation, ids: readonly unknown[]): string {
     if (op.reservedSegments.get(name)?.has(id)) {
       throw new ValidationError(`"${id}" is not an id: it names another route`, camel(name));
     }
-    path += encodeURIComponent(id) + parts[2 * i + 2]!;
+    let encoded: string;
+    try {
+      encoded = encodeURIComponent(id);
+    } catch {
+      // A lone UTF-16 surrogate has no UTF-8 form (URIError): refused like any other bad id.
+      throw new ValidationError('must be well-formed text: it holds a lone UTF-16 surrogate, which has no UTF-8 form', camel(name));
+    }
+    path += encoded + parts[2 * i + 2]!;
   }
   return path;
 }

@@ -5,8 +5,9 @@
  * @module
  */
 import ky, { type KyInstance, type Options } from 'ky';
-import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, type APIError } from './errors.js';
+import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, toJSONText, type APIError } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
+import { bindUploadSignal } from './uploads.js';
 
 /** One request, ready to send. @internal */
 export interface PreparedRequest {
@@ -109,7 +110,7 @@ export class Transport {
       const response = await new Promise<Response>((resolve, reject) => {
         rejectHeaders = reject;
         // A body that is an object (a multipart stream or form) is an upload: straight to fetch, see #upload.
-        (typeof req.body === 'object' ? this.#upload(req, attempt) : this.#ky(input, options)).then(resolve, reject);
+        (typeof req.body === 'object' ? this.#upload(req, attempt, timeout) : this.#ky(input, options)).then(resolve, reject);
       });
       rejectHeaders = undefined;
       let text = '';
@@ -137,16 +138,19 @@ export class Transport {
    * redirects are an error (nodejs/undici#4058). The service never redirects: for an upload a
    * redirect ends in `APIConnectionError` (its cause says "unexpected redirect").
    */
-  #upload(req: PreparedRequest, signal: AbortSignal): Promise<Response> {
+  #upload(req: PreparedRequest, signal: AbortSignal, timeout: number): Promise<Response> {
     const query = req.query ? `?${req.query}` : '';
     const init = { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'error', duplex: 'half' } as RequestInit;
+    // Fetch may go on pulling a stream after the abort (undici drains it): the abort stops the stream and its source.
+    // The source sees the caller's abort reason, or an APITimeoutError (never the private TIMED_OUT).
+    bindUploadSignal(req.body, signal, () => (signal.reason === TIMED_OUT ? timedOut(timeout) : signal.reason));
     return (this.#fetch ?? globalThis.fetch)(`${this.#baseURL}${req.path}${query}`, init);
   }
 
   #failure(err: unknown, attempt: AbortSignal, timeout: number): unknown {
     if (attempt.aborted && attempt.reason !== TIMED_OUT) return attempt.reason;
     if (attempt.aborted) {
-      return new AttemptFailure({ kind: 'timeout' }, new APITimeoutError(`Request timed out after ${timeout} ms.`));
+      return new AttemptFailure({ kind: 'timeout' }, timedOut(timeout));
     }
     const code = errorCode(err);
     const refused = code !== undefined && NOT_SENT.has(code);
@@ -154,6 +158,8 @@ export class Transport {
     return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
   }
 }
+
+const timedOut = (timeout: number) => new APITimeoutError(`Request timed out after ${timeout} ms.`);
 
 function errorCode(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
@@ -252,14 +258,15 @@ function isErrorEnvelope(value: unknown): value is { error: Record<string, unkno
 
 /**
  * Query string from params: arrays repeat their key (`status=a&status=b`), `undefined`/`null` are left
- * out, objects go as JSON. @internal
+ * out, objects go as JSON. A value that cannot be JSON is a `ValidationError` on its key, or on
+ * `field` (naming the key) when given. @internal
  */
-export function toSearchParams(params: Record<string, unknown> | undefined): URLSearchParams | undefined {
+export function toSearchParams(params: Record<string, unknown> | undefined, field?: string): URLSearchParams | undefined {
   if (!params) return undefined;
   const query = new URLSearchParams();
   const add = (key: string, value: unknown) => {
     if (value === undefined || value === null) return;
-    query.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    query.append(key, typeof value === 'object' ? toJSONText(value, field ?? key, field ? `${JSON.stringify(key)} ` : '') : String(value));
   };
   for (const [key, value] of Object.entries(params)) {
     if (Array.isArray(value)) for (const item of value) add(key, item);

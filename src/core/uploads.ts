@@ -3,7 +3,7 @@
  * written by hand around the file so that a stream is sent as it is read, never collected first.
  * @module
  */
-import { ValidationError } from './errors.js';
+import { toJSONText, ValidationError } from './errors.js';
 
 /**
  * What an upload's `file` may be: a `File` or `Blob`; bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`);
@@ -77,7 +77,7 @@ export function toMultipart(params: Record<string, unknown>): MultipartBody {
   let head = '';
   const part = (disposition: string, extra = '') => `--${boundary}\r\nContent-Disposition: form-data; name=${disposition}\r\n${extra}\r\n`;
   for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined) head += `${part(quoted(key))}${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}\r\n`;
+    if (value !== undefined) head += `${part(quoted(key))}${typeof value === 'object' && value !== null ? toJSONText(value, key) : String(value)}\r\n`;
   }
   head += part(`"file"; filename=${quoted(name)}`, `Content-Type: ${(file instanceof Blob && file.type) || 'application/octet-stream'}\r\n`);
   const tail = `\r\n--${boundary}--\r\n`;
@@ -89,23 +89,66 @@ export function toMultipart(params: Record<string, unknown>): MultipartBody {
   const reader = file instanceof ReadableStream ? file.getReader() : undefined;
   const iterator = reader ? undefined : (file as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
   let started = false;
+  /** Set once the stream is over: sent to the end, cancelled by its reader, or stopped by the attempt's abort. */
+  let finished = false;
+  let control: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const releaseSource = (reason: unknown) => {
+    // A Node Readable is destroyed outright: its iterator's return() would wait for a pending read.
+    const destroy = (file as { destroy?: unknown }).destroy;
+    if (typeof destroy === 'function') destroy.call(file);
+    const done = reader ? reader.cancel(reason) : iterator!.return?.();
+    Promise.resolve(done).catch(() => undefined);
+  };
   const body = new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        control = controller;
+      },
       async pull(controller) {
+        if (finished) return;
         if (!started) {
           started = true;
           return controller.enqueue(encoder.encode(head));
         }
         const next = await (reader ? reader.read() : iterator!.next());
+        // Aborted while the source was being read: the stream is errored, nothing more is forwarded.
+        if (finished) return;
         if (!next.done) return controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+        finished = true;
         controller.enqueue(encoder.encode(tail));
         controller.close();
       },
       async cancel(reason) {
+        if (finished) return;
+        finished = true;
         await (reader ? reader.cancel(reason) : iterator!.return?.());
       },
     },
     { highWaterMark: 0 },
   );
+  streamAborters.set(body, (reason) => {
+    if (finished) return;
+    finished = true;
+    // Errored, the stream fails every further read: whoever still pulls it (fetch draining the body
+    // after an abort) stops at once, rather than reading the source on and on.
+    control?.error(reason);
+    releaseSource(reason);
+  });
   return { body, type };
+}
+
+/** How to stop each multipart stream made by {@link toMultipart}. */
+const streamAborters = new WeakMap<ReadableStream<Uint8Array>, (reason: unknown) => void>();
+
+/**
+ * Ties a multipart stream to the signal of the attempt that sends it: when the attempt times out or
+ * is aborted, the stream errors (no more is read from it) and its source is cancelled (a web stream),
+ * destroyed (a Node `Readable`) or ended (`return()` of an async iterator). Any other body is left as
+ * it is. `reason` gives what the stream errors with and the source is cancelled with. @internal
+ */
+export function bindUploadSignal(body: unknown, signal: AbortSignal, reason: () => unknown = () => signal.reason): void {
+  const abort = body instanceof ReadableStream ? streamAborters.get(body) : undefined;
+  if (!abort) return;
+  if (signal.aborted) return abort(reason());
+  signal.addEventListener('abort', () => abort(reason()), { once: true });
 }

@@ -75,7 +75,11 @@ export type WebhookHeaders =
 /** Reads one header (`name` in lowercase); `undefined` when absent. @internal */
 export function readHeader(headers: WebhookHeaders | null | undefined, name: string): string | undefined {
   if (!headers) return undefined;
-  if (typeof headers.get === 'function') return (headers as HeadersLike).get(name) ?? undefined;
+  if (typeof headers.get === 'function') {
+    // A custom `get()` may hand back anything: a value that is not a string counts as no header.
+    const value: unknown = (headers as HeadersLike).get(name);
+    return typeof value === 'string' ? value : undefined;
+  }
   const record = headers as Readonly<Record<string, unknown>>;
   // Node lowercases names, so the direct hit is the common case; scan only when it misses.
   let value = record[name];

@@ -54,12 +54,20 @@ export function toBody(payload: unknown): string | Uint8Array | undefined {
   return payload instanceof ArrayBuffer ? new Uint8Array(payload) : undefined;
 }
 
+/** What a bad `secret` is, without showing it. */
+function describeSecret(secret: unknown): string {
+  if (secret === '') return 'an empty string';
+  if (!Array.isArray(secret)) return describe(secret);
+  if (secret.length === 0) return 'an empty array';
+  return secret.includes('') ? 'an array holding an empty string' : 'an array holding another value';
+}
+
 /** The secrets as a list, or a `TypeError` naming the caller; never shows a secret. @internal */
 export function toSecrets(secret: unknown, caller: string): readonly string[] {
   const list: readonly unknown[] = Array.isArray(secret) ? secret : [secret];
   if (list.length > 0 && list.every((s) => typeof s === 'string' && s !== '')) return list as readonly string[];
   throw new TypeError(
-    `${caller}: \`secret\` must be a non-empty string (the "whsec_…" signing secret) or an array of them, not ${Array.isArray(secret) ? 'an array holding another value' : describe(secret)}. Is its environment variable set?`,
+    `${caller}: \`secret\` must be a non-empty string (the "whsec_…" signing secret) or an array of them, got ${describeSecret(secret)}. Is its environment variable set?`,
   );
 }
 

@@ -141,6 +141,36 @@ describe('requests', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it.each([
+    ['a lone high surrogate', '\uD800'],
+    ['a lone low surrogate', 'a\uDC00b'],
+    ['a reversed surrogate pair', '\uDC00\uD800'],
+  ])('refuses an id holding %s with a ValidationError naming the id field, in any position, before sending', async (_, bad) => {
+    const c = makeClient();
+    const calls: Array<[() => Promise<unknown>, string]> = [
+      [() => c.questions.retrieve(bad), 'questionId'],
+      [() => c.questions.files.retrieve(bad, 'f1'), 'questionId'],
+      [() => c.questions.files.retrieve('q1', bad), 'fileId'],
+    ];
+    for (const [call, field] of calls) {
+      const err = await call().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ValidationError);
+      expect(err).toMatchObject({ field });
+      expect((err as Error).message).toContain('surrogate');
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it('refuses a query parameter that cannot be JSON with a ValidationError naming its key, sending nothing', async () => {
+    const circular: Record<string, unknown> = {};
+    circular['self'] = circular;
+    const err = await makeClient().questions.list({ extra: circular } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({ field: 'extra' });
+    expect((err as Error).message).toMatch(/^extra: cannot be sent as JSON \(.*circular/);
+    expect(seen).toHaveLength(0);
+  });
+
   it('gives the HTTP response next to the data without a second request', async () => {
     server.use(http.get(`${BASE}/questions/:id`, () => HttpResponse.json(question('q1'), { headers: { 'x-request-id': 'req_1' } })));
     const { data, response } = await makeClient().questions.retrieve('q1').withResponse();

@@ -88,4 +88,25 @@ describe('generic methods', () => {
     await expect(c.get('/x', { query: 'a=b' as never })).rejects.toMatchObject({ field: 'query' });
     expect(seen).toHaveLength(0);
   });
+
+  it('refuses a body or query that cannot be JSON (a BigInt, a cycle) with a ValidationError, sending nothing', async () => {
+    const c = makeClient();
+    const circular: Record<string, unknown> = { a: 1 };
+    circular['self'] = circular;
+    const refusals: Array<[Promise<unknown>, string, string]> = [
+      [c.post('/x', { body: { a: 1n } }), 'body', 'BigInt'],
+      [c.put('/x', { body: 1n }), 'body', 'BigInt'],
+      [c.post('/x', { body: circular }), 'body', 'circular'],
+      [c.patch('/x', { body: { nested: [circular] } }), 'body', 'circular'],
+      [c.get('/x', { query: { a: circular } }), 'query', '"a"'],
+      [c.delete('/x', { query: { b: [{ n: 1n }] } }), 'query', '"b"'],
+    ];
+    for (const [call, field, said] of refusals) {
+      const err = await call.catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ValidationError);
+      expect(err).toMatchObject({ field });
+      expect((err as Error).message).toContain(said);
+    }
+    expect(seen).toHaveLength(0);
+  });
 });

@@ -160,6 +160,13 @@ describe('uploads as multipart/form-data', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('refuses an upload field that cannot be JSON with a ValidationError naming it, sending nothing', async () => {
+    const err = await send({ file: new Uint8Array(1), filename: 'x', meta: { n: 1n } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({ field: 'meta' });
+    expect(seen).toHaveLength(0);
+  });
+
   it('cancels the source when the stream is cancelled', async () => {
     let cancelled = false;
     const source = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(1)), cancel: () => void (cancelled = true) });
@@ -168,5 +175,111 @@ describe('uploads as multipart/form-data', () => {
     await reader.read();
     await reader.cancel('stop');
     expect(cancelled).toBe(true);
+  });
+});
+
+describe('an upload that times out or is aborted stops reading its source', () => {
+  /** A server that takes the connection and never reads the body, so the upload never finishes. */
+  async function stalledServer(): Promise<{ baseURL: string; close: () => Promise<void> }> {
+    const stalled = createServer((req) => req.pause());
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    const { port } = stalled.address() as { port: number };
+    return {
+      baseURL: `http://127.0.0.1:${port}/api/v1/external`,
+      close: () => {
+        stalled.closeAllConnections();
+        return new Promise<void>((resolve) => stalled.close(() => resolve()));
+      },
+    };
+  }
+
+  /**
+   * A source without end in practice: it counts the chunks read once the call has settled, and gives
+   * up after `CAP` of them, so that a regression fails this test instead of spinning the suite forever.
+   */
+  const CAP = 2000;
+  function endlessSource() {
+    const state = { settled: false, after: 0, ended: false };
+    function* chunks(): Generator<Uint8Array> {
+      try {
+        for (;;) {
+          if (state.settled && ++state.after >= CAP) return;
+          yield new Uint8Array(64 * 1024);
+        }
+      } finally {
+        state.ended = true;
+      }
+    }
+    return { state, chunks };
+  }
+  const settle = (state: { settled: boolean }) => (e: unknown) => {
+    state.settled = true;
+    return e;
+  };
+  /** Lets anything still pulling the body run on for a while (timers fire only if the loop is free). */
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('destroys a Node Readable source on a timeout, reading at most a few chunks after the rejection', { timeout: 15_000 }, async () => {
+    const { baseURL: url, close } = await stalledServer();
+    try {
+      const { state, chunks } = endlessSource();
+      const source = Readable.from(chunks());
+      const c = new ForecastingClient({ apiKey: 'pre_test', baseURL: url, logLevel: 'off', maxRetries: 0, timeout: 300 });
+      const err = await send({ file: source, filename: 'a' }, c).catch(settle(state));
+      expect((err as Error).name).toBe('APITimeoutError');
+      await pause(200);
+      expect(state.after).toBeLessThan(16);
+      expect(source.destroyed).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('cancels a web ReadableStream source with the signal\'s reason when the signal aborts', { timeout: 15_000 }, async () => {
+    const { baseURL: url, close } = await stalledServer();
+    try {
+      const { state, chunks } = endlessSource();
+      const it = chunks();
+      let cancelledWith: unknown;
+      const source = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = it.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+        cancel(reason) {
+          cancelledWith = reason;
+        },
+      });
+      const abort = new AbortController();
+      const reason = new Error('stop the upload');
+      setTimeout(() => abort.abort(reason), 300);
+      const c = new ForecastingClient({ apiKey: 'pre_test', baseURL: url, logLevel: 'off', maxRetries: 0, timeout: 0 });
+      const err = await c._call(upload, ['q1'], { file: source, filename: 'a' } as never, { signal: abort.signal }).catch(settle(state));
+      expect(err).toBe(reason);
+      await pause(200);
+      expect(state.after).toBeLessThan(16);
+      expect(cancelledWith).toBe(reason);
+    } finally {
+      await close();
+    }
+  });
+
+  it('ends an async iterator source (its return()) on a timeout', { timeout: 15_000 }, async () => {
+    const { baseURL: url, close } = await stalledServer();
+    try {
+      const { state, chunks } = endlessSource();
+      async function* source() {
+        yield* chunks();
+      }
+      const c = new ForecastingClient({ apiKey: 'pre_test', baseURL: url, logLevel: 'off', maxRetries: 0, timeout: 300 });
+      const err = await send({ file: source(), filename: 'a' }, c).catch(settle(state));
+      expect((err as Error).name).toBe('APITimeoutError');
+      await pause(200);
+      expect(state.after).toBeLessThan(16);
+      expect(state.ended).toBe(true);
+    } finally {
+      await close();
+    }
   });
 });
