@@ -142,7 +142,7 @@ describe('questionTemplates', () => {
     // The owner still uses it: its file is still processing.
     const err = await h.client.forecasts.create({ question: { templateId: template.id, templateValues: values }, runMode: 'light' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContextNotReadyError);
-    expect((err as ContextNotReadyError).files.map((f) => f.filename)).toEqual(['secret-plan.txt']);
+    expect((err as ContextNotReadyError).files).toMatchObject([{ filename: 'secret-plan.txt', presetId: personal.id }]);
   });
 
   it('applies a template without saving anything', async () => {
