@@ -34,26 +34,35 @@ export type AddressKind = 'loopback' | 'private' | 'link-local' | 'unspecified';
 
 /**
  * Classifies a host as the URL parser normalized it (IPv4 dotted decimal, IPv6 in brackets,
- * lowercase names). Names other than `localhost` are public here: only literals can be judged
- * without resolving them (the service resolves names before every call).
+ * lowercase names). One trailing dot (the fully qualified form, `localhost.`) is ignored. Names
+ * other than `localhost` are public here: only literals can be judged without resolving them (the
+ * service resolves names before every call).
  * @internal
  */
 export function addressKind(hostname: string): AddressKind | undefined {
-  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return 'loopback';
-  const v4 = ipv4(hostname);
+  const host = withoutTrailingDot(hostname);
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
+  const v4 = ipv4(host);
   if (v4) return ipv4Kind(v4);
-  if (!hostname.startsWith('[')) return undefined;
-  const v6 = ipv6(hostname.slice(1, -1));
+  if (!host.startsWith('[')) return undefined;
+  const v6 = ipv6(host.slice(1, -1));
   if (!v6) return undefined;
   if (v6.every((g) => g === 0)) return 'unspecified';
   if (v6.slice(0, 7).every((g) => g === 0) && v6[7] === 1) return 'loopback';
-  // IPv4-mapped (::ffff:a.b.c.d): judged as the IPv4 address it maps.
-  if (v6.slice(0, 5).every((g) => g === 0) && v6[5] === 0xffff) {
-    return ipv4Kind([v6[6]! >> 8, v6[6]! & 255, v6[7]! >> 8, v6[7]! & 255]);
-  }
+  const embedded = () => ipv4Kind([v6[6]! >> 8, v6[6]! & 255, v6[7]! >> 8, v6[7]! & 255]);
+  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d): judged as the IPv4 address they hold.
+  if (v6.slice(0, 5).every((g) => g === 0) && (v6[5] === 0xffff || v6[5] === 0)) return embedded();
+  // NAT64 (64:ff9b::a.b.c.d): a gateway translates it to the IPv4 address it holds.
+  if (v6[0] === 0x64 && v6[1] === 0xff9b && v6.slice(2, 6).every((g) => g === 0)) return embedded();
   if ((v6[0]! & 0xffc0) === 0xfe80) return 'link-local';
+  if ((v6[0]! & 0xffc0) === 0xfec0) return 'private'; // site-local fec0::/10 (deprecated, still routed inside networks)
   if ((v6[0]! & 0xfe00) === 0xfc00) return 'private'; // unique local fc00::/7
   return undefined;
+}
+
+/** The host name without one trailing dot: `localhost.` names the same host as `localhost`. @internal */
+export function withoutTrailingDot(hostname: string): string {
+  return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
 }
 
 function ipv4(host: string): number[] | undefined {

@@ -57,7 +57,12 @@ export interface Principal {
   organizationAdmin: boolean;
 }
 
-/** The keys a service accepts; keys can be added and revoked while it runs. */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The keys a service accepts; keys can be added and revoked while it runs. Inspecting or
+ * serializing it never shows a key.
+ */
 export class KeyRing {
   private readonly keys = new Map<string, Principal>();
   /** The organization keys share unless they name one. */
@@ -87,6 +92,21 @@ export class KeyRing {
   /** Revokes a key: later requests with it answer 401. */
   revoke(key: string): boolean {
     return this.keys.delete(key);
+  }
+
+  /** How many keys the ring holds. */
+  get size(): number {
+    return this.keys.size;
+  }
+
+  /** A safe summary: how many keys, never a key. */
+  toJSON(): { keys: number } {
+    return { keys: this.keys.size };
+  }
+
+  /** What `util.inspect` / `console.log` show: never a key. */
+  [INSPECT](): string {
+    return `KeyRing ${JSON.stringify(this.toJSON())}`;
   }
 
   /** The principal for the request's key; 401 `invalid_api_key` when missing or unknown. */

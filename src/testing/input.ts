@@ -151,8 +151,22 @@ function redacted(value: unknown): unknown {
   return Array.isArray(value) ? entries.map(([, v]) => v) : Object.fromEntries(entries);
 }
 
-/** Secret fields in text that is not JSON (a broken body), blanked as well as the text allows. */
-const redactText = (text: string) => text.replace(/("api_key"\s*:\s*)"(?:[^"\\]|\\.)*"?/g, '$1"[redacted]"');
+/** A quoted key, `:`, and its value: a string (perhaps cut short) or a bare token (not an object or array). */
+const KEY_VALUE = /("(?:[^"\\]|\\.)*")(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^\s,:{}[\]"]*)/g;
+
+/** A quoted JSON key as its name reads once unescaped (`"api\u005fkey"` is `api_key`), leniently. */
+const keyName = (quoted: string) =>
+  quoted
+    .slice(1, -1)
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\(.)/g, '$1');
+
+/**
+ * Secret fields in text that is not JSON (a broken body), blanked as well as the text allows: the
+ * value after any key whose unescaped name is secret (`"api_key"`, `"api\u005fkey"`, …).
+ */
+const redactText = (text: string) =>
+  text.replace(KEY_VALUE, (match, key: string, colon: string) => (SECRET_FIELDS.has(keyName(key)) ? `${key}${colon}"[redacted]"` : match));
 
 /** Clips `text` for the log when it is over {@link MAX_LOGGED_BODY_BYTES}. */
 function clipped(text: string, what: string): string | undefined {

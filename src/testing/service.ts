@@ -181,6 +181,22 @@ export class MockService {
   }
 
   /**
+   * A safe summary for `JSON.stringify`: never an API key (nor the store, which holds secrets of its own).
+   * @example
+   * ```ts
+   * JSON.stringify(service); // {"apiKey":"[redacted]","apiKeys":1,"now":0,"requests":0}
+   * ```
+   */
+  toJSON(): { apiKey: '[redacted]'; apiKeys: number; now: number; requests: number } {
+    return { apiKey: '[redacted]', apiKeys: this.keys.size, now: this.clock.now(), requests: this.requests.length };
+  }
+
+  /** What `util.inspect` / `console.log` show: the summary of {@link MockService.toJSON}, never an API key. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `MockService ${JSON.stringify(this.toJSON())}`;
+  }
+
+  /**
    * Test hook: records a forecast on a question, which locks its fields other than `description`,
    * `resolutionCriteria`, `finePrint`, `visibility` and `tags` (edits to them answer 409).
    * @example

@@ -168,6 +168,57 @@ describe('connection rules', () => {
     await expect(h.client.connections.create({ ...crm, url: 'https://mcp.example.com/mcp' })).resolves.toMatchObject({ status: 'connected' });
   });
 
+  it('refuses a host name with one trailing dot as it refuses the name, in the SDK and in the mock', async () => {
+    for (const [url, kind] of [['https://localhost./mcp', 'loopback'], ['https://foo.localhost./mcp', 'loopback']] as const) {
+      await h.refused(h.client.connections.create({ ...crm, url }), 'url', new RegExp(kind));
+      const res = await h.raw('POST', '/connections', { ...crm, url });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error?.message).toMatch(new RegExp(`^url: must reach a public address, not a ${kind} one`));
+    }
+    h.mock.service.connectionControls.resolve('h.example.com', '10.0.0.7');
+    for (const url of ['https://db.internal./mcp', 'https://h.example.com./mcp', 'https://H.Example.Com./mcp']) {
+      const err = await h.client.connections.create({ ...crm, url }).catch((e: unknown) => e);
+      expect(err, url).toBeInstanceOf(BadRequestError);
+      expect((err as BadRequestError).message).toContain('url: must reach a public address: the host resolves to a private one');
+    }
+    expect((await h.client.connections.list()).data).toEqual([]);
+  });
+
+  it('refuses IPv4-compatible, NAT64 and site-local IPv6 literals of private addresses', async () => {
+    for (const [url, kind] of [
+      ['https://[::127.0.0.1]/mcp', 'loopback'],
+      ['https://[::10.0.0.1]/mcp', 'private'],
+      ['https://[64:ff9b::10.0.0.1]/mcp', 'private'],
+      ['https://[64:ff9b::169.254.169.254]/mcp', 'link-local'],
+      ['https://[fec0::1]/mcp', 'private'],
+    ] as const) {
+      await h.refused(h.client.connections.create({ ...crm, url }), 'url', new RegExp(kind));
+      expect((await h.raw('POST', '/connections', { ...crm, url })).status, url).toBe(400);
+    }
+    await expect(h.client.connections.create({ ...crm, url: 'https://[64:ff9b::93.184.215.14]/mcp' })).resolves.toMatchObject({ status: 'connected' });
+  });
+
+  it('judges an address given to connectionControls.resolve in any form a URL accepts, and refuses one that is no address', async () => {
+    const controls = h.mock.service.connectionControls;
+    for (const [address, kind] of [
+      ['::ffff:127.0.0.1', 'loopback'],
+      ['::ffff:10.0.0.1', 'private'],
+      ['0177.0.0.1', 'loopback'],
+      ['2130706433', 'loopback'],
+      ['127.1', 'loopback'],
+      ['0x7f000001', 'loopback'],
+      ['[fd00::1]', 'private'],
+    ] as const) {
+      controls.resolve('mcp.example.com', address);
+      const err = await h.client.connections.create({ ...crm, url: 'https://mcp.example.com/mcp' }).catch((e: unknown) => e);
+      expect(err, address).toBeInstanceOf(BadRequestError);
+      expect((err as BadRequestError).message).toContain(`the host resolves to a ${kind} one`);
+    }
+    for (const address of ['not an address', 'mcp.example.com', '1.2.3.4.5', '[::1']) {
+      expect(() => controls.resolve('mcp.example.com', address), address).toThrow(RangeError);
+    }
+  });
+
   it('the mock refuses what the SDK refuses, on a request that bypasses it', async () => {
     const post = (change: object, key?: string) => h.raw('POST', '/connections', { ...crm, ...change }, key);
     for (const [change, message] of [

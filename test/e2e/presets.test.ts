@@ -137,13 +137,31 @@ describe('the preset a forecast uses', () => {
     const mine = await personal('Private notes');
     const q = await h.client.questions.create({ ...binary, visibility: 'organization' });
     h.mock.service.contextControls.setQuestionPreset(q.id, mine.id);
-    const task = await colleague().forecasts.create({ questionId: q.id });
-    expect(task.preset).toEqual({ used: true });
+    const task = await h.client.forecasts.create({ questionId: q.id });
+    expect(task.preset).toEqual({ used: true, id: mine.id, name: 'Private notes' });
     expect(task.warnings).toEqual([{ code: 'preset_content_may_show_in_forecast' }]);
-    expect((await h.client.forecasts.retrieve(task.id)).preset).toEqual({ used: true, id: mine.id, name: 'Private notes' });
+    expect((await colleague().forecasts.retrieve(task.id)).preset).toEqual({ used: true });
     // A private question with your own preset: no warning.
     const other = await h.client.questions.create(binary);
     expect((await h.client.forecasts.create({ questionId: other.id, presetId: mine.id })).warnings).toEqual([]);
+  });
+
+  it('skips a question’s own preset the starter cannot see: the starter’s default applies, and its files are never listed', async () => {
+    const mine = await personal('Private notes');
+    await h.client.presets.files.upload(mine.id, { file: Buffer.from('x'), filename: 'secret-plan.txt' });
+    const q = await h.client.questions.create({ ...binary, visibility: 'organization' });
+    h.mock.service.contextControls.setQuestionPreset(q.id, mine.id);
+    const theirs = await colleague().presets.create({ scope: 'personal', name: 'Theirs' });
+    await colleague().presets.updateDefaults({ userPresetId: theirs.id });
+    const task = await colleague().forecasts.create({ questionId: q.id });
+    expect(task.preset).toEqual({ used: true, id: theirs.id, name: 'Theirs' });
+    await colleague().presets.updateDefaults({ userPresetId: null });
+    // With no default either, no preset at all.
+    const other = await h.client.questions.create({ ...binary, visibility: 'organization' });
+    h.mock.service.contextControls.setQuestionPreset(other.id, mine.id);
+    const none = await colleague().forecasts.create({ questionId: other.id }).catch((e: unknown) => e);
+    expect(none).not.toBeInstanceOf(ContextNotReadyError);
+    expect((none as { preset: unknown }).preset).toBeNull();
   });
 
   it('refuses a presetId the caller cannot see with 404 naming presetId', async () => {

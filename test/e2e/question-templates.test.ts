@@ -1,7 +1,7 @@
 // Question templates end to end: the SDK against the mock over real HTTP, blanks and their rules,
 // building questions and forecasts from templates, scopes, and template files.
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, NotFoundError, PermissionDeniedError, toFile, type QuestionTemplateCreateParams } from '../../src/index.js';
+import { BadRequestError, ContextNotReadyError, NotFoundError, PermissionDeniedError, toFile, type QuestionTemplateCreateParams } from '../../src/index.js';
 import { BUILTIN_TEMPLATES } from '../../src/testing/index.js';
 import { binary, KEYS, useOrgMock } from './_org.js';
 
@@ -112,6 +112,37 @@ describe('questionTemplates', () => {
     const own = await h.client.forecasts.create({ question: { templateId: template.id, templateValues: { ...values, city: 'Bergen' } }, runMode: 'light' });
     expect(own.preset).toEqual({ used: true, id: preset.id, name: 'Weather desk' });
     expect(own.warnings).toEqual([]);
+  });
+
+  it('refuses a template presetId the caller cannot see, on create and on update, with 404 naming presetId', async () => {
+    const theirs = await h.connect(KEYS.other).presets.create({ scope: 'personal', name: 'Victim notes' });
+    const colleagues = await h.connect(KEYS.member).presets.create({ scope: 'personal', name: 'Colleague notes' });
+    for (const presetId of [theirs.id, colleagues.id, 'nope']) {
+      const err = await h.client.questionTemplates.create({ ...rain, presetId }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(NotFoundError);
+      expect((err as NotFoundError).message).toMatch(/presetId: no forecast preset/);
+    }
+    const template = await h.client.questionTemplates.create(rain);
+    const err = await h.client.questionTemplates.update(template.id, { presetId: theirs.id }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect((err as NotFoundError).message).toMatch(/presetId: no forecast preset/);
+    expect((await h.client.questionTemplates.retrieve(template.id)).presetId).toBeNull();
+    const mine = await h.client.presets.create({ scope: 'personal', name: 'Mine' });
+    expect((await h.client.questionTemplates.update(template.id, { presetId: mine.id })).presetId).toBe(mine.id);
+  });
+
+  it('never runs a forecast with, nor lists the files of, a template preset the starter cannot see', async () => {
+    const personal = await h.client.presets.create({ scope: 'personal', name: 'Admin notes' });
+    await h.client.presets.files.upload(personal.id, { file: Buffer.from('x'), filename: 'secret-plan.txt' });
+    const template = await h.client.questionTemplates.create({ ...rain, scope: 'organization', presetId: personal.id });
+    const member = h.connect(KEYS.member);
+    const task = await member.forecasts.create({ question: { templateId: template.id, templateValues: values }, runMode: 'light' });
+    expect(task.preset).toBeNull();
+    expect(task.warnings).toEqual([]);
+    // The owner still uses it: its file is still processing.
+    const err = await h.client.forecasts.create({ question: { templateId: template.id, templateValues: values }, runMode: 'light' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ContextNotReadyError);
+    expect((err as ContextNotReadyError).files).toMatchObject([{ filename: 'secret-plan.txt', presetId: personal.id }]);
   });
 
   it('applies a template without saving anything', async () => {

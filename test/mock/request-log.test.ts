@@ -1,6 +1,7 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createMockService } from '../../src/testing/index.js';
-import { binary, call } from './_helpers.js';
+import { createMockService, startMockServer } from '../../src/testing/index.js';
+import { BASE, binary, call } from './_helpers.js';
 
 describe('request log', () => {
   it('records method, path, operation, status, idempotency key, headers, body and clock time', async () => {
@@ -64,5 +65,48 @@ describe('request log', () => {
     expect(service.store.questions.size).toBe(0);
     expect(service.faults.list()).toHaveLength(0);
     expect((await call(service, 'GET', '/questions')).status).toBe(200);
+  });
+
+  it('never shows an API key when the service is inspected or serialized', async () => {
+    const service = createMockService({ apiKeys: [{ key: 'pre_first_SECRET' }, { key: 'pre_second_SECRET' }] });
+    service.addApiKey({ key: 'pre_added_SECRET' });
+    await call(service, 'POST', '/questions', { body: binary() });
+    for (const text of [inspect(service, { depth: Infinity, showHidden: true }), JSON.stringify(service)]) {
+      expect(text).not.toContain('SECRET');
+      expect(text).toContain('[redacted]');
+    }
+    expect(JSON.parse(JSON.stringify(service))).toMatchObject({ apiKeys: 3, requests: 1 });
+    const mock = await startMockServer({ apiKeys: [{ key: 'pre_server_SECRET' }] });
+    try {
+      expect(inspect(mock.service, { depth: Infinity })).not.toContain('SECRET');
+      expect(JSON.stringify({ service: mock.service })).not.toContain('SECRET');
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('blanks api_key in a body that is not JSON, however the key is escaped', async () => {
+    const service = createMockService();
+    const bodies = [
+      '{"api_key": "sk_PLAIN_SECRET", "broken',
+      '{"api\\u005fkey": "sk_ESCAPED_SECRET", "broken',
+      '{"\\u0061\\u0070\\u0069\\u005F\\u006b\\u0065\\u0079":"sk_ALL_ESCAPED_SECRET",',
+      '{"name": "x", "nested": {"api\\u005fkey" : "sk_NESTED_SECRET\\"quoted\\"", "broken',
+      '{"api\\u005fkey": "sk_UNTERMINATED_SECRET',
+    ];
+    for (const body of bodies) {
+      const res = await service.handle(
+        new Request(`${BASE}/connections`, { method: 'POST', headers: { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' }, body }),
+      );
+      expect(res.status).toBe(400);
+      const logged = String(service.requests.last()!.body);
+      expect(logged, body).not.toContain('SECRET');
+      expect(logged).toContain('"[redacted]"');
+    }
+    // Other keys and values stay as sent.
+    await service.handle(
+      new Request(`${BASE}/connections`, { method: 'POST', headers: { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' }, body: '{"name": "kept", "broken' }),
+    );
+    expect(service.requests.last()!.body).toBe('{"name": "kept", "broken');
   });
 });

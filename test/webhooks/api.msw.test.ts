@@ -148,6 +148,11 @@ describe('address rules', () => {
     ['https://[::ffff:192.168.0.1]/x', /private/],
     ['https://0.0.0.0/x', /unspecified/],
     ['https://2130706433/x', /loopback/], // 127.0.0.1 written as one number
+    ['https://localhost./x', /loopback/], // a trailing dot names the same host
+    ['https://foo.localhost./x', /loopback/],
+    ['https://[::127.0.0.1]/x', /loopback/], // IPv4-compatible
+    ['https://[64:ff9b::10.0.0.1]/x', /private/], // NAT64
+    ['https://[fec0::1]/x', /private/], // site-local
     ['not a url', /absolute https/],
   ];
 

@@ -10,6 +10,7 @@ import type { QuestionTemplate } from '../../schemas/records/templates.js';
 import { requireOrganizationAdmin } from '../auth.js';
 import { badRequest, notFound } from '../http.js';
 import { validate } from '../input.js';
+import { findPreset } from '../models/presets.js';
 import { findVisibleQuestion } from '../models/question.js';
 import {
   QUESTION_TEMPLATES,
@@ -73,6 +74,8 @@ export const templateHandlers = [
 
   on(ops.create, (ctx) => {
     const { scope, name, questionType, fields, blanks, notes, tags, presetId } = ctx.input;
+    // A preset the caller cannot see is refused, as `forecasts.create({ presetId })` refuses it.
+    if (presetId) findPreset(ctx.store, ctx.principal, presetId);
     return insert(ctx, {
       scope,
       name,
@@ -104,6 +107,7 @@ export const templateHandlers = [
   on(ops.update, (ctx) => {
     const record = writableOf(ctx);
     const { name, fields, blanks, notes, tags, presetId } = ctx.input;
+    if (presetId) findPreset(ctx.store, ctx.principal, presetId);
     const template = {
       ...record.template,
       ...(name !== undefined && { name }),

@@ -8,7 +8,7 @@
  */
 import type { Connection, ConnectionTool } from '../../schemas/records/connections.js';
 import type { TaskConnection } from '../../schemas/records/forecasts.js';
-import { addressKind } from '../../schemas/webhooks.js';
+import { addressKind, withoutTrailingDot } from '../../schemas/webhooks.js';
 import { badRequest } from '../http.js';
 import { collectionKey, type ForecastRecord, type MockStore, type Ownership } from '../store.js';
 
@@ -65,11 +65,40 @@ export const SIMULATED_HOSTS = collectionKey<SimulatedHost>('simulatedHosts');
 
 const PRIVATE_NAMES = /\.(internal|local|lan|corp|home\.arpa)$/;
 
-/** What the address of `hostname` (as `new URL` gives it) is when not public, on the simulated network. */
+/**
+ * An IP address as the URL parser writes it (`0177.0.0.1`, `2130706433`, `127.1` and `0x7f000001`
+ * all become `127.0.0.1`; IPv6 compressed and lowercased, in brackets), so that it is judged like a
+ * literal in a URL. A RangeError when it is not an IPv4 or IPv6 address.
+ */
+export function normalizeAddress(address: string): string {
+  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname;
+  } catch {
+    throw new RangeError(`Not an IP address: ${address}`);
+  }
+  if (!hostname.startsWith('[') && !/^\d{1,3}(\.\d{1,3}){3}$/.test(hostname)) throw new RangeError(`Not an IP address: ${address}`);
+  return hostname;
+}
+
+/**
+ * What the address of `hostname` (as `new URL` gives it) is when not public, on the simulated
+ * network. One trailing dot is ignored: `h.example.com.` is `h.example.com`.
+ */
 export function resolvedKind(store: MockStore, hostname: string): string | undefined {
-  const address = store.collection(SIMULATED_HOSTS).get(hostname)?.address;
-  if (address !== undefined) return addressKind(address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
-  return PRIVATE_NAMES.test(hostname) ? 'private' : addressKind(hostname);
+  const host = withoutTrailingDot(hostname);
+  const address = store.collection(SIMULATED_HOSTS).get(host)?.address;
+  if (address !== undefined) {
+    let normalized: string;
+    try {
+      normalized = normalizeAddress(address);
+    } catch {
+      return 'private'; // written into the store by hand and unreadable: refused rather than trusted
+    }
+    return addressKind(normalized);
+  }
+  return PRIVATE_NAMES.test(host) ? 'private' : addressKind(host);
 }
 
 /**
@@ -86,7 +115,7 @@ export function toolsAt(url: string): ConnectionTool[] {
   ];
 }
 
-const isFailing = (store: MockStore, url: string) => store.collection(SIMULATED_HOSTS).get(new URL(url).hostname)?.failing === true;
+const isFailing = (store: MockStore, url: string) => store.collection(SIMULATED_HOSTS).get(withoutTrailingDot(new URL(url).hostname))?.failing === true;
 
 /**
  * Tests a connection on the simulated network: `failed` when its host fails, `needs_sign_in` for an
@@ -216,14 +245,19 @@ export class ConnectionControls {
     return hosts.get(name) ?? hosts.insert({ id: name });
   }
 
-  /** Makes `hostname` resolve to `address` (an IPv4 or IPv6 literal): a private one is then refused. */
+  /**
+   * Makes `hostname` resolve to `address` (an IPv4 or IPv6 literal, in any form a URL accepts, stored
+   * as the URL parser normalizes it: `0x7f000001` is `127.0.0.1`): a private one is then refused.
+   * @throws RangeError when `address` is not an IP address.
+   */
   resolve(hostname: string, address: string): void {
-    this.host(hostname.toLowerCase()).address = address;
+    const normalized = normalizeAddress(address);
+    this.host(withoutTrailingDot(hostname.toLowerCase())).address = normalized.startsWith('[') ? normalized.slice(1, -1) : normalized;
   }
 
   /** Makes the server at `hostname` fail (or work again): tests answer `failed`, forecasts show `failed` calls. */
   setFailing(hostname: string, failing = true): void {
-    this.host(hostname.toLowerCase()).failing = failing;
+    this.host(withoutTrailingDot(hostname.toLowerCase())).failing = failing;
   }
 
   /** Finishes the `oauth` sign-in of a connection, as the person opening `authorizationUrl` would: it connects and lists its tools. */

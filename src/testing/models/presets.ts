@@ -107,13 +107,22 @@ export function deletePreset(store: MockStore, p: PresetRecord): void {
  * The preset a forecast uses: `presetId` as given (`none`: none; an id the starter cannot see: 404),
  * else the question's own preset (see `QuestionRecord.presetId`), else the starter's default, else
  * the organization's.
+ *
+ * Only presets the starter may see are ever used: a question's own preset (or a default) that the
+ * starter cannot see — deleted, or someone else's personal preset on a question the organization
+ * reads — is skipped as if it were not set, and the next choice applies. So a forecast never runs
+ * with, nor reports the files of, a preset its starter could not pick.
  */
 export function resolvePreset(store: MockStore, starter: Viewer, question: QuestionRecord, presetId: string | null | undefined): PresetRecord | null {
   if (presetId === 'none') return null;
   if (presetId) return findPreset(store, starter, presetId);
   const presets = store.collection(PRESETS);
-  const id = question.presetId ?? defaultPreset(store, 'user', starter.userId) ?? defaultPreset(store, 'organization', starter.organizationId);
-  return (id && presets.get(id)) || null;
+  const candidates = [question.presetId, defaultPreset(store, 'user', starter.userId), defaultPreset(store, 'organization', starter.organizationId)];
+  for (const id of candidates) {
+    const preset = id ? presets.get(id) : undefined;
+    if (preset && canSeePreset(preset, starter)) return preset;
+  }
+  return null;
 }
 
 /** The preset as a read shows it, with its files. */

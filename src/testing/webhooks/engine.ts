@@ -9,7 +9,7 @@
  * @module
  */
 import { WEBHOOK_TEST_REPLAY_PER_MINUTE } from '../../core/limits.js';
-import { addressKind } from '../../schemas/webhooks.js';
+import { addressKind, withoutTrailingDot } from '../../schemas/webhooks.js';
 import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../../schemas/records/webhooks.js';
 import { signWebhook } from '../../webhooks/sign.js';
 import type { MockClock, ScheduledCallback } from '../clock.js';
@@ -406,7 +406,8 @@ export class MockWebhookEngine {
     if (!this.allowLoopbackReceivers) return false;
     try {
       const { hostname } = new URL(raw);
-      return addressKind(hostname) === 'loopback' && (hostname === 'localhost' || !hostname.endsWith('localhost'));
+      // `localhost.` and `*.localhost.` count as loopback but are not called either.
+      return addressKind(hostname) === 'loopback' && (hostname === 'localhost' || !withoutTrailingDot(hostname).endsWith('localhost'));
     } catch {
       return false;
     }
