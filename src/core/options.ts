@@ -16,12 +16,12 @@ import { realClock, type ClientClock } from './clock.js';
  */
 export interface ClientOptions {
   /** API key (begins `pre_`). Defaults to `process.env.FORECASTING_API_KEY`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * The service's base address, ending in `/api/v1/external`. Defaults to `process.env.FORECASTING_BASE_URL`.
    * `https://` for any host; `http://` only for `localhost`, `127.0.0.0/8` and `[::1]`.
    */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /**
    * Milliseconds allowed for one attempt, from sending to the last byte of the answer (default
    * 60 000; `0` for no limit; at most 2^31−1). A slow answer ends in `APITimeoutError`, retried like

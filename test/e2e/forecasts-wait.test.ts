@@ -16,12 +16,12 @@ const questions = (n: number, prefix = 'W') =>
   Promise.all(Array.from({ length: n }, (_, i) => h.client.questions.create({ ...binary, title: `${prefix}${i}` })));
 
 describe('forecasts.wait', () => {
-  it('waits across a 1.5-hour max forecast in well under a second, never reading faster than Retry-After', async () => {
+  it('waits across a 1.5-hour max forecast in a moment (a manual clock), never reading faster than Retry-After', async () => {
     const [q] = await questions(1);
     const task = await h.client.forecasts.create({ questionId: q!.id, runMode: 'max' });
     const startedAt = performance.now();
     const done = await h.client.forecasts.wait(task.id);
-    expect(performance.now() - startedAt).toBeLessThan(1000);
+    expect(performance.now() - startedAt).toBeLessThan(3000); // 1.5 hours of mock time; 0.5 s on a quiet machine
     expect(done.status).toBe('completed');
     expect(Date.parse(done.finishedAt!) - Date.parse(done.createdAt)).toBe(90 * MINUTE);
 

@@ -115,3 +115,6 @@ export async function reads(): Promise<void> {
   expectTypeOf(event.type).toEqualTypeOf<string>();
   void client.forecasts.progress.on('done', (p) => expectTypeOf(p.taskId).toEqualTypeOf<string>());
 }
+
+// With exactOptionalPropertyTypes (this project's setting), options read from the environment compile as written.
+new ForecastingClient({ apiKey: process.env['FORECASTING_API_KEY'], baseURL: process.env['FORECASTING_BASE_URL'] });
