@@ -32,7 +32,12 @@ export class PageWalk {
   readonly cursors = new Set<string>();
   /** Empty pages in a row so far. */
   emptyInARow = 0;
+  /** The ends (first and last item) of the last offset page, to catch a service that ignores `offset`. */
+  lastOffsetPageEnds: string | undefined = undefined;
 }
+
+/** The first and last item of a page as text: two pages at different offsets never share both. */
+const pageEnds = (data: readonly unknown[]): string => JSON.stringify([data[0], data[data.length - 1]]);
 
 /** The list envelope as read from the wire. @internal */
 export interface ListEnvelope<Item> {
@@ -89,7 +94,8 @@ export class Page<Item> implements AsyncIterable<Item> {
   /**
    * Fetches the next page. Throws `ForecastingError` when there is none (check {@link hasNextPage}
    * first), or when following the service would loop: a cursor it already gave, `hasMore` without a
-   * `nextCursor`, an empty offset page, or {@link MAX_EMPTY_PAGES_IN_A_ROW} empty pages in a row.
+   * `nextCursor`, an empty offset page, the same offset page twice in a row, or
+   * {@link MAX_EMPTY_PAGES_IN_A_ROW} empty pages in a row.
    */
   async getNextPage(): Promise<Page<Item>> {
     const params = this.nextPageParams();
@@ -104,6 +110,9 @@ export class Page<Item> implements AsyncIterable<Item> {
     walk.emptyInARow = this.data.length === 0 ? walk.emptyInARow + 1 : 0;
     if (this.#paging === 'offset') {
       if (this.data.length === 0) stop('an empty page with hasMore: true (the next offset would ask for the same page again)');
+      const ends = pageEnds(this.data);
+      if (ends === walk.lastOffsetPageEnds) stop('the same page again at the next offset (the service ignores offset)');
+      walk.lastOffsetPageEnds = ends;
       const offset = Number(this.#params['offset'] ?? 0) + this.data.length;
       return { ...this.#params, offset };
     }

@@ -147,6 +147,14 @@ describe('a server that would make paging loop forever', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('stops an offset list whose service ignores offset and answers the same full page again', async () => {
+    server.use(http.get(`${BASE}/questions/browse`, () => HttpResponse.json({ type: 'list', data: [question('a'), question('b')], hasMore: true })));
+    const err = await caught(makeClient().questions.browse().toArray({ limit: Infinity }));
+    expect(err).toBeInstanceOf(ForecastingError);
+    expect((err as Error).message).toMatch(/same page again at the next offset/);
+    expect(seen).toHaveLength(2);
+  });
+
   it('refuses a toArray limit that is not a whole number >= 0, and fetches nothing more for 0', async () => {
     server.use(cursorPages());
     const page = await makeClient().questions.list({ limit: 2 });
