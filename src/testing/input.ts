@@ -58,12 +58,14 @@ const isMultipart = (request: Request) => (request.headers.get('content-type') ?
 
 /**
  * Reads the body once, never more than its cap: a declared `Content-Length` over it is refused
- * unread, and reading stops (the stream is cancelled) as soon as the count passes it.
+ * unread, and reading stops (the stream is cancelled) as soon as the count passes it. The upload
+ * cap holds only on routes that take uploads (`uploadRoute`): a multipart content type on any other
+ * route keeps the JSON cap, so it cannot raise what that route reads.
  */
-export async function readBody(request: Request): Promise<BodyRead> {
+export async function readBody(request: Request, uploadRoute = false): Promise<BodyRead> {
   if (request.body === null) return { kind: 'none' };
   const multipart = isMultipart(request);
-  const limit = multipart ? MAX_MULTIPART_BODY_BYTES : MAX_JSON_BODY_BYTES;
+  const limit = multipart && uploadRoute ? MAX_MULTIPART_BODY_BYTES : MAX_JSON_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) {
     await request.body.cancel().catch(() => undefined);

@@ -293,7 +293,7 @@ export class MockService {
     const route = this.router.match(method, url.pathname);
     const operation = route.kind === 'operation' ? route.operation : undefined;
     const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
-    const body = await readBody(request);
+    const body = await readBody(request, operation?.multipart === true);
     const entry: RecordedRequest = {
       method,
       path: `${path}${url.search}`,

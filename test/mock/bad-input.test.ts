@@ -67,13 +67,21 @@ describe('body size caps', () => {
     expect(state.pulled).toBeLessThanOrEqual(MAX_JSON_BODY_BYTES + 3 * 64 * 1024);
   });
 
-  it('gives multipart bodies their own cap: one 10 MiB file passes, more answers 413', async () => {
+  it('keeps the JSON cap on a route that takes no upload, whatever content type is claimed', async () => {
+    const service = createMockService();
+    const { stream, state } = counted(3 * MiB);
+    const res = await read(await post(service, '/questions', stream, { 'content-type': 'multipart/form-data; boundary=x' }));
+    expectError(res, 413, 'request_too_large', /1 MiB/);
+    expect(state.pulled).toBeLessThanOrEqual(MAX_JSON_BODY_BYTES + 3 * 64 * 1024);
+  });
+
+  it('gives uploads their own cap: one 10 MiB file passes, more answers 413', async () => {
     const service = createMockService();
     const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
-    const under = await post(service, '/questions', counted(10 * MiB).stream, multipart);
+    const under = await post(service, '/questions/q1/files', counted(10 * MiB).stream, multipart);
     expect(under.status).not.toBe(413);
     const over = counted(12 * MiB);
-    expectError(await read(await post(service, '/questions', over.stream, multipart)), 413, 'request_too_large', /multipart/);
+    expectError(await read(await post(service, '/questions/q1/files', over.stream, multipart)), 413, 'request_too_large', /multipart/);
     expect(over.state.pulled).toBeLessThanOrEqual(MAX_MULTIPART_BODY_BYTES + 3 * 64 * 1024);
   });
 
