@@ -1,8 +1,9 @@
 import { HttpResponse, type JsonBodyType } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { ForecastingClient } from '../../src/client.js';
 import type { ClientOptions } from '../../src/core/options.js';
+import { ValidationError } from '../../src/core/errors.js';
 
 export const BASE = 'https://api.test/api/v1/external';
 export const KEY = 'pre_unit_test_key_0123456789';
@@ -71,4 +72,15 @@ export function useMswServer(): { server: SetupServer; seen: Request[] } {
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
   return { server, seen };
+}
+
+/** The error `fn` throws, which must be a ValidationError (thrown at once: nothing was sent). */
+export function validationError(fn: () => unknown): ValidationError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ValidationError);
+    return err as ValidationError;
+  }
+  throw new Error('expected a ValidationError');
 }

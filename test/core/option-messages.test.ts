@@ -2,21 +2,12 @@
 // and what it takes.
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ForecastingClient, ValidationError, type ClientOptions } from '../../src/index.js';
-import { BASE, KEY, makeClient, question, useMswServer } from './helpers.js';
+import { ForecastingClient, type ClientOptions } from '../../src/index.js';
+import { BASE, KEY, makeClient, question, useMswServer, validationError } from './helpers.js';
 
 const { server, seen } = useMswServer();
 
-/** The ValidationError thrown by `fn`. */
-function refusal(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ValidationError);
-    return err as ValidationError;
-  }
-  throw new Error('expected a ValidationError');
-}
+const refusal = validationError;
 const construct = (options: Partial<ClientOptions>) => () => new ForecastingClient({ apiKey: KEY, baseURL: BASE, ...options });
 
 describe('client options', () => {

@@ -1,21 +1,11 @@
 // Options are checked before anything is sent: at construction for the client's, per call for a call's.
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ForecastingClient, ValidationError } from '../../src/index.js';
-import { BASE, KEY, makeClient, question, useMswServer } from './helpers.js';
+import { ForecastingClient } from '../../src/index.js';
+import { BASE, KEY, makeClient, question, useMswServer, validationError } from './helpers.js';
 
 const { server, seen } = useMswServer();
 
-/** The error thrown by `fn`, which must be a ValidationError. */
-function validationError(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ValidationError);
-    return err as ValidationError;
-  }
-  throw new Error('expected a ValidationError');
-}
 
 describe('client options, at construction', () => {
   for (const [name, bad] of [
