@@ -1,9 +1,9 @@
 // Shared setup of the context and preset suites: a mock server on 127.0.0.1 with a manual clock,
 // keys for an organization admin, a member, a colleague, an outsider and a reader, and raw requests
 // that bypass the SDK.
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { ForecastingClient, type ClientOptions } from '../../src/index.js';
-import { ManualClock, mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
+import type { ClientOptions, ForecastingClient } from '../../src/index.js';
+import type { MockServer } from '../../src/testing/index.js';
+import { mockClient, rawRequest, useSuiteMock, type RawAnswer } from './_mock.js';
 
 export const KEYS = {
   /** u1 of org1, an organization admin. */
@@ -26,45 +26,28 @@ export interface Harness {
   /** Requests that reached the server for an operation. */
   count(operation: string): number;
   /** A request that bypasses the SDK: JSON `body`, or a `FormData` as multipart. */
-  raw(method: string, path: string, init?: { body?: unknown; key?: string }): Promise<{ status: number; body: { error?: { type: string; message: string; [k: string]: unknown } } & Record<string, unknown> }>;
+  raw(method: string, path: string, init?: { body?: unknown; key?: string }): Promise<RawAnswer>;
 }
 
 export function useContextMock(): Harness {
-  const h = {} as Harness;
-  beforeAll(async () => {
-    h.mock = await startMockServer({
-      clock: new ManualClock(),
-      apiKeys: [
-        { key: KEYS.member, userId: 'u2', organizationId: 'org1' },
-        { key: KEYS.admin, userId: 'u1', organizationId: 'org1', organizationAdmin: true },
-        { key: KEYS.colleague, userId: 'u3', organizationId: 'org1' },
-        { key: KEYS.other, userId: 'u9', organizationId: 'org9' },
-        { key: KEYS.reader, scopes: ['questions:read', 'forecasts:read'], userId: 'u2', organizationId: 'org1' },
-      ],
-    });
-    h.connect = (options = {}) =>
-      new ForecastingClient({ ...mockClientOptions(h.mock), apiKey: KEYS.member, logLevel: 'off', retryBackoff: { initialDelay: 0, maxDelay: 0 }, ...options });
-    h.count = (operation) => h.mock.service.requests.count({ operation });
-    h.raw = async (method, path, init = {}) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${init.key ?? KEYS.member}` };
-      let body: BodyInit | undefined;
-      if (init.body instanceof FormData) body = init.body;
-      else if (init.body !== undefined) {
-        body = JSON.stringify(init.body);
-        headers['content-type'] = 'application/json';
-      }
-      const res = await fetch(`${h.mock.baseURL}${path}`, { method, headers, body });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : {} };
-    };
-  });
-  afterAll(() => h.mock.close());
-  beforeEach(() => {
-    h.mock.service.reset();
-    h.mock.service.contextControls.setUploadsDisabled(false);
-    h.client = h.connect();
-  });
-  return h;
+  return useSuiteMock<Harness>(
+    [
+      { key: KEYS.member, userId: 'u2', organizationId: 'org1' },
+      { key: KEYS.admin, userId: 'u1', organizationId: 'org1', organizationAdmin: true },
+      { key: KEYS.colleague, userId: 'u3', organizationId: 'org1' },
+      { key: KEYS.other, userId: 'u9', organizationId: 'org9' },
+      { key: KEYS.reader, scopes: ['questions:read', 'forecasts:read'], userId: 'u2', organizationId: 'org1' },
+    ],
+    (h) => {
+      h.connect = (options = {}) => mockClient(h.mock, KEYS.member, options);
+      h.count = (operation) => h.mock.service.requests.count({ operation });
+      h.raw = (method, path, init = {}) => rawRequest(h.mock, method, path, init.body, init.key ?? KEYS.member);
+    },
+    (h) => {
+      h.mock.service.contextControls.setUploadsDisabled(false);
+      h.client = h.connect();
+    },
+  );
 }
 
 /** A form for a raw upload: `file` as a File, the other fields as text. */

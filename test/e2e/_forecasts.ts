@@ -1,8 +1,8 @@
 // Shared setup of the forecast suites: a mock server on 127.0.0.1 with a manual clock, and clients
 // whose waits move that clock instead of sleeping.
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { ForecastingClient, type ClientOptions } from '../../src/index.js';
-import { ManualClock, mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
+import type { ClientOptions, ForecastingClient } from '../../src/index.js';
+import type { MockServer } from '../../src/testing/index.js';
+import { mockClient, useSuiteMock } from './_mock.js';
 
 export const KEYS = {
   all: 'pre_fc_all',
@@ -23,35 +23,23 @@ export interface Harness {
 
 /** Registers the hooks of a suite and returns a harness filled in before each test. */
 export function useForecastMock(): Harness {
-  const h = {} as Harness;
-  beforeAll(async () => {
-    h.mock = await startMockServer({
-      clock: new ManualClock(), // reproducible: time moves only through the clients' waits and the tests
-      apiKeys: [
-        { key: KEYS.all, userId: 'u1', organizationId: 'org1' },
-        { key: KEYS.forecaster, scopes: ['questions:read', 'forecasts:read', 'forecasts:write'], userId: 'u1', organizationId: 'org1' },
-        { key: KEYS.reader, scopes: ['questions:read', 'forecasts:read'], userId: 'u1', organizationId: 'org1' },
-        { key: KEYS.other, userId: 'u9', organizationId: 'org9' },
-        { key: KEYS.colleague, userId: 'u2', organizationId: 'org1' },
-      ],
-    });
-    h.connect = (options = {}) =>
-      new ForecastingClient({
-        ...mockClientOptions(h.mock),
-        apiKey: KEYS.all,
-        logLevel: 'off',
-        retryBackoff: { initialDelay: 0, maxDelay: 0 },
-        ...options,
-      });
-    h.count = (operation) => h.mock.service.requests.count({ operation });
-  });
-  afterAll(() => h.mock.close());
-  beforeEach(() => {
-    h.mock.service.reset();
-    h.mock.service.setRateLimit(false);
-    h.client = h.connect();
-  });
-  return h;
+  return useSuiteMock<Harness>(
+    [
+      { key: KEYS.all, userId: 'u1', organizationId: 'org1' },
+      { key: KEYS.forecaster, scopes: ['questions:read', 'forecasts:read', 'forecasts:write'], userId: 'u1', organizationId: 'org1' },
+      { key: KEYS.reader, scopes: ['questions:read', 'forecasts:read'], userId: 'u1', organizationId: 'org1' },
+      { key: KEYS.other, userId: 'u9', organizationId: 'org9' },
+      { key: KEYS.colleague, userId: 'u2', organizationId: 'org1' },
+    ],
+    (h) => {
+      h.connect = (options = {}) => mockClient(h.mock, KEYS.all, options);
+      h.count = (operation) => h.mock.service.requests.count({ operation });
+    },
+    (h) => {
+      h.mock.service.setRateLimit(false);
+      h.client = h.connect();
+    },
+  );
 }
 
 export const binary = { type: 'binary', title: 'Will it rain in Paris on 1 June 2027?' } as const;
