@@ -9,6 +9,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { EXIT, EXIT_CODE_HELP, type ExitCode } from './exit-codes.js';
+import { note } from './output.js';
 import { report } from './report.js';
 
 /** Each command's code, loaded when it runs. */
@@ -158,7 +159,6 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 async function main(): Promise<void> {
-  const debug = process.argv.includes('--debug');
   try {
     await program.parseAsync(process.argv);
     process.exitCode = exitCode;
@@ -168,16 +168,16 @@ async function main(): Promise<void> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') process.exitCode = EXIT.ok;
       else if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') process.exitCode = EXIT.usage;
       else {
-        process.stderr.write(`${usageLine(err)}\n`);
+        note(usageLine(err));
         process.exitCode = EXIT.usage;
       }
       return;
     }
-    process.exitCode = report(err, debug);
+    process.exitCode = report(err);
   }
 }
 
 void main().catch((err: unknown) => {
-  process.exitCode = report(err, process.argv.includes('--debug')) || EXIT.unexpected;
+  process.exitCode = report(err) || EXIT.unexpected;
 });
 

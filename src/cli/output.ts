@@ -1,22 +1,51 @@
 /**
  * The output layer every command shares: results on stdout (plain lines for people and scripts, or
- * JSON with `--json`), progress and errors on stderr.
+ * JSON with `--json`), progress and errors on stderr. Every line goes out through
+ * {@link escapeControls}, so text from the service (a title, an error message) cannot move the
+ * cursor, ring the bell, recolour the terminal, reorder text or forge an extra line.
  * @module
  */
 
+/**
+ * What must not reach a terminal as it is: the C0 controls (ESC, BEL, CR, LF, TAB, …), DEL, the C1
+ * controls (U+0080–U+009F, which some terminals obey as ESC sequences), the bidi embeddings,
+ * overrides and isolates (U+202A–U+202E, U+2066–U+2069), and the line and paragraph separators.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` with every character of {@link UNSAFE} written as a visible escape: `\n`, `\r`, `\t`, else
+ * `\u001b`-style. The escapes are JSON's own, so the function also serves a JSON document (where
+ * `JSON.stringify` leaves DEL, C1 and bidi characters raw), and applying it twice changes nothing.
+ * Backslashes are left as they are: a title's own `\` reads as written.
+ * @example
+ * ```ts
+ * escapeControls('Rain?\u001b[2J\nforged line'); // 'Rain?\\u001b[2J\\nforged line'
+ * ```
+ */
+export function escapeControls(text: string): string {
+  return text.replace(UNSAFE, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Each line of `text` escaped, the line breaks kept (a JSON document, a stack trace). */
+export function escapeLines(text: string): string {
+  return text.split('\n').map(escapeControls).join('\n');
+}
+
 /** Writes a line to stdout. */
 export function out(line: string): void {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${escapeControls(line)}\n`);
 }
 
 /** Writes a line to stderr. */
 export function note(line: string): void {
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`${escapeControls(line)}\n`);
 }
 
-/** Writes a value to stdout as JSON. */
+/** Writes a value to stdout as JSON (its strings escaped as above: the document parses to the same value). */
 export function json(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${escapeLines(JSON.stringify(value, null, 2))}\n`);
 }
 
 /** Seconds as `m:ss` (or `h:mm:ss`). */

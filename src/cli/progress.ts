@@ -1,11 +1,12 @@
 /**
  * The progress of tasks being waited for: on a terminal a live bar per task (redrawn in place with
  * log-update), otherwise a plain line each time a task's status or subforecast count changes.
- * Written to stderr, so stdout keeps only the results (and stays valid JSON with `--json`).
+ * Written to stderr, so stdout keeps only the results (and stays valid JSON with `--json`); each line
+ * is escaped, like every other output line (a task id or status from the service is shown, not obeyed).
  * @module
  */
 import type { ForecastProgress } from '../index.js';
-import { clockTime } from './output.js';
+import { clockTime, escapeControls, note } from './output.js';
 
 /** How progress is shown: `tty` bars, `plain` lines, or nothing. */
 export type ProgressMode = 'tty' | 'plain' | 'none';
@@ -95,7 +96,7 @@ export class ProgressBoard {
     row.planned = p.plannedSubforecastCount;
     if (p.final && row.endedAt === undefined) row.endedAt = performance.now();
     if (this.mode === 'tty') this.draw();
-    else if (this.mode === 'plain' && changed) process.stderr.write(`${this.text(p.taskId, row)}\n`);
+    else if (this.mode === 'plain' && changed) note(this.text(p.taskId, row));
   }
 
   /** Stops the display, leaving the last frame on a terminal. */
@@ -119,7 +120,7 @@ export class ProgressBoard {
       const counts = [...new Set(rest)].map((status) => `${rest.filter((s) => s === status).length} ${status}`).join(', ');
       lines.push(`… and ${rest.length} more: ${counts}`);
     }
-    this.render(lines.join('\n'));
+    this.render(lines.map(escapeControls).join('\n'));
   }
 
   private elapsed(row: Row): string {

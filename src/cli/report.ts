@@ -1,9 +1,11 @@
 /**
  * How the CLI ends on an error: one line on stderr, `<ErrorType>: <message>`, with the exit code of
- * its kind. The stack only with `--debug`; the API key never (replaced wherever it appears).
+ * its kind. The stack only with `--debug`; the API key never (replaced wherever it appears); control
+ * characters of a message (the service's text) escaped, as on every output line.
  * @module
  */
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
+import { escapeLines, note } from './output.js';
 
 /** Every secret the line must not show: the API key and the webhook secret from the environment, and those given as flags. */
 const secrets = new Set<string>();
@@ -47,11 +49,11 @@ export function errorLine(err: unknown): string {
 }
 
 /** Writes the error line (and, with `debug`, the stack and cause), and returns the exit code. */
-export function report(err: unknown, debug: boolean): ExitCode {
-  process.stderr.write(`${errorLine(err)}\n`);
+export function report(err: unknown, debug = process.argv.includes('--debug')): ExitCode {
+  note(errorLine(err));
   if (debug && err instanceof Error) {
-    process.stderr.write(`${redact(err.stack ?? '')}\n`);
-    if (err.cause !== undefined) process.stderr.write(`cause: ${redact(err.cause instanceof Error ? (err.cause.stack ?? String(err.cause)) : String(err.cause))}\n`);
+    process.stderr.write(`${escapeLines(redact(err.stack ?? ''))}\n`);
+    if (err.cause !== undefined) process.stderr.write(`${escapeLines(`cause: ${redact(err.cause instanceof Error ? (err.cause.stack ?? String(err.cause)) : String(err.cause))}`)}\n`);
   }
   return exitCodeOf(err);
 }

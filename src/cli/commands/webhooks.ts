@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { secondsAsMs } from '../args.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
-import { json, out } from '../output.js';
+import { json, note, out } from '../output.js';
 import { addSecret, errorLine } from '../report.js';
 
 /** The raw body from stdin, byte for byte. */
@@ -36,7 +36,7 @@ export async function verify(cmd: Command): Promise<ExitCode> {
   } catch (err) {
     if (err instanceof Error && err.name === 'WebhookVerificationError') {
       out((err as Error & { code: string }).code);
-      process.stderr.write(`${errorLine(err)}\n`);
+      note(errorLine(err));
       return EXIT.unverified;
     }
     throw err;
