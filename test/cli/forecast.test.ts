@@ -222,6 +222,24 @@ describe('forecasting forecast --from-file', () => {
     expect(r.stdout).toMatch(/^[0-9a-f-]{36} {2}started\n[0-9a-f-]{36} {2}started\n$/);
   });
 
+  it('reads a file saved with a UTF-8 byte-order mark (Notepad, Excel), and refuses UTF-16 by name', async () => {
+    const file = join(dir, 'bom.jsonl');
+    const lines = `${JSON.stringify({ type: 'binary', title: 'Saved on Windows?' })}\r\n${JSON.stringify({ type: 'binary', title: 'Second?' })}\r\n`;
+    writeFileSync(file, `\uFEFF${lines}`);
+    const r = await run(['forecast', '--from-file', file], { env: envFor(fast) });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^[0-9a-f-]{36} {2}started\n[0-9a-f-]{36} {2}started\n$/);
+
+    const utf16 = join(dir, 'utf16.jsonl');
+    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines, 'utf16le')]));
+    const before = fast.service.requests.count();
+    const refused = await run(['forecast', '--from-file', utf16], { env: envFor(fast) });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^UsageError: .*utf16\.jsonl is UTF-16 text: save it as UTF-8\n$/);
+    expect(fast.service.requests.count()).toBe(before);
+  });
+
   it('refuses a line that is not JSON (exit 2, the line named), nothing started', async () => {
     const file = join(dir, 'bad.jsonl');
     writeFileSync(file, `${JSON.stringify({ questionId: 'x' })}\n{not json\n`);

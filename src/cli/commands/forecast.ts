@@ -46,14 +46,20 @@ function runParams(item: Record<string, unknown>, flags: ForecastFlags): Forecas
   return { ...(flags.runMode !== undefined ? { runMode: flags.runMode } : {}), ...(flags.presetId !== undefined ? { presetId: flags.presetId } : {}), ...item } as ForecastCreateParams;
 }
 
-/** The lines of a JSONL file as forecast bodies: `{questionId}` or `{question}` as they are, a bare question definition as `{question}`. */
+/**
+ * The lines of a JSONL file as forecast bodies: `{questionId}` or `{question}` as they are, a bare
+ * question definition as `{question}`. UTF-8, with or without a byte-order mark (Notepad and Excel
+ * write one); UTF-16 is refused by name rather than read as noise.
+ */
 async function readItems(path: string, flags: ForecastFlags): Promise<ForecastCreateParams[]> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (err) {
     throw new CliError(`cannot read --from-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new CliError(`${path} is UTF-16 text: save it as UTF-8`);
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   const items: ForecastCreateParams[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
