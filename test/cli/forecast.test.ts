@@ -120,7 +120,7 @@ describe('forecasting wait TASK_ID…', () => {
     child.child.kill('SIGINT');
     const r = await child.done;
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain(`Interrupted: stopped waiting; 1 task(s) still running (forecasting wait ${task.id})`);
+    expect(r.stderr).toMatch(new RegExp(`\\nInterrupted: stopped waiting\\n1 task\\(s\\) still running; resume with: forecasting wait ${task.id}\\n$`));
     expect(r.stdout).toBe(`${task.id}  queued  0/5\n`);
     expect(still.service.store.forecasts.get(task.id)?.status).toBe('queued');
   });

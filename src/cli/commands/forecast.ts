@@ -10,7 +10,7 @@ import type { ForecastCreateParams, ForecastingClient } from '../../index.js';
 import { clientFromEnv } from '../env.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { json, out, taskLine, type TaskLike } from '../output.js';
-import { waitFor, type WaitFlags } from '../waiting.js';
+import { Interrupts, waitFor, type WaitFlags } from '../waiting.js';
 
 interface ForecastFlags extends WaitFlags {
   runMode?: string;
@@ -29,15 +29,17 @@ export async function forecast(cmd: Command): Promise<ExitCode> {
   if (flags.fromFile !== undefined) return fromFile(flags.fromFile, flags);
 
   const client = await clientFromEnv();
+  // With --wait, a signal from here on lets the start finish, then names the task.
+  const interrupts = flags.wait ? new Interrupts() : undefined;
   const task = await client.forecasts.create(runParams({ questionId }, flags));
-  if (!flags.wait) {
+  if (!interrupts) {
     if (flags.json) json(task);
     else out(task.id);
     return EXIT.ok;
   }
-  const { tasks, code } = await waitFor(client, [task.id], flags);
-  if (flags.json) json(tasks[0]);
-  else out(taskLine(tasks[0]!));
+  const { tasks, code } = await waitFor(client, [task.id], flags, interrupts);
+  if (tasks && flags.json) json(tasks[0]);
+  else if (tasks) out(taskLine(tasks[0]!));
   return code;
 }
 
@@ -82,13 +84,16 @@ async function readItems(path: string, flags: ForecastFlags): Promise<ForecastCr
 async function fromFile(path: string, flags: ForecastFlags): Promise<ExitCode> {
   const items = await readItems(path, flags);
   const client: ForecastingClient = await clientFromEnv();
+  // With --wait, a signal during the starts lets them finish, then names the tasks they started.
+  const interrupts = flags.wait ? new Interrupts() : undefined;
   const results = await client.forecasts.createMany(items);
   const accepted = results.filter((r) => r.status === 'accepted' && r.taskId).map((r) => r.taskId!);
   const rejected = results.filter((r) => !(r.status === 'accepted' && r.taskId));
-  let tasks: TaskLike[] = [];
+  let tasks: TaskLike[] | undefined;
   let code: ExitCode = EXIT.ok;
-  if (flags.wait && accepted.length > 0) ({ tasks, code } = await waitFor(client, accepted, flags));
-  const byId = new Map(tasks.map((t) => [t.id ?? t.taskId, t]));
+  if (interrupts && accepted.length > 0) ({ tasks, code } = await waitFor(client, accepted, flags, interrupts));
+  else if (interrupts?.received) code = EXIT.interrupted;
+  const byId = new Map((tasks ?? []).map((t) => [t.id ?? t.taskId, t]));
   if (flags.json) {
     json(results.map((r) => ({ ...r, line: r.index + 1, ...(r.taskId && byId.has(r.taskId) ? { task: byId.get(r.taskId) } : {}) })));
   } else {

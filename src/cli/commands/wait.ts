@@ -6,8 +6,7 @@
 import type { Command } from 'commander';
 import { clientFromEnv } from '../env.js';
 import type { ExitCode } from '../exit-codes.js';
-import { json, out } from '../output.js';
-import { taskLine } from '../output.js';
+import { json, out, taskLine } from '../output.js';
 import { waitFor, type WaitFlags } from '../waiting.js';
 
 export async function wait(cmd: Command): Promise<ExitCode> {
@@ -15,6 +14,7 @@ export async function wait(cmd: Command): Promise<ExitCode> {
   const ids = [...new Set(cmd.args)];
   const client = await clientFromEnv();
   const { tasks, code } = await waitFor(client, ids, flags);
+  if (!tasks) return code;
   if (flags.json) json(ids.length === 1 && cmd.args.length === 1 ? tasks[0] : tasks);
   else for (const task of tasks) out(taskLine(task));
   return code;
