@@ -39,7 +39,7 @@ export const EXIT_CODE_HELP = `Exit codes:
   5    a task was cancelled
   6    the wait timed out (--timeout)
   7    the webhook did not verify
-  130  interrupted (Ctrl-C): the wait stopped; with --cancel-on-interrupt the tasks were cancelled`;
+  130  interrupted (Ctrl-C or SIGTERM): the wait stopped; with --cancel-on-interrupt the tasks were cancelled`;
 
 /**
  * An error the CLI raises itself, with its exit code; printed as one line, `UsageError: …`.

@@ -44,6 +44,9 @@ const program = new Command('forecasting')
   .showSuggestionAfterError(true)
   .addHelpText('after', `\n${ENV_HELP}\n\n${EXIT_CODE_HELP}\n\nRun "forecasting <command> --help" for a command's options.`);
 
+/** What the waiting commands' help says about tasks left running. */
+const RESUME_HELP = 'A wait that ends with tasks still running (timeout, interrupt, error) names them as the last line on stderr:\n  "2 task(s) still running; resume with: forecasting wait <id> <id>"';
+
 // Options shared by the commands that wait for tasks.
 const waitOptions = (cmd: Command) =>
   cmd
@@ -112,12 +115,12 @@ waitOptions(
     .option('--from-file <path>', 'a JSONL file: one forecast per line ({"questionId": …}, {"question": {…}}, or a question definition)')
     .option('--wait', 'wait until the task(s) are final'),
 )
-  .addHelpText('after', `\n${EXIT_CODE_HELP}\n\nExamples:\n  TASK=$(forecasting forecast "$QUESTION_ID" --run-mode light)\n  forecasting forecast "$QUESTION_ID" --wait --json > task.json\n  forecasting forecast --from-file questions.jsonl --wait`)
+  .addHelpText('after', `\n${EXIT_CODE_HELP}\n\n${RESUME_HELP}\n\nExamples:\n  TASK=$(forecasting forecast "$QUESTION_ID" --run-mode light)\n  forecasting forecast "$QUESTION_ID" --wait --json > task.json\n  forecasting forecast --from-file questions.jsonl --wait`)
   .action(run(async (cmd) => (await load.forecast()).forecast(cmd)));
 
 // wait
 waitOptions(program.command('wait').description('wait for tasks until they are final: a live bar per task on a terminal, plain lines otherwise').argument('<task-id...>', 'the tasks to wait for'))
-  .addHelpText('after', `\n${EXIT_CODE_HELP}`)
+  .addHelpText('after', `\n${EXIT_CODE_HELP}\n\n${RESUME_HELP}`)
   .action(run(async (cmd) => (await load.wait()).wait(cmd)));
 
 // webhooks
