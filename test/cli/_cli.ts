@@ -1,6 +1,11 @@
 /** Runs the built `forecasting` binary (dist/cli.js) as a child process, as a user's shell would. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { startMockServer, type MockServer, type MockServerOptions } from '../../src/testing/index.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -80,3 +85,17 @@ export function run(args: string[], options: RunOptions = {}): Promise<Result> {
 
 /** The environment pointing at a mock server. */
 export const envFor = (mock: { apiKey: string; baseURL: string }) => ({ FORECASTING_API_KEY: mock.apiKey, FORECASTING_BASE_URL: mock.baseURL });
+
+/** A file's mock server (started with `options`) and scratch folder, made before its tests and removed after them. */
+export function useMockAndFolder(options: MockServerOptions): { mock: MockServer; dir: string } {
+  const h = {} as { mock: MockServer; dir: string };
+  beforeAll(async () => {
+    h.mock = await startMockServer(options);
+    h.dir = mkdtempSync(join(tmpdir(), 'forecasting-cli-'));
+  });
+  afterAll(async () => {
+    await h.mock.close();
+    rmSync(h.dir, { recursive: true, force: true });
+  });
+  return h;
+}

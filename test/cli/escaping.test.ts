@@ -4,14 +4,13 @@
 // none of them raw either.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForecastingClient } from '../../src/index.js';
-import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { ManualClock } from '../../src/testing/index.js';
 import { signWebhook } from '../../src/webhooks/index.js';
-import { envFor, run } from './_cli.js';
+import { envFor, run, useMockAndFolder } from './_cli.js';
 
 /** Text a hostile or broken service might send: clear screen, bell, CR, a forged line, tab, bidi override, C1 CSI, DEL, line separator. */
 const HOSTILE = 'Rain?\u001b[2J\u0007\r\nDONE  all tasks completed\t\u202eevil\u009b31m\u007f\u2028end';
@@ -20,24 +19,14 @@ const SHOWN = 'Rain?\\u001b[2J\\u0007\\r\\nDONE  all tasks completed\\t\\u202eev
 /** Any character that must not reach a terminal raw (line feeds aside, which end lines). */
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-let mock: MockServer;
-let clock: ManualClock;
-let dir: string;
-beforeAll(async () => {
-  clock = new ManualClock();
-  mock = await startMockServer({ clock });
-  dir = mkdtempSync(join(tmpdir(), 'forecasting-escape-'));
-});
-afterAll(async () => {
-  await mock.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-const client = () => new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
+const clock = new ManualClock();
+const cli = useMockAndFolder({ clock });
+const client = () => new ForecastingClient({ apiKey: cli.mock.apiKey, baseURL: cli.mock.baseURL, logLevel: 'off' });
 
 describe('control characters in service text', () => {
   it('questions list, get and browse: one line per question, the title escaped', async () => {
     const q = await client().questions.create({ type: 'multiple_choice', title: HOSTILE, options: ['A\u001b[31m', 'B\nC'] });
-    const env = envFor(mock);
+    const env = envFor(cli.mock);
     const list = await run(['questions', 'list', '--limit', '1'], { env });
     expect(list.stdout).toBe(`${q.id}  multiple_choice  ${SHOWN}\n`);
     const get = await run(['questions', 'get', q.id], { env });
@@ -48,37 +37,37 @@ describe('control characters in service text', () => {
 
   it('--json: the document parses to the exact title, with no control, C1 or bidi character raw', async () => {
     const q = await client().questions.create({ type: 'binary', title: HOSTILE });
-    const r = await run(['questions', 'get', q.id, '--json'], { env: envFor(mock) });
+    const r = await run(['questions', 'get', q.id, '--json'], { env: envFor(cli.mock) });
     expect(r.stdout).not.toMatch(RAW);
     expect((JSON.parse(r.stdout) as { title: string }).title).toBe(HOSTILE);
   });
 
   it('a failed task\'s message on its result line', async () => {
     const q = (await client().questions.create({ type: 'binary', title: 'Fails?' })).id;
-    mock.service.forecastControls.setOutcome(q, { task: 'failed', message: HOSTILE });
+    cli.mock.service.forecastControls.setOutcome(q, { task: 'failed', message: HOSTILE });
     const task = await client().forecasts.create({ questionId: q, runMode: 'light' });
     clock.advance(24 * 3600_000);
-    const r = await run(['wait', task.id, '--progress', 'none'], { env: envFor(mock) });
+    const r = await run(['wait', task.id, '--progress', 'none'], { env: envFor(cli.mock) });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe(`${task.id}  failed  ${r.stdout.split('  ')[2]}  ${SHOWN}\n`);
   });
 
   it('an error message quoting the service: one line (its line breaks as spaces), the rest escaped', async () => {
-    const fault = mock.service.faults.add({ operation: 'questions.retrieve', status: 404, message: HOSTILE, times: 2 });
-    const r = await run(['questions', 'get', 'some-question'], { env: envFor(mock) });
+    const fault = cli.mock.service.faults.add({ operation: 'questions.retrieve', status: 404, message: HOSTILE, times: 2 });
+    const r = await run(['questions', 'get', 'some-question'], { env: envFor(cli.mock) });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^NotFoundError: 404 not_found: Rain\?\\u001b\[2J\\u0007 DONE {2}all tasks completed\\t\\u202eevil\\u009b31m\\u007f\\u2028end .*\n$/);
     // With --debug, the stack (which repeats the message) too.
-    const debug = await run(['questions', 'get', 'some-question', '--debug'], { env: envFor(mock) });
+    const debug = await run(['questions', 'get', 'some-question', '--debug'], { env: envFor(cli.mock) });
     fault.remove();
     expect(debug.stderr).toContain('at ');
     expect(debug.stderr).not.toMatch(RAW);
   });
 
   it('a line of --from-file the service refused, quoting the id', async () => {
-    const file = join(dir, 'refused.jsonl');
+    const file = join(cli.dir, 'refused.jsonl');
     writeFileSync(file, `${JSON.stringify({ questionId: 'no-such\u001b[31m\u202e' })}\n`);
-    const r = await run(['forecast', '--from-file', file], { env: envFor(mock) });
+    const r = await run(['forecast', '--from-file', file], { env: envFor(cli.mock) });
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^rejected {2}line 1 {2}.*no-such\\u001b\[31m\\u202e\n$/);
   });
@@ -106,7 +95,7 @@ describe('control characters in task states (progress lines and bars)', () => {
   beforeAll(async () => {
     proxy = createServer((req, res) => {
       void (async () => {
-        const answer = await fetch(`${mock.baseURL.replace(/\/api\/v1\/external$/, '')}${req.url}`, { method: req.method, headers: { authorization: req.headers.authorization ?? '' } });
+        const answer = await fetch(`${cli.mock.baseURL.replace(/\/api\/v1\/external$/, '')}${req.url}`, { method: req.method, headers: { authorization: req.headers.authorization ?? '' } });
         const text = (await answer.text()).replaceAll('"status":"queued"', `"status":${JSON.stringify(`queued${HOSTILE}`)}`);
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json', 'retry-after': '1' }).end(text);
       })();
@@ -118,7 +107,7 @@ describe('control characters in task states (progress lines and bars)', () => {
 
   it.each([['plain'], ['tty']])('--progress %s: the status shown escaped', async (mode) => {
     const task = await client().forecasts.create({ questionId: (await client().questions.create({ type: 'binary', title: 'Progress?' })).id });
-    const r = await run(['wait', task.id, '--timeout', '0.5', '--progress', mode], { env: { FORECASTING_API_KEY: mock.apiKey, FORECASTING_BASE_URL: baseURL } });
+    const r = await run(['wait', task.id, '--timeout', '0.5', '--progress', mode], { env: { FORECASTING_API_KEY: cli.mock.apiKey, FORECASTING_BASE_URL: baseURL } });
     expect(r.code).toBe(6);
     expect(r.stdout).toBe(`${task.id}  queued${SHOWN}  0/5\n`);
     // Only the display's own cursor moves (tty), never the service's.

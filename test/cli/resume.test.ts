@@ -1,13 +1,12 @@
 // The resume hint: every way `forecast --wait` and `wait` can end with tasks still running names
 // them as a `forecasting wait …` command on stderr (stdout stays the results, valid JSON with
 // --json); an ending where every task is final prints none.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ForecastingClient } from '../../src/index.js';
-import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
-import { envFor, run, start } from './_cli.js';
+import { ManualClock, startMockServer } from '../../src/testing/index.js';
+import { envFor, run, start, useMockAndFolder } from './_cli.js';
 
 /** Time stands still (tasks stay where they are), but the mock asks for polls a second apart, as a fast mock does. */
 class StillClock extends ManualClock {
@@ -16,20 +15,10 @@ class StillClock extends ManualClock {
   }
 }
 
-let mock: MockServer;
-let clock: StillClock;
-let dir: string;
-beforeAll(async () => {
-  clock = new StillClock();
-  mock = await startMockServer({ clock });
-  dir = mkdtempSync(join(tmpdir(), 'forecasting-resume-'));
-});
-afterAll(async () => {
-  await mock.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const clock = new StillClock();
+const cli = useMockAndFolder({ clock });
 
-const client = () => new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
+const client = () => new ForecastingClient({ apiKey: cli.mock.apiKey, baseURL: cli.mock.baseURL, logLevel: 'off' });
 const question = async (title = 'Will the hint show?') => (await client().questions.create({ type: 'binary', title })).id;
 /** A task left queued (time stands still). */
 const queuedTask = async () => (await client().forecasts.create({ questionId: await question() })).id;
@@ -44,7 +33,7 @@ describe('the resume hint', () => {
     const running = await queuedTask();
     const cancelled = await queuedTask();
     await client().forecasts.cancel(cancelled);
-    const r = await run(['wait', running, cancelled, '--timeout', '0.3', '--progress', 'none'], { env: envFor(mock) });
+    const r = await run(['wait', running, cancelled, '--timeout', '0.3', '--progress', 'none'], { env: envFor(cli.mock) });
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/^WaitTimeoutError: /);
     endsWithHint(r.stderr, [running]);
@@ -53,21 +42,21 @@ describe('the resume hint', () => {
 
   it('with --json: stdout stays the JSON of the tasks, the hint is the last line of stderr', async () => {
     const id = await queuedTask();
-    const r = await run(['forecast', await question(), '--wait', '--timeout', '0.3', '--json', '--progress', 'none'], { env: envFor(mock) });
+    const r = await run(['forecast', await question(), '--wait', '--timeout', '0.3', '--json', '--progress', 'none'], { env: envFor(cli.mock) });
     expect(r.code).toBe(6);
     const task = JSON.parse(r.stdout) as { id: string; status: string };
     expect(task.status).toBe('queued');
     endsWithHint(r.stderr, [task.id]);
-    const waited = await run(['wait', id, '--timeout', '0.3', '--json', '--progress', 'none'], { env: envFor(mock) });
+    const waited = await run(['wait', id, '--timeout', '0.3', '--json', '--progress', 'none'], { env: envFor(cli.mock) });
     expect(JSON.parse(waited.stdout)).toMatchObject({ id, status: 'queued' });
     endsWithHint(waited.stderr, [id]);
   });
 
   it('on an API error mid-wait (the key revoked): the error line, then the hint; exit 3', async () => {
     const id = await queuedTask();
-    const child = start(['wait', id], { env: envFor(mock) });
+    const child = start(['wait', id], { env: envFor(cli.mock) });
     await child.waitFor('stderr', /queued/);
-    const fault = mock.service.faults.add({ operation: 'forecasts.retrieve', status: 401, message: 'The API key was revoked', times: Infinity });
+    const fault = cli.mock.service.faults.add({ operation: 'forecasts.retrieve', status: 401, message: 'The API key was revoked', times: Infinity });
     const r = await child.done;
     fault.remove();
     expect(r.code).toBe(3);
@@ -78,21 +67,21 @@ describe('the resume hint', () => {
 
   it('when forecast --wait cannot read the task it just started: the hint names it', async () => {
     const q = await question();
-    const fault = mock.service.faults.add({ operation: 'forecasts.retrieve', status: 403, times: Infinity });
-    const r = await run(['forecast', q, '--wait', '--progress', 'none'], { env: envFor(mock) });
+    const fault = cli.mock.service.faults.add({ operation: 'forecasts.retrieve', status: 403, times: Infinity });
+    const r = await run(['forecast', q, '--wait', '--progress', 'none'], { env: envFor(cli.mock) });
     fault.remove();
     expect(r.code).toBe(3);
-    const started = mock.service.store.forecasts.list((t) => t.questionId === q).map((t) => t.id);
+    const started = cli.mock.service.store.forecasts.list((t) => t.questionId === q).map((t) => t.id);
     expect(started).toHaveLength(1);
     endsWithHint(r.stderr, started);
   });
 
   it('on a connection error mid-wait: the hint from the ids the CLI knows (no answer needed)', async () => {
     const ids = [await queuedTask(), await queuedTask()];
-    const child = start(['wait', ...ids, '--timeout', '8'], { env: envFor(mock) });
+    const child = start(['wait', ...ids, '--timeout', '8'], { env: envFor(cli.mock) });
     await child.waitFor('stderr', new RegExp(`${ids[1]}.*queued`));
-    const fault = mock.service.faults.add({ method: 'GET', path: '/forecasts', drop: true, times: Infinity });
-    const faultOne = mock.service.faults.add({ operation: 'forecasts.retrieve', drop: true, times: Infinity });
+    const fault = cli.mock.service.faults.add({ method: 'GET', path: '/forecasts', drop: true, times: Infinity });
+    const faultOne = cli.mock.service.faults.add({ operation: 'forecasts.retrieve', drop: true, times: Infinity });
     const r = await child.done;
     fault.remove();
     faultOne.remove();
@@ -103,7 +92,7 @@ describe('the resume hint', () => {
 
   it('when one of several tasks fails to be read (an unknown id): the others still running are named', async () => {
     const id = await queuedTask();
-    const r = await run(['wait', id, 'no-such-task', '--progress', 'none'], { env: envFor(mock) });
+    const r = await run(['wait', id, 'no-such-task', '--progress', 'none'], { env: envFor(cli.mock) });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^NotFoundError: 404 /m);
     endsWithHint(r.stderr, [id]);
@@ -111,12 +100,12 @@ describe('the resume hint', () => {
 
   it('when one of several tasks failed and the others were still running at the timeout', async () => {
     const failing = await question('Will this one fail?');
-    mock.service.forecastControls.setOutcome(failing, { task: 'failed', message: 'No sources' });
+    cli.mock.service.forecastControls.setOutcome(failing, { task: 'failed', message: 'No sources' });
     const failed = (await client().forecasts.create({ questionId: failing, runMode: 'light' })).id;
     clock.advance(24 * 3600_000);
-    expect(mock.service.store.forecasts.get(failed)?.status).toBe('failed');
+    expect(cli.mock.service.store.forecasts.get(failed)?.status).toBe('failed');
     const running = await queuedTask();
-    const r = await run(['wait', failed, running, '--timeout', '0.5', '--progress', 'none'], { env: envFor(mock) });
+    const r = await run(['wait', failed, running, '--timeout', '0.5', '--progress', 'none'], { env: envFor(cli.mock) });
     expect(r.code).toBe(6);
     endsWithHint(r.stderr, [running]);
   });
@@ -124,7 +113,7 @@ describe('the resume hint', () => {
   it('on SIGTERM, in lines and in --json: exit 130, the hint last on stderr', async () => {
     for (const json of [false, true]) {
       const id = await queuedTask();
-      const child = start(['wait', id, ...(json ? ['--json'] : [])], { env: envFor(mock) });
+      const child = start(['wait', id, ...(json ? ['--json'] : [])], { env: envFor(cli.mock) });
       await child.waitFor('stderr', /queued/);
       child.child.kill('SIGTERM');
       const r = await child.done;
@@ -137,9 +126,9 @@ describe('the resume hint', () => {
 
   it('on Ctrl-C with --cancel-on-interrupt when the cancel fails: the tasks not cancelled are named', async () => {
     const ids = [await queuedTask(), await queuedTask()];
-    const child = start(['wait', ...ids, '--cancel-on-interrupt'], { env: envFor(mock) });
+    const child = start(['wait', ...ids, '--cancel-on-interrupt'], { env: envFor(cli.mock) });
     await child.waitFor('stderr', new RegExp(`${ids[1]}.*queued`));
-    const fault = mock.service.faults.add({ operation: 'forecasts.cancelBatch', status: 403, times: Infinity });
+    const fault = cli.mock.service.faults.add({ operation: 'forecasts.cancelBatch', status: 403, times: Infinity });
     child.child.kill('SIGINT');
     const r = await child.done;
     fault.remove();
@@ -150,12 +139,12 @@ describe('the resume hint', () => {
 
   it('on SIGTERM while forecast --wait is starting the task: the start finishes, and the task is named', async () => {
     const q = await question();
-    const slow = mock.service.faults.add({ operation: 'forecasts.create', delayMs: 1500 });
-    const child = start(['forecast', q, '--wait', '--progress', 'none'], { env: envFor(mock) });
+    const slow = cli.mock.service.faults.add({ operation: 'forecasts.create', delayMs: 1500 });
+    const child = start(['forecast', q, '--wait', '--progress', 'none'], { env: envFor(cli.mock) });
     await vi.waitFor(() => expect(slow.hits).toBe(1), { timeout: 10_000 });
     child.child.kill('SIGTERM');
     const r = await child.done;
-    const started = mock.service.store.forecasts.list((t) => t.questionId === q).map((t) => t.id);
+    const started = cli.mock.service.store.forecasts.list((t) => t.questionId === q).map((t) => t.id);
     expect(started).toHaveLength(1);
     expect(r.code).toBe(130);
     expect(r.stdout).toBe(`${started[0]}  queued  0/5\n`);
@@ -163,10 +152,10 @@ describe('the resume hint', () => {
   });
 
   it('forecast --from-file --wait ending on an error: the started and refused lines on stdout, the started tasks named', async () => {
-    const file = join(dir, 'lines.jsonl');
+    const file = join(cli.dir, 'lines.jsonl');
     writeFileSync(file, [{ type: 'binary', title: 'One?' }, { questionId: 'no-such-question' }, { type: 'binary', title: 'Two?' }].map((l) => JSON.stringify(l)).join('\n'));
-    const faults = [mock.service.faults.add({ operation: 'forecasts.list', status: 401, times: Infinity }), mock.service.faults.add({ operation: 'forecasts.retrieve', status: 401, times: Infinity })];
-    const r = await run(['forecast', '--from-file', file, '--wait', '--progress', 'none'], { env: envFor(mock) });
+    const faults = [cli.mock.service.faults.add({ operation: 'forecasts.list', status: 401, times: Infinity }), cli.mock.service.faults.add({ operation: 'forecasts.retrieve', status: 401, times: Infinity })];
+    const r = await run(['forecast', '--from-file', file, '--wait', '--progress', 'none'], { env: envFor(cli.mock) });
     for (const f of faults) f.remove();
     expect(r.code).toBe(3);
     const lines = r.stdout.trim().split('\n');
@@ -178,7 +167,7 @@ describe('the resume hint', () => {
 
   it('keeps --wait-for-report in the command, so the resumed wait waits for the same thing', async () => {
     const id = await queuedTask();
-    const r = await run(['wait', id, '--wait-for-report', '--timeout', '0.3', '--progress', 'none'], { env: envFor(mock) });
+    const r = await run(['wait', id, '--wait-for-report', '--timeout', '0.3', '--progress', 'none'], { env: envFor(cli.mock) });
     expect(r.code).toBe(6);
     endsWithHint(r.stderr, [id], ' --wait-for-report');
   });
