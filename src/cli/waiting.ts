@@ -123,22 +123,12 @@ export async function waitFor(client: ForecastingClient, ids: readonly string[],
     board.finish();
     let code: ExitCode;
     /** Tasks this ending made final (cancelled, or found finished by the cancel). */
-    const ended = new Set<string>();
+    let ended = new Set<string>();
     if (interrupts.received) {
       code = EXIT.interrupted;
       const running = notFinal();
-      if (flags.cancelOnInterrupt && running.length > 0) {
-        try {
-          const results = await client.forecasts.cancelMany(running, PARTING);
-          for (const r of results) if (r.status === 'cancelled' || r.status === 'already_finished') ended.add(r.taskId);
-          note(`Interrupted: cancelled ${results.filter((r) => r.status === 'cancelled').length} of ${running.length} running task(s)`);
-        } catch (cancelError) {
-          note(`Interrupted: stopped waiting; cancelling the ${running.length} running task(s) failed:`);
-          report(cancelError);
-        }
-      } else {
-        note(running.length > 0 ? 'Interrupted: stopped waiting' : 'Interrupted');
-      }
+      if (flags.cancelOnInterrupt && running.length > 0) ended = await cancelRunning(client, running);
+      else note(running.length > 0 ? 'Interrupted: stopped waiting' : 'Interrupted');
     } else if (err instanceof Error && err.name === 'WaitTimeoutError') {
       code = EXIT.timeout;
       note(errorLine(err));
@@ -151,7 +141,7 @@ export async function waitFor(client: ForecastingClient, ids: readonly string[],
     const reads = unreachable ? undefined : await Promise.allSettled(ids.map((id) => client.forecasts.retrieve(id, {}, PARTING)));
     const running = ids.filter((id, i) => {
       const r = reads?.[i];
-      if (ended.has(id) || (r?.status === 'rejected' && (r.reason as { status?: unknown }).status === 404)) return false;
+      if (ended.has(id) || (r?.status === 'rejected' && (r.reason as { status?: unknown } | undefined)?.status === 404)) return false;
       return !FINAL.has(r?.status === 'fulfilled' ? r.value.status : known(id));
     });
     // The result lines after a timeout or an interrupt, as before; none after an error.
@@ -163,5 +153,18 @@ export async function waitFor(client: ForecastingClient, ids: readonly string[],
     }
     hint(running);
     return { tasks, code };
+  }
+}
+
+/** `--cancel-on-interrupt`: cancels `running`, says how it went, and returns the ids now final. */
+async function cancelRunning(client: ForecastingClient, running: readonly string[]): Promise<Set<string>> {
+  try {
+    const results = await client.forecasts.cancelMany(running, PARTING);
+    note(`Interrupted: cancelled ${results.filter((r) => r.status === 'cancelled').length} of ${running.length} running task(s)`);
+    return new Set(results.filter((r) => r.status === 'cancelled' || r.status === 'already_finished').map((r) => r.taskId));
+  } catch (err) {
+    note(`Interrupted: stopped waiting; cancelling the ${running.length} running task(s) failed:`);
+    report(err);
+    return new Set();
   }
 }

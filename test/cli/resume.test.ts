@@ -137,6 +137,20 @@ describe('the resume hint', () => {
     endsWithHint(r.stderr, ids);
   });
 
+  it('on a second Ctrl-C while cancelling: leaves at once, naming the tasks', async () => {
+    const ids = [await queuedTask(), await queuedTask()];
+    const child = start(['wait', ...ids, '--cancel-on-interrupt'], { env: envFor(cli.mock) });
+    await child.waitFor('stderr', new RegExp(`${ids[1]}.*queued`));
+    const slow = cli.mock.service.faults.add({ operation: 'forecasts.cancelBatch', delayMs: 20_000 });
+    child.child.kill('SIGINT');
+    await vi.waitFor(() => expect(slow.hits).toBe(1), { timeout: 10_000 });
+    child.child.kill('SIGINT');
+    const r = await child.done;
+    slow.remove();
+    expect(r.code).toBe(130);
+    endsWithHint(r.stderr, ids);
+  });
+
   it('on SIGTERM while forecast --wait is starting the task: the start finishes, and the task is named', async () => {
     const q = await question();
     const slow = cli.mock.service.faults.add({ operation: 'forecasts.create', delayMs: 1500 });
