@@ -178,6 +178,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
       }
       req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secrets, verifyOptions);
     };
+    const answer = (status: number, text: string) => void res.status(status).type('text/plain').send(text);
     run().then(
       () => next(),
       (err: unknown) => {
@@ -190,9 +191,8 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
           if (onError) reportError(onError, err, req);
           // A set-up mistake gets a 5xx, which the service retries: the delivery waits for the fix
           // instead of failing for good, as it would on a 4xx.
-          if (setupMistake) res.status(500).type('text/plain').send('body_already_read');
-          else res.status(400).type('text/plain').send(err.code);
-        } else if (err instanceof WebhookPayloadTooLargeError) res.status(413).type('text/plain').send(err.code);
+          answer(setupMistake ? 500 : 400, setupMistake ? 'body_already_read' : err.code);
+        } else if (err instanceof WebhookPayloadTooLargeError) answer(413, err.code);
         else next(err);
       },
     );
