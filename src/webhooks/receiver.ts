@@ -23,8 +23,8 @@ export const WRONG_SECRET_WARNING_EVERY_MS = 60_000;
  */
 export interface VerifyWebhookRequestOptions extends VerifyWebhookOptions {
   /**
-   * Largest body read, in bytes (default 1 MiB). A larger one is refused with a
-   * {@link WebhookPayloadTooLargeError} (answer 413) before more than this is read.
+   * Largest body read, in bytes (default 1 MiB). A larger one is refused as `payload_too_large` (413),
+   * by its `Content-Length` before any of it is read, else as soon as this much has been read.
    */
   maxBodyBytes?: number;
 }
