@@ -286,9 +286,7 @@ export class BaseClient {
     const page = (r: Received, pageParams: PageParams, walk: PageWalk) =>
       andThen(this.#decode(op, r, true), (envelope) => new Page(envelope as ListEnvelope<Item>, paging, pageParams, next, walk));
     const next: PageFetcher<Item> = (pageParams, walk) => new APIPromise(request(pageParams), (r) => page(r, pageParams, walk));
-    const walk = new PageWalk();
-    // Stryker disable next-line ConditionalExpression: adding undefined to the cursors seen matches no cursor
-    if (typeof query['cursor'] === 'string') walk.cursors.add(query['cursor']);
+    const walk = PageWalk.start(query['cursor']);
     return new PagePromise(request(query), (r) => page(r, query, walk));
   }
 

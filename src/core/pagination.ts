@@ -26,14 +26,73 @@ export type PageFetcher<Item> = (params: PageParams, walk: PageWalk) => PromiseL
  */
 export const MAX_EMPTY_PAGES_IN_A_ROW = 10;
 
-/** What a walk through the pages of one list call remembers, to notice a loop. @internal */
+/**
+ * The cursors followed, in order, by the pages of one walk. A page at depth `d` was reached through
+ * the first `d` of them; asking a page for its next page again, or from a second copy of the same
+ * page, finds its cursor already at that place and goes on along the same trail. @internal
+ */
+class CursorTrail {
+  readonly #cursors: string[] = [];
+  /** Position of each cursor in `#cursors` (a trail never holds a cursor twice). */
+  readonly #at = new Map<string, number>();
+
+  /** Whether `cursor` is among the first `depth` cursors: the ones that led to a page at `depth`. */
+  seen(cursor: string, depth: number): boolean {
+    const at = this.#at.get(cursor);
+    return at !== undefined && at < depth;
+  }
+
+  /** The trail that follows `cursor` from `depth`: this one, or, where this trail went elsewhere from there, a copy up to `depth`. */
+  follow(cursor: string, depth: number): CursorTrail {
+    if (this.#cursors[depth] === cursor) return this;
+    const trail = this.#cursors.length === depth ? this : new CursorTrail();
+    if (trail !== this) for (const c of this.#cursors.slice(0, depth)) trail.#push(c);
+    trail.#push(cursor);
+    return trail;
+  }
+
+  #push(cursor: string): void {
+    this.#at.set(cursor, this.#cursors.length);
+    this.#cursors.push(cursor);
+  }
+}
+
+/**
+ * Where a page stands in the walk that led to it, to notice a loop. Never changed once made: the
+ * next page's position is worked out from this one, so `getNextPage()` gives the same next page
+ * however often it is called. @internal
+ */
 export class PageWalk {
-  /** Cursors already followed. */
-  readonly cursors = new Set<string>();
-  /** Empty pages in a row so far. */
-  emptyInARow = 0;
-  /** The ends (first and last item) of the last offset page, to catch a service that ignores `offset`. */
-  lastOffsetPageEnds: string | undefined = undefined;
+  private constructor(
+    /** The cursors followed along the walk. */
+    private readonly trail: CursorTrail,
+    /** How many of `trail`'s cursors led to this page. */
+    private readonly depth: number,
+    /** Empty pages in a row just before this page. */
+    private readonly emptyBefore: number,
+    /** The ends (first and last item) of the offset page before this one, to catch a service that ignores `offset`. */
+    private readonly endsBefore: string | undefined,
+  ) {}
+
+  /** The walk of a list call's first page; `cursor` is the one the caller started from, if any. */
+  static start(cursor: unknown): PageWalk {
+    const trail = new CursorTrail();
+    return typeof cursor === 'string' ? new PageWalk(trail.follow(cursor, 0), 1, 0, undefined) : new PageWalk(trail, 0, 0, undefined);
+  }
+
+  /** The walk of the page after one holding `data`, reached by `cursor` (cursor lists); throws where following would loop. */
+  next(data: readonly unknown[], cursor: string | undefined): PageWalk {
+    const empty = data.length === 0 ? this.emptyBefore + 1 : 0;
+    if (cursor === undefined) {
+      if (data.length === 0) stop('an empty page with hasMore: true (the next offset would ask for the same page again)');
+      const ends = pageEnds(data);
+      if (ends === this.endsBefore) stop('the same page again at the next offset (the service ignores offset)');
+      return new PageWalk(this.trail, this.depth, empty, ends);
+    }
+    if (this.trail.seen(cursor, this.depth)) stop(`the cursor ${JSON.stringify(cursor.slice(0, 64))} a second time`);
+    if (empty >= MAX_EMPTY_PAGES_IN_A_ROW) stop(`${empty} empty pages in a row, each with hasMore: true`);
+    return new PageWalk(this.trail.follow(cursor, this.depth), this.depth + 1, empty, undefined);
+  }
 }
 
 /** The first and last item of a page as text: two pages at different offsets never share both. */
@@ -95,33 +154,19 @@ export class Page<Item> implements AsyncIterable<Item> {
    * Fetches the next page. Throws `ForecastingError` when there is none (check {@link hasNextPage}
    * first), or when following the service would loop: a cursor it already gave, `hasMore` without a
    * `nextCursor`, an empty offset page, the same offset page twice in a row, or
-   * {@link MAX_EMPTY_PAGES_IN_A_ROW} empty pages in a row.
+   * {@link MAX_EMPTY_PAGES_IN_A_ROW} empty pages in a row. It is a plain read of this page: calling
+   * it again fetches the same next page.
    */
   async getNextPage(): Promise<Page<Item>> {
-    const params = this.nextPageParams();
-    if (!params) throw new ForecastingError('No next page: check hasNextPage() first.');
-    return this.#fetch(params, this.#walk);
-  }
-
-  /** Query of the next page, or `null` when this is the last one; throws where following would loop. @internal */
-  nextPageParams(): PageParams | null {
-    if (!this.hasMore) return null;
-    const walk = this.#walk;
-    walk.emptyInARow = this.data.length === 0 ? walk.emptyInARow + 1 : 0;
+    if (!this.hasMore) throw new ForecastingError('No next page: check hasNextPage() first.');
+    // Worked out from this page's own place in the walk, so a second call asks for, and checks, the same page.
     if (this.#paging === 'offset') {
-      if (this.data.length === 0) stop('an empty page with hasMore: true (the next offset would ask for the same page again)');
-      const ends = pageEnds(this.data);
-      if (ends === walk.lastOffsetPageEnds) stop('the same page again at the next offset (the service ignores offset)');
-      walk.lastOffsetPageEnds = ends;
       const offset = Number(this.#params['offset'] ?? 0) + this.data.length;
-      return { ...this.#params, offset };
+      return this.#fetch({ ...this.#params, offset }, this.#walk.next(this.data, undefined));
     }
     const cursor = this.nextCursor;
     if (cursor === null) stop('hasMore: true without a nextCursor');
-    if (walk.cursors.has(cursor)) stop(`the cursor ${JSON.stringify(cursor.slice(0, 64))} a second time`);
-    if (walk.emptyInARow >= MAX_EMPTY_PAGES_IN_A_ROW) stop(`${walk.emptyInARow} empty pages in a row, each with hasMore: true`);
-    walk.cursors.add(cursor);
-    return { ...this.#params, cursor };
+    return this.#fetch({ ...this.#params, cursor }, this.#walk.next(this.data, cursor));
   }
 
   /** Walks this page and every later one, a page at a time. */

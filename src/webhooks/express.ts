@@ -21,10 +21,11 @@
  */
 import { WebhookVerificationError } from '../core/errors.js';
 import type { WebhookEvent } from '../schemas/events.js';
-import { toSecrets, verifyWebhook, type VerifyWebhookOptions } from './verify.js';
+import { checkMaxBodyBytes, readCapped, WebhookPayloadTooLargeError, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
+import { toSecrets, verifyWebhook } from './verify.js';
 
 export { WebhookVerificationError };
-export type { WebhookEvent };
+export type { WebhookEvent, WebhookReceiverOptions };
 
 declare global {
   // Express's own extension point for request properties (merged into `req` in handlers).
@@ -108,27 +109,24 @@ export type WebhookMiddleware = <Req extends WebhookMiddlewareRequest, Res exten
 export type WebhookRequest<R extends WebhookMiddlewareRequest = WebhookMiddlewareRequest> = R & { webhookEvent: WebhookEvent };
 
 /**
- * Options of {@link webhookMiddleware}: those of `verifyWebhook`, and a body size cap.
+ * Options of {@link webhookMiddleware}: those of `verifyWebhook`, a body size cap, where its warnings
+ * go, and a hook for every refused call.
  *
  * @example
  * ```ts
- * webhookMiddleware(secret, { toleranceSeconds: 300, maxBodyBytes: 64 * 1024 });
+ * webhookMiddleware(secret, { toleranceSeconds: 300, maxBodyBytes: 64 * 1024, logger: console });
  * ```
  */
-export interface WebhookMiddlewareOptions extends VerifyWebhookOptions {
-  /** Largest body read, in bytes (default 1 MiB); a larger one is answered 413 without verifying. */
-  maxBodyBytes?: number;
+export interface WebhookMiddlewareOptions extends WebhookReceiverOptions {
   /**
-   * Called with the reason whenever a call fails verification, before the `400` answer: log it, count
-   * it. By default only a setup mistake is logged (`console.warn`): a body another parser already
-   * read, usually `express.json()` mounted before this route (the fix is `express.raw()` on it). Calls
-   * refused for their signature or age are not logged by default, so a stranger cannot fill your logs.
+   * Called with the reason whenever a call is refused for its signature, age or body (before the
+   * answer): log it, count it. It comes on top of the middleware's own warnings to `logger`, which
+   * are only two: a body another parser already read (a set-up mistake, answered 500), and a fresh,
+   * well-formed signature that matches no secret (a missed rotation; at most one a minute). Calls
+   * refused for a missing, garbled or old signature are not logged, so a stranger cannot fill your logs.
    */
   onError?: (error: WebhookVerificationError, req: WebhookMiddlewareRequest) => void;
 }
-
-/** The body is over `maxBodyBytes`. */
-class BodyTooLarge extends Error {}
 
 /** A body a parser already read as bytes or text (`express.raw()`, `express.text()`), else `undefined`. */
 function parsedRaw(body: unknown): string | Uint8Array | undefined {
@@ -141,27 +139,18 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
   return (req as WebhookMiddlewareRequest & { _body?: boolean })._body === true || req.readableEnded;
 }
 
-async function readStream(req: WebhookMiddlewareRequest, max: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-    size += bytes.byteLength;
-    if (size > max) throw new BodyTooLarge();
-    chunks.push(bytes);
-  }
-  // Express runs on Node only, so Node's own concatenation will do.
-  return Buffer.concat(chunks, size);
-}
-
 /**
  * Makes a middleware that verifies a webhook call. It takes the raw body from `express.raw()` or
  * `express.text()` when one ran, else reads the request stream itself, so it works with or without a
- * body parser on the route. On success it sets `req.webhookEvent` and calls `next()`; on a failed
- * check it answers `400` with the reason code (`missing_header`, `malformed_header`,
- * `timestamp_out_of_range`, `no_matching_signature`, `malformed_payload`) as plain text, which makes
- * the service fail the delivery without retrying. When `express.json()` already parsed the body, the
- * raw bytes are gone: it answers `400 malformed_payload` (mount the webhook route before `express.json()`).
+ * body parser on the route. On success it sets `req.webhookEvent` and calls `next()`. Otherwise:
+ *
+ * - a failed check (`missing_header`, `malformed_header`, `timestamp_out_of_range`,
+ *   `no_matching_signature`, `malformed_payload`): `400` with the code as plain text, which fails the
+ *   delivery for good (the service retries no 4xx);
+ * - a body another parser already read (`express.json()` before this route): the raw bytes are gone,
+ *   so it answers `500 body_already_read` and warns, and the service retries the delivery (for about
+ *   three hours) until the route is fixed;
+ * - a body over `maxBodyBytes`: `413 payload_too_large`, reading no further.
  *
  * @param secret - the signing secret (`whsec_…`), or several during a rotation
  * @example
@@ -176,20 +165,20 @@ async function readStream(req: WebhookMiddlewareRequest, max: number): Promise<U
 export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): WebhookMiddleware {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'webhookMiddleware');
-  const { maxBodyBytes = 1024 * 1024, onError, ...verifyOptions } = options;
-  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) {
-    throw new TypeError(`webhookMiddleware: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(maxBodyBytes)}.`);
-  }
+  const { onError, logger = console, ...verifyOptions } = options;
+  const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes, 'webhookMiddleware');
+  const warnWrongSecret = wrongSecretWarner(options, secrets.length);
   return (req, res, next) => {
     let parsedElsewhere = false;
     const run = async () => {
       let payload: unknown = parsedRaw(req.body);
       if (payload === undefined) {
         parsedElsewhere = streamConsumed(req);
-        payload = parsedElsewhere ? req.body : await readStream(req, maxBodyBytes);
+        payload = parsedElsewhere ? req.body : await readCapped(req, req.headers, maxBodyBytes);
       }
       req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secrets, verifyOptions);
     };
+    const answer = (status: number, text: string) => void res.status(status).type('text/plain').send(text);
     run().then(
       () => next(),
       (err: unknown) => {
@@ -197,19 +186,20 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
           const setupMistake = parsedElsewhere && err.code === 'malformed_payload';
           if (setupMistake) {
             err.message = `${err.message} The body of this request was already read by another body parser (often app.use(express.json()) before this route): mount the webhook route first, or give it express.raw({ type: 'application/json' }).`;
-          }
-          // By default only the setup mistake is logged, the one users cannot see otherwise.
+            logger.warn(`[forecasting-sdk] webhook refused (${err.code}): ${err.message}`);
+          } else warnWrongSecret(err, req.headers);
           if (onError) reportError(onError, err, req);
-          else if (setupMistake) console.warn(`[forecasting-sdk] webhook refused (${err.code}): ${err.message}`);
-          res.status(400).type('text/plain').send(err.code);
-        } else if (err instanceof BodyTooLarge) res.status(413).type('text/plain').send('payload_too_large');
+          // A set-up mistake gets a 5xx, which the service retries: the delivery waits for the fix
+          // instead of failing for good, as it would on a 4xx.
+          answer(setupMistake ? 500 : 400, setupMistake ? 'body_already_read' : err.code);
+        } else if (err instanceof WebhookPayloadTooLargeError) answer(413, err.code);
         else next(err);
       },
     );
   };
 }
 
-/** Runs the hook; a hook that throws must not turn the 400 into a hung request. */
+/** Runs the hook; a hook that throws must not turn the answer into a hung request. */
 function reportError(onError: NonNullable<WebhookMiddlewareOptions['onError']>, error: WebhookVerificationError, req: WebhookMiddlewareRequest): void {
   try {
     onError(error, req);

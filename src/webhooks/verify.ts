@@ -122,7 +122,7 @@ export async function verifyWebhook(
     );
   }
   const secrets = toSecrets(secret, 'verifyWebhook');
-  const tolerance = options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+  const tolerance = toleranceOf(options);
 
   const header = readHeader(headers, SIGNATURE_HEADER)?.trim();
   if (!header) {
@@ -157,10 +157,8 @@ export async function verifyWebhook(
     );
   }
 
-  const now = options?.now ?? Date.now() / 1000;
-  const age = now - parsed.timestamp;
-  // Written so that a NaN tolerance or clock fails closed.
-  if (!(Math.abs(age) <= tolerance)) {
+  const age = ageOf(parsed.timestamp, options);
+  if (!isFresh(age, tolerance)) {
     throw fail(
       'timestamp_out_of_range',
       `Signature timestamp t=${parsed.timestampText} is ${Math.round(Math.abs(age))} s in the ${age > 0 ? 'past' : 'future'}, ` +
@@ -179,6 +177,28 @@ export async function verifyWebhook(
     throw fail('malformed_payload', 'The webhook payload is correctly signed but is not a JSON event object.');
   }
   return event;
+}
+
+/** Seconds from `t` to now (`options.now`, else the system clock); negative for a `t` ahead. */
+const ageOf = (timestamp: number, options: VerifyWebhookOptions | undefined): number => (options?.now ?? Date.now() / 1000) - timestamp;
+
+const toleranceOf = (options: VerifyWebhookOptions | undefined): number => options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+
+/** Written so that a NaN tolerance or clock fails closed. */
+const isFresh = (age: number, tolerance: number): boolean => Math.abs(age) <= tolerance;
+
+/**
+ * Whether a call refused as `no_matching_signature` carried a well-formed `v1` and a `t` within the
+ * tolerance: what a call signed with another secret looks like (a missed rotation), as opposed to a
+ * missing, garbled or old signature. @internal
+ */
+export function looksSignedWithAnotherSecret(headers: WebhookHeaders, options?: VerifyWebhookOptions): boolean {
+  const parsed = parseSignatureHeader(readHeader(headers, SIGNATURE_HEADER)?.trim() ?? '');
+  return (
+    typeof parsed !== 'string' &&
+    parsed.signatures.length > 0 &&
+    isFresh(ageOf(parsed.timestamp, options), toleranceOf(options))
+  );
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

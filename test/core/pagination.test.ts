@@ -286,3 +286,93 @@ describe('paging edges', () => {
     expect(items).toEqual(ids);
   });
 });
+
+describe('getNextPage is a read: calling it again gives the same next page', () => {
+  const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+  const idsOf = (page: { data: Array<{ id: string }> }) => page.data.map((q) => q.id);
+  const cursorsSent = () => seen.map((r) => new URL(r.url).searchParams.get('cursor'));
+
+  it('fetches the same cursor page twice, and either copy walks on to the end', async () => {
+    server.use(cursorPages());
+    const first = await makeClient().questions.list({ limit: 3 });
+    const a = await first.getNextPage();
+    const b = await first.getNextPage();
+    expect([idsOf(a), idsOf(b)]).toEqual([['q3', 'q4', 'q5'], ['q3', 'q4', 'q5']]);
+    expect(idsOf(await a.getNextPage())).toEqual(['q6']);
+    expect(idsOf(await b.getNextPage())).toEqual(['q6']);
+    expect(idsOf(await b.getNextPage())).toEqual(['q6']);
+    expect(cursorsSent()).toEqual([null, '3', '3', '6', '6', '6']);
+  });
+
+  it('fetches the same offset page twice', async () => {
+    server.use(offsetPages());
+    const first = await makeClient().questions.browse({ limit: 3 });
+    expect(idsOf(await first.getNextPage())).toEqual(['q3', 'q4', 'q5']);
+    expect(idsOf(await first.getNextPage())).toEqual(['q3', 'q4', 'q5']);
+    expect(seen.map((r) => new URL(r.url).searchParams.get('offset'))).toEqual([null, '3', '3']);
+  });
+
+  it('iterates the same page twice with for await, and toArray after it', async () => {
+    server.use(cursorPages());
+    const page = await makeClient().questions.list({ limit: 3 });
+    for (let round = 0; round < 2; round++) {
+      const got: string[] = [];
+      for await (const q of page) got.push(q.id);
+      expect(got).toEqual(ids);
+    }
+    expect((await page.toArray()).map((q) => q.id)).toEqual(ids);
+  });
+
+  it('counts an empty page once however often its next page is asked for', async () => {
+    let n = 0;
+    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [], hasMore: true, nextCursor: `c${n++}` })));
+    let page = await makeClient().questions.list();
+    for (let i = 1; i < MAX_EMPTY_PAGES_IN_A_ROW; i++) {
+      await page.getNextPage();
+      page = await page.getNextPage();
+    }
+    // The tenth empty page in a row, reached by asking twice at every step: only now does the walk stop.
+    expect(await caught(page.getNextPage())).toMatchObject({ message: expect.stringMatching(/10 empty pages in a row/) });
+  });
+
+  it('still stops a service that repeats a cursor, on every copy of the page that repeats it', async () => {
+    let n = 0;
+    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [question(`q${n}`)], hasMore: true, nextCursor: ['c1', 'c2', 'c1'][n++ % 3] })));
+    const first = await makeClient().questions.list(); // next: c1
+    const second = await first.getNextPage(); // next: c2
+    await first.getNextPage(); // the same page again (next: c1, as the service answers in turn)
+    const third = await second.getNextPage(); // next: c1, followed already
+    expect(await caught(third.getNextPage())).toMatchObject({ message: expect.stringMatching(/"c1" a second time/) });
+    expect(await caught(third.getNextPage())).toMatchObject({ message: expect.stringMatching(/"c1" a second time/) });
+    expect(cursorsSent()).toEqual([null, 'c1', 'c1', 'c2']);
+  });
+
+  it('still stops an offset service that ignores offset, asked twice', async () => {
+    server.use(http.get(`${BASE}/questions/browse`, () => HttpResponse.json({ type: 'list', data: [question('a'), question('b')], hasMore: true })));
+    const first = await makeClient().questions.browse();
+    await first.getNextPage();
+    const second = await first.getNextPage();
+    expect(await caught(second.getNextPage())).toMatchObject({ message: expect.stringMatching(/same page again at the next offset/) });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('does not take a cursor met on another copy of the walk for a repeat', async () => {
+    // The service answers the second page differently each time: next x, then next y; y's page points at x.
+    const answers: Record<string, { next: string | null }> = { x: { next: null }, y: { next: 'x' } };
+    let second = 0;
+    server.use(
+      http.get(`${BASE}/questions`, ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        const next = cursor === null ? 'c1' : cursor === 'c1' ? ['x', 'y'][second++ % 2]! : answers[cursor]!.next;
+        return HttpResponse.json({ type: 'list', data: [question(cursor ?? 'first')], hasMore: next !== null, nextCursor: next });
+      }),
+    );
+    const first = await makeClient().questions.list();
+    const viaX = await first.getNextPage();
+    const viaY = await first.getNextPage();
+    expect(idsOf(await viaX.getNextPage())).toEqual(['x']);
+    const y = await viaY.getNextPage();
+    expect(idsOf(y)).toEqual(['y']);
+    expect(idsOf(await y.getNextPage())).toEqual(['x']); // x was followed on the other copy, not on this walk
+  });
+});

@@ -9,10 +9,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const size = (entry: string) => bundleSize(`export * from ${JSON.stringify(`${root}dist/${entry}`)};`, root);
 
 describe('webhook handler entries', () => {
-  it.each(['webhooks/express', 'webhooks/fetch'])('keeps %s under 3 KB gzipped with no runtime dependency', async (entry) => {
+  // 3.5 KB: verification (under 3 KB alone) plus the body cap and the rate-limited wrong-secret warning.
+  it.each(['webhooks/express', 'webhooks/fetch'])('keeps %s under 3.5 KB gzipped with no runtime dependency', async (entry) => {
     const { gzip, inputs } = await size(`${entry}.js`);
     expect(inputs.filter((i) => i.includes('node_modules'))).toEqual([]);
-    expect(gzip).toBeLessThan(3 * 1024);
+    expect(gzip).toBeLessThan(3.5 * 1024);
   });
 
   it.each(['js', 'cjs'])('never imports or requires express at run time (%s build)', (ext) => {

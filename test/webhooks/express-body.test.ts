@@ -76,21 +76,37 @@ describe('reading the body', () => {
 });
 
 describe('a body another parser read first', () => {
-  it('adds to the message what happened and how to mount the route, and warns once', async () => {
+  it('answers 500 (which the service retries), adds to the message what happened and how to mount the route, and warns even with onError', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const errors: WebhookVerificationError[] = [];
-    expect(await post(eventOfSize(200), { onError: (err) => errors.push(err) }, [express.json()])).toEqual({ status: 400, text: 'malformed_payload' });
+    expect(await post(eventOfSize(200), { onError: (err) => errors.push(err) }, [express.json()])).toEqual({ status: 500, text: 'body_already_read' });
     expect(errors[0]!.message).toMatch(
       / The body of this request was already read by another body parser \(often app\.use\(express\.json\(\)\) before this route\): mount the webhook route first, or give it express\.raw\(\{ type: 'application\/json' \}\)\.$/,
     );
-    expect(warn).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledTimes(1);
   });
 
-  it('warns by default with the reason and the message', async () => {
+  it('warns by default with the reason and the message, to the logger when one is given', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    await post(eventOfSize(200), {}, [express.json()]);
+    expect((await post(eventOfSize(200), {}, [express.json()])).status).toBe(500);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]![0])).toMatch(/^\[forecasting-sdk\] webhook refused \(malformed_payload\): The webhook payload must be the raw request body/);
+    const logged: string[] = [];
+    await post(eventOfSize(200), { logger: { warn: (m) => void logged.push(m) } }, [express.json()]);
+    expect(logged).toEqual([expect.stringMatching(/another body parser/)]);
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers 500 to an unsigned call too: the body is gone before anything can be checked', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const app = express();
+    app.use(express.json());
+    app.post('/hooks', webhookMiddleware(SECRET), (_req, res) => res.sendStatus(200));
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect([res.status, await res.text()]).toEqual([500, 'body_already_read']);
   });
 
   it('does not warn about a signed body that is not an event, read by the middleware itself', async () => {

@@ -17,7 +17,12 @@ app.post('/hooks', webhookMiddleware(secret), (req, res) => {
 app.post(
   '/hooks/:tenant',
   express.raw({ type: '*/*' }),
-  webhookMiddleware([secret, 'whsec_old'], { maxBodyBytes: 1024, onError: (err, req) => console.log(err.code, req.headers['user-agent']) }),
+  webhookMiddleware([secret, 'whsec_old'], {
+    maxBodyBytes: 1024,
+    onError: (err, req) => console.log(err.code, req.headers['user-agent']),
+    logger: console, // any { warn(message) }
+    clock: Date.now,
+  }),
   (req, res) => {
     const tenant: string = req.params.tenant;
     res.status(200).send(tenant);

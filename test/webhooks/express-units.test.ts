@@ -83,19 +83,19 @@ describe('where the body comes from', () => {
     expect(req.webhookEvent?.type).toBe('webhook.test');
   });
 
-  it("treats a body parser's _body flag alone as a consumed stream: answers malformed_payload, reading nothing", async () => {
+  it("treats a body parser's _body flag alone as a consumed stream: answers 500 body_already_read, reading nothing", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     // The stream would give the signed event: it must not be read.
     const req = await request({ body: JSON.parse(EVENT), _body: true, chunks: [EVENT] });
     const { answer, nextArgs } = await run(req);
     expect(nextArgs).toBeUndefined();
-    expect(answer).toEqual({ status: 400, type: 'text/plain', body: 'malformed_payload' });
+    expect(answer).toEqual({ status: 500, type: 'text/plain', body: 'body_already_read' });
   });
 
   it('treats an ended stream as consumed, with no _body flag', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const req = await request({ body: JSON.parse(EVENT), readableEnded: true, chunks: [EVENT] });
-    expect((await run(req)).answer).toEqual({ status: 400, type: 'text/plain', body: 'malformed_payload' });
+    expect((await run(req)).answer).toEqual({ status: 500, type: 'text/plain', body: 'body_already_read' });
   });
 });
 
@@ -108,6 +108,19 @@ describe('answers', () => {
   it('answers 413 payload_too_large as plain text to a body over maxBodyBytes', async () => {
     const { answer } = await run(await request({ chunks: [EVENT] }), { maxBodyBytes: EVENT.length - 1 });
     expect(answer).toEqual({ status: 413, type: 'text/plain', body: 'payload_too_large' });
+  });
+
+  it('answers 413 to a Content-Length over maxBodyBytes without reading the stream', async () => {
+    const req = await request({ streamError: new Error('the stream must not be read') });
+    req.headers['content-length'] = String(EVENT.length);
+    const { answer } = await run(req, { maxBodyBytes: EVENT.length - 1 });
+    expect(answer).toEqual({ status: 413, type: 'text/plain', body: 'payload_too_large' });
+  });
+
+  it('stops at maxBodyBytes when Content-Length says less than the stream gives', async () => {
+    const req = await request({ chunks: [EVENT] });
+    req.headers['content-length'] = '2';
+    expect((await run(req, { maxBodyBytes: EVENT.length - 1 })).answer).toEqual({ status: 413, type: 'text/plain', body: 'payload_too_large' });
   });
 
   it('passes a failure to read the stream to next(err), answering nothing', async () => {

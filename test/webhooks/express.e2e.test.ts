@@ -3,7 +3,7 @@ import express from 'express';
 import express4 from 'express4';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ForecastingClient, isKnownWebhookEvent, signWebhook, type WebhookEvent } from '../../src/index.js';
 import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
 import { webhookMiddleware } from '../../src/webhooks/express.js';
@@ -21,6 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 afterEach(async () => {
+  vi.restoreAllMocks();
   await mock.service.webhooks.idle();
   mock.service.reset(); // at most 5 webhooks per user: start each test with none
 });
@@ -103,15 +104,23 @@ describe.each(versions)('webhookMiddleware on %s', (_name, createExpress) => {
     }
   });
 
-  it('answers 400 malformed_payload after express.json() consumed the body, so the delivery fails', async () => {
-    const { hook } = await route((path, secret) => app.post(path, createExpress.json(), webhookMiddleware(secret), record));
+  it('answers 500 after express.json() consumed the body, so the service retries the delivery until the route is fixed', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    let fixed = false;
+    const json = createExpress.json() as express.RequestHandler;
+    const jsonUntilFixed: express.RequestHandler = (req, res, next) => (fixed ? next() : json(req, res, next));
+    const { hook } = await route((path, secret) => app.post(path, jsonUntilFixed, webhookMiddleware(secret), record));
     const delivery = await client.webhooks.test(hook.id);
-    expect(await deliveryOf(delivery.id)).toMatchObject({ status: 'failed', responseStatus: 400 });
-    const attempts = mock.service.webhooks.calls(delivery.id);
-    expect(attempts).toHaveLength(1);
+    expect(await deliveryOf(delivery.id)).toMatchObject({ status: 'retrying', responseStatus: 500, attemptCount: 1 });
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/already read by another body parser/));
+    fixed = true; // the app is deployed again with the route before express.json()
+    mock.clock.advance(30_000);
+    expect(await deliveryOf(delivery.id)).toMatchObject({ status: 'succeeded', responseStatus: 200, attemptCount: 2 });
+    expect(received.at(-1)).toMatchObject({ type: 'webhook.test', id: `evt:webhook.test:${delivery.id}` });
   });
 
   it('answers 400 with the reason code for a forged, tampered or unsigned call', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     let secret = '';
     const { url } = await route((path, s) => {
       secret = s;
@@ -129,6 +138,8 @@ describe.each(versions)('webhookMiddleware on %s', (_name, createExpress) => {
     expect(await post(body, { 'x-service-signature': 'v1=abc' })).toEqual([400, 'malformed_header']);
     const old = await signWebhook(body, secret, { timestamp: Math.floor(Date.now() / 1000) - 301 });
     expect(await post(body, { 'x-service-signature': old })).toEqual([400, 'timestamp_out_of_range']);
+    // The tampered body and the other secret both look like a wrong secret: one warning for both.
+    expect(warn).toHaveBeenCalledTimes(1);
   });
 
   it('accepts both secrets during a rotation', async () => {

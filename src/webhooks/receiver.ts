@@ -1,0 +1,133 @@
+/**
+ * What the two ready-made receivers, the Express middleware and the fetch-style verifier, share: the
+ * body cap and the reading up to it, and the warning about a secret that no longer matches.
+ * @module
+ */
+import { ForecastingError, WebhookVerificationError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { readHeader, type WebhookHeaders } from './headers.js';
+import { looksSignedWithAnotherSecret, type VerifyWebhookOptions } from './verify.js';
+
+/** Default `maxBodyBytes`: 1 MiB, far above any event the service sends. @internal */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Least time between two wrong-secret warnings of one receiver. @internal */
+export const WRONG_SECRET_WARNING_EVERY_MS = 60_000;
+
+/**
+ * Options of `verifyWebhookRequest`: those of `verifyWebhook`, and a body size cap.
+ * @example
+ * ```ts
+ * await verifyWebhookRequest(request, secret, { maxBodyBytes: 64 * 1024 });
+ * ```
+ */
+export interface VerifyWebhookRequestOptions extends VerifyWebhookOptions {
+  /**
+   * Largest body read, in bytes (default 1 MiB). A larger one is refused as `payload_too_large` (413),
+   * by its `Content-Length` before any of it is read, else as soon as this much has been read.
+   */
+  maxBodyBytes?: number;
+}
+
+/**
+ * Options of the ready-made receivers (`webhookMiddleware`, `createWebhookVerifier`): a body cap, and
+ * where their warnings go.
+ * @example
+ * ```ts
+ * createWebhookVerifier(secret, { maxBodyBytes: 64 * 1024, logger: myLogger });
+ * ```
+ */
+export interface WebhookReceiverOptions extends VerifyWebhookRequestOptions {
+  /**
+   * Where the receiver's warnings go (default `console`): a call that looks signed with another secret
+   * (the first, then at most one a minute), and, for the middleware, a body another parser read
+   * first. A warning never holds a secret or a body.
+   */
+  logger?: Pick<Logger, 'warn'>;
+  /** The clock of the warnings' rate limit, in milliseconds, for tests. Default `Date.now`. */
+  clock?: () => number;
+}
+
+/**
+ * A webhook call's body is over `maxBodyBytes`: it was not read further, nor verified. Answer `413`.
+ * The service's events are small, so a genuine call never gets this with the default cap.
+ * @example
+ * ```ts
+ * catch (err) {
+ *   if (err instanceof WebhookPayloadTooLargeError) return new Response(err.code, { status: 413 });
+ *   if (err instanceof WebhookVerificationError) return new Response(err.code, { status: 400 });
+ *   throw err;
+ * }
+ * ```
+ */
+export class WebhookPayloadTooLargeError extends ForecastingError {
+  override name = 'WebhookPayloadTooLargeError';
+  readonly code = 'payload_too_large';
+  /** The status to answer. */
+  readonly status = 413;
+  constructor(
+    /** The cap the body went over. */
+    readonly maxBodyBytes: number,
+  ) {
+    super(`The webhook body is over maxBodyBytes (${maxBodyBytes}); answer 413.`);
+  }
+}
+
+/** `maxBodyBytes` (or its default) checked, or a `TypeError` naming the caller. @internal */
+export function checkMaxBodyBytes(value: number | undefined, caller: string): number {
+  const max = value ?? DEFAULT_MAX_BODY_BYTES;
+  if (Number.isInteger(max) && max > 0) return max;
+  throw new TypeError(`${caller}: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(value)}.`);
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Reads a body from its chunks, stopping at `max` bytes: a `Content-Length` over it is refused before
+ * reading anything, and a body longer than it said (or with none) is cut off at the cap, leaving the
+ * loop (which ends the source: a stream is cancelled or destroyed). @internal
+ */
+export async function readCapped(chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array>, headers: WebhookHeaders, max: number): Promise<Uint8Array> {
+  if (Number(readHeader(headers, 'content-length')) > max) throw new WebhookPayloadTooLargeError(max);
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+    size += bytes.byteLength;
+    if (size > max) throw new WebhookPayloadTooLargeError(max);
+    parts.push(bytes);
+  }
+  const body = new Uint8Array(size);
+  size = 0;
+  for (const part of parts) {
+    body.set(part, size);
+    size += part.byteLength;
+  }
+  return body;
+}
+
+/**
+ * A receiver's wrong-secret warning: given each refusal, it warns when the call carried a well-formed
+ * signature, fresh, that matches none of the secrets (what a missed rotation looks like, and what a
+ * careful forger sends: hence the rate limit), the first time and then at most once a minute. Other
+ * refusals (no or garbled header, an old call) are what strangers send, and stay quiet. @internal
+ */
+export function wrongSecretWarner(options: WebhookReceiverOptions, secretCount: number): (error: unknown, headers: WebhookHeaders) => void {
+  const { logger = console, clock = Date.now } = options;
+  let last = -Infinity;
+  let quiet = 0;
+  return (error, headers) => {
+    if (!(error instanceof WebhookVerificationError && error.code === 'no_matching_signature' && looksSignedWithAnotherSecret(headers, options))) return;
+    const now = clock();
+    if (now - last < WRONG_SECRET_WARNING_EVERY_MS) {
+      quiet++;
+      return;
+    }
+    logger.warn(
+      `[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the ${secretCount} secret(s). ` +
+        `Rotated? Pass [newSecret, oldSecret]. (At most one such warning a minute${quiet > 0 ? `; ${quiet} more since the last` : ''}.)`,
+    );
+    last = now;
+    quiet = 0;
+  };
+}
