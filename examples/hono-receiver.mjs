@@ -8,7 +8,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { ForecastingClient } from 'forecasting-sdk';
 import { isKnownWebhookEvent } from 'forecasting-sdk/webhooks';
-import { createWebhookVerifier, WebhookVerificationError } from 'forecasting-sdk/webhooks/fetch';
+import { createWebhookVerifier, WebhookPayloadTooLargeError, WebhookVerificationError } from 'forecasting-sdk/webhooks/fetch';
 import { startMockServer } from 'forecasting-sdk/testing';
 
 // The mock calls receivers on 127.0.0.1 only in this test mode; its clock runs 600 times faster.
@@ -36,6 +36,7 @@ try {
       event = await verify(c.req.raw);
     } catch (err) {
       if (err instanceof WebhookVerificationError) return c.text(err.code, 400);
+      if (err instanceof WebhookPayloadTooLargeError) return c.text(err.code, 413); // over 1 MiB, unread
       throw err; // a bug of ours: 500, and the service retries the call
     }
     if (isKnownWebhookEvent(event) && event.type === 'forecast.completed') {

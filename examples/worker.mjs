@@ -7,7 +7,7 @@
 // `npm test` runs it in workerd (miniflare) with the mock service delivering to it: test/examples/.
 import { ForecastingClient } from 'forecasting-sdk';
 import { isKnownWebhookEvent } from 'forecasting-sdk/webhooks';
-import { verifyWebhookRequest, WebhookVerificationError } from 'forecasting-sdk/webhooks/fetch';
+import { verifyWebhookRequest, WebhookPayloadTooLargeError, WebhookVerificationError } from 'forecasting-sdk/webhooks/fetch';
 
 export default {
   async fetch(request, env, ctx) {
@@ -19,6 +19,7 @@ export default {
       event = await verifyWebhookRequest(request, env.WEBHOOK_SECRET);
     } catch (err) {
       if (err instanceof WebhookVerificationError) return new Response(err.code, { status: 400 });
+      if (err instanceof WebhookPayloadTooLargeError) return new Response(err.code, { status: 413 }); // over 1 MiB, unread
       throw err; // a 500: the service retries the call
     }
 
