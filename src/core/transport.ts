@@ -7,7 +7,7 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, toJSONText, type APIError } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
-import { bindUploadSignal } from './uploads.js';
+import { endUpload } from './uploads.js';
 
 /** One request, ready to send. @internal */
 export interface PreparedRequest {
@@ -110,7 +110,7 @@ export class Transport {
       const response = await new Promise<Response>((resolve, reject) => {
         rejectHeaders = reject;
         // A body that is an object (a multipart stream or form) is an upload: straight to fetch, see #upload.
-        (typeof req.body === 'object' ? this.#upload(req, attempt, timeout) : this.#ky(input, options)).then(resolve, reject);
+        (typeof req.body === 'object' ? this.#upload(req, attempt) : this.#ky(input, options)).then(resolve, reject);
       });
       rejectHeaders = undefined;
       let text = '';
@@ -122,9 +122,18 @@ export class Transport {
         attempt.throwIfAborted();
         text += decoder.decode();
       }
-      return { response, text, request: `${req.method} ${req.path}` };
+      const received = { response, text, request: `${req.method} ${req.path}` };
+      // Refused before the whole upload was sent (a 413 for a body over the cap): the rest is not
+      // wanted. A success is left to fetch, which may still read the body (msw reads it after answering).
+      if (!response.ok) endUpload(req.body, () => errorFromResponse(received));
+      return received;
     } catch (err) {
-      throw this.#failure(err, attempt, timeout);
+      const failure = this.#failure(err, attempt, timeout);
+      // However the attempt broke off (a reset, a broken pipe, a timeout, an abort), fetch may go on
+      // pulling an upload stream after it settled: the stream and its source stop here, and the
+      // source sees the error the call rejects with.
+      endUpload(req.body, () => (failure instanceof AttemptFailure ? failure.error : failure));
+      throw failure;
     } finally {
       clearTimeout(timer);
       if (relay) signal.removeEventListener('abort', relay);
@@ -138,19 +147,16 @@ export class Transport {
    * redirects are an error (nodejs/undici#4058). The service never redirects: for an upload a
    * redirect ends in `APIConnectionError` (its cause says "unexpected redirect").
    */
-  #upload(req: PreparedRequest, signal: AbortSignal, timeout: number): Promise<Response> {
+  #upload(req: PreparedRequest, signal: AbortSignal): Promise<Response> {
     const query = req.query ? `?${req.query}` : '';
     const init = { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'error', duplex: 'half' } as RequestInit;
-    // Fetch may go on pulling a stream after the abort (undici drains it): the abort stops the stream and its source.
-    // The source sees the caller's abort reason, or an APITimeoutError (never the private TIMED_OUT).
-    bindUploadSignal(req.body, signal, () => (signal.reason === TIMED_OUT ? timedOut(timeout) : signal.reason));
     return (this.#fetch ?? globalThis.fetch)(`${this.#baseURL}${req.path}${query}`, init);
   }
 
   #failure(err: unknown, attempt: AbortSignal, timeout: number): unknown {
     if (attempt.aborted && attempt.reason !== TIMED_OUT) return attempt.reason;
     if (attempt.aborted) {
-      return new AttemptFailure({ kind: 'timeout' }, timedOut(timeout));
+      return new AttemptFailure({ kind: 'timeout' }, new APITimeoutError(`Request timed out after ${timeout} ms.`));
     }
     const code = errorCode(err);
     const refused = code !== undefined && NOT_SENT.has(code);
@@ -158,8 +164,6 @@ export class Transport {
     return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
   }
 }
-
-const timedOut = (timeout: number) => new APITimeoutError(`Request timed out after ${timeout} ms.`);
 
 function errorCode(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {

@@ -89,15 +89,23 @@ export function toMultipart(params: Record<string, unknown>): MultipartBody {
   const reader = file instanceof ReadableStream ? file.getReader() : undefined;
   const iterator = reader ? undefined : (file as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
   let started = false;
-  /** Set once the stream is over: sent to the end, cancelled by its reader, or stopped by the attempt's abort. */
+  /** Set once the stream is over: sent to the end, cancelled by its reader, or ended with its attempt. */
   let finished = false;
   let control: ReadableStreamDefaultController<Uint8Array> | undefined;
-  const releaseSource = (reason: unknown) => {
-    // A Node Readable is destroyed outright: its iterator's return() would wait for a pending read.
-    const destroy = (file as { destroy?: unknown }).destroy;
-    if (typeof destroy === 'function') destroy.call(file);
-    const done = reader ? reader.cancel(reason) : iterator!.return?.();
-    Promise.resolve(done).catch(() => undefined);
+  /** Lets the source go, once: nothing more is read from it. */
+  const release = (reason: unknown): Promise<void> | undefined => {
+    if (finished) return;
+    finished = true;
+    const ignore = () => undefined;
+    try {
+      // A Node Readable is destroyed outright: its iterator's return() would wait for a pending read.
+      const destroy = (file as { destroy?: unknown }).destroy;
+      if (typeof destroy === 'function') destroy.call(file);
+      return Promise.resolve(reader ? reader.cancel(reason) : iterator!.return?.()).then(ignore, ignore);
+    } catch {
+      // A source that fails to let go is let go all the same: the call still ends in its own error.
+      return undefined;
+    }
   };
   const body = new ReadableStream<Uint8Array>(
     {
@@ -111,44 +119,39 @@ export function toMultipart(params: Record<string, unknown>): MultipartBody {
           return controller.enqueue(encoder.encode(head));
         }
         const next = await (reader ? reader.read() : iterator!.next());
-        // Aborted while the source was being read: the stream is errored, nothing more is forwarded.
+        // Ended while the source was being read: the stream is errored, nothing more is forwarded.
         if (finished) return;
         if (!next.done) return controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
         finished = true;
         controller.enqueue(encoder.encode(tail));
         controller.close();
       },
-      async cancel(reason) {
-        if (finished) return;
-        finished = true;
-        await (reader ? reader.cancel(reason) : iterator!.return?.());
-      },
+      cancel: release,
     },
     { highWaterMark: 0 },
   );
-  streamAborters.set(body, (reason) => {
+  streamEnders.set(body, (reasonOf) => {
     if (finished) return;
-    finished = true;
+    const reason = reasonOf();
     // Errored, the stream fails every further read: whoever still pulls it (fetch draining the body
-    // after an abort) stops at once, rather than reading the source on and on.
+    // after an abort or a broken connection) stops at once, rather than reading the source on and on.
     control?.error(reason);
-    releaseSource(reason);
+    void release(reason);
   });
   return { body, type };
 }
 
-/** How to stop each multipart stream made by {@link toMultipart}. */
-const streamAborters = new WeakMap<ReadableStream<Uint8Array>, (reason: unknown) => void>();
+/** How to end each multipart stream made by {@link toMultipart}. */
+const streamEnders = new WeakMap<ReadableStream<Uint8Array>, (reason: () => unknown) => void>();
 
 /**
- * Ties a multipart stream to the signal of the attempt that sends it: when the attempt times out or
- * is aborted, the stream errors (no more is read from it) and its source is cancelled (a web stream),
- * destroyed (a Node `Readable`) or ended (`return()` of an async iterator). Any other body is left as
- * it is. `reason` gives what the stream errors with and the source is cancelled with. @internal
+ * Ends a multipart stream whose attempt is over, however it ended (an answer, a broken connection, a
+ * timeout, an abort): unless it was sent to its end, the stream errors (fetch, which may go on
+ * pulling it after it settled, reads no more) and its source is cancelled (a web stream), destroyed
+ * (a Node `Readable`) or ended (`return()` of an async iterator). Any other body is left as it is.
+ * `reason` gives what the stream errors with and a web stream source is cancelled with (asked
+ * only when the stream is ended here). @internal
  */
-export function bindUploadSignal(body: unknown, signal: AbortSignal, reason: () => unknown = () => signal.reason): void {
-  const abort = body instanceof ReadableStream ? streamAborters.get(body) : undefined;
-  if (!abort) return;
-  if (signal.aborted) return abort(reason());
-  signal.addEventListener('abort', () => abort(reason()), { once: true });
+export function endUpload(body: unknown, reason: () => unknown): void {
+  if (body instanceof ReadableStream) streamEnders.get(body)?.(reason);
 }

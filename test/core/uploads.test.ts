@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defineOperations, type ResponseRef } from '../../src/core/operation.js';
-import { APIConnectionError, ForecastingClient, OverloadedError, ValidationError, toFile } from '../../src/index.js';
+import { APIConnectionError, APIError, ForecastingClient, OverloadedError, ValidationError, toFile } from '../../src/index.js';
+import { MAX_MULTIPART_BODY_BYTES, startMockServer } from '../../src/testing/index.js';
 import { toMultipart } from '../../src/core/uploads.js';
 
 const MiB = 1024 * 1024;
@@ -74,6 +75,84 @@ async function until(test: () => boolean, ms: number, what: string): Promise<voi
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** The kinds of stream an upload's `file` may be, each pulled as it is sent and released its own way. */
+const STREAMS = ['async generator', 'Node Readable', 'web ReadableStream'] as const;
+type StreamKind = (typeof STREAMS)[number];
+
+/**
+ * A source without end in practice, of 64 KiB chunks: it counts the bytes pulled in all and once the
+ * call has settled, and notes its release (`return()`, `destroy()` or `cancel(reason)`). It gives up
+ * after `CAP` chunks past the settling, so that a regression fails a test instead of spinning forever
+ * (that end is not a release).
+ */
+const CHUNK = 64 * 1024;
+const CAP = 2000;
+function endlessSource(kind: StreamKind) {
+  const state = { settled: false, pulled: 0, after: 0, released: false, cancelledWith: undefined as unknown };
+  const chunk = (): Uint8Array | null => {
+    if (state.settled && state.after >= CAP * CHUNK) return null;
+    state.pulled += CHUNK;
+    if (state.settled) state.after += CHUNK;
+    return new Uint8Array(CHUNK);
+  };
+  const released = () => void (state.released ||= !(state.settled && state.after >= CAP * CHUNK));
+  let source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
+  if (kind === 'async generator') {
+    source = (async function* () {
+      try {
+        for (let c = chunk(); c; c = chunk()) yield c;
+      } finally {
+        released();
+      }
+    })();
+  } else if (kind === 'Node Readable') {
+    source = new Readable({
+      read() {
+        this.push(chunk());
+      },
+      destroy(err, callback) {
+        released();
+        callback(err);
+      },
+    });
+  } else {
+    source = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const c = chunk();
+        if (c) controller.enqueue(c);
+        else controller.close();
+      },
+      cancel(reason) {
+        state.cancelledWith = reason;
+        released();
+      },
+    });
+  }
+  return { state, source };
+}
+
+/** Marks the source's call settled, whatever it settled with, and gives back the error (or the value). */
+const settle = (state: { settled: boolean }) => (e: unknown) => {
+  state.settled = true;
+  return e;
+};
+/** Lets anything still pulling the body run on for a while (timers fire only if the loop is free). */
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A server on 127.0.0.1 for one test; `close` ends its open connections too. */
+async function localServer(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ baseURL: string; close: () => Promise<void> }> {
+  const local = createServer(handle);
+  await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+  const { port } = local.address() as { port: number };
+  return {
+    baseURL: `http://127.0.0.1:${port}/api/v1/external`,
+    close: () => {
+      local.closeAllConnections();
+      return new Promise<void>((resolve) => local.close(() => resolve()));
+    },
+  };
 }
 
 describe('uploads as multipart/form-data', () => {
@@ -167,69 +246,33 @@ describe('uploads as multipart/form-data', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it('cancels the source when the stream is cancelled', async () => {
-    let cancelled = false;
-    const source = new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(new Uint8Array(1)), cancel: () => void (cancelled = true) });
+  it.each(STREAMS)('releases %s source when the stream is cancelled', async (kind) => {
+    const { state, source } = endlessSource(kind);
     const { body } = toMultipart({ file: source, filename: 'x' });
     const reader = (body as ReadableStream<Uint8Array>).getReader();
-    await reader.read();
+    await reader.read(); // the form's head
+    await reader.read(); // the source's first chunk: a generator runs its `finally` only once started
     await reader.cancel('stop');
-    expect(cancelled).toBe(true);
+    expect(state.released).toBe(true);
+    if (kind === 'web ReadableStream') expect(state.cancelledWith).toBe('stop');
   });
 });
 
 describe('an upload that times out or is aborted stops reading its source', () => {
   /** A server that takes the connection and never reads the body, so the upload never finishes. */
-  async function stalledServer(): Promise<{ baseURL: string; close: () => Promise<void> }> {
-    const stalled = createServer((req) => req.pause());
-    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
-    const { port } = stalled.address() as { port: number };
-    return {
-      baseURL: `http://127.0.0.1:${port}/api/v1/external`,
-      close: () => {
-        stalled.closeAllConnections();
-        return new Promise<void>((resolve) => stalled.close(() => resolve()));
-      },
-    };
-  }
-
-  /**
-   * A source without end in practice: it counts the chunks read once the call has settled, and gives
-   * up after `CAP` of them, so that a regression fails this test instead of spinning the suite forever.
-   */
-  const CAP = 2000;
-  function endlessSource() {
-    const state = { settled: false, after: 0, ended: false };
-    function* chunks(): Generator<Uint8Array> {
-      try {
-        for (;;) {
-          if (state.settled && ++state.after >= CAP) return;
-          yield new Uint8Array(64 * 1024);
-        }
-      } finally {
-        state.ended = true;
-      }
-    }
-    return { state, chunks };
-  }
-  const settle = (state: { settled: boolean }) => (e: unknown) => {
-    state.settled = true;
-    return e;
-  };
-  /** Lets anything still pulling the body run on for a while (timers fire only if the loop is free). */
-  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const stalledServer = () => localServer((req) => req.pause());
 
   it('destroys a Node Readable source on a timeout, reading at most a few chunks after the rejection', { timeout: 15_000 }, async () => {
     const { baseURL: url, close } = await stalledServer();
     try {
-      const { state, chunks } = endlessSource();
-      const source = Readable.from(chunks());
+      const { state, source } = endlessSource('Node Readable');
       const c = new ForecastingClient({ apiKey: 'pre_test', baseURL: url, logLevel: 'off', maxRetries: 0, timeout: 300 });
       const err = await send({ file: source, filename: 'a' }, c).catch(settle(state));
       expect((err as Error).name).toBe('APITimeoutError');
       await pause(200);
-      expect(state.after).toBeLessThan(16);
-      expect(source.destroyed).toBe(true);
+      expect(state.after).toBeLessThan(16 * CHUNK);
+      expect(state.released).toBe(true);
+      expect((source as Readable).destroyed).toBe(true);
     } finally {
       await close();
     }
@@ -238,19 +281,7 @@ describe('an upload that times out or is aborted stops reading its source', () =
   it('cancels a web ReadableStream source with the signal\'s reason when the signal aborts', { timeout: 15_000 }, async () => {
     const { baseURL: url, close } = await stalledServer();
     try {
-      const { state, chunks } = endlessSource();
-      const it = chunks();
-      let cancelledWith: unknown;
-      const source = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          const next = it.next();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        },
-        cancel(reason) {
-          cancelledWith = reason;
-        },
-      });
+      const { state, source } = endlessSource('web ReadableStream');
       const abort = new AbortController();
       const reason = new Error('stop the upload');
       setTimeout(() => abort.abort(reason), 300);
@@ -258,8 +289,8 @@ describe('an upload that times out or is aborted stops reading its source', () =
       const err = await c._call(upload, ['q1'], { file: source, filename: 'a' } as never, { signal: abort.signal }).catch(settle(state));
       expect(err).toBe(reason);
       await pause(200);
-      expect(state.after).toBeLessThan(16);
-      expect(cancelledWith).toBe(reason);
+      expect(state.after).toBeLessThan(16 * CHUNK);
+      expect(state.cancelledWith).toBe(reason);
     } finally {
       await close();
     }
@@ -268,16 +299,151 @@ describe('an upload that times out or is aborted stops reading its source', () =
   it('ends an async iterator source (its return()) on a timeout', { timeout: 15_000 }, async () => {
     const { baseURL: url, close } = await stalledServer();
     try {
-      const { state, chunks } = endlessSource();
-      async function* source() {
-        yield* chunks();
-      }
+      const { state, source } = endlessSource('async generator');
       const c = new ForecastingClient({ apiKey: 'pre_test', baseURL: url, logLevel: 'off', maxRetries: 0, timeout: 300 });
-      const err = await send({ file: source(), filename: 'a' }, c).catch(settle(state));
+      const err = await send({ file: source, filename: 'a' }, c).catch(settle(state));
       expect((err as Error).name).toBe('APITimeoutError');
       await pause(200);
-      expect(state.after).toBeLessThan(16);
-      expect(state.ended).toBe(true);
+      expect(state.after).toBeLessThan(16 * CHUNK);
+      expect(state.released).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('an upload whose connection breaks stops reading its source', () => {
+  /** Where each server breaks the connection: after this much of the body has arrived. */
+  const BREAK_AT = MiB;
+  /**
+   * The ways a server breaks an upload once `BREAK_AT` bytes have arrived: a TCP reset; the socket
+   * destroyed (the client's next writes fail with EPIPE or ECONNRESET); an early 413 answer, the rest
+   * unread, then the connection closed (what the mock does with a body over its cap).
+   */
+  const BREAKS = {
+    reset: (req: IncomingMessage) => req.socket.resetAndDestroy(),
+    'destroyed socket': (req: IncomingMessage) => req.socket.destroy(),
+    'early 413, then close': (req: IncomingMessage, res: ServerResponse) => {
+      req.pause();
+      const error = { type: 'error', error: { type: 'request_too_large', message: 'A multipart body may be at most 1 MiB.' } };
+      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(error));
+    },
+  };
+  type Break = keyof typeof BREAKS;
+
+  /** A server that breaks every upload's connection the given way, noting when it did. */
+  async function breakingServer(how: Break) {
+    const broke = { at: 0 };
+    const server = await localServer((req, res) => {
+      let received = 0;
+      req.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received < BREAK_AT || broke.at) return;
+        broke.at = Date.now();
+        BREAKS[how](req, res);
+      });
+    });
+    return { ...server, broke };
+  }
+
+  /** Sends `file` to `baseURL` once (no retries) and settles `state` with the outcome. */
+  const sendOnce = (baseURL: string, file: unknown, state: { settled: boolean }, apiKey = 'pre_test') =>
+    send({ file, filename: 'endless.bin' }, new ForecastingClient({ apiKey, baseURL, logLevel: 'off', maxRetries: 0, timeout: 30_000 })).catch(settle(state));
+
+  /** What holds however the connection broke: the source let go, little read past the break, no more read after the call settled. */
+  async function expectReleased(state: ReturnType<typeof endlessSource>['state'], brokeAt: number, limit: number) {
+    // The call settled promptly after the break (a hang would end in the test's timeout instead).
+    expect(Date.now() - brokeAt).toBeLessThan(10_000);
+    expect(state.released).toBe(true);
+    await pause(200);
+    // What fetch had in flight and the sockets' buffers, never the tens of MiB a pull loop reads in that time.
+    expect(state.pulled).toBeLessThan(limit + 16 * MiB);
+    expect(state.after).toBeLessThan(16 * CHUNK);
+  }
+
+  describe.each(STREAMS)('%s', (kind) => {
+    it.each(['reset', 'destroyed socket'] as const)('%s: rejects with APIConnectionError, releases the source, reads no further', { timeout: 30_000 }, async (how) => {
+      const { baseURL: url, close, broke } = await breakingServer(how);
+      try {
+        const { state, source } = endlessSource(kind);
+        const err = await sendOnce(url, source, state);
+        expect(err).toBeInstanceOf(APIConnectionError);
+        expect((err as Error).message).toMatch(/^Connection error \((ECONNRESET|EPIPE)\)\.$/);
+        await expectReleased(state, broke.at, BREAK_AT);
+        // A web stream source is cancelled with the very error the call rejects with.
+        if (kind === 'web ReadableStream') expect(state.cancelledWith).toBe(err);
+      } finally {
+        await close();
+      }
+    });
+
+    it('early 413, then close: rejects with the 413 (or APIConnectionError if the close wins), releases the source', { timeout: 30_000 }, async () => {
+      const { baseURL: url, close, broke } = await breakingServer('early 413, then close');
+      try {
+        const { state, source } = endlessSource(kind);
+        const err = await sendOnce(url, source, state);
+        expectAnswerOrBreak(err);
+        await expectReleased(state, broke.at, BREAK_AT);
+        // A web stream source is cancelled with the error of the answer (or of the break).
+        if (kind === 'web ReadableStream') expect(state.cancelledWith).toMatchObject({ name: (err as Error).name, status: (err as APIError).status });
+      } finally {
+        await close();
+      }
+    });
+
+    it('against startMockServer(): a body over the upload cap is refused and the source released', { timeout: 30_000 }, async () => {
+      const mock = await startMockServer();
+      try {
+        const { state, source } = endlessSource(kind);
+        const started = Date.now();
+        const err = await sendOnce(mock.baseURL, source, state, mock.apiKey);
+        expectAnswerOrBreak(err);
+        await expectReleased(state, started, MAX_MULTIPART_BODY_BYTES);
+      } finally {
+        await mock.close();
+      }
+    });
+  });
+
+  /**
+   * The 413 when its answer arrived; otherwise (Node's fetch fails a request whose body it can no
+   * longer write, even with the answer on its way) the connection error. Never a bare TypeError.
+   */
+  function expectAnswerOrBreak(err: unknown) {
+    if (err instanceof APIError) expect([err.status, err.type]).toEqual([413, 'request_too_large']);
+    else expect(err).toBeInstanceOf(APIConnectionError);
+  }
+
+  it('ends in APIConnectionError for a Blob cut off by a reset (its bytes are at hand: nothing to release)', { timeout: 30_000 }, async () => {
+    const { baseURL: url, close } = await breakingServer('reset');
+    try {
+      const err = await sendOnce(url, new Blob([new Uint8Array(8 * MiB)]), { settled: false });
+      expect(err).toBeInstanceOf(APIConnectionError);
+    } finally {
+      await close();
+    }
+  });
+
+  it('still ends in APIConnectionError when the source fails to let go (its return() throws)', { timeout: 30_000 }, async () => {
+    const { baseURL: url, close } = await breakingServer('reset');
+    try {
+      let returned = false;
+      let pulled = 0;
+      // Ends after CAP chunks, so that a regression fails rather than spins.
+      const source = {
+        [Symbol.asyncIterator]: () => ({
+          next: async () => (++pulled > CAP ? { done: true, value: undefined } : { done: false, value: new Uint8Array(CHUNK) }),
+          return: () => {
+            returned = true;
+            throw new TypeError('cannot stop');
+          },
+        }),
+      };
+      const err = await sendOnce(url, source, { settled: false });
+      expect(err).toBeInstanceOf(APIConnectionError);
+      expect(returned).toBe(true);
+      await pause(200);
+      expect(pulled * CHUNK).toBeLessThan(BREAK_AT + 16 * MiB);
     } finally {
       await close();
     }
