@@ -125,6 +125,25 @@ export function depthExceeds(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * The path (`templateValues.__proto__`) of the first `__proto__` key in a body, form or query, else
+ * `undefined`. No field has that name, and code copying it onto an object sets a prototype instead
+ * (or silently drops it, as zod does): the mock refuses it, 400 naming it.
+ */
+export function protoKeyPath(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (v === null || typeof v !== 'object' || v instanceof Blob) continue;
+    for (const [key, child] of Object.entries(v)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key === '__proto__') return at;
+      stack.push([child, at]);
+    }
+  }
+  return undefined;
+}
+
 /** The refusal of a body that could not be taken, or `undefined` when it may go on. */
 export function bodyRefusal(body: BodyRead): MockHttpError | undefined {
   if (body.kind === 'too_large') {
@@ -229,11 +248,9 @@ export async function formObject(bytes: Uint8Array<ArrayBuffer>, headers: Header
   } catch {
     throw badRequest('The multipart/form-data body could not be read');
   }
-  const out: Record<string, unknown> = {};
-  form.forEach((value, key) => {
-    out[key] = value;
-  });
-  return out;
+  const fields = new Map<string, unknown>();
+  form.forEach((value, key) => fields.set(key, value));
+  return Object.fromEntries(fields);
 }
 
 type Def = { type: string; innerType?: z.ZodMiniType; shape?: Record<string, z.ZodMiniType> };
@@ -253,14 +270,13 @@ function wantedKind(schema: z.ZodMiniType | undefined): string | undefined {
  */
 export function queryObject(params: URLSearchParams, schema: z.ZodMiniType | undefined): Record<string, unknown> {
   const shape = schema ? defOf(schema).shape : undefined;
-  const out: Record<string, unknown> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    const kind = wantedKind(shape?.[key]);
-    const converted = values.map((v) => coerce(v, kind));
-    out[key] = converted.length > 1 || kind === 'array' ? converted : converted[0];
-  }
-  return out;
+  return Object.fromEntries(
+    [...new Set(params.keys())].map((key) => {
+      const kind = wantedKind(shape && Object.hasOwn(shape, key) ? shape[key] : undefined);
+      const converted = params.getAll(key).map((v) => coerce(v, kind));
+      return [key, converted.length > 1 || kind === 'array' ? converted : converted[0]];
+    }),
+  );
 }
 
 function coerce(text: string, kind: string | undefined): unknown {
