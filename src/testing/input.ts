@@ -26,6 +26,17 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_MULTIPART_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024;
 /**
+ * The largest JSON body an upload route reads: one file at the spec's 10 MiB as base64 (4 characters
+ * for every 3 bytes, about 13.3 MiB) plus 64 KiB for the other fields. So a preset file sent as
+ * `{filename, contentBase64}` meets the same 10 MiB limit as one sent as multipart: a larger file is
+ * refused by the shared schema (400 naming `contentBase64`), a larger body answers 413 unread.
+ * @example
+ * ```ts
+ * console.log(MAX_JSON_UPLOAD_BODY_BYTES); // 4 * ceil(10 MiB / 3) + 64 KiB
+ * ```
+ */
+export const MAX_JSON_UPLOAD_BODY_BYTES = 4 * Math.ceil(MAX_FILE_BYTES / 3) + 64 * 1024;
+/**
  * The deepest nesting of objects and arrays a JSON body may have; deeper answers 400.
  * @example
  * ```ts
@@ -59,13 +70,13 @@ const isMultipart = (request: Request) => (request.headers.get('content-type') ?
 /**
  * Reads the body once, never more than its cap: a declared `Content-Length` over it is refused
  * unread, and reading stops (the stream is cancelled) as soon as the count passes it. The upload
- * cap holds only on routes that take uploads (`uploadRoute`): a multipart content type on any other
- * route keeps the JSON cap, so it cannot raise what that route reads.
+ * caps hold only on routes that take uploads (`uploadRoute`), for a multipart body or a JSON one
+ * carrying the file in base64: any other route keeps the JSON cap, whatever content type is claimed.
  */
 export async function readBody(request: Request, uploadRoute = false): Promise<BodyRead> {
   if (request.body === null) return { kind: 'none' };
   const multipart = isMultipart(request);
-  const limit = multipart && uploadRoute ? MAX_MULTIPART_BODY_BYTES : MAX_JSON_BODY_BYTES;
+  const limit = !uploadRoute ? MAX_JSON_BODY_BYTES : multipart ? MAX_MULTIPART_BODY_BYTES : MAX_JSON_UPLOAD_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) {
     await request.body.cancel().catch(() => undefined);
