@@ -145,7 +145,7 @@ export function protoKeyPath(value: unknown): string | undefined {
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {
     const [v, path] = stack.pop()!;
-    if (v === null || typeof v !== 'object' || v instanceof Blob) continue;
+    if (v === null || typeof v !== 'object') continue; // a File part has no own keys: nothing to walk
     for (const [key, child] of Object.entries(v)) {
       const at = path ? `${path}.${key}` : key;
       if (key === '__proto__') return at;
