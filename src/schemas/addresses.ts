@@ -98,8 +98,8 @@ export function withoutTrailingDot(hostname: string): string {
   return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
 }
 
-/** The bytes of an IP literal (4 for IPv4, 16 for IPv6, brackets optional), or `undefined`. @internal */
-export function ipBytes(text: string): number[] | undefined {
+/** The bytes of an IP literal (4 for IPv4, 16 for IPv6, brackets optional), or `undefined`. */
+function ipBytes(text: string): number[] | undefined {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   return bare.includes(':') ? ipv6Bytes(bare) : ipv4Bytes(bare);
 }

@@ -1,7 +1,7 @@
 /**
  * Connections to remote tool servers (MCP servers), spec "Connection": the address rule the SDK can
  * check before sending and the request schemas. The service (and the mock) resolves the host and
- * refuses a private, loopback or link-local address too.
+ * refuses an address that is not public too.
  * @module
  */
 import * as z from 'zod/mini';
