@@ -1,17 +1,17 @@
 /**
  * Connections to remote tool servers (MCP servers), spec "Connection": the address rule the SDK can
  * check before sending and the request schemas. The service (and the mock) resolves the host and
- * refuses a private, loopback or link-local address too.
+ * refuses an address that is not public too.
  * @module
  */
 import * as z from 'zod/mini';
 import { CursorPageParams, exact, rule } from './common.js';
 import { CONNECTION_AUTH_KINDS, OWNERSHIP_SCOPES } from './enums.js';
-import { addressKind } from './webhooks.js';
+import { addressKind } from './addresses.js';
 
 /**
  * Why a connection address is refused, or `undefined`: it must be `https://`, hold no user name or
- * password, and not be a private, loopback, link-local or unspecified IP literal (or `localhost`).
+ * password, and not be an IP literal that is not public (see `addressKind`) or `localhost`.
  * A name is judged by the service once resolved. @internal
  */
 export function connectionUrlProblem(raw: string): string | undefined {

@@ -109,8 +109,14 @@ export const TemplateFields = exact({
 export interface TemplateFields extends z.input<typeof TemplateFields> {}
 
 export const TemplateBlankInput = exact({
-  /** Letters, digits and `_`; written `{key}` in the fields. */
-  key: z.string().check(z.regex(/^\w+$/, { error: 'must be letters, digits or _ (it is written {key} in the fields)' })),
+  /**
+   * Letters, digits and `_`; written `{key}` in the fields. Not `__proto__`: as a key of
+   * `templateValues` a JSON object cannot carry it (parsers drop it or set a prototype with it).
+   */
+  key: z.string().check(
+    z.regex(/^\w+$/, { error: 'must be letters, digits or _ (it is written {key} in the fields)' }),
+    rule((key: string) => key !== '__proto__', '', 'must not be __proto__: no JSON object can carry it as a key of templateValues'),
+  ),
   /** What to fill in, for a person (default: the key). */
   label: z.optional(z.string()),
   /** An example or advice, for a person. */

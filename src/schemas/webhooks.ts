@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_WEBHOOK_URL_LENGTH } from '../core/limits.js';
+import { addressKind } from './addresses.js';
 import { CursorPageParams, exact, openEnum } from './common.js';
 import { SubscribableEventKind } from './events.js';
 
@@ -29,72 +30,11 @@ export function webhookUrlProblem(raw: string): string | undefined {
   return undefined;
 }
 
-/** What a host is when it is not public: `loopback`, `private`, `link-local` or `unspecified`. @internal */
-export type AddressKind = 'loopback' | 'private' | 'link-local' | 'unspecified';
-
-/**
- * Classifies a host as the URL parser normalized it (IPv4 dotted decimal, IPv6 in brackets,
- * lowercase names). One trailing dot (the fully qualified form, `localhost.`) is ignored. Names
- * other than `localhost` are public here: only literals can be judged without resolving them (the
- * service resolves names before every call).
- * @internal
- */
-export function addressKind(hostname: string): AddressKind | undefined {
-  const host = withoutTrailingDot(hostname);
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
-  const v4 = ipv4(host);
-  if (v4) return ipv4Kind(v4);
-  if (!host.startsWith('[')) return undefined;
-  const v6 = ipv6(host.slice(1, -1));
-  if (!v6) return undefined;
-  if (v6.every((g) => g === 0)) return 'unspecified';
-  if (v6.slice(0, 7).every((g) => g === 0) && v6[7] === 1) return 'loopback';
-  const embedded = () => ipv4Kind([v6[6]! >> 8, v6[6]! & 255, v6[7]! >> 8, v6[7]! & 255]);
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d): judged as the IPv4 address they hold.
-  if (v6.slice(0, 5).every((g) => g === 0) && (v6[5] === 0xffff || v6[5] === 0)) return embedded();
-  // NAT64 (64:ff9b::a.b.c.d): a gateway translates it to the IPv4 address it holds.
-  if (v6[0] === 0x64 && v6[1] === 0xff9b && v6.slice(2, 6).every((g) => g === 0)) return embedded();
-  if ((v6[0]! & 0xffc0) === 0xfe80) return 'link-local';
-  if ((v6[0]! & 0xffc0) === 0xfec0) return 'private'; // site-local fec0::/10 (deprecated, still routed inside networks)
-  if ((v6[0]! & 0xfe00) === 0xfc00) return 'private'; // unique local fc00::/7
-  return undefined;
-}
-
-/** The host name without one trailing dot: `localhost.` names the same host as `localhost`. @internal */
-export function withoutTrailingDot(hostname: string): string {
-  return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
-}
-
-function ipv4(host: string): number[] | undefined {
-  const parts = host.split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p))) return undefined;
-  return parts.map(Number);
-}
-
-function ipv4Kind([a, b]: number[]): AddressKind | undefined {
-  if (a === 0) return 'unspecified';
-  if (a === 127) return 'loopback';
-  if (a === 169 && b === 254) return 'link-local';
-  const isPrivate =
-    a === 10 || (a === 172 && b! >= 16 && b! <= 31) || (a === 192 && b === 168) || (a === 100 && b! >= 64 && b! <= 127);
-  return isPrivate ? 'private' : undefined;
-}
-
-/** Eight 16-bit groups of a normalized IPv6 literal (the URL parser already compressed and lowercased it). */
-function ipv6(text: string): number[] | undefined {
-  const [head = '', tail] = text.split('::');
-  const groups = (s: string) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  const fill = 8 - left.length - right.length;
-  if (fill < 0 || (tail === undefined && fill !== 0) || [...left, ...right].some(Number.isNaN)) return undefined;
-  return [...left, ...Array<number>(fill).fill(0), ...right];
-}
-
 /**
  * A webhook address: `https`, at most 500 characters, no user name, password or `#` fragment, and not
- * a private, loopback, link-local or unspecified IP literal (names are resolved by the service, not
- * here). Plain `http://` to a loopback literal passes: it is the mock service's test mode.
+ * a private, loopback, link-local, multicast, broadcast, reserved or unspecified IP literal (names are
+ * resolved by the service, not here). Plain `http://` to a loopback literal passes: it is the mock
+ * service's test mode.
  */
 export const WebhookUrl = z.string().check(
   z.superRefine((value, ctx) => {

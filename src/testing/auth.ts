@@ -147,12 +147,11 @@ export function requireOrganizationAdmin(principal: Principal, what: string): vo
 
 /** Replaces the key in headers shown by the request log. */
 export function redactHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Entries, not assignments: a header a client names `__proto__` stays a header.
+  const entries: [string, string][] = [];
   headers.forEach((value, name) => {
     const scheme = value.match(/^\w+\s+/)?.[0] ?? '';
-    if (name === 'authorization') out[name] = `${scheme}[redacted]`;
-    else if (name === 'x-api-key') out[name] = '[redacted]';
-    else out[name] = value;
+    entries.push([name, name === 'authorization' ? `${scheme}[redacted]` : name === 'x-api-key' ? '[redacted]' : value]);
   });
-  return out;
+  return Object.fromEntries(entries);
 }

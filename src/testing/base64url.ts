@@ -14,5 +14,8 @@ export function toBase64Url(bytes: Uint8Array): string {
 /** The bytes of a base64url text; throws on text that is not base64url. @internal */
 export function fromBase64Url(text: string): Uint8Array {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  // A plain loop: `Uint8Array.from` with a map function takes seconds on a 10 MiB file.
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }

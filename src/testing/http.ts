@@ -38,6 +38,12 @@ export function notFound(message: string): MockHttpError {
   return new MockHttpError(404, 'not_found', message);
 }
 
+/** 405 `invalid_request_error` with the `Allow` header the spec asks for. */
+export function methodNotAllowed(method: string, allow: readonly string[]): MockHttpError {
+  const list = allow.join(', ');
+  return new MockHttpError(405, 'invalid_request_error', `${method} is not allowed here; allowed: ${list}`, {}, { allow: list });
+}
+
 /** 409 with `type` (default `invalid_request_error`, the spec's type for a generic conflict). */
 export function conflict(message: string, type = 'invalid_request_error', extra?: Record<string, unknown>): MockHttpError {
   return new MockHttpError(409, type, message, extra);

@@ -27,7 +27,7 @@ export type { MockApiKey } from './auth.js';
 export { Collection, MockStore, collectionKey, FORECASTS, QUESTIONS } from './store.js';
 export type { CollectionKey, ForecastRecord, Ownership, QuestionRecord } from './store.js';
 export { API_PREFIX } from './router.js';
-export { MAX_JSON_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, MAX_JSON_DEPTH, MAX_LOGGED_BODY_BYTES } from './input.js';
+export { MAX_JSON_BODY_BYTES, MAX_JSON_UPLOAD_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, MAX_JSON_DEPTH, MAX_LOGGED_BODY_BYTES } from './input.js';
 export { MockEventBus } from './events.js';
 export { clientClockFor, mockClientOptions } from './client-clock.js';
 export { ForecastControls } from './models/forecast-controls.js';

@@ -26,6 +26,17 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_MULTIPART_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024;
 /**
+ * The largest JSON body an upload route reads: one file at the spec's 10 MiB as base64 (4 characters
+ * for every 3 bytes, about 13.3 MiB) plus 64 KiB for the other fields. So a preset file sent as
+ * `{filename, contentBase64}` meets the same 10 MiB limit as one sent as multipart: a larger file is
+ * refused by the shared schema (400 naming `contentBase64`), a larger body answers 413 unread.
+ * @example
+ * ```ts
+ * console.log(MAX_JSON_UPLOAD_BODY_BYTES); // 4 * ceil(10 MiB / 3) + 64 KiB
+ * ```
+ */
+export const MAX_JSON_UPLOAD_BODY_BYTES = 4 * Math.ceil(MAX_FILE_BYTES / 3) + 64 * 1024;
+/**
  * The deepest nesting of objects and arrays a JSON body may have; deeper answers 400.
  * @example
  * ```ts
@@ -59,13 +70,13 @@ const isMultipart = (request: Request) => (request.headers.get('content-type') ?
 /**
  * Reads the body once, never more than its cap: a declared `Content-Length` over it is refused
  * unread, and reading stops (the stream is cancelled) as soon as the count passes it. The upload
- * cap holds only on routes that take uploads (`uploadRoute`): a multipart content type on any other
- * route keeps the JSON cap, so it cannot raise what that route reads.
+ * caps hold only on routes that take uploads (`uploadRoute`), for a multipart body or a JSON one
+ * carrying the file in base64: any other route keeps the JSON cap, whatever content type is claimed.
  */
 export async function readBody(request: Request, uploadRoute = false): Promise<BodyRead> {
   if (request.body === null) return { kind: 'none' };
   const multipart = isMultipart(request);
-  const limit = multipart && uploadRoute ? MAX_MULTIPART_BODY_BYTES : MAX_JSON_BODY_BYTES;
+  const limit = !uploadRoute ? MAX_JSON_BODY_BYTES : multipart ? MAX_MULTIPART_BODY_BYTES : MAX_JSON_UPLOAD_BODY_BYTES;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) {
     await request.body.cancel().catch(() => undefined);
@@ -123,6 +134,25 @@ export function depthExceeds(value: unknown, max: number): boolean {
     for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/**
+ * The path (`templateValues.__proto__`) of the first `__proto__` key in a body, form or query, else
+ * `undefined`. No field has that name, and code copying it onto an object sets a prototype instead
+ * (or silently drops it, as zod does): the mock refuses it, 400 naming it.
+ */
+export function protoKeyPath(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue; // a File part has no own keys: nothing to walk
+    for (const [key, child] of Object.entries(v)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key === '__proto__') return at;
+      stack.push([child, at]);
+    }
+  }
+  return undefined;
 }
 
 /** The refusal of a body that could not be taken, or `undefined` when it may go on. */
@@ -229,11 +259,9 @@ export async function formObject(bytes: Uint8Array<ArrayBuffer>, headers: Header
   } catch {
     throw badRequest('The multipart/form-data body could not be read');
   }
-  const out: Record<string, unknown> = {};
-  form.forEach((value, key) => {
-    out[key] = value;
-  });
-  return out;
+  const fields = new Map<string, unknown>();
+  form.forEach((value, key) => fields.set(key, value));
+  return Object.fromEntries(fields);
 }
 
 type Def = { type: string; innerType?: z.ZodMiniType; shape?: Record<string, z.ZodMiniType> };
@@ -253,14 +281,13 @@ function wantedKind(schema: z.ZodMiniType | undefined): string | undefined {
  */
 export function queryObject(params: URLSearchParams, schema: z.ZodMiniType | undefined): Record<string, unknown> {
   const shape = schema ? defOf(schema).shape : undefined;
-  const out: Record<string, unknown> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    const kind = wantedKind(shape?.[key]);
-    const converted = values.map((v) => coerce(v, kind));
-    out[key] = converted.length > 1 || kind === 'array' ? converted : converted[0];
-  }
-  return out;
+  return Object.fromEntries(
+    [...new Set(params.keys())].map((key) => {
+      const kind = wantedKind(shape && Object.hasOwn(shape, key) ? shape[key] : undefined);
+      const converted = params.getAll(key).map((v) => coerce(v, kind));
+      return [key, converted.length > 1 || kind === 'array' ? converted : converted[0]];
+    }),
+  );
 }
 
 function coerce(text: string, kind: string | undefined): unknown {

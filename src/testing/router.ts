@@ -54,18 +54,9 @@ export class Router {
 
   /** Matches a full pathname (with the `/api/v1/external` prefix). */
   match(method: string, pathname: string): RouteMatch {
-    if (!pathname.startsWith(`${API_PREFIX}/`)) return { kind: 'not_found' };
-    // Empty segments (a trailing or doubled slash) match nothing: the spec answers 404.
-    const segments = pathname.slice(API_PREFIX.length).split('/').slice(1);
-    if (segments.some((s) => s === '')) return { kind: 'not_found' };
-    let decoded: string[];
-    try {
-      decoded = segments.map(decodeURIComponent);
-    } catch {
-      return { kind: 'not_found' };
-    }
-    const route = this.best(decoded);
-    if (!route) return { kind: 'not_found' };
+    const found = this.route(pathname);
+    if (!found) return { kind: 'not_found' };
+    const { route, decoded } = found;
     const operation = route.byMethod.get(method.toUpperCase());
     if (!operation) return { kind: 'method_not_allowed', allow: [...route.byMethod.keys()] };
     const pathParams: Record<string, string> = {};
@@ -73,6 +64,27 @@ export class Router {
       if (s.startsWith('{')) pathParams[s.slice(1, -1)] = decoded[i]!;
     });
     return { kind: 'operation', operation, pathParams };
+  }
+
+  /** The methods declared for a full pathname, or `undefined` when no route has that path. */
+  allowed(pathname: string): string[] | undefined {
+    const found = this.route(pathname);
+    return found && [...found.route.byMethod.keys()];
+  }
+
+  private route(pathname: string): { route: Route; decoded: string[] } | undefined {
+    if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
+    // Empty segments (a trailing or doubled slash) match nothing: the spec answers 404.
+    const segments = pathname.slice(API_PREFIX.length).split('/').slice(1);
+    if (segments.some((s) => s === '')) return undefined;
+    let decoded: string[];
+    try {
+      decoded = segments.map(decodeURIComponent);
+    } catch {
+      return undefined;
+    }
+    const route = this.best(decoded);
+    return route && { route, decoded };
   }
 
   /** The matching route whose first literal-vs-param difference is a literal. */

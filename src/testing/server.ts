@@ -8,10 +8,10 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { ScaledClock, type MockClock } from './clock.js';
 import { MockConnectionDropped } from './faults.js';
-import { errorResponse, MockHttpError } from './http.js';
+import { errorResponse, methodNotAllowed, MockHttpError, notFound } from './http.js';
 import { API_PREFIX } from './router.js';
 import { createMockService, type MockService, type MockServiceOptions } from './service.js';
 
@@ -94,7 +94,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   if (!serviceOptions.clock && serviceOptions.timeScale === undefined) serviceOptions.timeScale = DEFAULT_SERVER_TIME_SCALE;
   const service = given ?? createMockService(serviceOptions);
   let origin = '';
-  const server = nodeHttp().createServer((req, res) => void respond(service, origin, req, res));
+  const http = nodeHttp();
+  const server = http.createServer((req, res) => void respond(service, origin, req, res));
+  // Node hands a CONNECT its raw socket: answer it as any request, then close (the mock tunnels nothing).
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const res = new http.ServerResponse(req);
+    res.assignSocket(socket);
+    res.shouldKeepAlive = false;
+    res.on('finish', () => socket.destroySoon());
+    void respond(service, origin, req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
@@ -128,7 +137,10 @@ async function respond(service: MockService, origin: string, req: IncomingMessag
   });
   let response: Response;
   try {
-    response = await service.handle(toRequest(req, origin, controller.signal));
+    const method = req.method ?? 'GET';
+    response = FETCH_FORBIDDEN.has(method)
+      ? unrepresentable(service, method, new URL(`${origin}${targetPath(req.url)}`).pathname)
+      : await service.handle(toRequest(req, origin, controller.signal));
   } catch (err) {
     if (err instanceof MockConnectionDropped) {
       req.socket.destroy();
@@ -143,12 +155,22 @@ async function respond(service: MockService, origin: string, req: IncomingMessag
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  headers['content-length'] = String(body.length);
+  // A HEAD answer keeps the length the GET answer has.
+  headers['content-length'] = req.method === 'HEAD' ? (response.headers.get('content-length') ?? '0') : String(body.length);
   // Answered before the body was read to its end (a body over its cap): close the connection
   // rather than read the rest. Node then ends the socket once the answer is written.
   if (!req.complete) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+/** Methods a Fetch `Request` cannot carry (they throw), so never reach `service.handle`. */
+const FETCH_FORBIDDEN: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** The answer to such a method, from the service's routes: 405 with `Allow` on a known path, else 404. */
+function unrepresentable(service: MockService, method: string, path: string): Response {
+  const allow = service.allowedMethods(path);
+  return errorResponse(allow ? methodNotAllowed(method, allow) : notFound(`No route for ${method} ${path}`));
 }
 
 /** The request for the service, addressed to this server: routing reads the request target's path only. */
@@ -164,14 +186,16 @@ function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): R
 /**
  * The path and query of a request target. Never built from the `Host` header, which a client may
  * fill with a path of its own (`127.0.0.1/api/v1/external/tags#`). An absolute-form target
- * (`http://host/path`) gives its path; anything else (`*`, junk) routes nowhere. A target starting
- * `//` stays a path (it answers 404) because it is appended to the origin, never resolved against it.
+ * (`http://host/path`) gives its path; anything else (`*`, a CONNECT's `host:port`, junk) routes
+ * nowhere. A target starting `//` stays a path (it answers 404) because it is appended to the
+ * origin, never resolved against it.
  */
 function targetPath(target = '/'): string {
   if (target.startsWith('/')) return target;
   try {
     const url = new URL(target);
-    return `${url.pathname}${url.search}`;
+    // `host:443` parses as scheme `host:` with path `443`: only http(s) targets name a path.
+    return url.protocol === 'http:' || url.protocol === 'https:' ? `${url.pathname}${url.search}` : '/';
   } catch {
     return '/';
   }

@@ -10,8 +10,8 @@ import { ManualClock, ScaledClock, type MockClock } from './clock.js';
 import { delay, FaultInjector, faultResponse, MockConnectionDropped, type FaultRule } from './faults.js';
 import { allHandlers } from './handlers/index.js';
 import type { HandlerContext, OperationHandler } from './handlers/types.js';
-import { errorResponse, jsonResponse, MockHttpError, notFound, Reply } from './http.js';
-import { bodyFingerprint, bodyRefusal, formObject, loggedBody, queryObject, readBody, validate, type BodyRead } from './input.js';
+import { badRequest, errorResponse, jsonResponse, methodNotAllowed, MockHttpError, notFound, Reply } from './http.js';
+import { bodyFingerprint, bodyRefusal, formObject, loggedBody, protoKeyPath, queryObject, readBody, validate, type BodyRead } from './input.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog, type RecordedRequest } from './request-log.js';
 import { API_PREFIX, Router, type RouteMatch } from './router.js';
@@ -290,7 +290,9 @@ export class MockService {
   async handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
-    const route = this.router.match(method, url.pathname);
+    // HEAD is answered as GET without the body (RFC 9110); the log and the faults see HEAD.
+    const head = method === 'HEAD';
+    const route = this.router.match(head ? 'GET' : method, url.pathname);
     const operation = route.kind === 'operation' ? route.operation : undefined;
     const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
     const body = await readBody(request, operation?.multipart === true);
@@ -352,7 +354,20 @@ export class MockService {
       entry.dropped = true;
       throw new MockConnectionDropped('connection dropped by an injected fault after the request was handled');
     }
-    return response;
+    return head ? await withoutBody(response) : response;
+  }
+
+  /**
+   * The methods the spec declares for a path (its `Allow` header), or `undefined` when no route has
+   * the path. The HTTP server answers from it the methods a Fetch `Request` cannot carry (`TRACE`).
+   * @example
+   * ```ts
+   * service.allowedMethods('/api/v1/external/questions'); // ['GET', 'POST']
+   * service.allowedMethods('/api/v1/external/nowhere'); // undefined
+   * ```
+   */
+  allowedMethods(pathname: string): string[] | undefined {
+    return this.router.allowed(pathname);
   }
 
   /** Routing, auth, limits, input checks and the handler; every refusal becomes the error envelope. */
@@ -361,10 +376,9 @@ export class MockService {
       // The service's OpenAPI document, beside the API and open to all (no operation has this path).
       if (route.kind === 'not_found' && url.pathname === `${API_PREFIX}${OPENAPI_PATH}`) return await openApiResponse(request, url);
       if (route.kind === 'not_found') throw notFound(`No route for ${request.method} ${url.pathname}`);
-      if (route.kind === 'method_not_allowed') {
-        const allow = route.allow.join(', ');
-        throw new MockHttpError(405, 'invalid_request_error', `${request.method} is not allowed here; allowed: ${allow}`, {}, { allow });
-      }
+      // OPTIONS asks what a path takes: 204 with `Allow`, no key needed.
+      if (route.kind === 'method_not_allowed' && request.method.toUpperCase() === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: route.allow.join(', ') } });
+      if (route.kind === 'method_not_allowed') throw methodNotAllowed(request.method, route.allow);
       const { operation, pathParams } = route;
       const principal = this.keys.authenticate(request.headers);
       requireScope(principal, operation.scope);
@@ -407,6 +421,13 @@ export class MockService {
   }
 }
 
+/** A HEAD answer: the GET answer's status and headers, its length kept, no body. */
+async function withoutBody(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  if (response.body) headers.set('content-length', String((await response.arrayBuffer()).byteLength));
+  return new Response(null, { status: response.status, statusText: response.statusText, headers });
+}
+
 /** The checked body (POST/PUT/PATCH; an upload's form with its files) or query (GET/DELETE). */
 async function inputOf(operation: Operation, url: URL, body: BodyRead, request: Request): Promise<unknown> {
   const refusal = bodyRefusal(body);
@@ -414,6 +435,8 @@ async function inputOf(operation: Operation, url: URL, body: BodyRead, request: 
   const query = operation.method === 'GET' || operation.method === 'DELETE';
   const form = operation.multipart && body.kind === 'multipart';
   const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : form ? await formObject(body.bytes, request.headers) : {};
+  const proto = protoKeyPath(raw);
+  if (proto !== undefined) throw badRequest('is not a field the service takes', proto);
   return operation.params ? validate(operation.params, raw) : raw;
 }
 

@@ -1,7 +1,7 @@
 // The mock holds up to bad input as a server should: bodies over a cap, deep nesting. Through
 // `service.handle` (the msw and direct path); test/mock/server-input.test.ts covers real HTTP.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMockService, MAX_JSON_BODY_BYTES, MAX_JSON_DEPTH, MAX_LOGGED_BODY_BYTES, MAX_MULTIPART_BODY_BYTES } from '../../src/testing/index.js';
+import { createMockService, MAX_JSON_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_UPLOAD_BODY_BYTES, MAX_LOGGED_BODY_BYTES, MAX_MULTIPART_BODY_BYTES } from '../../src/testing/index.js';
 import { BASE, call, expectError, read } from './_helpers.js';
 
 const MiB = 1024 * 1024;
@@ -36,10 +36,13 @@ afterEach(() => {
 });
 
 describe('body size caps', () => {
-  it('names its caps: 1 MiB of JSON, one 10 MiB file plus form overhead for multipart', () => {
+  it('names its caps: 1 MiB of JSON, one 10 MiB file plus form overhead for multipart or base64 JSON', () => {
     expect(MAX_JSON_BODY_BYTES).toBe(MiB);
     expect(MAX_MULTIPART_BODY_BYTES).toBeGreaterThan(10 * MiB);
     expect(MAX_MULTIPART_BODY_BYTES).toBeLessThanOrEqual(11 * MiB);
+    // A preset file as JSON: 10 MiB in base64 is 13.33 MiB.
+    expect(MAX_JSON_UPLOAD_BODY_BYTES).toBeGreaterThan((10 * MiB * 4) / 3);
+    expect(MAX_JSON_UPLOAD_BODY_BYTES).toBeLessThanOrEqual(13.5 * MiB);
   });
 
   it('answers 413 in the error envelope to a JSON body over 1 MiB, and stores nothing', async () => {

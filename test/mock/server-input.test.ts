@@ -127,3 +127,92 @@ describe('routing by the request path alone', () => {
     expect(mock.service.requests.last()?.operation).toBe('questions.list');
   });
 });
+
+describe('methods a path does not take, never a 500', () => {
+  const send = (method: string, target: string, key = true) =>
+    raw(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${key ? `Authorization: Bearer ${mock.apiKey}\r\n` : ''}Connection: close\r\n\r\n`);
+  const header = (text: string, name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(text.slice(0, text.indexOf('\r\n\r\n')))?.[1];
+
+  it('answers TRACE (which a Fetch Request cannot carry) with 405 and Allow on a known path, 404 elsewhere', async () => {
+    const { text } = await send('TRACE', '/api/v1/external/questions');
+    expect(statusOf(text)).toBe(405);
+    expect(header(text, 'allow')).toBe('GET, POST');
+    expect(JSON.parse(bodyOf(text))).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'TRACE is not allowed here; allowed: GET, POST' } });
+    expect(statusOf((await send('TRACE', '/api/v1/external/nowhere')).text)).toBe(404);
+  });
+
+  it('answers CONNECT as a request for its target, then closes: the mock tunnels nothing', async () => {
+    const authority = await send('CONNECT', 'example.com:443');
+    expect(statusOf(authority.text)).toBe(404);
+    expect(authority.closed).toBe(true);
+    const path = await send('CONNECT', '/api/v1/external/questions/some-id');
+    expect(statusOf(path.text)).toBe(405);
+    expect(header(path.text, 'allow')).toBe('GET, PATCH');
+  });
+
+  it('answers OPTIONS with 204 and Allow, no key needed', async () => {
+    const { text } = await send('OPTIONS', '/api/v1/external/questions', false);
+    expect(statusOf(text)).toBe(204);
+    expect(header(text, 'allow')).toBe('GET, POST');
+    expect(statusOf((await send('OPTIONS', '/api/v1/external/nowhere')).text)).toBe(404);
+  });
+
+  it('answers HEAD on a GET route as GET, without the body', async () => {
+    const headers = { authorization: `Bearer ${mock.apiKey}` };
+    const got = await fetch(`${mock.baseURL}/questions`, { headers });
+    const length = (await got.arrayBuffer()).byteLength;
+    const { text } = await send('HEAD', '/api/v1/external/questions');
+    expect(statusOf(text)).toBe(200);
+    expect(header(text, 'content-type')).toBe('application/json');
+    expect(header(text, 'content-length')).toBe(String(length));
+    expect(bodyOf(text)).toBe('');
+    expect(mock.service.requests.last()).toMatchObject({ method: 'HEAD', operation: 'questions.list', status: 200 });
+    expect(statusOf((await send('HEAD', '/api/v1/external/questions', false)).text)).toBe(401);
+    const post = await send('HEAD', '/api/v1/external/forecasts/batch');
+    expect(statusOf(post.text)).toBe(405);
+    expect(header(post.text, 'allow')).toBe('POST');
+    expect(bodyOf(post.text)).toBe('');
+  });
+
+  it('leaves a lowercase or unknown method to Node, which answers 400', async () => {
+    for (const method of ['get', 'TRACK', 'BREW']) expect(statusOf((await send(method, '/api/v1/external/questions')).text), method).toBe(400);
+  });
+});
+
+describe('__proto__ is never a field', () => {
+  const auth = () => ({ authorization: `Bearer ${mock.apiKey}` });
+  const post = async (path: string, body: BodyInit, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${mock.baseURL}${path}`, { method: 'POST', headers: { ...auth(), ...headers }, body });
+    return { status: res.status, body: (await res.json()) as { id: string; error?: { message: string } } };
+  };
+  const json = { 'content-type': 'application/json' };
+  const form = (name: string, value: string | File) => {
+    const fd = new FormData();
+    fd.append('file', new File(['a,b\n1,2'], 'data.csv'));
+    fd.append(name, value);
+    return fd;
+  };
+
+  it('answers 400 naming a multipart field __proto__, on every upload route', async () => {
+    const question = await post('/questions', JSON.stringify({ type: 'binary', title: 'Will it rain?' }), json);
+    const template = await post('/question-templates', JSON.stringify({ scope: 'personal', name: 'T', questionType: 'binary', fields: { title: 'Will it rain?' }, blanks: [] }), json);
+    const preset = await post('/forecast-presets', JSON.stringify({ scope: 'personal', name: 'P' }), json);
+    for (const id of [question.body.id, template.body.id, preset.body.id]) expect(id).toBeTypeOf('string');
+    const routes = [`/questions/${question.body.id}/files`, `/question-templates/${template.body.id}/files`, `/forecast-presets/${preset.body.id}/files`];
+    for (const path of routes) {
+      for (const value of ['text', new File(['x'], 'x.txt')]) {
+        const res = await post(path, form('__proto__', value));
+        expect(res.status, path).toBe(400);
+        expect(res.body.error?.message).toBe('__proto__: is not a field the service takes');
+      }
+    }
+  });
+
+  it('answers 400 naming a __proto__ key of a JSON body or a query', async () => {
+    const body = await post('/question-templates/00000000-0000-4000-8000-00000000b001/apply', '{"templateValues":{"event":"x","deadline":"y","__proto__":"z"}}', json);
+    expect(body.status).toBe(400);
+    expect(body.body.error?.message).toBe('templateValues.__proto__: is not a field the service takes');
+    const query = await fetch(`${mock.baseURL}/questions?__proto__=a&__proto__=b`, { headers: auth() });
+    expect(query.status).toBe(400);
+  });
+});

@@ -5,11 +5,10 @@
  * @module
  */
 import { questionTemplateFileOperations as fileOps, questionTemplateOperations as ops } from '../../resources/templates.js';
-import { QuestionTemplateFileUploadParams, templateIssues } from '../../schemas/templates.js';
+import { templateIssues } from '../../schemas/templates.js';
 import type { QuestionTemplate } from '../../schemas/records/templates.js';
 import { requireOrganizationAdmin } from '../auth.js';
 import { badRequest, notFound } from '../http.js';
-import { validate } from '../input.js';
 import { findPreset } from '../models/presets.js';
 import { findVisibleQuestion } from '../models/question.js';
 import {
@@ -49,16 +48,6 @@ function findFile(ctx: HandlerContext, template: TemplateRecord): TemplateFileRe
   const file = ctx.store.collection(TEMPLATE_FILES).get(id);
   if (!file || file.templateId !== template.id) throw notFound(`fileId: no file ${id} on template ${template.id}`);
   return file;
-}
-
-/** The fields of a multipart body, as the upload schema reads them. */
-async function formOf(ctx: HandlerContext): Promise<Record<string, unknown>> {
-  const form = await ctx.request.formData().catch(() => {
-    throw badRequest('The request body is not a multipart/form-data form');
-  });
-  const fields: Record<string, unknown> = {};
-  for (const [name, value] of form) fields[name] = value;
-  return fields;
 }
 
 export const templateHandlers = [
@@ -149,7 +138,8 @@ export const templateHandlers = [
 
   on(fileOps.upload, async (ctx) => {
     const record = writableOf(ctx);
-    const input = validate(QuestionTemplateFileUploadParams, await formOf(ctx));
+    // The form was read and checked once, as every upload's is (`inputOf`).
+    const input = ctx.input;
     if (!(input.file instanceof File)) throw badRequest('must be a file part of the form', 'file');
     const id = crypto.randomUUID();
     const file: TemplateFileRecord = {

@@ -5,7 +5,7 @@
  */
 import { MAX_WEBHOOKS } from '../../core/limits.js';
 import { webhookDeliveryOperations as deliveryOps, webhookOperations as ops } from '../../resources/webhooks.js';
-import { addressKind } from '../../schemas/webhooks.js';
+import { addressKind } from '../../schemas/addresses.js';
 import type { Webhook, WebhookWithSecret } from '../../schemas/records/webhooks.js';
 import { badRequest, conflict, notFound } from '../http.js';
 import { cursorPage } from '../paging.js';

@@ -8,7 +8,7 @@
  */
 import type { Connection, ConnectionTool } from '../../schemas/records/connections.js';
 import type { TaskConnection } from '../../schemas/records/forecasts.js';
-import { addressKind, withoutTrailingDot } from '../../schemas/webhooks.js';
+import { addressKind, withoutTrailingDot } from '../../schemas/addresses.js';
 import { badRequest } from '../http.js';
 import { collectionKey, type ForecastRecord, type MockStore, type Ownership } from '../store.js';
 

@@ -66,7 +66,7 @@ export const PRICE_CHANGES = collectionKey<{ id: string; credits: number }>('pri
  * ```
  */
 export function priceOf(store: MockStore, key: string): number {
-  return store.collection(PRICE_CHANGES).get(key)?.credits ?? PRICES[key] ?? 0;
+  return store.collection(PRICE_CHANGES).get(key)?.credits ?? (Object.hasOwn(PRICES, key) ? PRICES[key]! : 0);
 }
 
 /** The organization's record, created with the default balance on first use. */

@@ -206,7 +206,8 @@ export function forecastValue(data: ForecastData, option?: string | null): numbe
   if (data.questionType === 'binary') return payload.probability;
   if (data.questionType === 'multiple_choice') {
     const probabilities = payload.probabilities as Record<string, number>;
-    return option ? probabilities[option] : Math.max(...Object.values(probabilities));
+    if (!option) return Math.max(...Object.values(probabilities));
+    return Object.hasOwn(probabilities, option) ? probabilities[option] : undefined; // an option named `toString` is data, not a member
   }
   return payload.percentiles?.p50;
 }

@@ -195,26 +195,25 @@ export interface BuiltQuestion {
  */
 export function questionFromTemplate(record: TemplateRecord, input: TemplateInput, prefix = ''): BuiltQuestion {
   const t = record.template;
-  const values = input.templateValues ?? {};
+  // Blank keys are data: a Map, so `constructor` or `toString` never finds Object.prototype's.
+  const values = new Map(Object.entries(input.templateValues ?? {}));
   const keys = new Set(t.blanks.map((b) => b.key));
-  for (const key of Object.keys(values)) {
+  for (const key of values.keys()) {
     if (!keys.has(key)) throw badRequest(`the template has no blank "${key}"`, `${prefix}templateValues.${key}`);
   }
   const overrides = pickDefinition(input);
-  const filled: Record<string, unknown> = {};
   const needed = new Set<string>();
-  const fill = (text: string) => fillBlanks(text, (key) => (needed.add(key), values[key] ?? ''));
-  for (const [name, value] of Object.entries(t.fields)) {
-    if (name in overrides || value === undefined) continue;
-    filled[name] = typeof value === 'string' ? fill(value) : Array.isArray(value) ? value.map(fill) : value;
-  }
+  const fill = (text: string) => fillBlanks(text, (key) => (needed.add(key), values.get(key) ?? ''));
+  const filled = Object.entries(t.fields)
+    .filter(([name, value]) => !Object.hasOwn(overrides, name) && value !== undefined)
+    .map(([name, value]) => [name, typeof value === 'string' ? fill(value) : Array.isArray(value) ? value.map(fill) : value]);
   for (const key of needed) {
-    if (values[key] === undefined) throw badRequest(`is required: the template's blank "${key}" has no value`, `${prefix}templateValues.${key}`);
+    if (!values.has(key)) throw badRequest(`is required: the template's blank "${key}" has no value`, `${prefix}templateValues.${key}`);
   }
   const tags = t.tags?.length ? { tags: t.tags } : {};
-  const merged = { ...tags, ...filled, ...overrides, type: t.questionType };
+  const merged = { ...tags, ...Object.fromEntries(filled), ...overrides, type: t.questionType };
   const definition = validate(QuestionDefinitionSchema, merged, prefix.replace(/\.$/, '')) as QuestionDefinition;
-  return { definition, sourceTemplate: { id: t.id, name: t.name, scope: t.scope, templateValues: { ...values } }, presetId: t.presetId ?? null };
+  return { definition, sourceTemplate: { id: t.id, name: t.name, scope: t.scope, templateValues: Object.fromEntries(values) }, presetId: t.presetId ?? null };
 }
 
 /**
@@ -223,6 +222,7 @@ export function questionFromTemplate(record: TemplateRecord, input: TemplateInpu
  * between commas, semicolons or line breaks that is not such a pair; else the blank's hint; else its label.
  */
 export function fillFromPrompt(record: TemplateRecord, prompt: string, given: Record<string, string> = {}): Record<string, string> {
+  const kept = new Map(Object.entries(given));
   const pairs = new Map<string, string>();
   const rest: string[] = [];
   for (const part of prompt.split(/[,;\n]/)) {
@@ -230,11 +230,12 @@ export function fillFromPrompt(record: TemplateRecord, prompt: string, given: Re
     if (pair) pairs.set(pair[1]!.toLowerCase(), pair[2]!);
     else if (part.trim()) rest.push(part.trim());
   }
-  const out: Record<string, string> = {};
-  for (const b of record.template.blanks) {
-    out[b.key] = given[b.key] ?? pairs.get(b.key.toLowerCase()) ?? pairs.get(b.label.toLowerCase()) ?? rest.shift() ?? b.hint ?? b.label;
-  }
-  return out;
+  return Object.fromEntries(
+    record.template.blanks.map((b) => [
+      b.key,
+      kept.get(b.key) ?? pairs.get(b.key.toLowerCase()) ?? pairs.get(b.label.toLowerCase()) ?? rest.shift() ?? b.hint ?? b.label,
+    ]),
+  );
 }
 
 /** Who owns what the caller creates. */

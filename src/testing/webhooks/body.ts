@@ -15,9 +15,8 @@ export const EVENT_ID_PREFIX = 'evt';
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(v).sort()) sorted[key] = (v as Record<string, unknown>)[key];
-    return sorted;
+    // Entries, not assignments: a `__proto__` key stays a key rather than setting a prototype.
+    return Object.fromEntries(Object.keys(v).sort().map((key) => [key, (v as Record<string, unknown>)[key]]));
   });
 }
 

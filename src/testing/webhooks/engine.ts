@@ -9,7 +9,7 @@
  * @module
  */
 import { WEBHOOK_TEST_REPLAY_PER_MINUTE } from '../../core/limits.js';
-import { addressKind, withoutTrailingDot } from '../../schemas/webhooks.js';
+import { addressKind, withoutTrailingDot } from '../../schemas/addresses.js';
 import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../../schemas/records/webhooks.js';
 import { signWebhook } from '../../webhooks/sign.js';
 import type { MockClock, ScheduledCallback } from '../clock.js';
