@@ -145,8 +145,9 @@ export class Webhooks extends APIResource {
 
   /**
    * Registers a webhook and returns it with its `signingSecret`, shown only now. The address rules
-   * (https, at most 500 characters, no credentials or fragment, no private, loopback or link-local
-   * IP) are checked before sending. `eventKinds` defaults to `['forecast.completed']`.
+   * (https, at most 500 characters, no credentials or fragment, and no address that is not publicly
+   * reachable: private, loopback, link-local, multicast, broadcast, reserved, or such an address
+   * carried inside an IPv6 form) are checked before sending. `eventKinds` defaults to `['forecast.completed']`.
    * @example
    * ```ts
    * const hook = await client.webhooks.create({ url: 'https://example.com/hooks', description: 'prod' });
