@@ -161,16 +161,27 @@ describe('the mock serving the document', () => {
     await expect(SwaggerParser.validate(served as never)).resolves.toBeTruthy();
   }, 60_000);
 
+  it('serves it at <origin>/openapi.json too (where `forecasting mock` points), naming the mock’s address, not the placeholder', async () => {
+    const origin = new URL(mock.baseURL).origin;
+    const res = await fetch(`${origin}/openapi.json`);
+    expect(res.status).toBe(200);
+    const served = (await res.json()) as Json;
+    expect(served['servers']).toEqual([{ url: mock.baseURL, description: 'The forecasting-sdk mock service' }]);
+    expect(JSON.stringify(served['servers'])).not.toContain('{base_url}');
+  });
+
   it('answers other methods there 405 with Allow: GET, and unknown paths beside it 404 as before', async () => {
-    const post = await fetch(`${mock.baseURL}/openapi.json`, { method: 'POST' });
-    expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    const origin = new URL(mock.baseURL).origin;
+    for (const url of [`${mock.baseURL}/openapi.json`, `${origin}/openapi.json`]) {
+      const post = await fetch(url, { method: 'POST' });
+      expect(post.status, url).toBe(405);
+      expect(post.headers.get('allow')).toBe('GET');
+    }
     for (const path of ['/openapi.jsonx', '/openapi.json/', '/openapi']) {
       const res = await fetch(`${mock.baseURL}${path}`, { headers: { authorization: `Bearer ${mock.apiKey}` } });
       expect(res.status, path).toBe(404);
       expect(((await res.json()) as Json)['error']['type']).toBe('not_found');
     }
-    const root = await fetch(`${mock.baseURL.replace('/api/v1/external', '')}/openapi.json`);
-    expect(root.status).toBe(404);
+    for (const path of ['/api/openapi.json', '/v1/openapi.json', '/openapi.json/']) expect((await fetch(`${origin}${path}`)).status, path).toBe(404);
   });
 });
