@@ -203,6 +203,13 @@ function requestComponents(): Record<string, Schema> {
   };
 }
 
+/** The paging parameters every list takes, described once. */
+const PAGING_PARAMETERS: Record<string, string> = {
+  limit: 'Items per page.',
+  cursor: 'The `nextCursor` of the previous page.',
+  offset: 'How many items to skip.',
+};
+
 /** Headers the operations answer with beyond the envelope, by SDK method. */
 const RESPONSE_HEADERS: Record<string, Record<string, Json>> = {
   'forecasts.retrieve': {
@@ -231,7 +238,14 @@ function operationObject(op: Operation, schemas: Record<string, Schema>): Json {
       for (const [name, { schema: property, required }] of Object.entries(propertiesOf(schema))) {
         parameters.push(
           withExample(
-            { name, in: 'query', required, schema: property, ...(isArrayish(property) ? { style: 'form', explode: true } : {}) },
+            {
+              name,
+              in: 'query',
+              required,
+              ...(op.paging && PAGING_PARAMETERS[name] ? { description: PAGING_PARAMETERS[name] } : {}),
+              schema: property,
+              ...(isArrayish(property) ? { style: 'form', explode: true } : {}),
+            },
             first((x) => x.request.query?.[name]),
           ),
         );

@@ -76,6 +76,7 @@ describe('the OpenAPI document', () => {
       const query = params.filter((p) => p['in'] === 'query').map((p) => p['name'] as string);
       if (o.method === 'GET' || o.method === 'DELETE') {
         expect(op['requestBody'], o.sdkMethod).toBeUndefined();
+        if (o.paging) expect(params.find((p) => p['name'] === 'limit')?.['description'], o.sdkMethod).toBe('Items per page.');
         if (o.paging === 'cursor') expect(query, o.sdkMethod).toEqual(expect.arrayContaining(['limit', 'cursor']));
         if (o.paging === 'offset') expect(query, o.sdkMethod).toEqual(expect.arrayContaining(['limit', 'offset']));
         if (!o.params) expect(query, o.sdkMethod).toEqual([]);
