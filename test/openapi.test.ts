@@ -10,6 +10,8 @@ import { declaredOperations } from '../src/operations.js';
 import { openApiDocument } from '../src/openapi.js';
 import { recordSchemas } from '../src/schemas/records/index.js';
 import { startMockServer, type MockServer } from '../src/testing/index.js';
+import { canonicalJson } from '../src/testing/webhooks/body.js';
+import { verifyWebhook } from '../src/webhooks/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -43,7 +45,7 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('states each operation’s scope as security: the key as a bearer token or in X-Api-Key', () => {
+  it('states each operation’s scope in x-scope and its description, and its security: the key as a bearer token or in X-Api-Key', () => {
     expect(shipped['components']['securitySchemes']).toMatchObject({
       bearerAuth: { type: 'http', scheme: 'bearer' },
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
@@ -51,8 +53,19 @@ describe('the OpenAPI document', () => {
     for (const o of operations) {
       const op = declared(o.method, o.path);
       expect(op['x-scope'], o.sdkMethod).toBe(o.scope);
-      expect(op['security'], o.sdkMethod).toEqual([{ bearerAuth: [o.scope] }, { apiKeyHeader: [o.scope] }]);
+      expect(op['description'], o.sdkMethod).toContain(`Needs the scope \`${o.scope}\``);
+      // No role in the requirement: linters read roles as OAuth scopes, which these schemes do not have.
+      expect(op['security'], o.sdkMethod).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
     }
+  });
+
+  it('names each operation after the spec’s purpose, not `METHOD /path`, and describes every tag', () => {
+    expect(declared('GET', '/questions')['summary']).toBe('List questions');
+    expect(declared('POST', '/forecasts/batch')['summary']).toBe('Create several forecasts');
+    for (const [key, op] of operationsOf(shipped)) expect(op['summary'], key).not.toBe(key);
+    // Each its own sentence, not the fallback a namespace without one gets.
+    for (const tag of shipped['tags'] as Json[]) expect(tag['description'], tag['name']).not.toMatch(/^In forecasting-sdk|^$/);
+    expect(shipped['info']).toMatchObject({ license: { name: 'MIT', identifier: 'MIT' }, contact: { name: expect.any(String) } });
   });
 
   it('has the path parameters of each template, the query parameters of GET and DELETE, and bodies for the others', () => {
@@ -63,12 +76,15 @@ describe('the OpenAPI document', () => {
       const query = params.filter((p) => p['in'] === 'query').map((p) => p['name'] as string);
       if (o.method === 'GET' || o.method === 'DELETE') {
         expect(op['requestBody'], o.sdkMethod).toBeUndefined();
+        if (o.paging) expect(params.find((p) => p['name'] === 'limit')?.['description'], o.sdkMethod).toBe('Items per page.');
         if (o.paging === 'cursor') expect(query, o.sdkMethod).toEqual(expect.arrayContaining(['limit', 'cursor']));
         if (o.paging === 'offset') expect(query, o.sdkMethod).toEqual(expect.arrayContaining(['limit', 'offset']));
         if (!o.params) expect(query, o.sdkMethod).toEqual([]);
       } else {
         expect(query, o.sdkMethod).toEqual([]);
-        if (o.params) expect(Object.keys(op['requestBody']['content']), o.sdkMethod).toEqual([o.multipart ? 'multipart/form-data' : 'application/json']);
+        // The preset file upload takes its JSON form too ({filename, contentBase64}), as the spec says.
+        const types = o.sdkMethod === 'presets.files.upload' ? ['multipart/form-data', 'application/json'] : [o.multipart ? 'multipart/form-data' : 'application/json'];
+        if (o.params) expect(Object.keys(op['requestBody']['content']), o.sdkMethod).toEqual(types);
       }
     }
     expect(declared('GET', '/forecasts')['parameters']).toContainEqual(
@@ -83,6 +99,90 @@ describe('the OpenAPI document', () => {
       // The body, or one branch of it (an upload that also takes a JSON form).
       const files = [schema, ...((schema['anyOf'] ?? []) as Json[])].map((s) => s['properties']?.['file']).filter(Boolean);
       expect(files[0], o.sdkMethod).toMatchObject({ type: 'string', contentMediaType: 'application/octet-stream' });
+    }
+  });
+
+  it('declares the preset file upload as multipart (a file) and as JSON ({filename, contentBase64}), each with its own schema', () => {
+    const content = declared('POST', '/forecast-presets/{preset_id}/files')['requestBody']['content'] as Json;
+    expect(content['multipart/form-data']['schema']['properties']['file']).toMatchObject({ type: 'string', contentMediaType: 'application/octet-stream' });
+    expect(content['multipart/form-data']['schema']['properties']).not.toHaveProperty('contentBase64');
+    expect(content['application/json']['schema']).toMatchObject({ required: expect.arrayContaining(['filename', 'contentBase64']) });
+    expect(content['application/json']['schema']['properties']).not.toHaveProperty('file');
+    // Uploads that take only a file stay multipart only.
+    expect(Object.keys(declared('POST', '/questions/{question_id}/files')['requestBody']['content'])).toEqual(['multipart/form-data']);
+  });
+
+  it('writes the options of the non-choice question types as an empty array, not the invalid `prefixItems: []`', () => {
+    const text = JSON.stringify(shipped);
+    expect(text).not.toContain('"prefixItems":[]');
+    const definitions = (shipped['components']['schemas']['QuestionCreateParams']['anyOf'] as Json[]).find((b) => b['oneOf'])!['oneOf'] as Json[];
+    const binary = definitions.find((d) => d['properties']['type']['const'] === 'binary')!;
+    expect(binary['properties']['options']).toEqual({ type: 'array', items: {}, maxItems: 0 });
+  });
+
+  it('describes POST /forecasts once: exactly one of questionId or question, and the same body for each batch item', () => {
+    const body = shipped['components']['schemas']['ForecastCreateParams'] as Json;
+    expect(body['oneOf']).toEqual([{ required: ['questionId'] }, { required: ['question'] }]);
+    expect(body['properties']['question']).toEqual({ $ref: '#/components/schemas/QuestionCreateParams' });
+    expect(declared('POST', '/forecasts')['requestBody']['content']['application/json']['schema']).toEqual({ $ref: '#/components/schemas/ForecastCreateParams' });
+    const batch = declared('POST', '/forecasts/batch')['requestBody']['content']['application/json']['schema'] as Json;
+    expect(batch['properties']['items']['items']).toEqual({ $ref: '#/components/schemas/ForecastCreateParams' });
+    expect(declared('POST', '/questions')['requestBody']['content']['application/json']['schema']).toEqual({ $ref: '#/components/schemas/QuestionCreateParams' });
+  });
+
+  it('declares the Retry-After of GET /forecasts/{task_id}, with the spec’s waits', () => {
+    const header = declared('GET', '/forecasts/{task_id}')['responses']['200']['headers']['Retry-After'] as Json;
+    expect(header).toMatchObject({ schema: { type: 'integer', minimum: 0 }, example: 120 });
+    expect(header['description']).toContain('15 while queued, 120 while running');
+  });
+
+  it('gives ids the uuid format, timestamps date-time, and the task’s credits the integer type the spec states', () => {
+    const schemas = shipped['components']['schemas'] as Json;
+    const binary = schemas['BinaryQuestion']['properties'] as Json;
+    expect(binary['id']).toEqual({ type: 'string', format: 'uuid' });
+    expect(binary['createdAt']).toEqual({ type: 'string', format: 'date-time' });
+    const task = schemas['ActiveForecastTask']['properties'] as Json;
+    expect([task['creditsCharged']['type'], task['creditsRefunded']['type']]).toEqual(['integer', 'integer']);
+    expect(task['finishedAt']['anyOf'] ?? task['finishedAt']).toContainEqual({ type: 'string', format: 'date-time' });
+    expect(schemas['DecisionForecastRun']['properties']['items']['items']['properties']['taskId']).toMatchObject({ format: 'uuid' });
+    for (const o of declaredOperations) {
+      for (const p of (declared(o.method, o.path)['parameters'] ?? []) as Json[]) if (p['in'] === 'path') expect(p['schema'], `${o.sdkMethod} ${p['name']}`).toEqual({ type: 'string', format: 'uuid' });
+    }
+    // An event's own id is `<prefix>:<kind>:<id>`, not a UUID; the ids of its data are.
+    expect(schemas['ForecastCompletedEvent']['properties']['id']).toEqual({ type: 'string' });
+    expect(schemas['ForecastCompletedEvent']['properties']['data']['properties']['taskId']).toEqual({ type: 'string', format: 'uuid' });
+  });
+
+  it('describes every webhook event in `webhooks`: its body, the X-Service-* headers and the signature scheme', () => {
+    const hooks = shipped['webhooks'] as Json;
+    expect(Object.keys(hooks)).toEqual(['forecast.started', 'forecast.completed', 'forecast.failed', 'forecast.cancelled', 'forecast.report.completed', 'webhook.test']);
+    for (const [kind, item] of Object.entries(hooks)) {
+      const post = item['post'] as Json;
+      const parameters = post['parameters'] as Json[];
+      expect(parameters.map((p) => [p['in'], p['name'], p['required']]), kind).toEqual(
+        ['X-Service-Signature', 'X-Service-Event-Id', 'X-Service-Event-Type', 'X-Service-Delivery-Id', 'User-Agent'].map((name) => ['header', name, true]),
+      );
+      expect(parameters[0]!['description'], kind).toMatch(/HMAC-SHA256, keyed with the whole signing secret \(including `whsec_`\),.*`<t>\.` followed by the raw body bytes.*5 minutes/);
+      expect(parameters[2]!['schema'], kind).toEqual({ type: 'string', const: kind });
+      expect(parameters[4]!['schema'], kind).toEqual({ type: 'string', const: 'Service-Webhooks/1' });
+      const schema = post['requestBody']['content']['application/json']['schema'] as Json;
+      expect(shipped['components']['schemas'][String(schema['$ref']).split('/').pop()!]['properties']['type'], kind).toEqual({ type: 'string', const: kind });
+      expect(post['security'], kind).toEqual([]);
+      expect(Object.keys(post['responses']), kind).toEqual(['2XX', 'default']);
+    }
+  });
+
+  it('shows webhook calls that verify: each recorded signature checks out with the secret the recorded POST /webhooks answered', async () => {
+    const secret = declared('POST', '/webhooks')['responses']['201']['content']['application/json']['examples']['example']['value']['signingSecret'] as string;
+    for (const [kind, item] of Object.entries(shipped['webhooks'] as Json)) {
+      const post = item['post'] as Json;
+      const header = (name: string) => (post['parameters'] as Json[]).find((p) => p['name'] === name)!['example'] as string;
+      const body = post['requestBody']['content']['application/json']['examples'][kind]['value'] as Json;
+      const signature = header('X-Service-Signature');
+      const t = Number(/^t=(\d+),/.exec(signature)![1]);
+      // The bytes the service sent: keys in alphabetical order, no spaces.
+      const event = await verifyWebhook(canonicalJson(body), { 'x-service-signature': signature }, secret, { now: t });
+      expect([event.type, event.id], kind).toEqual([kind, header('X-Service-Event-Id')]);
     }
   });
 
@@ -161,16 +261,27 @@ describe('the mock serving the document', () => {
     await expect(SwaggerParser.validate(served as never)).resolves.toBeTruthy();
   }, 60_000);
 
+  it('serves it at <origin>/openapi.json too (where `forecasting mock` points), naming the mock’s address, not the placeholder', async () => {
+    const origin = new URL(mock.baseURL).origin;
+    const res = await fetch(`${origin}/openapi.json`);
+    expect(res.status).toBe(200);
+    const served = (await res.json()) as Json;
+    expect(served['servers']).toEqual([{ url: mock.baseURL, description: 'The forecasting-sdk mock service' }]);
+    expect(JSON.stringify(served['servers'])).not.toContain('{base_url}');
+  });
+
   it('answers other methods there 405 with Allow: GET, and unknown paths beside it 404 as before', async () => {
-    const post = await fetch(`${mock.baseURL}/openapi.json`, { method: 'POST' });
-    expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    const origin = new URL(mock.baseURL).origin;
+    for (const url of [`${mock.baseURL}/openapi.json`, `${origin}/openapi.json`]) {
+      const post = await fetch(url, { method: 'POST' });
+      expect(post.status, url).toBe(405);
+      expect(post.headers.get('allow')).toBe('GET');
+    }
     for (const path of ['/openapi.jsonx', '/openapi.json/', '/openapi']) {
       const res = await fetch(`${mock.baseURL}${path}`, { headers: { authorization: `Bearer ${mock.apiKey}` } });
       expect(res.status, path).toBe(404);
       expect(((await res.json()) as Json)['error']['type']).toBe('not_found');
     }
-    const root = await fetch(`${mock.baseURL.replace('/api/v1/external', '')}/openapi.json`);
-    expect(root.status).toBe(404);
+    for (const path of ['/api/openapi.json', '/v1/openapi.json', '/openapi.json/']) expect((await fetch(`${origin}${path}`)).status, path).toBe(404);
   });
 });

@@ -24,7 +24,7 @@ import { ContextControls, UploadSwitch } from './models/context-controls.js';
 import { ConnectionControls } from './models/connections.js';
 import { MockWebhookEngine, type MockWebhookOptions } from './webhooks/engine.js';
 import { DecisionControls, watchDecisions } from './models/decision.js';
-import { OPENAPI_PATH, openApiResponse } from './openapi.js';
+import { isOpenApiPath, openApiResponse } from './openapi.js';
 
 /**
  * The general request limit, or `false` for none.
@@ -373,8 +373,8 @@ export class MockService {
   /** Routing, auth, limits, input checks and the handler; every refusal becomes the error envelope. */
   private async answer(route: RouteMatch, request: Request, url: URL, body: BodyRead): Promise<Response> {
     try {
-      // The service's OpenAPI document, beside the API and open to all (no operation has this path).
-      if (route.kind === 'not_found' && url.pathname === `${API_PREFIX}${OPENAPI_PATH}`) return await openApiResponse(request, url);
+      // The service's OpenAPI document, beside the API (and at the root) and open to all (no operation has these paths).
+      if (route.kind === 'not_found' && isOpenApiPath(url.pathname)) return await openApiResponse(request, url);
       if (route.kind === 'not_found') throw notFound(`No route for ${request.method} ${url.pathname}`);
       // OPTIONS asks what a path takes: 204 with `Allow`, no key needed.
       if (route.kind === 'method_not_allowed' && request.method.toUpperCase() === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: route.allow.join(', ') } });

@@ -17,10 +17,14 @@ export const Schedule = exact({
   nextDueAt: z.nullable(Timestamp),
   /** How many forecasts it has started. */
   occurrenceCount: z.int(),
+  /** Not shown in the spec; read when present (the mock sends it). */
+  createdAt: z.optional(Timestamp),
+  /** Not shown in the spec; read when present (the mock sends it). */
+  updatedAt: z.optional(Timestamp),
 });
 /**
  * A schedule as read. Not shown in the spec beyond the request fields, `nextDueAt` and
- * `occurrenceCount`; `questionId` is read when present.
+ * `occurrenceCount`; `questionId`, `createdAt` and `updatedAt` are read when present.
  * @example
  * ```ts
  * const schedule: Schedule = await client.questions.schedule.retrieve(questionId);
@@ -36,9 +40,14 @@ export const Watch = exact({
   /** In the question's own units. */
   changeThreshold: z.optional(z.nullable(z.number())),
   presetId: z.optional(z.nullable(z.string())),
+  /** Not shown in the spec; read when present (the mock sends it). */
+  createdAt: z.optional(Timestamp),
+  /** Not shown in the spec; read when present (the mock sends it). */
+  updatedAt: z.optional(Timestamp),
 });
 /**
- * A watch as read. Not shown in the spec beyond the request fields; `questionId` is read when present.
+ * A watch as read. Not shown in the spec beyond the request fields; `questionId`, `createdAt` and
+ * `updatedAt` are read when present.
  * @example
  * ```ts
  * const watch: Watch = await client.questions.watch.retrieve(questionId);

@@ -144,7 +144,7 @@ export interface SourceTemplate extends z.output<typeof SourceTemplate> {}
 
 export const QuestionTemplateApplication = exact({
   /** The question the template gives (not saved): pass it to `questions.create`, or create with `templateId`. */
-  question: exact({ ...QuestionTemplateFields.shape, type: openEnum(QUESTION_TYPES), title: z.string() }),
+  question: exact({ ...QuestionTemplateFields.shape, type: openEnum(QUESTION_TYPES), title: z.string(), tags: z.optional(z.array(z.string())) }),
   /** What a question built this way records as its `sourceTemplate`. */
   sourceTemplate: SourceTemplate,
 });
