@@ -144,7 +144,7 @@ export const MOCK_CONTROLS: readonly MockControlRoute[] = [
   route({
     method: 'PUT',
     path: '/questions/{question_id}/outcome',
-    summary: 'How later forecasts of a question end: `{"task": "failed" | "cancelled", "message": "…"}` or `{"report": "failed"}`',
+    summary: 'How later forecasts of a question end, halfway through: `{"task": "failed", "message": "…"}`, `{"task": "cancelled"}`; or `{"report": "failed"}`',
     inProcess: '`service.forecastControls.setOutcome(id, outcome)`',
     body: Outcome,
     run: (service, input, params) => {
@@ -327,6 +327,7 @@ function jsonSchemaOf(schema: z.ZodMiniType): Record<string, unknown> {
  * ```
  */
 export function mockControlsMarkdown(): string {
-  const rows = MOCK_CONTROLS.map((r) => `| \`${r.method} ${MOCK_CONTROL_PREFIX}${r.path}\` | ${r.summary} | ${r.inProcess} |`);
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const rows = MOCK_CONTROLS.map((r) => `| \`${r.method} ${MOCK_CONTROL_PREFIX}${r.path}\` | ${cell(r.summary)} | ${cell(r.inProcess)} |`);
   return ['| Route | What it does | In-process |', '| --- | --- | --- |', ...rows].join('\n');
 }
