@@ -48,7 +48,10 @@ describe('forecasting mock', () => {
     expect(info).toMatchObject({ timeScale: 600, seed: null, openapi: `http://127.0.0.1:${info.port}/openapi.json`, host: '127.0.0.1', control: `http://127.0.0.1:${info.port}/__mock`, loopbackReceivers: false });
     expect(info.baseURL).toBe(`http://127.0.0.1:${info.port}/api/v1/external`);
     const document = await fetch(String(info.openapi));
-    expect([document.status, ((await document.json()) as { openapi: string }).openapi]).toEqual([200, '3.1.0']);
+    const served = (await document.json()) as { openapi: string; tags: Array<{ name: string }>; paths: Record<string, unknown> };
+    expect([document.status, served.openapi]).toEqual([200, '3.1.0']);
+    // The control routes, under their own tag: in the document the mock serves only.
+    expect([served.tags.at(-1)?.name, '/__mock/clock' in served.paths]).toEqual(['Mock control', true]);
     expect(info.apiKey).toMatch(/^pre_mock_/);
     const created = await call(info, 'POST', '/questions', { type: 'binary', title: 'Will any language do?' });
     expect(created.status).toBe(201);
