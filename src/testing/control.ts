@@ -39,8 +39,6 @@ export const MOCK_CONTROL_PREFIX = '/__mock';
  */
 export const MAX_CONTROL_BODY_BYTES = 8 * 1024;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
 /**
  * One control route: what the table holds for each.
  * @example
@@ -49,7 +47,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * ```
  */
 export interface MockControlRoute {
-  method: Method;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Below {@link MOCK_CONTROL_PREFIX}; `{question_id}` is a path parameter. */
   path: string;
   /** One line, for the docs table and the OpenAPI summary. */
