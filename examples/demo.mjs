@@ -7,7 +7,10 @@ import { GENERATION_MS, ManualClock, mockClientOptions, startMockServer } from '
 // when the client would read again, so the forecasts' minutes pass in milliseconds.
 const mock = await startMockServer({ clock: new ManualClock() });
 const client = new ForecastingClient({ ...mockClientOptions(mock), logLevel: 'off' });
-const step = (text) => console.log(`\n\x1b[1m${text}\x1b[0m`);
+// Escape codes (bold headings, a bar redrawn in place) only for a person at a terminal: with
+// NO_COLOR set, or stdout a pipe or a file, it prints plain text.
+const plain = !process.stdout.isTTY || Boolean(process.env.NO_COLOR);
+const step = (text) => console.log(plain ? `\n${text}` : `\n\x1b[1m${text}\x1b[0m`);
 
 try {
   console.log(`Mock Forecasting Service on ${mock.baseURL}`);
@@ -67,13 +70,13 @@ try {
     const filled = planned ? Math.round((done / planned) * 20) : 0;
     return `[${'#'.repeat(filled)}${'-'.repeat(20 - filled)}] ${done}/${planned || '?'} ${p.status}`;
   };
-  const live = process.stdout.isTTY;
+  const live = !plain;
   const render = () => process.stdout.write(`\r  ${[...progress.values()].join('   ')}\x1b[K`);
   client.forecasts.progress.on('progress', (p) => {
     progress.set(p.taskId, bar(p));
     if (live) render();
   });
-  // Not a terminal: one plain line per status change instead of a redrawn bar.
+  // Plain: one line per status change instead of a redrawn bar.
   if (!live) client.forecasts.progress.on('status', (p) => console.log(`  ${p.taskId.slice(0, 8)} ${p.status}`));
   const tasks = await client.forecasts.waitMany(taskIds, { waitForReport: true });
   if (live) process.stdout.write('\n');

@@ -139,12 +139,15 @@ program
   .command('mock')
   .description('run the stateful mock service on 127.0.0.1 for integration tests in any language; stops on Ctrl-C or SIGTERM')
   .option('--port <n>', 'the port (default: a free one)')
+  .option('--host <address>', 'the address to listen on: 127.0.0.1 (default), ::1, or 0.0.0.0 so a container or another machine can reach it')
+  .option('--allow-loopback-receivers', 'accept webhooks at http://127.0.0.1:<port>/… and really call them, signed (any --host: only loopback receivers are called)')
+  .option('--manual-clock', 'mock time stands still until POST /__mock/clock/advance moves it (instead of --time-scale)')
   .option('--time-scale <x>', 'mock time runs this many times faster than real time (default 600); Retry-After is in real seconds')
   .option('--seed <seed>', 'make forecast numbers reproducible from run to run')
   .option('--api-key <key>', 'the key the mock accepts (default: a generated pre_mock_… key)')
   .option('--openapi <file>', 'serve this OpenAPI document at /openapi.json (default: the package\'s own, when this build has one)')
   .option('--json', 'print the address and key as one JSON line')
-  .addHelpText('after', `\nPrints FORECASTING_BASE_URL=… and FORECASTING_API_KEY=… (or one JSON line with --json), then serves until stopped.`)
+  .addHelpText('after', `\nPrints "export FORECASTING_BASE_URL=…" and "export FORECASTING_API_KEY=…" (paste them into a shell), or one JSON line with --json, then serves until stopped.\nControl routes under /__mock (the same key) set outcomes and credits, move the clock, inject faults: GET /__mock lists them.`)
   .action(run(async (cmd) => (await load.mock()).mock(cmd)));
 
 /** A usage error from commander as one line: its message without the "error: " prefix, and where to look. */

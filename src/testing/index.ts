@@ -29,6 +29,9 @@ export type { CollectionKey, ForecastRecord, Ownership, QuestionRecord } from '.
 export { API_PREFIX } from './router.js';
 export { MAX_JSON_BODY_BYTES, MAX_JSON_UPLOAD_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, MAX_JSON_DEPTH, MAX_LOGGED_BODY_BYTES } from './input.js';
 export { MockEventBus } from './events.js';
+export { MOCK_CONTROLS, MOCK_CONTROL_PREFIX, MAX_CONTROL_BODY_BYTES, mockControlsMarkdown } from './control.js';
+export type { MockControlRoute } from './control.js';
+export { withMockControls } from './openapi.js';
 export { clientClockFor, mockClientOptions } from './client-clock.js';
 export { ForecastControls } from './models/forecast-controls.js';
 export { FORECAST_ACTIVITY } from './models/forecast-activity.js';

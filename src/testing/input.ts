@@ -98,7 +98,7 @@ export async function readBody(request: Request, uploadRoute = false): Promise<B
 }
 
 /** The stream's bytes, or `undefined` (and the stream cancelled) once they pass `limit`. */
-async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+export async function readAtMost(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -9,6 +9,7 @@
  */
 import { API_PREFIX } from './router.js';
 import { jsonResponse, MockHttpError } from './http.js';
+import { mockControlsOpenApi } from './control.js';
 
 /** Where the document is served, below `/api/v1/external` and at the root. */
 export const OPENAPI_PATH = '/openapi.json';
@@ -20,17 +21,39 @@ export function isOpenApiPath(pathname: string): boolean {
 
 const documents = new Map<string, unknown>();
 
-/** The answer to a request for the document: 200 for `GET` (and `HEAD`), else 405 with `Allow: GET`. */
-export async function openApiResponse(request: Request, url: URL): Promise<Response> {
+/**
+ * `document` with the mock's control routes (`/__mock/…`) added under their own tag, "Mock control",
+ * each with the mock's `origin` as its server. Only the mock's documents get them: the package's
+ * `openapi.json` describes the real service. `forecasting mock` serves the package's document so.
+ * @example
+ * ```ts
+ * import document from 'forecasting-sdk/openapi.json' with { type: 'json' };
+ * const served = withMockControls(document, 'http://127.0.0.1:4010'); // paths['/__mock/clock'], tag 'Mock control'
+ * ```
+ */
+export function withMockControls(document: Record<string, unknown>, origin: string): Record<string, unknown> {
+  const { tag, paths } = mockControlsOpenApi(origin);
+  const tags = Array.isArray(document['tags']) ? (document['tags'] as unknown[]) : [];
+  const own = (document['paths'] ?? {}) as Record<string, unknown>;
+  return { ...document, tags: [...tags, tag], paths: { ...own, ...paths } };
+}
+
+/**
+ * The answer to a request for the document: 200 for `GET` (and `HEAD`), else 405 with `Allow: GET`.
+ * With `controls`, the document describes the mock's control routes too.
+ */
+export async function openApiResponse(request: Request, url: URL, controls = false): Promise<Response> {
   const method = request.method.toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {
     throw new MockHttpError(405, 'invalid_request_error', `${method} is not allowed here; allowed: GET`, {}, { allow: 'GET' });
   }
   const serverURL = `${url.origin}${API_PREFIX}`;
-  let document = documents.get(serverURL);
+  const cacheKey = `${controls ? 'controls ' : ''}${serverURL}`;
+  let document = documents.get(cacheKey);
   if (!document) {
     const { openApiDocument } = await import('../openapi.js');
-    documents.set(serverURL, (document = openApiDocument({ serverURL })));
+    const generated = openApiDocument({ serverURL });
+    documents.set(cacheKey, (document = controls ? withMockControls(generated, url.origin) : generated));
   }
   return jsonResponse(200, method === 'HEAD' ? undefined : document);
 }

@@ -39,8 +39,14 @@ export const DEFAULT_SERVER_TIME_SCALE = 600;
 export interface MockServerOptions extends MockServiceOptions {
   /** Serve this service instead of creating one (the other service options are then ignored). */
   service?: MockService;
-  /** Port on 127.0.0.1 (default 0: a free port). */
+  /** Port (default 0: a free port). */
   port?: number;
+  /**
+   * The address to listen on (default `127.0.0.1`): another loopback address, `::1`, or `0.0.0.0` /
+   * `::` for every interface, so a container or another machine of a test network can reach it.
+   * Webhooks still go only to loopback receivers, whatever the host.
+   */
+  host?: string;
 }
 
 /**
@@ -54,7 +60,10 @@ export interface MockServerOptions extends MockServiceOptions {
  * ```
  */
 export interface MockServer {
-  /** `http://127.0.0.1:<port>/api/v1/external`: pass it as the client's `baseURL`. */
+  /**
+   * `http://127.0.0.1:<port>/api/v1/external` (or the `host` listened on; for `0.0.0.0` and `::`,
+   * the loopback address of this machine): pass it as the client's `baseURL`.
+   */
   baseURL: string;
   /** The service's default API key. */
   apiKey: string;
@@ -89,7 +98,7 @@ function nodeHttp(): typeof import('node:http') {
  * ```
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { service: given, port = 0, ...serviceOptions } = options;
+  const { service: given, port = 0, host = '127.0.0.1', ...serviceOptions } = options;
   // A server is for running clients, which need time to move: a scaled clock unless told otherwise.
   if (!serviceOptions.clock && serviceOptions.timeScale === undefined) serviceOptions.timeScale = DEFAULT_SERVER_TIME_SCALE;
   const service = given ?? createMockService(serviceOptions);
@@ -106,13 +115,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const { port: actualPort } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${actualPort}`;
+  const { port: actualPort, address } = server.address() as AddressInfo;
+  origin = `http://${clientHost(address)}:${actualPort}`;
   // A scaled clock made here is ours to stop; one passed in belongs to the caller.
   const ownsClock = !given && !options.clock;
   return {
@@ -127,6 +136,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         if (ownsClock && service.clock instanceof ScaledClock) service.clock.stop();
       }),
   };
+}
+
+/** The host a client on this machine uses for a listening address: loopback for "every interface", IPv6 in brackets. */
+function clientHost(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return address.includes(':') ? `[${address}]` : address;
 }
 
 async function respond(service: MockService, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {

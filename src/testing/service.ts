@@ -25,6 +25,7 @@ import { ConnectionControls } from './models/connections.js';
 import { MockWebhookEngine, type MockWebhookOptions } from './webhooks/engine.js';
 import { DecisionControls, watchDecisions } from './models/decision.js';
 import { isOpenApiPath, openApiResponse } from './openapi.js';
+import { controlResponse, isControlPath } from './control.js';
 
 /**
  * The general request limit, or `false` for none.
@@ -79,6 +80,12 @@ export interface MockServiceOptions {
    * every run. Default: none (numbers vary from run to run, as ids do).
    */
   seed?: string | number;
+  /**
+   * Serve the HTTP control surface at `/__mock` (the server root): the clock, outcomes, credits,
+   * faults, the request log and reset, for tests in other languages (see `MOCK_CONTROLS`). It needs
+   * one of the service's keys. Default `false`; `forecasting mock` turns it on.
+   */
+  httpControls?: boolean;
   /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
   handlers?: readonly OperationHandler[];
 }
@@ -122,6 +129,7 @@ export class MockService {
   private readonly idempotency: IdempotencyLedger;
   private rateLimitSetting: RateLimitSetting;
   private readonly uploads: UploadSwitch;
+  private readonly httpControls: boolean;
 
   constructor(options: MockServiceOptions = {}) {
     if (options.clock && options.timeScale !== undefined) throw new TypeError('Pass clock or timeScale, not both');
@@ -135,6 +143,7 @@ export class MockService {
     this.idempotency = new IdempotencyLedger(this.clock);
     this.rateLimitSetting = options.rateLimit ?? false;
     this.uploads = new UploadSwitch(options.uploadsDisabled);
+    this.httpControls = options.httpControls ?? false;
     if (options.seed !== undefined) this.store.seed = String(options.seed);
     this.webhooks = new MockWebhookEngine({ store: this.store, clock: this.clock, events: this.events }, options.webhooks);
     // Decisions hear completed forecasts: their conditions trigger and, in live mode, their summaries are rewritten.
@@ -289,6 +298,8 @@ export class MockService {
    */
   async handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
+    // The control surface answers beside the service: not logged, no faults, its own small body cap.
+    if (this.httpControls && isControlPath(url.pathname)) return controlResponse(this, request, (headers) => this.keys.authenticate(headers));
     const method = request.method.toUpperCase();
     // HEAD is answered as GET without the body (RFC 9110); the log and the faults see HEAD.
     const head = method === 'HEAD';
@@ -374,7 +385,7 @@ export class MockService {
   private async answer(route: RouteMatch, request: Request, url: URL, body: BodyRead): Promise<Response> {
     try {
       // The service's OpenAPI document, beside the API (and at the root) and open to all (no operation has these paths).
-      if (route.kind === 'not_found' && isOpenApiPath(url.pathname)) return await openApiResponse(request, url);
+      if (route.kind === 'not_found' && isOpenApiPath(url.pathname)) return await openApiResponse(request, url, this.httpControls);
       if (route.kind === 'not_found') throw notFound(`No route for ${request.method} ${url.pathname}`);
       // OPTIONS asks what a path takes: 204 with `Allow`, no key needed.
       if (route.kind === 'method_not_allowed' && request.method.toUpperCase() === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: route.allow.join(', ') } });

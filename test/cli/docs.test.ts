@@ -63,6 +63,19 @@ describe('docs/cli.md', () => {
     expect(lines.slice(-2)).toEqual(expected.slice(-2));
   });
 
+  it.skipIf(!tools)('"Testing from Python, Go or any language": the curl session steers the mock over its control routes, as the guide says', async () => {
+    const { script, output } = session('### A session with curl');
+    const result = await bash(`set -euo pipefail\ntrap 'if [ -n "\${MOCK_PID:-}" ]; then kill "$MOCK_PID" 2>/dev/null || true; fi' EXIT\n${script}`);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(output);
+  });
+
+  it('"Testing from Python, Go or any language": the table of control routes is the one the code serves', async () => {
+    const { mockControlsMarkdown } = await import('../../src/testing/index.js');
+    expect(readFileSync(join(ROOT, 'docs/cli.md'), 'utf8')).toContain(`\n${mockControlsMarkdown()}\n`);
+  });
+
   it.skipIf(!has('bash'))('"Resuming a wait": the script keeps the command that resumes a wait that timed out', async () => {
     const { script, output } = session('### Resuming a wait');
     const mock = await startMockServer({ clock: new ManualClock() });

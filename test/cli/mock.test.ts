@@ -45,10 +45,13 @@ async function stop(server: Running, signal: NodeJS.Signals = 'SIGTERM') {
 describe('forecasting mock', () => {
   it('prints its address and a key, serves the API, and stops cleanly on SIGTERM (exit 0)', async () => {
     const { server, info } = await mockServer();
-    expect(info).toMatchObject({ timeScale: 600, seed: null, openapi: `http://127.0.0.1:${info.port}/openapi.json` });
+    expect(info).toMatchObject({ timeScale: 600, seed: null, openapi: `http://127.0.0.1:${info.port}/openapi.json`, host: '127.0.0.1', control: `http://127.0.0.1:${info.port}/__mock`, loopbackReceivers: false });
     expect(info.baseURL).toBe(`http://127.0.0.1:${info.port}/api/v1/external`);
     const document = await fetch(String(info.openapi));
-    expect([document.status, ((await document.json()) as { openapi: string }).openapi]).toEqual([200, '3.1.0']);
+    const served = (await document.json()) as { openapi: string; tags: Array<{ name: string }>; paths: Record<string, unknown> };
+    expect([document.status, served.openapi]).toEqual([200, '3.1.0']);
+    // The control routes, under their own tag: in the document the mock serves only.
+    expect([served.tags.at(-1)?.name, '/__mock/clock' in served.paths]).toEqual(['Mock control', true]);
     expect(info.apiKey).toMatch(/^pre_mock_/);
     const created = await call(info, 'POST', '/questions', { type: 'binary', title: 'Will any language do?' });
     expect(created.status).toBe(201);
@@ -80,13 +83,13 @@ describe('forecasting mock', () => {
     }
   });
 
-  it('prints FORECASTING_BASE_URL and FORECASTING_API_KEY lines without --json, with the key of --api-key', async () => {
+  it('prints export lines for FORECASTING_BASE_URL and FORECASTING_API_KEY without --json, with the key of --api-key', async () => {
     const server = start(['mock', '--api-key', 'pre_fixed_for_ci', '--port', '0']);
     await server.waitFor('stdout', /FORECASTING_API_KEY=.*\n/);
     const r = await stop(server);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^FORECASTING_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/api\/v1\/external$/);
-    expect(lines[1]).toBe('FORECASTING_API_KEY=pre_fixed_for_ci');
+    expect(lines[0]).toMatch(/^export FORECASTING_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/api\/v1\/external$/);
+    expect(lines[1]).toBe('export FORECASTING_API_KEY=pre_fixed_for_ci');
     expect(r.stderr).toContain('Stopping (SIGTERM).');
   });
 

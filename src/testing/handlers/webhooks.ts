@@ -51,10 +51,7 @@ function findDelivery(ctx: HandlerContext): WebhookDeliveryRecord {
 /** The address rules the shared schema cannot apply alone: loopback only in test mode. */
 function checkAddress(ctx: HandlerContext, url: string): void {
   if (addressKind(new URL(url).hostname) === 'loopback' && !engineOf(ctx).allowLoopbackReceivers) {
-    throw badRequest(
-      'must be a public address, not a loopback one (start the mock with webhooks: { allowLoopbackReceivers: true } to call a local receiver)',
-      'url',
-    );
+    throw badRequest(`must be a public address, not a loopback one (${engineOf(ctx).loopbackHint} to call a local receiver)`, 'url');
   }
 }
 

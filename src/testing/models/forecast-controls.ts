@@ -49,7 +49,8 @@ export class ForecastControls {
 
   /**
    * How later forecasts on `questionId` end: `task: 'failed'` fails them halfway through their
-   * subforecasts (with `message`); `report: 'failed'` delivers the number and fails the report.
+   * subforecasts (with `message`), `task: 'cancelled'` cancels them there; `report: 'failed'`
+   * delivers the number and fails the report.
    */
   setOutcome(questionId: string, outcome: Omit<ForecastOutcome, 'id'>): void {
     const outcomes = this.env.store.collection(FORECAST_OUTCOMES);

@@ -102,8 +102,8 @@ export const REPORT_WRITING_MS = 90_000;
  */
 export interface ForecastOutcome {
   id: string;
-  /** `failed`: the task fails halfway through its subforecasts. */
-  task?: 'completed' | 'failed';
+  /** `failed`: the task fails halfway through its subforecasts; `cancelled`: it is cancelled there (as from the web app). */
+  task?: 'completed' | 'failed' | 'cancelled';
   /** `failed`: the number is delivered, the report fails. */
   report?: 'completed' | 'failed';
   /** `error.message` of a failed task. */
@@ -235,7 +235,7 @@ function insertStarted(env: ForecastEnv, req: StartRequest, { preset, connection
 
 /**
  * The timeline of a run of `total` ms: 5 % queued, 80 % subforecasts (finishing one by one), 15 %
- * synthesizing; then the report. A failing outcome fails the task halfway through its subforecasts.
+ * synthesizing; then the report. A failing (or cancelling) outcome ends the task halfway through its subforecasts.
  */
 function scheduleRun(env: ForecastEnv, record: ForecastRecord, start: number, total: number): void {
   const outcome = env.store.collection(FORECAST_OUTCOMES).get(record.questionId);
@@ -256,6 +256,7 @@ function scheduleRun(env: ForecastEnv, record: ForecastRecord, start: number, to
     if (outcome?.task === 'failed' && i === Math.floor(n / 2)) {
       at(running + ((i + 1) * (synthesizing - running)) / n, (r) => fail(env, r, outcome.message ?? 'The forecast failed: the research step could not finish'));
     }
+    if (outcome?.task === 'cancelled' && i === Math.floor(n / 2)) at(running + ((i + 1) * (synthesizing - running)) / n, (r) => move(env, r, 'cancelled'));
     at(running + ((i + 1) * (synthesizing - running)) / n, (r) => {
       if (r.status !== 'running_subforecasts') return;
       sub.status = 'completed';

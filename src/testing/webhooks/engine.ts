@@ -56,6 +56,12 @@ export interface MockWebhookOptions {
    */
   allowLoopbackReceivers?: boolean;
   /**
+   * How to turn `allowLoopbackReceivers` on, as the 400 refusing a loopback address says it (default:
+   * the option itself; `forecasting mock` names its `--allow-loopback-receivers` flag).
+   * @internal
+   */
+  loopbackHint?: string;
+  /**
    * The receiver's answer limit in real milliseconds (default 10 000, the spec's 10 seconds). Real
    * time, not the mock clock's: it bounds a real HTTP exchange. Lower it to test timeouts quickly.
    */
@@ -214,6 +220,11 @@ export class MockWebhookEngine {
   /** Whether loopback receivers are accepted and called. */
   get allowLoopbackReceivers(): boolean {
     return this.#options.allowLoopbackReceivers ?? false;
+  }
+
+  /** How to accept loopback receivers, for the 400 that refuses one. @internal */
+  get loopbackHint(): string {
+    return this.#options.loopbackHint ?? 'start the mock with webhooks: { allowLoopbackReceivers: true }';
   }
 
   /** Resolves once no call is in flight (calls started meanwhile included). */

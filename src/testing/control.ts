@@ -1,0 +1,331 @@
+/**
+ * The mock's control surface over HTTP: what an in-process test does with `service.forecastControls`,
+ * `service.clock` and `service.faults`, for a test written in any language. It lives at the server
+ * root under `/__mock`, outside `/api/v1/external`, so it can never clash with a path of the service,
+ * and only in a mock started with `httpControls: true` (as `forecasting mock` is).
+ *
+ * {@link MOCK_CONTROLS} is the one table: the routes are matched from it, the served OpenAPI document
+ * describes them from it (tag "Mock control") and docs/cli.md's table is checked against
+ * {@link mockControlsMarkdown}. Each route calls the same control objects an in-process test calls.
+ *
+ * Safe by construction: every route needs one of the mock's API keys, a body over
+ * {@link MAX_CONTROL_BODY_BYTES} is refused unread, and every refusal is the service's typed error
+ * envelope (400, 401, 404, 405, 413), never a 500.
+ * @module
+ */
+import * as z from 'zod/mini';
+import { FORECAST_OUTCOMES } from './models/forecast-task.js';
+import { errorResponse, jsonResponse, MockHttpError, notFound } from './http.js';
+import { readAtMost, validate } from './input.js';
+import { ScaledClock } from './clock.js';
+import type { ActiveFault } from './faults.js';
+import type { MockService } from './service.js';
+
+/**
+ * Where the control surface lives, at the server root.
+ * @example
+ * ```ts
+ * await fetch(`http://127.0.0.1:${port}${MOCK_CONTROL_PREFIX}/clock`, { headers: { authorization: `Bearer ${apiKey}` } });
+ * ```
+ */
+export const MOCK_CONTROL_PREFIX = '/__mock';
+
+/**
+ * The largest body a control route reads, in bytes (8 KiB); a larger one answers 413 unread.
+ * @example
+ * ```ts
+ * const tooBig = JSON.stringify({ message: 'x'.repeat(MAX_CONTROL_BODY_BYTES) }); // answers 413 request_too_large
+ * ```
+ */
+export const MAX_CONTROL_BODY_BYTES = 8 * 1024;
+
+/**
+ * One control route: what the table holds for each.
+ * @example
+ * ```ts
+ * for (const route of MOCK_CONTROLS) console.log(route.method, `${MOCK_CONTROL_PREFIX}${route.path}`, route.summary);
+ * ```
+ */
+export interface MockControlRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Below {@link MOCK_CONTROL_PREFIX}; `{question_id}` is a path parameter. */
+  path: string;
+  /** One line, for the docs table and the OpenAPI summary. */
+  summary: string;
+  /** What it does in-process, for the docs table. */
+  inProcess: string;
+  /** The JSON body it takes, if any. */
+  body?: z.ZodMiniType;
+  /** The status of a success (default 200). */
+  status?: number;
+  /** @internal */
+  run(service: MockService, input: unknown, params: Record<string, string>): unknown;
+}
+
+const Outcome = z.strictObject({
+  task: z.optional(z.enum(['completed', 'failed', 'cancelled'])),
+  report: z.optional(z.enum(['completed', 'failed'])),
+  message: z.optional(z.string().check(z.maxLength(1000))),
+});
+const Credits = z.strictObject({
+  balance: z.optional(z.int().check(z.gte(0))),
+  unlimited: z.optional(z.boolean()),
+});
+const Advance = z.strictObject({ ms: z.number().check(z.gte(0), z.lte(366 * 24 * 3_600_000)) });
+const Fault = z.strictObject({
+  operation: z.optional(z.string()),
+  method: z.optional(z.string()),
+  path: z.optional(z.string()),
+  times: z.optional(z.int().check(z.gte(1))),
+  status: z.optional(z.int()),
+  type: z.optional(z.string()),
+  message: z.optional(z.string().check(z.maxLength(1000))),
+  retryAfter: z.optional(z.int().check(z.gte(0))),
+  delayMs: z.optional(z.int().check(z.gte(0), z.lte(60_000))),
+  drop: z.optional(z.boolean()),
+  afterHandling: z.optional(z.boolean()),
+  malformed: z.optional(z.boolean()),
+});
+
+/** A route, its input typed by its body schema. */
+function route<S extends z.ZodMiniType>(
+  r: Omit<MockControlRoute, 'body' | 'run'> & { body: S; run(service: MockService, input: z.output<S>, params: Record<string, string>): unknown },
+): MockControlRoute;
+function route(r: Omit<MockControlRoute, 'body'>): MockControlRoute;
+function route(r: MockControlRoute): MockControlRoute {
+  return r;
+}
+
+/** The clock as the control surface shows it. */
+function clockView(service: MockService) {
+  const now = service.clock.now();
+  const scaled = service.clock instanceof ScaledClock;
+  return { now, iso: new Date(now).toISOString(), kind: scaled ? 'scaled' : 'manual', timeScale: scaled ? (service.clock as ScaledClock).timeScale : null };
+}
+
+const faultView = (fault: ActiveFault) => ({ rule: fault.rule, remaining: fault.remaining, hits: fault.hits });
+
+/**
+ * Every control route, in one table: the routes, the OpenAPI tag "Mock control" and docs/cli.md's
+ * table all come from it.
+ * @example
+ * ```ts
+ * MOCK_CONTROLS.map((r) => `${r.method} ${MOCK_CONTROL_PREFIX}${r.path}`); // ['GET /__mock', 'GET /__mock/clock', …]
+ * ```
+ */
+export const MOCK_CONTROLS: readonly MockControlRoute[] = [
+  route({
+    method: 'GET',
+    path: '',
+    summary: 'List the control routes',
+    inProcess: '(this table)',
+    run: () => ({ routes: MOCK_CONTROLS.map((r) => ({ method: r.method, path: `${MOCK_CONTROL_PREFIX}${r.path}`, summary: r.summary.replaceAll('`', '') })) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/clock',
+    summary: "Read the mock's clock: `now` (ms), `iso`, `kind` (`manual` or `scaled`), `timeScale`",
+    inProcess: '`service.clock.now()`',
+    run: (service) => clockView(service),
+  }),
+  route({
+    method: 'POST',
+    path: '/clock/advance',
+    summary: 'Move the clock forward `{"ms": 60000}`: forecasts, reports and webhook retries due by then happen',
+    inProcess: '`service.clock.advance(ms)`',
+    body: Advance,
+    run: (service, input) => {
+      service.clock.advance(input.ms);
+      return clockView(service);
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/questions/{question_id}/outcome',
+    summary: 'How later forecasts of a question end, halfway through: `{"task": "failed", "message": "…"}`, `{"task": "cancelled"}`; or `{"report": "failed"}`',
+    inProcess: '`service.forecastControls.setOutcome(id, outcome)`',
+    body: Outcome,
+    run: (service, input, params) => {
+      const id = params['question_id']!;
+      if (!service.store.questions.get(id)) throw notFound(`No question ${id}`);
+      service.forecastControls.setOutcome(id, input);
+      return service.store.collection(FORECAST_OUTCOMES).get(id);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/credits',
+    summary: "Read the organization's credits: `{balance, unlimited}`",
+    inProcess: '`service.forecastControls.credits()`',
+    run: (service) => service.forecastControls.credits(),
+  }),
+  route({
+    method: 'PUT',
+    path: '/credits',
+    summary: 'Set the balance or the unlimited flag: `{"balance": 0}`',
+    inProcess: '`service.forecastControls.setCredits(change)`',
+    body: Credits,
+    run: (service, input) => service.forecastControls.setCredits(input),
+  }),
+  route({
+    method: 'POST',
+    path: '/faults',
+    summary: 'Inject a fault on the next `times` requests matching `operation`, `method` or `path` (below /api/v1/external): `status`, `retryAfter`, `drop`, `malformed`, `delayMs`',
+    inProcess: '`service.faults.add(rule)`',
+    body: Fault,
+    status: 201,
+    run: (service, input) => faultView(service.faults.add(input)),
+  }),
+  route({
+    method: 'GET',
+    path: '/faults',
+    summary: 'The faults still active, with `hits` and `remaining`',
+    inProcess: '`service.faults.list()`',
+    run: (service) => ({ faults: service.faults.list().map(faultView) }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/faults',
+    summary: 'Remove every fault',
+    inProcess: '`service.faults.clear()`',
+    status: 204,
+    run: (service) => service.faults.clear(),
+  }),
+  route({
+    method: 'GET',
+    path: '/requests',
+    summary: 'The requests that reached the service, oldest first, keys redacted (control calls are not in it)',
+    inProcess: '`service.requests.list()`',
+    run: (service) => ({ requests: service.requests.list() }),
+  }),
+  route({
+    method: 'POST',
+    path: '/reset',
+    summary: 'Empty the store, the request log, the faults and the limits; keys and clock stay',
+    inProcess: '`service.reset()`',
+    status: 204,
+    run: (service) => service.reset(),
+  }),
+];
+
+/** Whether `pathname` belongs to the control surface. @internal */
+export function isControlPath(pathname: string): boolean {
+  return pathname === MOCK_CONTROL_PREFIX || pathname.startsWith(`${MOCK_CONTROL_PREFIX}/`);
+}
+
+/** The route and path parameters of `pathname`, or the methods the path allows. */
+function match(method: string, pathname: string): { route: MockControlRoute; params: Record<string, string> } | { allow: string[] } {
+  const segments = pathname.slice(MOCK_CONTROL_PREFIX.length).split('/').filter(Boolean);
+  const allow: string[] = [];
+  for (const r of MOCK_CONTROLS) {
+    const template = r.path.split('/').filter(Boolean);
+    if (template.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const fits = template.every((part, i) => {
+      const name = /^\{(\w+)\}$/.exec(part)?.[1];
+      if (name) params[name] = decodeURIComponent(segments[i]!);
+      return name !== undefined || part === segments[i];
+    });
+    if (!fits) continue;
+    if (r.method === method) return { route: r, params };
+    allow.push(r.method);
+  }
+  return { allow };
+}
+
+/** The body as JSON (empty is `{}`), read up to {@link MAX_CONTROL_BODY_BYTES}. */
+async function readControlBody(request: Request): Promise<unknown> {
+  if (request.body === null) return {};
+  const tooLarge = () => new MockHttpError(413, 'request_too_large', `A control body may be at most ${MAX_CONTROL_BODY_BYTES} bytes`);
+  if (Number(request.headers.get('content-length') ?? NaN) > MAX_CONTROL_BODY_BYTES) {
+    await request.body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const bytes = await readAtMost(request.body, MAX_CONTROL_BODY_BYTES);
+  if (bytes === undefined) throw tooLarge();
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new MockHttpError(400, 'invalid_request_error', 'The control body is not JSON');
+  }
+}
+
+/**
+ * Answers a request to the control surface. `authenticate` throws 401 unless the request carries
+ * one of the mock's keys. Never throws: every failure is the typed error envelope.
+ * @internal
+ */
+export async function controlResponse(service: MockService, request: Request, authenticate: (headers: Headers) => unknown): Promise<Response> {
+  try {
+    authenticate(request.headers);
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const found = match(method === 'HEAD' ? 'GET' : method, url.pathname);
+    if ('allow' in found) {
+      if (found.allow.length === 0) throw notFound(`No control route ${url.pathname}; GET ${MOCK_CONTROL_PREFIX} lists them`);
+      const allow = found.allow.join(', ');
+      throw new MockHttpError(405, 'invalid_request_error', `${method} is not allowed here; allowed: ${allow}`, {}, { allow });
+    }
+    const { route: r, params } = found;
+    const raw = r.body ? await readControlBody(request) : {};
+    const input = r.body ? validate(r.body, raw) : undefined;
+    const result = await r.run(service, input, params);
+    return jsonResponse(r.status ?? 200, r.status === 204 || method === 'HEAD' ? undefined : result);
+  } catch (err) {
+    if (err instanceof MockHttpError) return errorResponse(err);
+    // The control objects throw only on values they refuse (a fault rule that matches nothing, …).
+    return errorResponse(new MockHttpError(400, 'invalid_request_error', err instanceof Error ? err.message : String(err)));
+  }
+}
+
+/**
+ * The control routes as OpenAPI 3.1 paths, tagged "Mock control", each with its own server (the
+ * mock's origin: they sit outside `/api/v1/external`).
+ * @internal
+ */
+export function mockControlsOpenApi(origin: string): { tag: { name: string; description: string }; paths: Record<string, Record<string, unknown>> } {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of MOCK_CONTROLS) {
+    const path = `${MOCK_CONTROL_PREFIX}${r.path}`;
+    const item = (paths[path] ??= { servers: [{ url: origin, description: 'The mock itself (outside /api/v1/external)' }] });
+    const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    item[r.method.toLowerCase()] = {
+      tags: [MOCK_CONTROL_TAG],
+      summary: r.summary.replaceAll('`', ''),
+      operationId: `mockControl${r.method[0]}${r.method.slice(1).toLowerCase()}${r.path.replace(/\{\w+\}/g, 'By').replace(/[^a-zA-Z]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
+      security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+      ...(params.length ? { parameters: params } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(r.body) } } } } : {}),
+      responses: {
+        [String(r.status ?? 200)]: r.status === 204 ? { description: 'Done' } : { description: 'Done', content: { 'application/json': { schema: {} } } },
+        default: { description: 'A typed error (400, 401, 404, 405, 413)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    };
+  }
+  return {
+    tag: { name: MOCK_CONTROL_TAG, description: `Only in the mock service: steer it from a test in any language (${MOCK_CONTROL_PREFIX}, at the server root; the mock's API key).` },
+    paths,
+  };
+}
+
+const MOCK_CONTROL_TAG = 'Mock control';
+
+function jsonSchemaOf(schema: z.ZodMiniType): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * The control routes as a markdown table, as docs/cli.md shows them (a test keeps the two equal).
+ * @example
+ * ```ts
+ * console.log(mockControlsMarkdown()); // | Route | What it does | In-process | …
+ * ```
+ */
+export function mockControlsMarkdown(): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const rows = MOCK_CONTROLS.map((r) => `| \`${r.method} ${MOCK_CONTROL_PREFIX}${r.path}\` | ${cell(r.summary)} | ${cell(r.inProcess)} |`);
+  return ['| Route | What it does | In-process |', '| --- | --- | --- |', ...rows].join('\n');
+}
