@@ -2,6 +2,7 @@
 // as its server (not the `{base_url}` placeholder of the packaged document).
 import { expect, it } from 'vitest';
 import { openApiDocument } from '../src/openapi.js';
+import { withMockControls } from '../src/testing/openapi.js';
 import { start } from './cli/_cli.js';
 
 it('forecasting mock --json: the announced OpenAPI document names the mock’s own address as its server', async () => {
@@ -11,8 +12,8 @@ it('forecasting mock --json: the announced OpenAPI document names the mock’s o
     expect(info.openapi).toBe(`${new URL(info.baseURL).origin}/openapi.json`);
     const document = (await (await fetch(info.openapi!)).json()) as { servers: { url: string }[] };
     expect(document.servers.map((s) => s.url)).toEqual([info.baseURL]);
-    // The whole document, as the mock serves it under its base URL.
-    expect(document).toEqual(openApiDocument({ serverURL: info.baseURL }));
+    // The whole document, as the mock serves it under its base URL, with the control routes the CLI turns on.
+    expect(document).toEqual(withMockControls(openApiDocument({ serverURL: info.baseURL }), new URL(info.baseURL).origin));
   } finally {
     server.child.kill('SIGTERM');
     await server.done;
