@@ -52,6 +52,7 @@ export { RUN_MODES, TASK_STATUSES } from './schemas/forecasts.js';
 export type { ForecastProgress, ForecastProgressEvents } from './resources/forecasts/progress.js';
 export type { TypedEmitter } from './core/emitter.js';
 export type { ClientClock } from './core/clock.js';
+export type { UnknownValue } from './schemas/common.js';
 export type {
   ContextNoteInput,
   RunModeKey,
@@ -87,6 +88,9 @@ export type {
   RunMode,
   ForecastBatchResult,
   BatchItemResult,
+  AcceptedItemResult,
+  RejectedItemResult,
+  UnknownItemResult,
   ForecastCancelBatchResult,
   CancelItemResult,
 } from './schemas/records/forecasts.js';

@@ -41,10 +41,17 @@ export function describeIssues(issues: readonly Issue[], input: unknown, prefix 
   });
 }
 
+/**
+ * Marks an issue that says "this input belongs to another branch" (a branch for values the SDK does
+ * not know, refusing a known one): such a branch is reported only when no other is left. @internal
+ */
+export const OTHER_BRANCH = 'otherBranch';
+
 function bestBranch(branches: readonly (readonly Issue[])[], input: unknown): readonly Issue[] | undefined {
   const missing = (issues: readonly Issue[]) =>
     issues.filter((i) => valueAt(input, i.path.map(String)) === undefined).length;
-  return [...branches].sort((a, b) => missing(a) - missing(b) || a.length - b.length)[0];
+  const elsewhere = (issues: readonly Issue[]) => (issues.some((i) => i.code === 'custom' && i.params?.[OTHER_BRANCH] === true) ? 1 : 0);
+  return [...branches].sort((a, b) => elsewhere(a) - elsewhere(b) || missing(a) - missing(b) || a.length - b.length)[0];
 }
 
 function valueAt(input: unknown, path: readonly string[]): unknown {

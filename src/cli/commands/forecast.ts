@@ -87,7 +87,7 @@ async function fromFile(path: string, flags: ForecastFlags): Promise<ExitCode> {
   // With --wait, a signal during the starts lets them finish, then names the tasks they started.
   const interrupts = flags.wait ? new Interrupts() : undefined;
   const results = await client.forecasts.createMany(items);
-  const accepted = results.filter((r) => r.status === 'accepted' && r.taskId).map((r) => r.taskId!);
+  const accepted = results.flatMap((r) => (r.status === 'accepted' && r.taskId ? [r.taskId] : []));
   const rejected = results.filter((r) => !(r.status === 'accepted' && r.taskId));
   let tasks: TaskLike[] | undefined;
   let code: ExitCode = EXIT.ok;
