@@ -70,9 +70,9 @@ function messageOf(issue: Issue, value: unknown): string {
     case 'invalid_type':
       return value === undefined ? 'is required' : `must be ${article(issue.expected)}, got ${describe(value)}`;
     case 'too_big':
-      return `must be at most ${issue.maximum}${unit(issue.origin)}`;
+      return `${verb(issue.origin)} at most ${issue.maximum}${unit(issue.origin)}`;
     case 'too_small':
-      return `must be at least ${issue.minimum}${unit(issue.origin)}`;
+      return `${verb(issue.origin)} at least ${issue.minimum}${unit(issue.origin)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_format':
@@ -86,10 +86,13 @@ function messageOf(issue: Issue, value: unknown): string {
   }
 }
 
+/** A list "holds" a count, with no unit: the field often names what it holds (`items`, `tags`). */
+function verb(origin: string): string {
+  return origin === 'array' || origin === 'set' ? 'must hold' : 'must be';
+}
+
 function unit(origin: string): string {
-  if (origin === 'string') return ' characters';
-  if (origin === 'array' || origin === 'set') return ' items';
-  return '';
+  return origin === 'string' ? ' characters' : '';
 }
 
 function article(type: string): string {

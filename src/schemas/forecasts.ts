@@ -63,7 +63,7 @@ export const ForecastCreateParams = exact({
   rule(
     (b: { questionId?: unknown; question?: unknown }) => (b.questionId === undefined) !== (b.question === undefined),
     'questionId',
-    'exactly one of questionId or question is required',
+    'give this or question: exactly one of the two',
   ),
 );
 /**
@@ -97,7 +97,7 @@ export const ForecastBatchParams = exact({
   items: z
     // Any object: typed as a forecast body, checked by the service item by item.
     .array(z.looseObject({}) as unknown as z.ZodMiniType<ForecastCreateParams>)
-    .check(z.minLength(1), z.maxLength(MAX_BATCH_ITEMS, { error: `must hold at most ${MAX_BATCH_ITEMS} items` })),
+    .check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(MAX_BATCH_ITEMS, { error: `must hold at most ${MAX_BATCH_ITEMS}` })),
 });
 /**
  * Body of `POST /forecasts/batch`: 1 to 25 items, each a `POST /forecasts` body.

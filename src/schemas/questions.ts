@@ -23,10 +23,10 @@ const Title = z.string().check(
   z.minLength(1, { error: 'must not be empty' }),
   z.maxLength(MAX_TITLE_LENGTH, { error: `must be at most ${MAX_TITLE_LENGTH} characters` }),
 );
-const Tags = z.array(z.string()).check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS} tags` }));
+const Tags = z.array(z.string()).check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS}` }));
 const Options = z.array(z.string()).check(
-  z.minLength(MIN_OPTIONS, { error: `must hold at least ${MIN_OPTIONS} options` }),
-  z.maxLength(MAX_OPTIONS, { error: `must hold at most ${MAX_OPTIONS} options` }),
+  z.minLength(MIN_OPTIONS, { error: `must hold at least ${MIN_OPTIONS}` }),
+  z.maxLength(MAX_OPTIONS, { error: `must hold at most ${MAX_OPTIONS}` }),
 );
 
 /** Fields every question type takes. */
@@ -53,9 +53,9 @@ const common = {
 };
 
 /** A field the type does not take: absent, or the empty value a read shows (`[]` / `null`). */
-const noOptions = (type: string) => z.optional(z.tuple([], { error: `${type} questions take no options` }));
+const noOptions = (type: string) => z.optional(z.tuple([], { error: `${type} questions take none` }));
 const noBound = (type: string) => z.optional(z.null({ error: `${type} questions take no bounds` }));
-const noScale = (type: string) => z.optional(z.null({ error: `${type} questions take no scaleType` }));
+const noScale = (type: string) => z.optional(z.null({ error: `${type} questions take none` }));
 const bound = (type: string, whole: boolean) =>
   (whole ? z.int({ error: `${type} bounds must be whole numbers` }) : z.number({ error: 'must be a number' }));
 
@@ -84,7 +84,7 @@ export const NumericQuestionDefinition = exact({
   lowerBound: bound('numeric', false),
   upperBound: bound('numeric', false),
   /** `linear`, or `logarithmic` with positive bounds. */
-  scaleType: z.enum(['linear', 'logarithmic'], { error: 'numeric questions need scaleType linear or logarithmic' }),
+  scaleType: z.enum(['linear', 'logarithmic'], { error: 'numeric questions need linear or logarithmic' }),
 });
 export const DiscreteQuestionDefinition = exact({
   type: z.literal('discrete'),
@@ -162,11 +162,11 @@ interface RuleInput {
 export function questionRuleIssues(q: RuleInput): Array<{ path: string; message: string }> {
   const issues: Array<{ path: string; message: string }> = [];
   if (q.type === 'multiple_choice' && Array.isArray(q.options) && new Set(q.options).size !== q.options.length) {
-    issues.push({ path: 'options', message: 'options must be distinct' });
+    issues.push({ path: 'options', message: 'must be distinct' });
   }
   const { lowerBound: lo, upperBound: hi } = q;
   if (typeof lo === 'number' && typeof hi === 'number') {
-    if (lo >= hi) issues.push({ path: 'upperBound', message: 'upperBound must be greater than lowerBound' });
+    if (lo >= hi) issues.push({ path: 'upperBound', message: 'must be greater than lowerBound' });
     if (q.type === 'numeric' && q.scaleType === 'logarithmic' && lo <= 0) {
       issues.push({ path: 'lowerBound', message: 'a logarithmic scale needs positive bounds' });
     }
@@ -194,7 +194,7 @@ export const QuestionDefinition = z
   .discriminatedUnion(
     'type',
     [BinaryQuestionDefinition, MultipleChoiceQuestionDefinition, NumericQuestionDefinition, DiscreteQuestionDefinition, DateQuestionDefinition],
-    { error: `type must be one of ${QUESTION_TYPES.join(', ')}` },
+    { error: `must be one of ${QUESTION_TYPES.join(', ')}` },
   )
   .check(typeRules);
 /**

@@ -89,7 +89,7 @@ const blankRules = z.superRefine((t: { fields?: unknown; blanks?: unknown }, ctx
 });
 
 const Name = z.string().check(z.minLength(1, { error: 'must not be empty' }));
-const Tags = z.array(z.string()).check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS} tags` }));
+const Tags = z.array(z.string()).check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS}` }));
 
 /** `fields`: the question fields but `type` and `tags`, with `title` required; text may hold `{key}` blanks. */
 const { tags: _tags, ...fieldShape } = QuestionUpdateParams.shape;
