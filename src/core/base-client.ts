@@ -10,7 +10,7 @@ import { clip, ForecastingError, toJSONText, ValidationError } from './errors.js
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { DEFAULT_OFFSET_PAGE_SIZE } from './limits.js';
 import { leveled, type LeveledLogger } from './logger.js';
-import { buildPath, type HttpMethod, type Operation, type OutputOf } from './operation.js';
+import { buildPath, checkIdCount, type HttpMethod, type Operation, type OutputOf } from './operation.js';
 import { checkRequestOptions, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
@@ -294,6 +294,7 @@ export class BaseClient {
 
   /** Checks a declared operation's input and fills its path. */
   #operationCall(op: Operation, ids: readonly unknown[], params: Record<string, unknown> | undefined, options: RequestOptions): Call {
+    checkIdCount(op, ids, params, options);
     checkRequestOptions(options);
     const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
     if (op.params && (params !== undefined || hasBody)) parseOrThrow(op.params, params ?? {});
