@@ -4,6 +4,7 @@
  */
 export { ForecastingClient } from './client.js';
 export { operations } from './operations.js';
+export { unknownFields, type UnknownField } from './unknown-fields.js';
 // Everything of forecasting-sdk/webhooks, from the root too (one class identity: the same modules).
 export * from './webhooks/index.js';
 export {

@@ -18,7 +18,7 @@ import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
 import { AttemptFailure, Transport, decodeBody, errorFromResponse, invalidAnswer, toSearchParams, type PreparedRequest, type Received } from './transport.js';
 import { toMultipart, type MultipartBody } from './uploads.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow, unknownKeyMessage, unknownKeys } from './validate.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -127,6 +127,8 @@ interface Call {
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+/** Most distinct unknown keys a client warns about in its life. */
+const MAX_WARNED_KEYS = 1000;
 
 /**
  * The core every resource calls into. {@link ForecastingClient} adds the resources.
@@ -141,6 +143,9 @@ export class BaseClient {
   /** Headers of every request, built once; `#auth` again on its own so a caller's header cannot replace it. */
   readonly #headers: Record<string, string>;
   readonly #auth: Record<string, string>;
+
+  /** The unknown keys already warned about, by operation and path (bounded: see {@link #warnUnknownKeys}). */
+  readonly #warned = new Set<string>();
 
   /** The record schemas, loading, when `validateResponses` is on. */
   readonly #schemas: Promise<RecordSchemas> | undefined;
@@ -297,15 +302,35 @@ export class BaseClient {
     checkIdCount(op, ids, params, options);
     checkRequestOptions(options);
     const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
-    if (op.params && (params !== undefined || hasBody)) parseOrThrow(op.params, params ?? {});
+    // What is sent is what the schema gives back: a `Date` given for a date bound goes as seconds.
+    let input = params;
+    if (op.params && (params !== undefined || hasBody)) {
+      const parsed = parseOrThrow(op.params, params ?? {}) as Record<string, unknown>;
+      if (params !== undefined) input = parsed;
+      if (params !== undefined && this.#log.enabled('warn')) this.#warnUnknownKeys(op, op.params, params);
+    }
     return {
       op,
       path: buildPath(op, ids),
-      query: hasBody ? undefined : params,
-      body: hasBody ? params : undefined,
+      query: hasBody ? undefined : input,
+      body: hasBody ? input : undefined,
       options,
       idempotencyKey: idempotencyKeyFor(op, options.idempotencyKey),
     };
+  }
+
+  /**
+   * Unknown keys pass (the service may know fields this SDK does not), but a typo would be dropped
+   * in silence: each is named once per operation and place, with the known key it resembles.
+   */
+  #warnUnknownKeys(op: Operation, schema: z.ZodMiniType, params: unknown): void {
+    for (const found of unknownKeys(schema, params)) {
+      const id = `${op.sdkMethod} ${found.pattern}`;
+      // Bounded, so a stream of made-up keys cannot grow it without end.
+      if (this.#warned.has(id) || this.#warned.size >= MAX_WARNED_KEYS) continue;
+      this.#warned.add(id);
+      this.#log.warn(`${op.sdkMethod}: ${unknownKeyMessage(found)}`);
+    }
   }
 
   /** Checks and prepares the call, then sends it with retries. Every refusal rejects; nothing throws synchronously. */

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../core/limits.js';
+import { withKeysOf } from '../core/validate.js';
 import { CursorPageParams, exact, rule } from './common.js';
 import { QuestionCreateParams } from './questions.js';
 import { RUN_MODES, TREATMENTS } from './enums.js';
@@ -96,7 +97,7 @@ export const ForecastBatchParams = exact({
   /** 1 to 25 `POST /forecasts` bodies. */
   items: z
     // Any object: typed as a forecast body, checked by the service item by item.
-    .array(z.looseObject({}) as unknown as z.ZodMiniType<ForecastCreateParams>)
+    .array(withKeysOf(z.looseObject({}), ForecastCreateParams) as unknown as z.ZodMiniType<ForecastCreateParams>)
     .check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(MAX_BATCH_ITEMS, { error: `must hold at most ${MAX_BATCH_ITEMS}` })),
 });
 /**

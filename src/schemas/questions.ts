@@ -59,6 +59,45 @@ const noScale = (type: string) => z.optional(z.null({ error: `${type} questions 
 const bound = (type: string, whole: boolean) =>
   (whole ? z.int({ error: `${type} bounds must be whole numbers` }) : z.number({ error: 'must be a number' }));
 
+/**
+ * The smallest size of a date bound that is refused as milliseconds: 1e11 seconds is the year 5138,
+ * past any plausible date, while every date since March 1973 in milliseconds is above it. Date bounds
+ * are whole Unix seconds; `Date.UTC()`, `Date.now()` and `getTime()` give milliseconds.
+ */
+export const DATE_BOUND_MILLISECONDS_FROM = 1e11;
+
+/** Why a date bound of `DATE_BOUND_MILLISECONDS_FROM` or more is refused. */
+export const MILLISECONDS_BOUND = 'looks like milliseconds; date bounds are Unix seconds (divide by 1000, or pass a Date)';
+
+/** Whether a number given as a date bound can only be milliseconds (see {@link DATE_BOUND_MILLISECONDS_FROM}). */
+export function looksLikeMilliseconds(value: unknown): boolean {
+  return typeof value === 'number' && Math.abs(value) >= DATE_BOUND_MILLISECONDS_FROM;
+}
+
+/** A `Date` as whole Unix seconds (rounded down); an invalid Date is an issue; anything else passes on. */
+const fromDate = z.transform((value: unknown, ctx) => {
+  if (!(value instanceof Date)) return value;
+  const ms = value.getTime();
+  if (Number.isNaN(ms)) {
+    ctx.issues.push({ code: 'custom', message: 'is an invalid Date', input: value });
+    return z.NEVER;
+  }
+  return Math.floor(ms / 1000);
+});
+/**
+ * A bound that may be given as a `Date` (sent as whole Unix seconds). Typed by hand: the transform's
+ * own input type is `unknown`. A pipe from a transform reads as its output schema in JSON Schema.
+ */
+const orDate = <S extends z.ZodMiniType<number>>(schema: S) => z.pipe(fromDate, schema) as unknown as z.ZodMiniType<number, number | Date>;
+
+/** A date question's bound: whole Unix seconds, never milliseconds; a `Date` is converted. */
+const dateBound = orDate(
+  z.int({ error: 'date bounds must be whole numbers' }).check(
+    z.lt(DATE_BOUND_MILLISECONDS_FROM, { error: MILLISECONDS_BOUND }),
+    z.gt(-DATE_BOUND_MILLISECONDS_FROM, { error: MILLISECONDS_BOUND }),
+  ),
+);
+
 export const BinaryQuestionDefinition = exact({
   type: z.literal('binary'),
   ...common,
@@ -99,10 +138,10 @@ export const DateQuestionDefinition = exact({
   type: z.literal('date'),
   ...common,
   options: noOptions('date'),
-  /** Whole Unix seconds. */
-  lowerBound: bound('date', true),
-  /** Whole Unix seconds. */
-  upperBound: bound('date', true),
+  /** Whole Unix seconds (below 1e11: a bigger number is refused as milliseconds), or a `Date`. */
+  lowerBound: dateBound,
+  /** Whole Unix seconds (below 1e11: a bigger number is refused as milliseconds), or a `Date`. */
+  upperBound: dateBound,
   scaleType: noScale('date'),
 });
 /**
@@ -138,10 +177,12 @@ export interface NumericQuestionDefinition extends z.input<typeof NumericQuestio
  */
 export interface DiscreteQuestionDefinition extends z.input<typeof DiscreteQuestionDefinition> {}
 /**
- * A date question to create: bounds in whole Unix seconds.
+ * A date question to create: bounds in whole Unix seconds, or as `Date`s (sent as seconds). A number
+ * of 1e11 or more is refused as milliseconds (`ValidationError` naming the bound; nothing is sent).
  * @example
  * ```ts
  * const question: DateQuestionDefinition = { type: 'date', title: 'When will the bridge reopen?', lowerBound: 1_780_000_000, upperBound: 1_800_000_000 };
+ * const same: DateQuestionDefinition = { ...question, lowerBound: new Date('2026-05-28T20:26:40Z'), upperBound: new Date(Date.UTC(2027, 0, 15)) };
  * ```
  */
 export interface DateQuestionDefinition extends z.input<typeof DateQuestionDefinition> {}
@@ -217,8 +258,10 @@ export type QuestionDefinition =
 const someFields = {
   ...z.partial(z.object(common)).shape,
   options: z.optional(Options),
-  lowerBound: z.optional(z.nullable(z.number())),
-  upperBound: z.optional(z.nullable(z.number())),
+  // The type is not known here: a number passes as it is (the service checks a date question's
+  // bounds on the edited whole); a `Date` can only be a date bound and is sent as seconds.
+  lowerBound: z.optional(z.nullable(orDate(z.number()))),
+  upperBound: z.optional(z.nullable(orDate(z.number()))),
   scaleType: z.optional(z.nullable(z.enum(['linear', 'logarithmic']))),
 };
 
