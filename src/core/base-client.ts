@@ -11,7 +11,7 @@ import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { DEFAULT_OFFSET_PAGE_SIZE } from './limits.js';
 import { leveled, type LeveledLogger } from './logger.js';
 import { buildPath, checkIdCount, type HttpMethod, type Operation, type OutputOf } from './operation.js';
-import { checkRequestOptions, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
+import { API_PATH, apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
 import type { ClientClock } from './clock.js';
@@ -144,6 +144,8 @@ export class BaseClient {
   readonly #headers: Record<string, string>;
   readonly #auth: Record<string, string>;
 
+  /** The base URL does not end in `/api/v1/external`: a 404 then names the URL and the missing path. */
+  readonly #apiPathMissing: boolean;
   /** The unknown keys already warned about, by operation and path (bounded: see {@link #warnUnknownKeys}). */
   readonly #warned = new Set<string>();
 
@@ -164,6 +166,8 @@ export class BaseClient {
     }
     this.#transport = new Transport(this.#options.baseURL, this.#options.fetch);
     this.#log = leveled(options.logger ?? console, options.logLevel ?? 'warn');
+    this.#apiPathMissing = !hasApiPath(this.#options.baseURL);
+    if (this.#apiPathMissing) this.#log.warn(apiPathWarning(this.#options.baseURL));
     const { apiKey, authHeader, defaultHeaders } = this.#options;
     this.#auth = authHeader === 'x-api-key' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
     this.#headers = Object.freeze({ accept: 'application/json', 'user-agent': `forecasting-sdk/${VERSION}`, ...lower(defaultHeaders), ...this.#auth });
@@ -416,6 +420,9 @@ export class BaseClient {
         }
         if (response.ok) return received;
         const apiError = errorFromResponse(received);
+        if (apiError.status === 404 && this.#apiPathMissing) {
+          apiError.message += `; requested ${clip(`${this.#options.baseURL}${req.path}`, 200)}: is ${API_PATH} missing from baseURL?`;
+        }
         outcome = { kind: 'response', status: apiError.status, type: apiError.type, retryAfter: response.headers.get('retry-after') };
         error = apiError;
       } catch (err) {
