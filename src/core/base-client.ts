@@ -306,18 +306,19 @@ export class BaseClient {
     checkIdCount(op, ids, params, options);
     checkRequestOptions(options);
     const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
-    // What is sent is what the schema gives back: a `Date` given for a date bound goes as seconds.
-    let input = params;
+    // A body is sent as the schema gives it back (a `Date` given for a date bound goes as seconds);
+    // a query, which holds no such field, as given, in the caller's order.
+    let body = hasBody ? params : undefined;
     if (op.params && (params !== undefined || hasBody)) {
       const parsed = parseOrThrow(op.params, params ?? {}) as Record<string, unknown>;
-      if (params !== undefined) input = parsed;
+      if (body !== undefined) body = parsed;
       if (params !== undefined && this.#log.enabled('warn')) this.#warnUnknownKeys(op, op.params, params);
     }
     return {
       op,
       path: buildPath(op, ids),
-      query: hasBody ? undefined : input,
-      body: hasBody ? input : undefined,
+      query: hasBody ? undefined : params,
+      body,
       options,
       idempotencyKey: idempotencyKeyFor(op, options.idempotencyKey),
     };

@@ -144,8 +144,9 @@ export function checkIdCount(op: Operation, ids: readonly unknown[], params: unk
   else if (typeof options === 'string') got += 1;
   else {
     // Only after an id: an object in the first place is reported as that id's wrong type.
-    const misplaced = ids.findIndex((id) => typeof id === 'object' && id !== null);
-    if (misplaced < 1) return;
+    let misplaced = 1;
+    while (misplaced < ids.length && (typeof ids[misplaced] !== 'object' || ids[misplaced] === null)) misplaced++;
+    if (misplaced >= ids.length) return;
     got = misplaced;
   }
   const names = op.pathParams.map(camel).join(', ');
