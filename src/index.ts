@@ -4,6 +4,7 @@
  */
 export { ForecastingClient } from './client.js';
 export { operations } from './operations.js';
+export { unknownFields, type UnknownField } from './unknown-fields.js';
 // Everything of forecasting-sdk/webhooks, from the root too (one class identity: the same modules).
 export * from './webhooks/index.js';
 export {
@@ -52,6 +53,7 @@ export { RUN_MODES, TASK_STATUSES } from './schemas/forecasts.js';
 export type { ForecastProgress, ForecastProgressEvents } from './resources/forecasts/progress.js';
 export type { TypedEmitter } from './core/emitter.js';
 export type { ClientClock } from './core/clock.js';
+export type { UnknownValue } from './schemas/common.js';
 export type {
   ContextNoteInput,
   RunModeKey,
@@ -87,6 +89,9 @@ export type {
   RunMode,
   ForecastBatchResult,
   BatchItemResult,
+  AcceptedItemResult,
+  RejectedItemResult,
+  UnknownItemResult,
   ForecastCancelBatchResult,
   CancelItemResult,
 } from './schemas/records/forecasts.js';

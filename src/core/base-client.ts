@@ -10,15 +10,15 @@ import { clip, ForecastingError, toJSONText, ValidationError } from './errors.js
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { DEFAULT_OFFSET_PAGE_SIZE } from './limits.js';
 import { leveled, type LeveledLogger } from './logger.js';
-import { buildPath, type HttpMethod, type Operation, type OutputOf } from './operation.js';
-import { checkRequestOptions, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
+import { buildPath, checkIdCount, type HttpMethod, type Operation, type OutputOf } from './operation.js';
+import { API_PATH, apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { decideRetry, type AttemptOutcome } from './retry.js';
 import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
 import { AttemptFailure, Transport, decodeBody, errorFromResponse, invalidAnswer, toSearchParams, type PreparedRequest, type Received } from './transport.js';
 import { toMultipart, type MultipartBody } from './uploads.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow, unknownKeyMessage, unknownKeys } from './validate.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -127,6 +127,8 @@ interface Call {
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+/** Most distinct unknown keys a client warns about in its life. */
+const MAX_WARNED_KEYS = 1000;
 
 /**
  * The core every resource calls into. {@link ForecastingClient} adds the resources.
@@ -141,6 +143,11 @@ export class BaseClient {
   /** Headers of every request, built once; `#auth` again on its own so a caller's header cannot replace it. */
   readonly #headers: Record<string, string>;
   readonly #auth: Record<string, string>;
+
+  /** The base URL does not end in `/api/v1/external`: a 404 then names the URL and the missing path. */
+  readonly #apiPathMissing: boolean;
+  /** The unknown keys already warned about, by operation and path (bounded: see {@link #warnUnknownKeys}). */
+  readonly #warned = new Set<string>();
 
   /** The record schemas, loading, when `validateResponses` is on. */
   readonly #schemas: Promise<RecordSchemas> | undefined;
@@ -159,6 +166,8 @@ export class BaseClient {
     }
     this.#transport = new Transport(this.#options.baseURL, this.#options.fetch);
     this.#log = leveled(options.logger ?? console, options.logLevel ?? 'warn');
+    this.#apiPathMissing = !hasApiPath(this.#options.baseURL);
+    if (this.#apiPathMissing) this.#log.warn(apiPathWarning(this.#options.baseURL));
     const { apiKey, authHeader, defaultHeaders } = this.#options;
     this.#auth = authHeader === 'x-api-key' ? { 'x-api-key': apiKey } : { authorization: `Bearer ${apiKey}` };
     this.#headers = Object.freeze({ accept: 'application/json', 'user-agent': `forecasting-sdk/${VERSION}`, ...lower(defaultHeaders), ...this.#auth });
@@ -292,17 +301,39 @@ export class BaseClient {
 
   /** Checks a declared operation's input and fills its path. */
   #operationCall(op: Operation, ids: readonly unknown[], params: Record<string, unknown> | undefined, options: RequestOptions): Call {
+    checkIdCount(op, ids, params, options);
     checkRequestOptions(options);
     const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
-    if (op.params && (params !== undefined || hasBody)) parseOrThrow(op.params, params ?? {});
+    // A body is sent as the schema gives it back (a `Date` given for a date bound goes as seconds);
+    // a query, which holds no such field, as given, in the caller's order.
+    let body = hasBody ? params : undefined;
+    if (op.params && (params !== undefined || hasBody)) {
+      const parsed = parseOrThrow(op.params, params ?? {}) as Record<string, unknown>;
+      if (body !== undefined) body = parsed;
+      if (params !== undefined && this.#log.enabled('warn')) this.#warnUnknownKeys(op, op.params, params);
+    }
     return {
       op,
       path: buildPath(op, ids),
       query: hasBody ? undefined : params,
-      body: hasBody ? params : undefined,
+      body,
       options,
       idempotencyKey: idempotencyKeyFor(op, options.idempotencyKey),
     };
+  }
+
+  /**
+   * Unknown keys pass (the service may know fields this SDK does not), but a typo would be dropped
+   * in silence: each is named once per operation and place, with the known key it resembles.
+   */
+  #warnUnknownKeys(op: Operation, schema: z.ZodMiniType, params: unknown): void {
+    for (const found of unknownKeys(schema, params)) {
+      const id = `${op.sdkMethod} ${found.pattern}`;
+      // Bounded, so a stream of made-up keys cannot grow it without end.
+      if (this.#warned.has(id) || this.#warned.size >= MAX_WARNED_KEYS) continue;
+      this.#warned.add(id);
+      this.#log.warn(`${op.sdkMethod}: ${unknownKeyMessage(found)}`);
+    }
   }
 
   /** Checks and prepares the call, then sends it with retries. Every refusal rejects; nothing throws synchronously. */
@@ -388,6 +419,9 @@ export class BaseClient {
         }
         if (response.ok) return received;
         const apiError = errorFromResponse(received);
+        if (apiError.status === 404 && this.#apiPathMissing) {
+          apiError.message += `; requested ${clip(`${this.#options.baseURL}${req.path}`, 200)}: is ${API_PATH} missing from baseURL?`;
+        }
         outcome = { kind: 'response', status: apiError.status, type: apiError.type, retryAfter: response.headers.get('retry-after') };
         error = apiError;
       } catch (err) {

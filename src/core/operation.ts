@@ -131,6 +131,30 @@ export function defineOperations<NS extends string, const T extends Record<strin
 }
 
 /**
+ * Refuses a call given the wrong number of path ids, which plain JavaScript allows: an extra id lands
+ * where the params or options go (text there), a missing one puts the params in an id's place (an
+ * object there). Either way the error says how many ids the method takes, not that the options are wrong.
+ * @internal
+ */
+export function checkIdCount(op: Operation, ids: readonly unknown[], params: unknown, options: unknown): void {
+  const expected = op.pathParams.length;
+  let got = ids.length;
+  // Runs on every call: two typeof checks when the count is right.
+  if (typeof params === 'string') got += typeof options === 'string' ? 2 : 1;
+  else if (typeof options === 'string') got += 1;
+  else {
+    // Only after an id: an object in the first place is reported as that id's wrong type.
+    let misplaced = 1;
+    while (misplaced < ids.length && (typeof ids[misplaced] !== 'object' || ids[misplaced] === null)) misplaced++;
+    if (misplaced >= ids.length) return;
+    got = misplaced;
+  }
+  const names = op.pathParams.map(camel).join(', ');
+  const takes = expected === 0 ? 'takes no id' : `expected ${expected} id${expected === 1 ? '' : 's'} (${names})`;
+  throw new ValidationError(`${op.sdkMethod} ${takes}, got ${got}`);
+}
+
+/**
  * Fills a path template with encoded ids. An id that is not a non-empty string, is `.` or `..`, holds
  * `/`, `?`, `#` or `\`, or equals a sibling route's literal segment, is refused before any request.
  * @internal

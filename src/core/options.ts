@@ -252,6 +252,23 @@ export function checkBaseURL(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** The path every operation of the service sits below. */
+export const API_PATH = '/api/v1/external';
+
+/**
+ * Whether the base URL's path ends in {@link API_PATH}. A proxy may serve the service at another
+ * path, so a base URL without it is allowed; the client then warns once when it is built, and a 404
+ * names the URL requested. @internal
+ */
+export function hasApiPath(baseURL: string): boolean {
+  return new URL(baseURL).pathname.replace(/\/+$/, '').endsWith(API_PATH);
+}
+
+/** The warning for a base URL without {@link API_PATH}. @internal */
+export function apiPathWarning(baseURL: string): string {
+  return `baseURL ${baseURL} does not end in ${API_PATH}: requests go to ${baseURL}/questions and so on. Fine for a proxy at another path; otherwise add ${API_PATH}.`;
+}
+
 function isLoopback(hostname: string): boolean {
   // URL has already normalized the host: IPv4 in dotted decimal, IPv6 in brackets, names lower-cased.
   // Stryker disable next-line Regex: a host ending in a number parses as IPv4 in whole (else the URL is invalid), so the anchors change nothing

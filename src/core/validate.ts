@@ -4,7 +4,7 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import { ValidationError, type ValidationIssue } from './errors.js';
+import { clip, ValidationError, type ValidationIssue } from './errors.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -41,10 +41,17 @@ export function describeIssues(issues: readonly Issue[], input: unknown, prefix 
   });
 }
 
+/**
+ * Marks an issue that says "this input belongs to another branch" (a branch for values the SDK does
+ * not know, refusing a known one): such a branch is reported only when no other is left. @internal
+ */
+export const OTHER_BRANCH = 'otherBranch';
+
 function bestBranch(branches: readonly (readonly Issue[])[], input: unknown): readonly Issue[] | undefined {
   const missing = (issues: readonly Issue[]) =>
     issues.filter((i) => valueAt(input, i.path.map(String)) === undefined).length;
-  return [...branches].sort((a, b) => missing(a) - missing(b) || a.length - b.length)[0];
+  const elsewhere = (issues: readonly Issue[]) => (issues.some((i) => i.code === 'custom' && i.params?.[OTHER_BRANCH] === true) ? 1 : 0);
+  return [...branches].sort((a, b) => elsewhere(a) - elsewhere(b) || missing(a) - missing(b) || a.length - b.length)[0];
 }
 
 function valueAt(input: unknown, path: readonly string[]): unknown {
@@ -63,9 +70,9 @@ function messageOf(issue: Issue, value: unknown): string {
     case 'invalid_type':
       return value === undefined ? 'is required' : `must be ${article(issue.expected)}, got ${describe(value)}`;
     case 'too_big':
-      return `must be at most ${issue.maximum}${unit(issue.origin)}`;
+      return `${verb(issue.origin)} at most ${issue.maximum}${unit(issue.origin)}`;
     case 'too_small':
-      return `must be at least ${issue.minimum}${unit(issue.origin)}`;
+      return `${verb(issue.origin)} at least ${issue.minimum}${unit(issue.origin)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_format':
@@ -79,10 +86,13 @@ function messageOf(issue: Issue, value: unknown): string {
   }
 }
 
+/** A list "holds" a count, with no unit: the field often names what it holds (`items`, `tags`). */
+function verb(origin: string): string {
+  return origin === 'array' || origin === 'set' ? 'must hold' : 'must be';
+}
+
 function unit(origin: string): string {
-  if (origin === 'string') return ' characters';
-  if (origin === 'array' || origin === 'set') return ' items';
-  return '';
+  return origin === 'string' ? ' characters' : '';
 }
 
 function article(type: string): string {
@@ -94,4 +104,164 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value;
+}
+
+/** An input key no schema field is named after: where it is, and the known key it most resembles. @internal */
+export interface UnknownKey {
+  /** Dotted path, for example `question.resolutionCriterea` (a key clipped and escaped). */
+  path: string;
+  /** The path with array places as `*`: one warning per key, whichever item holds it. */
+  pattern: string;
+  /** The known key at the same place whose name is a small edit away, as a dotted path. */
+  suggestion: string | undefined;
+}
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodMiniType>;
+  options?: readonly z.ZodMiniType[];
+  discriminator?: string;
+  element?: z.ZodMiniType;
+  innerType?: z.ZodMiniType;
+  in?: z.ZodMiniType;
+  out?: z.ZodMiniType;
+}
+const defOf = (schema: z.ZodMiniType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Object schemas that stand for another's keys (an item typed loosely, checked by the service). */
+const KEYS_OF = new WeakMap<object, z.ZodMiniType>();
+/** The names of an object schema's fields, worked out once per schema. */
+const KEY_SETS = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * Declares that `schema` (a loose object that checks nothing) holds the keys of `keysFrom`, for
+ * {@link unknownKeys} only. Returns `schema`. @internal
+ */
+export function withKeysOf<S extends z.ZodMiniType>(schema: S, keysFrom: z.ZodMiniType): S {
+  KEYS_OF.set(schema, keysFrom);
+  return schema;
+}
+
+/** Longest key quoted in a warning: a hostile 1 MB key must not make a 1 MB log line. */
+const MAX_KEY_IN_MESSAGE = 64;
+/** Most unknown keys reported for one input. */
+const MAX_UNKNOWN_KEYS = 10;
+
+/**
+ * The keys of `value` that `schema` names no field for, at any depth where the schema knows its
+ * keys (objects, the branch a union chooses, array items). Open maps (`z.record`) and loose objects
+ * with no fields are skipped. At most ten. Known keys cost a set lookup each. @internal
+ */
+export function unknownKeys(schema: z.ZodMiniType, value: unknown): UnknownKey[] {
+  const found: UnknownKey[] = [];
+  walk(schema, value, '', '', found);
+  return found;
+}
+
+function walk(schema: z.ZodMiniType, value: unknown, path: string, pattern: string, found: UnknownKey[]): void {
+  if (found.length >= MAX_UNKNOWN_KEYS || value === null || typeof value !== 'object') return;
+  const target = KEYS_OF.get(schema) ?? ('selectBranch' in schema ? (schema as z.ZodMiniType & BranchSelecting).selectBranch(value) : schema);
+  const def = defOf(target);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch':
+      return walk(def.innerType!, value, path, pattern, found);
+    case 'pipe':
+      // A pipe from a transform reads as what it gives (the date bounds); any other, as what it takes.
+      return walk(defOf(def.in!).type === 'transform' ? def.out! : def.in!, value, path, pattern, found);
+    case 'array':
+      if (!Array.isArray(value)) return;
+      value.forEach((item, i) => walk(def.element!, item, join(path, String(i)), join(pattern, '*'), found));
+      return;
+    case 'union': {
+      const branch = branchFor(def, value);
+      if (branch) walk(branch, value, path, pattern, found);
+      return;
+    }
+    case 'object':
+      return walkObject(target, def, value as Record<string, unknown>, path, pattern, found);
+    default:
+      return;
+  }
+}
+
+function walkObject(schema: z.ZodMiniType, def: Def, value: Record<string, unknown>, path: string, pattern: string, found: UnknownKey[]): void {
+  const shape = def.shape!;
+  let known = KEY_SETS.get(schema);
+  if (!known) KEY_SETS.set(schema, (known = new Set(Object.keys(shape))));
+  // A loose object with no fields knows no keys: nothing is unknown to it.
+  if (known.size === 0 || Array.isArray(value)) return;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (known.has(key)) {
+      const child = value[key];
+      if (child !== null && typeof child === 'object') walk(shape[key]!, child, join(path, key), join(pattern, key), found);
+      continue;
+    }
+    const shown = clip(JSON.stringify(key).slice(1, -1), MAX_KEY_IN_MESSAGE);
+    const near = nearest(key, known);
+    found.push({ path: join(path, shown), pattern: join(pattern, shown), suggestion: near === undefined ? undefined : join(path, near) });
+    if (found.length >= MAX_UNKNOWN_KEYS) return;
+  }
+}
+
+/** The branch of a union the value belongs to: by its discriminator, else the first that accepts it. */
+function branchFor(def: Def, value: unknown): z.ZodMiniType | undefined {
+  const options = def.options ?? [];
+  if (def.discriminator !== undefined) {
+    const tag = (value as Record<string, unknown>)[def.discriminator];
+    return options.find((o) => (o as unknown as { _zod: { propValues?: Record<string, Set<unknown>> } })._zod.propValues?.[def.discriminator!]?.has(tag));
+  }
+  return options.find((o) => o.safeParse(value).success);
+}
+
+function join(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}
+
+/**
+ * The known key a small edit away from `key` (a letter missing, extra, changed or two swapped;
+ * case ignored): at most 1 edit for keys up to 4 letters, 2 beyond. `undefined` when none is near.
+ */
+function nearest(key: string, known: ReadonlySet<string>): string | undefined {
+  // A key much longer than every known one is no typo of them: no distance is worked out for it.
+  if (key.length > MAX_KEY_IN_MESSAGE) return undefined;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const limit = candidate.length <= 4 ? 1 : 2;
+    if (Math.abs(candidate.length - key.length) > limit) continue;
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (d <= limit && d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/**
+ * The warning for an unknown key: "unknown field `x` sent as is; did you mean `y`?".
+ * @internal
+ */
+export function unknownKeyMessage(found: UnknownKey): string {
+  const hint = found.suggestion === undefined ? '' : `; did you mean \`${found.suggestion}\`?`;
+  return `unknown field \`${found.path}\` sent as is${hint}`;
 }

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_OFFSET_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../core/limits.js';
-import type { BranchSelecting } from '../core/validate.js';
+import { OTHER_BRANCH, type BranchSelecting } from '../core/validate.js';
 
 /**
  * An object schema whose type lists exactly its fields, with no index signature (so a misspelled key
@@ -16,11 +16,28 @@ export function exact<T extends z.core.$ZodLooseShape>(shape: T): z.ZodMiniObjec
 }
 
 /**
- * A string enum that stays open: the known values give autocompletion, and a value the service
- * adds later still passes (responses never fail on a new enum value).
+ * A value of an open set that this SDK does not know: one the service added after this version was
+ * built. At run time it is a plain string. Its type is a template no real value is written like, so
+ * a comparison with a misspelled known value (`status === 'acepted'`) fails to compile, while
+ * `status === 'accepted'` narrows to the known value. To test for a value newer than the SDK,
+ * compare as a string: `(task.status as string) === 'paused'`.
+ * @example
+ * ```ts
+ * function label(status: ForecastTask['status']): string {
+ *   if (status === 'completed') return 'done';
+ *   return status; // a known value or an UnknownValue: both are strings
+ * }
+ * ```
  */
-export function openEnum<const T extends readonly string[]>(_values: T): z.ZodMiniType<T[number] | (string & {})> {
-  return z.string();
+export type UnknownValue = `(unknown value: ${string})`;
+
+/**
+ * A string enum that stays open: the known values give autocompletion and closed comparisons, and a
+ * value the service adds later still parses (typed {@link UnknownValue}; responses never fail on a
+ * new enum value).
+ */
+export function openEnum<const T extends readonly string[]>(_values: T): z.ZodMiniType<T[number] | UnknownValue> {
+  return z.string() as z.ZodMiniType<T[number] | UnknownValue>;
 }
 
 /** A timestamp in responses: ISO 8601 UTC with milliseconds. */
@@ -64,9 +81,23 @@ export function rule<T>(ok: (value: T) => boolean, path: string, message: string
 }
 
 /**
+ * The discriminator of a union's branch for values the SDK does not know: any string but the
+ * `known` ones, which belong to the other branches (errors then name the field a known branch
+ * misses, never this branch's refusal).
+ */
+export function unknownValue(known: readonly string[]): z.ZodMiniType<UnknownValue> {
+  return z.string().check(
+    z.superRefine((value: string, ctx) => {
+      // `continue: false`: a refusal of the shape, so a union reports the known branch the value names.
+      if (known.includes(value)) ctx.addIssue({ code: 'custom', message: 'is a known value', params: { [OTHER_BRANCH]: true }, input: value, continue: false });
+    }),
+  ) as unknown as z.ZodMiniType<UnknownValue>;
+}
+
+/**
  * {@link openEnum} for values needed only as a type: autocompletion on `T`, any string passes, and
  * no list of values is bundled.
  */
-export function openString<T extends string>(): z.ZodMiniType<T | (string & {})> {
-  return z.string();
+export function openString<T extends string>(): z.ZodMiniType<T | UnknownValue> {
+  return z.string() as z.ZodMiniType<T | UnknownValue>;
 }

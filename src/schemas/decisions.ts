@@ -16,7 +16,7 @@ export type { ConditionOperator, DecisionLinkKind, DecisionStatus } from './enum
 
 const Text = z.string().check(z.minLength(1, { error: 'must not be empty' }));
 const Ids = z.array(Text).check(z.minLength(1, { error: 'must not be empty' }));
-const OPTION_COUNT = `must hold ${MIN_DECISION_OPTIONS} to ${MAX_DECISION_OPTIONS} options`;
+const OPTION_COUNT = `must hold ${MIN_DECISION_OPTIONS} to ${MAX_DECISION_OPTIONS}`;
 /** 2 to 4 distinct options. */
 const Options = z.array(Text).check(
   z.minLength(MIN_DECISION_OPTIONS, { error: OPTION_COUNT }),

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../core/limits.js';
+import { withKeysOf } from '../core/validate.js';
 import { CursorPageParams, exact, rule } from './common.js';
 import { QuestionCreateParams } from './questions.js';
 import { RUN_MODES, TREATMENTS } from './enums.js';
@@ -63,7 +64,7 @@ export const ForecastCreateParams = exact({
   rule(
     (b: { questionId?: unknown; question?: unknown }) => (b.questionId === undefined) !== (b.question === undefined),
     'questionId',
-    'exactly one of questionId or question is required',
+    'give this or question: exactly one of the two',
   ),
 );
 /**
@@ -96,8 +97,8 @@ export const ForecastBatchParams = exact({
   /** 1 to 25 `POST /forecasts` bodies. */
   items: z
     // Any object: typed as a forecast body, checked by the service item by item.
-    .array(z.looseObject({}) as unknown as z.ZodMiniType<ForecastCreateParams>)
-    .check(z.minLength(1), z.maxLength(MAX_BATCH_ITEMS, { error: `must hold at most ${MAX_BATCH_ITEMS} items` })),
+    .array(withKeysOf(z.looseObject({}), ForecastCreateParams) as unknown as z.ZodMiniType<ForecastCreateParams>)
+    .check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(MAX_BATCH_ITEMS, { error: `must hold at most ${MAX_BATCH_ITEMS}` })),
 });
 /**
  * Body of `POST /forecasts/batch`: 1 to 25 items, each a `POST /forecasts` body.

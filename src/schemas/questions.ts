@@ -23,10 +23,10 @@ const Title = z.string().check(
   z.minLength(1, { error: 'must not be empty' }),
   z.maxLength(MAX_TITLE_LENGTH, { error: `must be at most ${MAX_TITLE_LENGTH} characters` }),
 );
-const Tags = z.array(z.string()).check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS} tags` }));
+const Tags = z.array(z.string()).check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS}` }));
 const Options = z.array(z.string()).check(
-  z.minLength(MIN_OPTIONS, { error: `must hold at least ${MIN_OPTIONS} options` }),
-  z.maxLength(MAX_OPTIONS, { error: `must hold at most ${MAX_OPTIONS} options` }),
+  z.minLength(MIN_OPTIONS, { error: `must hold at least ${MIN_OPTIONS}` }),
+  z.maxLength(MAX_OPTIONS, { error: `must hold at most ${MAX_OPTIONS}` }),
 );
 
 /** Fields every question type takes. */
@@ -53,11 +53,50 @@ const common = {
 };
 
 /** A field the type does not take: absent, or the empty value a read shows (`[]` / `null`). */
-const noOptions = (type: string) => z.optional(z.tuple([], { error: `${type} questions take no options` }));
+const noOptions = (type: string) => z.optional(z.tuple([], { error: `${type} questions take none` }));
 const noBound = (type: string) => z.optional(z.null({ error: `${type} questions take no bounds` }));
-const noScale = (type: string) => z.optional(z.null({ error: `${type} questions take no scaleType` }));
+const noScale = (type: string) => z.optional(z.null({ error: `${type} questions take none` }));
 const bound = (type: string, whole: boolean) =>
   (whole ? z.int({ error: `${type} bounds must be whole numbers` }) : z.number({ error: 'must be a number' }));
+
+/**
+ * The smallest size of a date bound that is refused as milliseconds: 1e11 seconds is the year 5138,
+ * past any plausible date, while every date since March 1973 in milliseconds is above it. Date bounds
+ * are whole Unix seconds; `Date.UTC()`, `Date.now()` and `getTime()` give milliseconds.
+ */
+export const DATE_BOUND_MILLISECONDS_FROM = 1e11;
+
+/** Why a date bound of `DATE_BOUND_MILLISECONDS_FROM` or more is refused. */
+export const MILLISECONDS_BOUND = 'looks like milliseconds; date bounds are Unix seconds (divide by 1000, or pass a Date)';
+
+/** Whether a number given as a date bound can only be milliseconds (see {@link DATE_BOUND_MILLISECONDS_FROM}). */
+export function looksLikeMilliseconds(value: unknown): boolean {
+  return typeof value === 'number' && Math.abs(value) >= DATE_BOUND_MILLISECONDS_FROM;
+}
+
+/** A `Date` as whole Unix seconds (rounded down); an invalid Date is an issue; anything else passes on. */
+const fromDate = z.transform((value: unknown, ctx) => {
+  if (!(value instanceof Date)) return value;
+  const ms = value.getTime();
+  if (Number.isNaN(ms)) {
+    ctx.issues.push({ code: 'custom', message: 'is an invalid Date', input: value });
+    return z.NEVER;
+  }
+  return Math.floor(ms / 1000);
+});
+/**
+ * A bound that may be given as a `Date` (sent as whole Unix seconds). Typed by hand: the transform's
+ * own input type is `unknown`. A pipe from a transform reads as its output schema in JSON Schema.
+ */
+const orDate = <S extends z.ZodMiniType<number>>(schema: S) => z.pipe(fromDate, schema) as unknown as z.ZodMiniType<number, number | Date>;
+
+/** A date question's bound: whole Unix seconds, never milliseconds; a `Date` is converted. */
+const dateBound = orDate(
+  z.int({ error: 'date bounds must be whole numbers' }).check(
+    z.lt(DATE_BOUND_MILLISECONDS_FROM, { error: MILLISECONDS_BOUND }),
+    z.gt(-DATE_BOUND_MILLISECONDS_FROM, { error: MILLISECONDS_BOUND }),
+  ),
+);
 
 export const BinaryQuestionDefinition = exact({
   type: z.literal('binary'),
@@ -84,7 +123,7 @@ export const NumericQuestionDefinition = exact({
   lowerBound: bound('numeric', false),
   upperBound: bound('numeric', false),
   /** `linear`, or `logarithmic` with positive bounds. */
-  scaleType: z.enum(['linear', 'logarithmic'], { error: 'numeric questions need scaleType linear or logarithmic' }),
+  scaleType: z.enum(['linear', 'logarithmic'], { error: 'numeric questions need linear or logarithmic' }),
 });
 export const DiscreteQuestionDefinition = exact({
   type: z.literal('discrete'),
@@ -99,10 +138,10 @@ export const DateQuestionDefinition = exact({
   type: z.literal('date'),
   ...common,
   options: noOptions('date'),
-  /** Whole Unix seconds. */
-  lowerBound: bound('date', true),
-  /** Whole Unix seconds. */
-  upperBound: bound('date', true),
+  /** Whole Unix seconds (below 1e11: a bigger number is refused as milliseconds), or a `Date`. */
+  lowerBound: dateBound,
+  /** Whole Unix seconds (below 1e11: a bigger number is refused as milliseconds), or a `Date`. */
+  upperBound: dateBound,
   scaleType: noScale('date'),
 });
 /**
@@ -138,10 +177,12 @@ export interface NumericQuestionDefinition extends z.input<typeof NumericQuestio
  */
 export interface DiscreteQuestionDefinition extends z.input<typeof DiscreteQuestionDefinition> {}
 /**
- * A date question to create: bounds in whole Unix seconds.
+ * A date question to create: bounds in whole Unix seconds, or as `Date`s (sent as seconds). A number
+ * of 1e11 or more is refused as milliseconds (`ValidationError` naming the bound; nothing is sent).
  * @example
  * ```ts
  * const question: DateQuestionDefinition = { type: 'date', title: 'When will the bridge reopen?', lowerBound: 1_780_000_000, upperBound: 1_800_000_000 };
+ * const same: DateQuestionDefinition = { ...question, lowerBound: new Date('2026-05-28T20:26:40Z'), upperBound: new Date(Date.UTC(2027, 0, 15)) };
  * ```
  */
 export interface DateQuestionDefinition extends z.input<typeof DateQuestionDefinition> {}
@@ -162,11 +203,11 @@ interface RuleInput {
 export function questionRuleIssues(q: RuleInput): Array<{ path: string; message: string }> {
   const issues: Array<{ path: string; message: string }> = [];
   if (q.type === 'multiple_choice' && Array.isArray(q.options) && new Set(q.options).size !== q.options.length) {
-    issues.push({ path: 'options', message: 'options must be distinct' });
+    issues.push({ path: 'options', message: 'must be distinct' });
   }
   const { lowerBound: lo, upperBound: hi } = q;
   if (typeof lo === 'number' && typeof hi === 'number') {
-    if (lo >= hi) issues.push({ path: 'upperBound', message: 'upperBound must be greater than lowerBound' });
+    if (lo >= hi) issues.push({ path: 'upperBound', message: 'must be greater than lowerBound' });
     if (q.type === 'numeric' && q.scaleType === 'logarithmic' && lo <= 0) {
       issues.push({ path: 'lowerBound', message: 'a logarithmic scale needs positive bounds' });
     }
@@ -194,7 +235,7 @@ export const QuestionDefinition = z
   .discriminatedUnion(
     'type',
     [BinaryQuestionDefinition, MultipleChoiceQuestionDefinition, NumericQuestionDefinition, DiscreteQuestionDefinition, DateQuestionDefinition],
-    { error: `type must be one of ${QUESTION_TYPES.join(', ')}` },
+    { error: `must be one of ${QUESTION_TYPES.join(', ')}` },
   )
   .check(typeRules);
 /**
@@ -217,8 +258,10 @@ export type QuestionDefinition =
 const someFields = {
   ...z.partial(z.object(common)).shape,
   options: z.optional(Options),
-  lowerBound: z.optional(z.nullable(z.number())),
-  upperBound: z.optional(z.nullable(z.number())),
+  // The type is not known here: a number passes as it is (the service checks a date question's
+  // bounds on the edited whole); a `Date` can only be a date bound and is sent as seconds.
+  lowerBound: z.optional(z.nullable(orDate(z.number()))),
+  upperBound: z.optional(z.nullable(orDate(z.number()))),
   scaleType: z.optional(z.nullable(z.enum(['linear', 'logarithmic']))),
 };
 

@@ -12,7 +12,7 @@ import type { Uploadable } from '../core/uploads.js';
 import { CursorPageParams, exact, rule } from './common.js';
 import { ARTIFACT_TYPES, OWNERSHIP_SCOPES, QUESTION_TYPES, TREATMENTS } from './enums.js';
 import { ContextNoteInput } from './forecasts.js';
-import { QuestionUpdateParams, TemplateValues } from './questions.js';
+import { MILLISECONDS_BOUND, QuestionUpdateParams, TemplateValues, looksLikeMilliseconds } from './questions.js';
 
 /** `{{`, `}}`, a `{key}` blank, or a lone brace. */
 const TOKEN = /\{\{|\}\}|\{(\w+)\}|[{}]/g;
@@ -88,8 +88,17 @@ const blankRules = z.superRefine((t: { fields?: unknown; blanks?: unknown }, ctx
   for (const { path, message } of templateIssues(t)) ctx.addIssue({ code: 'custom', message, path, input: t });
 });
 
+/** A date template's bounds are date bounds: never milliseconds (the fields alone do not know the type). */
+const dateBoundRules = z.superRefine((t: { questionType?: unknown; fields?: { lowerBound?: unknown; upperBound?: unknown } }, ctx) => {
+  if (t.questionType !== 'date') return;
+  for (const name of ['lowerBound', 'upperBound'] as const) {
+    const value = t.fields?.[name];
+    if (looksLikeMilliseconds(value)) ctx.addIssue({ code: 'custom', message: MILLISECONDS_BOUND, path: ['fields', name], input: value });
+  }
+});
+
 const Name = z.string().check(z.minLength(1, { error: 'must not be empty' }));
-const Tags = z.array(z.string()).check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS} tags` }));
+const Tags = z.array(z.string()).check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS}` }));
 
 /** `fields`: the question fields but `type` and `tags`, with `title` required; text may hold `{key}` blanks. */
 const { tags: _tags, ...fieldShape } = QuestionUpdateParams.shape;
@@ -167,7 +176,7 @@ export const QuestionTemplateCreateParams = exact({
   /** Each key used in `fields`, declared exactly once. */
   blanks: z.array(TemplateBlankInput),
   ...extras,
-}).check(blankRules);
+}).check(blankRules, dateBoundRules);
 /**
  * Body of `POST /question-templates`: scope, name, question type, fields with `{key}` blanks, and the blanks.
  * @example

@@ -22,8 +22,8 @@ describe('validation messages', () => {
     expect(issues(deep, { a: 5 })).toEqual(['a.b.c: is invalid']);
   });
 
-  it('counts the members of a set in items', () => {
-    expect(issues(z.set(z.string()).check(z.minSize(2)), new Set(['a']))).toEqual([': must be at least 2 items']);
+  it('counts the members of a set, with no unit', () => {
+    expect(issues(z.set(z.string()).check(z.minSize(2)), new Set(['a']))).toEqual([': must hold at least 2']);
   });
 
   it('lists every unknown key, separated by commas', () => {

@@ -131,7 +131,7 @@ describe('questions.revise', () => {
       await call(service, 'POST', '/questions/normalize/revise', { body: { question: { ...question, options: ['a', 'b'] }, guidance: 'g' } }),
       400,
       'invalid_request_error',
-      'question.options: binary questions take no options',
+      'question.options: binary questions take none',
     );
     expectError(await call(service, 'POST', '/questions/normalize/revise', { body: { question } }), 400, 'invalid_request_error', 'guidance: is required');
     expectError(await call(service, 'POST', '/questions/normalize/revise', { body: { guidance: 'g' } }), 400, 'invalid_request_error', 'question: is required');

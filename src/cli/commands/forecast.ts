@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { ForecastCreateParams, ForecastingClient } from '../../index.js';
 import { clientFromEnv } from '../env.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
-import { json, out, taskLine, type TaskLike } from '../output.js';
+import { json, note, out, taskLine, type TaskLike } from '../output.js';
 import { Interrupts, waitFor, type WaitFlags } from '../waiting.js';
 
 interface ForecastFlags extends WaitFlags {
@@ -77,7 +77,25 @@ async function readItems(path: string, flags: ForecastFlags): Promise<ForecastCr
     items.push(runParams(isForecast ? record : { question: record }, flags));
   });
   if (items.length === 0) throw new CliError(`${path} holds no lines to forecast`);
+  await warnUnknownKeys(path, items);
   return items;
+}
+
+/**
+ * A key of a line that no field is named after goes to the service as it is, but is most likely a
+ * typo that would be dropped in silence: one warning on stderr per key (the SDK's own words), at
+ * its first line.
+ */
+async function warnUnknownKeys(path: string, items: readonly ForecastCreateParams[]): Promise<void> {
+  const { unknownFields } = await import('../../index.js');
+  const warned = new Set<string>();
+  items.forEach((item, i) => {
+    for (const { field, message } of unknownFields('forecasts.create', item)) {
+      if (warned.has(field)) continue;
+      warned.add(field);
+      note(`${path} line ${i + 1}: ${message}`);
+    }
+  });
 }
 
 /** One line per item: `<task id>  <status>  …` for a started one, `rejected  <line>  <message>` for a refused one. */
@@ -87,7 +105,7 @@ async function fromFile(path: string, flags: ForecastFlags): Promise<ExitCode> {
   // With --wait, a signal during the starts lets them finish, then names the tasks they started.
   const interrupts = flags.wait ? new Interrupts() : undefined;
   const results = await client.forecasts.createMany(items);
-  const accepted = results.filter((r) => r.status === 'accepted' && r.taskId).map((r) => r.taskId!);
+  const accepted = results.flatMap((r) => (r.status === 'accepted' && r.taskId ? [r.taskId] : []));
   const rejected = results.filter((r) => !(r.status === 'accepted' && r.taskId));
   let tasks: TaskLike[] | undefined;
   let code: ExitCode = EXIT.ok;

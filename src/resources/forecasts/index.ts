@@ -259,7 +259,7 @@ export class Forecasts extends APIResource {
    * @example
    * ```ts
    * const results = await client.forecasts.createMany(questionIds.map((questionId) => ({ questionId })));
-   * const started = results.filter((r) => r.status === 'accepted').map((r) => r.taskId!);
+   * const started = results.flatMap((r) => (r.status === 'accepted' ? [r.taskId] : []));
    * ```
    */
   createMany(items: readonly ForecastCreateParams[], options?: RequestOptions): Promise<BatchItemResult[]> {

@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { Timestamp, exact, openEnum, openString } from '../common.js';
+import { Timestamp, exact, openEnum, openString, unknownValue } from '../common.js';
 import { RUN_MODES, TASK_STATUSES, type ReportStatus } from '../enums.js';
 
 const num = z.number();
@@ -362,24 +362,58 @@ export interface RunMode extends z.output<typeof RunMode> {}
 
 const ItemError = exact({ type: z.string(), message: z.string() });
 
-export const BatchItemResult = exact({
-  /** The item's place in the input, from 0. */
-  index: z.int(),
-  status: openString<'accepted' | 'rejected'>(),
-  /** The started task, when accepted. */
+/** The item's place in the input, from 0. */
+const index = z.int();
+
+// Each known branch names the other's field as absent, so `r.taskId` reads as `string | undefined` before narrowing.
+export const AcceptedItemResult = exact({ index, status: z.literal('accepted'), /** The started task. */ taskId: z.string(), error: z.optional(z.never()) });
+/**
+ * A batch item that started: its task is `taskId`.
+ * @example
+ * ```ts
+ * const started: AcceptedItemResult[] = results.filter((r): r is AcceptedItemResult => r.status === 'accepted');
+ * ```
+ */
+export interface AcceptedItemResult extends z.output<typeof AcceptedItemResult> {}
+
+export const RejectedItemResult = exact({ index, status: z.literal('rejected'), taskId: z.optional(z.never()), /** Why; the message names the field. */ error: ItemError });
+/**
+ * A batch item that was refused: `error` says why, naming the field.
+ * @example
+ * ```ts
+ * const refused: RejectedItemResult[] = results.filter((r): r is RejectedItemResult => r.status === 'rejected');
+ * ```
+ */
+export interface RejectedItemResult extends z.output<typeof RejectedItemResult> {}
+
+export const UnknownItemResult = exact({
+  index,
+  status: unknownValue(['accepted', 'rejected']),
   taskId: z.optional(z.string()),
-  /** Why, when rejected; the message names the field. */
   error: z.optional(ItemError),
 });
 /**
- * One item's outcome in a batch: `accepted` with `taskId`, or `rejected` with `error`.
+ * A batch item of a status this SDK does not know (one the service added later): it parses, typed
+ * apart from the known ones so that comparing `status` with a misspelled value fails to compile.
+ * @example
+ * ```ts
+ * const odd: UnknownItemResult[] = results.filter((r): r is UnknownItemResult => r.status !== 'accepted' && r.status !== 'rejected');
+ * ```
+ */
+export interface UnknownItemResult extends z.output<typeof UnknownItemResult> {}
+
+export const BatchItemResult = z.union([AcceptedItemResult, RejectedItemResult, UnknownItemResult]);
+/**
+ * One item's outcome in a batch, discriminated on `status`: `accepted` with `taskId`, or `rejected`
+ * with `error` (a status newer than the SDK parses too, typed {@link UnknownValue}).
  * @example
  * ```ts
  * const results = await client.forecasts.createMany(items);
- * const rejected = results.filter((r) => r.status === 'rejected').map((r) => `${r.index}: ${r.error?.message}`);
+ * const started = results.flatMap((r) => (r.status === 'accepted' ? [r.taskId] : []));
+ * const rejected = results.flatMap((r) => (r.status === 'rejected' ? [`${r.index}: ${r.error.message}`] : []));
  * ```
  */
-export interface BatchItemResult extends z.output<typeof BatchItemResult> {}
+export type BatchItemResult = AcceptedItemResult | RejectedItemResult | UnknownItemResult;
 
 export const ForecastBatchResult = exact({
   counts: exact({ total: z.int(), accepted: z.int(), rejected: z.int() }),

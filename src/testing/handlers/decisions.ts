@@ -126,7 +126,7 @@ function estimate(ctx: Ctx, d: DecisionRecord, input: { questionIds?: string[] |
   const credits = priceOf(ctx.store, `forecast.${runMode}`);
   return {
     totalCredits: credits * questionIds.length,
-    runMode,
+    runMode: runMode as DecisionForecastEstimate['runMode'],
     balance: creditsOf(ctx.store, ctx.principal.organizationId).balance,
     items: questionIds.map((questionId) => ({ questionId, credits })),
   };
@@ -263,11 +263,11 @@ export const decisionHandlers = [
           startedBy: 'api',
         });
         creditsCharged += task.creditsCharged;
-        return { questionId, status: 'accepted', taskId: task.id };
+        return { questionId, status: 'accepted' as const, taskId: task.id };
       } catch (err) {
         // A question that cannot start (a forecast already running, say) is rejected alone and costs nothing.
         if (!(err instanceof MockHttpError)) throw err;
-        return { questionId, status: 'rejected', error: { type: err.type, message: err.message } };
+        return { questionId, status: 'rejected' as const, error: { type: err.type, message: err.message } };
       }
     });
     return { creditsCharged, items: started };
@@ -367,7 +367,7 @@ export const decisionHandlers = [
       threshold,
       option: option ?? null,
       label: label ?? null,
-      status: 'armed',
+      status: 'armed' as const,
       triggeredAt: null,
       triggeredBy: null,
       createdAt: now,

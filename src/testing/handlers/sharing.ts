@@ -123,7 +123,7 @@ export const sharingHandlers = [
     const id = `${ctx.principal.userId}:${question.id}`;
     const found = all.get(id);
     if (found) return found.subscription;
-    const subscription = { id: crypto.randomUUID(), follows: { type: 'question', id: question.id, title: question.title }, createdAt: ctx.timestamp() };
+    const subscription = { id: crypto.randomUUID(), follows: { type: 'question' as const, id: question.id, title: question.title }, createdAt: ctx.timestamp() };
     return all.insert({ id, userId: ctx.principal.userId, subscription }).subscription;
   }),
 

@@ -90,7 +90,7 @@ export const webhookHandlers = [
       description: ctx.input.description ?? '',
       enabled: true,
       secretPrefix: prefixOf(secret),
-      eventKinds: [...new Set(ctx.input.eventKinds ?? ['forecast.completed'])],
+      eventKinds: [...new Set(ctx.input.eventKinds ?? ['forecast.completed'])] as Webhook['eventKinds'],
       lastDeliveryAt: null,
       lastDeliveryStatus: null,
       createdAt: now,

@@ -135,7 +135,7 @@ export function newsMoved(env: ForecastEnv, questionId: string, shift: number): 
 
 /** The schedule as a read shows it. */
 export function scheduleView({ timer: _t, ownerId: _o, organizationId: _g, id: _i, ...rest }: ScheduleRecord): Schedule {
-  return rest;
+  return { ...rest, intervalUnit: rest.intervalUnit as Schedule['intervalUnit'] };
 }
 
 /** The watch as a read shows it. */

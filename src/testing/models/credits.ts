@@ -93,7 +93,7 @@ export function creditsView(record: CreditsRecord, store?: MockStore): Credits {
     balance: record.balance,
     unlimited: record.unlimited,
     topUps: [],
-    prices: Object.entries(PRICES).map(([key, credits]) => ({ key, credits: store ? priceOf(store, key) : credits })),
+    prices: Object.entries(PRICES).map(([key, credits]) => ({ key: key as Credits['prices'][number]['key'], credits: store ? priceOf(store, key) : credits })),
     plan: { key: 'payg', name: 'Pay as you go', status: 'active', currentPeriodEnd: null, cancelAtPeriodEnd: false, creditsPerPeriod: 0 },
   };
 }

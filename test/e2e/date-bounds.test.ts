@@ -1,0 +1,58 @@
+// The mock service applies the date-bound rule on receipt, over HTTP: a bound that can only be
+// milliseconds answers 400 invalid_request_error naming the field (the same schema as the SDK's).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { mockClient, rawRequest } from './_mock.js';
+
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMockServer({ clock: new ManualClock() });
+});
+afterAll(() => mock.close());
+beforeEach(() => mock.service.reset());
+
+const MS_2027 = Date.UTC(2027, 0, 1);
+const S_2027 = MS_2027 / 1000;
+const S_2028 = Date.UTC(2028, 0, 1) / 1000;
+const raw = (method: string, path: string, body: unknown) => rawRequest(mock, method, path, body, mock.apiKey);
+
+describe('the mock refuses date bounds in milliseconds', () => {
+  it('answers 400 invalid_request_error naming lowerBound on create', async () => {
+    const res = await raw('POST', '/questions', { type: 'date', title: 'When?', lowerBound: MS_2027, upperBound: S_2028 });
+    expect(res.status).toBe(400);
+    expect(res.body.error?.type).toBe('invalid_request_error');
+    expect(res.body.error?.message).toMatch(/^lowerBound: looks like milliseconds; date bounds are Unix seconds/);
+  });
+
+  it('answers 400 naming upperBound on an edit of a date question (the SDK cannot know the type there)', async () => {
+    const created = await mockClient(mock, mock.apiKey).questions.create({ type: 'date', title: 'When?', lowerBound: S_2027, upperBound: S_2028 });
+    const res = await raw('PATCH', `/questions/${created.id}`, { upperBound: Date.UTC(2028, 0, 1) });
+    expect(res.status).toBe(400);
+    expect(res.body.error?.message).toMatch(/^upperBound: looks like milliseconds/);
+  });
+
+  it('rejects a batch item whose inline question is in milliseconds, naming it', async () => {
+    const res = await raw('POST', '/forecasts/batch', { items: [{ question: { type: 'date', title: 'When?', lowerBound: S_2027, upperBound: Date.UTC(2028, 0, 1) } }] });
+    expect(res.status).toBe(200);
+    const [item] = res.body['items'] as Array<{ status: string; error?: { message: string } }>;
+    expect(item?.status).toBe('rejected');
+    expect(item?.error?.message).toMatch(/question\.upperBound: looks like milliseconds/);
+  });
+
+  it('answers 400 naming fields.lowerBound for a date template', async () => {
+    const res = await raw('POST', '/question-templates', {
+      scope: 'personal',
+      name: 'Bridge',
+      questionType: 'date',
+      fields: { title: 'When will {bridge} reopen?', lowerBound: MS_2027, upperBound: S_2028 },
+      blanks: [{ key: 'bridge' }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error?.message).toMatch(/^fields\.lowerBound: looks like milliseconds/);
+  });
+
+  it('still takes bounds in seconds', async () => {
+    const res = await raw('POST', '/questions', { type: 'date', title: 'When?', lowerBound: S_2027, upperBound: S_2028 });
+    expect(res.status).toBe(201);
+  });
+});
