@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { resolve, relative, sep } from 'node:path';
-import { defineConfig, type Options } from 'tsup';
+import { build, defineConfig, type Options } from 'tsup';
+import { plainDeclarations } from './scripts/plain-declarations.js';
 import { openApiDocument } from './src/openapi.js';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -42,21 +43,42 @@ const cleanCliOutput: EsbuildPlugin = {
   },
 };
 
+const libraryEntry = {
+  index: 'src/index.ts',
+  'webhooks/index': 'src/webhooks/index.ts',
+  'webhooks/express': 'src/webhooks/express.ts',
+  'webhooks/fetch': 'src/webhooks/fetch.ts',
+  'testing/index': 'src/testing/index.ts',
+  'testing/msw': 'src/testing/msw.ts',
+};
+
+/**
+ * The type declarations of both formats, then made plain (no zod: see scripts/plain-declarations.ts).
+ * A build of its own, run once the library's files are written, because tsup's own `dts` runs
+ * beside the library build and nothing can follow it.
+ */
+async function declarations(): Promise<void> {
+  await build({
+    config: false,
+    entry: libraryEntry,
+    format: ['esm', 'cjs'],
+    outDir: 'dist',
+    target: 'node20',
+    silent: process.argv.includes('--silent'),
+    // stripInternal: members marked @internal (the pipeline hooks, the flows' emitter) stay out of the published types.
+    dts: { only: true, compilerOptions: { ignoreDeprecations: '6.0', stripInternal: true } },
+    external: ['zod', /^zod\//, 'msw', 'express'],
+  });
+  plainDeclarations('dist');
+}
+
 const library: Options = {
-  entry: {
-    index: 'src/index.ts',
-    'webhooks/index': 'src/webhooks/index.ts',
-    'webhooks/express': 'src/webhooks/express.ts',
-    'webhooks/fetch': 'src/webhooks/fetch.ts',
-    'testing/index': 'src/testing/index.ts',
-    'testing/msw': 'src/testing/msw.ts',
-  },
+  entry: libraryEntry,
   format: ['esm', 'cjs'],
   // One shared chunk per format keeps one class identity across entries (CJS included).
   splitting: true,
   treeshake: true,
-  // stripInternal: members marked @internal (the pipeline hooks, the flows' emitter) stay out of the published types.
-  dts: { compilerOptions: { ignoreDeprecations: '6.0', stripInternal: true } },
+  dts: false,
   sourcemap: true,
   clean: true,
   target: 'node20',
@@ -64,11 +86,15 @@ const library: Options = {
   removeNodeProtocol: false,
   platform: 'neutral',
   // ky, zod/mini and eventemitter3 are bundled (tree-shaken): one file loads far faster than zod's
-  // hundred modules, and the CJS build needs no require(esm) of ky. zod stays a dependency for the types.
+  // hundred modules, and the CJS build needs no require(esm) of ky. The package has no dependency:
+  // its declarations name no zod (see declarations()).
   noExternal: ['ky', 'zod', 'eventemitter3'],
   external: ['msw', 'express', /^node:/],
-  // The OpenAPI document of the service, derived from the same declarations (forecasting-sdk/openapi.json).
-  onSuccess: async () => writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(), null, 2)}\n`),
+  onSuccess: async () => {
+    // The OpenAPI document of the service, derived from the same declarations (forecasting-sdk/openapi.json).
+    writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(), null, 2)}\n`);
+    await declarations();
+  },
 };
 
 /**

@@ -87,6 +87,7 @@ type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<
 /**
  * Finds the schema of a declared response by its record name (for a list, the envelope around it).
  * Given to the client as a loader, so the record schemas load only when `validateResponses` is on.
+ * @internal
  */
 export type RecordSchemas = (name: string, list: boolean) => z.ZodMiniType | undefined;
 
@@ -148,6 +149,7 @@ export class BaseClient {
   /**
    * @param options - see {@link ClientOptions}
    * @param loadSchemas - loads the record schemas for `validateResponses` (a chunk of its own)
+   * @internal
    */
   constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>) {
     this.#options = resolveOptions(options);
@@ -429,7 +431,7 @@ export class BaseClient {
     return { baseURL, authHeader, maxRetries, timeout };
   }
 
-  /** What `util.inspect` / `console.log` show: never the key. */
+  /** What `util.inspect` / `console.log` show: never the key. @internal */
   [INSPECT](): string {
     return `${this.constructor.name} ${JSON.stringify(this.toJSON())}`;
   }
