@@ -1,5 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { resolve, relative, sep } from 'node:path';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, relative, sep } from 'node:path';
 import { build, defineConfig, type Options } from 'tsup';
 import { plainDeclarations } from './scripts/plain-declarations.js';
 import { openApiDocument } from './src/openapi.js';
@@ -22,6 +22,8 @@ const selfReference: EsbuildPlugin = {
       'src/webhooks/index': 'forecasting-sdk/webhooks',
     };
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      // The CLI's bundled libraries import their own files.
+      if (/[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
       const target = relative(process.cwd(), resolve(args.resolveDir, args.path)).split(sep).join('/').replace(/\.js$/, '');
       if (entries[target]) return { path: entries[target], external: true };
       if (target.startsWith('src/cli/') || target === 'src/version') return undefined;
@@ -38,7 +40,6 @@ const cleanCliOutput: EsbuildPlugin = {
     build.onStart(() => {
       rmSync('dist/cli', { recursive: true, force: true });
       rmSync('dist/cli.js', { force: true });
-      rmSync('dist/cli.js.map', { force: true });
     });
   },
 };
@@ -72,6 +73,32 @@ async function declarations(): Promise<void> {
   plainDeclarations('dist');
 }
 
+/** The entries whose code runs in users' applications: the files they load keep their source maps. */
+const MAPPED_ENTRIES = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch'];
+
+/**
+ * Source maps only where they earn their size: the files a client or a webhook handler runs, in
+ * both formats, so a stack (`--enable-source-maps`) or a debugger lands on the line of src/ the
+ * docs and issues talk about. The mock's own files (./testing) run in tests, and the code is not
+ * minified, so it reads as it is there; their maps would add about half as much again as all the code.
+ */
+function pruneSourceMaps(dir: string): void {
+  const keep = new Set<string>();
+  const stack = MAPPED_ENTRIES.flatMap((e) => [join(dir, `${e}.js`), join(dir, `${e}.cjs`)]);
+  for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
+    if (keep.has(file)) continue;
+    keep.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) stack.push(join(dirname(file), spec!));
+  }
+  for (const map of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.map'))) {
+    const file = join(dir, map.slice(0, -'.map'.length));
+    if (keep.has(file)) continue;
+    rmSync(join(dir, map));
+    // Every such line: a file tsup tree-shakes ends with two.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^\/\/# sourceMappingURL=.*\n?/gm, ''));
+  }
+}
+
 const library: Options = {
   entry: libraryEntry,
   format: ['esm', 'cjs'],
@@ -93,6 +120,7 @@ const library: Options = {
   onSuccess: async () => {
     // The OpenAPI document of the service, derived from the same declarations (forecasting-sdk/openapi.json).
     writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(), null, 2)}\n`);
+    pruneSourceMaps('dist');
     await declarations();
   },
 };
@@ -100,7 +128,8 @@ const library: Options = {
 /**
  * The `forecasting` binary: ESM only, one small entry (`dist/cli.js`, the command table) and a chunk
  * per command under `dist/cli/`, loaded when that command runs. Its libraries (commander,
- * log-update) stay external: no library entry imports them.
+ * log-update and its dependencies) are bundled into these files, so a library user's install has
+ * none of them; log-update stays in the chunk that draws the bars.
  */
 const cli: Options = {
   entry: { cli: 'src/cli/index.ts' },
@@ -108,17 +137,21 @@ const cli: Options = {
   splitting: true,
   treeshake: true,
   dts: false,
-  sourcemap: true,
+  // None: its stacks show only with --debug, and most of a map would be commander's and log-update's code.
+  sourcemap: false,
   // The library build empties dist/ (sparing these files), so this one never cleans.
   clean: false,
   target: 'node20',
   platform: 'node',
   removeNodeProtocol: false,
-  external: ['commander', 'log-update', /^forecasting-sdk(\/|$)/, /^node:/],
+  noExternal: ['commander', 'log-update'],
+  external: [/^forecasting-sdk(\/|$)/, /^node:/],
+  // commander is CommonJS: its require() of Node's modules needs a `require` in these ES modules.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   esbuildPlugins: [cleanCliOutput, selfReference],
   esbuildOptions(options) {
     options.chunkNames = 'cli/[name]-[hash]';
   },
 };
 
-export default defineConfig([{ ...library, clean: ['!cli.js', '!cli.js.map', '!cli/**'] }, cli]);
+export default defineConfig([{ ...library, clean: ['!cli.js', '!cli/**'] }, cli]);
