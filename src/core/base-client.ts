@@ -92,7 +92,7 @@ type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<
 export type RecordSchemas = (name: string, list: boolean) => z.ZodMiniType | undefined;
 
 /**
- * Options of the generic methods ({@link BaseClient.get} and `delete`): the usual request options
+ * Options of the generic methods (`client.get` and `client.delete`): the usual request options
  * plus a query.
  * @example
  * ```ts
@@ -105,7 +105,7 @@ export interface GenericQueryOptions extends RequestOptions {
 }
 
 /**
- * Options of the generic methods with a body ({@link BaseClient.post}, `put`, `patch`).
+ * Options of the generic methods with a body (`client.post`, `put` and `patch`).
  * @example
  * ```ts
  * await client.post('/forecasts', { body: { questionId }, idempotencyKey: 'job-42', timeout: 10_000 });
