@@ -1,6 +1,7 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { resolve, relative, sep } from 'node:path';
-import { defineConfig, type Options } from 'tsup';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, relative, sep } from 'node:path';
+import { build, defineConfig, type Options } from 'tsup';
+import { plainDeclarations } from './scripts/plain-declarations.js';
 import { openApiDocument } from './src/openapi.js';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -21,6 +22,8 @@ const selfReference: EsbuildPlugin = {
       'src/webhooks/index': 'forecasting-sdk/webhooks',
     };
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      // The CLI's bundled libraries import their own files.
+      if (/[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
       const target = relative(process.cwd(), resolve(args.resolveDir, args.path)).split(sep).join('/').replace(/\.js$/, '');
       if (entries[target]) return { path: entries[target], external: true };
       if (target.startsWith('src/cli/') || target === 'src/version') return undefined;
@@ -37,26 +40,72 @@ const cleanCliOutput: EsbuildPlugin = {
     build.onStart(() => {
       rmSync('dist/cli', { recursive: true, force: true });
       rmSync('dist/cli.js', { force: true });
-      rmSync('dist/cli.js.map', { force: true });
     });
   },
 };
 
+const libraryEntry = {
+  index: 'src/index.ts',
+  'webhooks/index': 'src/webhooks/index.ts',
+  'webhooks/express': 'src/webhooks/express.ts',
+  'webhooks/fetch': 'src/webhooks/fetch.ts',
+  'testing/index': 'src/testing/index.ts',
+  'testing/msw': 'src/testing/msw.ts',
+};
+
+/**
+ * The type declarations of both formats, then made plain (no zod: see scripts/plain-declarations.ts).
+ * A build of its own, run once the library's files are written, because tsup's own `dts` runs
+ * beside the library build and nothing can follow it.
+ */
+async function declarations(): Promise<void> {
+  await build({
+    config: false,
+    entry: libraryEntry,
+    format: ['esm', 'cjs'],
+    outDir: 'dist',
+    target: 'node20',
+    silent: process.argv.includes('--silent'),
+    // stripInternal: members marked @internal (the pipeline hooks, the flows' emitter) stay out of the published types.
+    dts: { only: true, compilerOptions: { ignoreDeprecations: '6.0', stripInternal: true } },
+    external: ['zod', /^zod\//, 'msw', 'express'],
+  });
+  plainDeclarations('dist');
+}
+
+/** The entries whose code runs in users' applications: the files they load keep their source maps. */
+const MAPPED_ENTRIES = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch'];
+
+/**
+ * Source maps only where they earn their size: the files a client or a webhook handler runs, in
+ * both formats, so a stack (`--enable-source-maps`) or a debugger lands on the line of src/ the
+ * docs and issues talk about. The mock's own files (./testing) run in tests, and the code is not
+ * minified, so it reads as it is there; their maps would add about half as much again as all the code.
+ */
+function pruneSourceMaps(dir: string): void {
+  const keep = new Set<string>();
+  const stack = MAPPED_ENTRIES.flatMap((e) => [join(dir, `${e}.js`), join(dir, `${e}.cjs`)]);
+  for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
+    if (keep.has(file)) continue;
+    keep.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) stack.push(join(dirname(file), spec!));
+  }
+  for (const map of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.map'))) {
+    const file = join(dir, map.slice(0, -'.map'.length));
+    if (keep.has(file)) continue;
+    rmSync(join(dir, map));
+    // Every such line: a file tsup tree-shakes ends with two.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^\/\/# sourceMappingURL=.*\n?/gm, ''));
+  }
+}
+
 const library: Options = {
-  entry: {
-    index: 'src/index.ts',
-    'webhooks/index': 'src/webhooks/index.ts',
-    'webhooks/express': 'src/webhooks/express.ts',
-    'webhooks/fetch': 'src/webhooks/fetch.ts',
-    'testing/index': 'src/testing/index.ts',
-    'testing/msw': 'src/testing/msw.ts',
-  },
+  entry: libraryEntry,
   format: ['esm', 'cjs'],
   // One shared chunk per format keeps one class identity across entries (CJS included).
   splitting: true,
   treeshake: true,
-  // stripInternal: members marked @internal (the pipeline hooks, the flows' emitter) stay out of the published types.
-  dts: { compilerOptions: { ignoreDeprecations: '6.0', stripInternal: true } },
+  dts: false,
   sourcemap: true,
   clean: true,
   target: 'node20',
@@ -64,17 +113,23 @@ const library: Options = {
   removeNodeProtocol: false,
   platform: 'neutral',
   // ky, zod/mini and eventemitter3 are bundled (tree-shaken): one file loads far faster than zod's
-  // hundred modules, and the CJS build needs no require(esm) of ky. zod stays a dependency for the types.
+  // hundred modules, and the CJS build needs no require(esm) of ky. The package has no dependency:
+  // its declarations name no zod (see declarations()).
   noExternal: ['ky', 'zod', 'eventemitter3'],
   external: ['msw', 'express', /^node:/],
-  // The OpenAPI document of the service, derived from the same declarations (forecasting-sdk/openapi.json).
-  onSuccess: async () => writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(), null, 2)}\n`),
+  onSuccess: async () => {
+    // The OpenAPI document of the service, derived from the same declarations (forecasting-sdk/openapi.json).
+    writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(), null, 2)}\n`);
+    pruneSourceMaps('dist');
+    await declarations();
+  },
 };
 
 /**
  * The `forecasting` binary: ESM only, one small entry (`dist/cli.js`, the command table) and a chunk
  * per command under `dist/cli/`, loaded when that command runs. Its libraries (commander,
- * log-update) stay external: no library entry imports them.
+ * log-update and its dependencies) are bundled into these files, so a library user's install has
+ * none of them; log-update stays in the chunk that draws the bars.
  */
 const cli: Options = {
   entry: { cli: 'src/cli/index.ts' },
@@ -82,17 +137,21 @@ const cli: Options = {
   splitting: true,
   treeshake: true,
   dts: false,
-  sourcemap: true,
+  // None: its stacks show only with --debug, and most of a map would be commander's and log-update's code.
+  sourcemap: false,
   // The library build empties dist/ (sparing these files), so this one never cleans.
   clean: false,
   target: 'node20',
   platform: 'node',
   removeNodeProtocol: false,
-  external: ['commander', 'log-update', /^forecasting-sdk(\/|$)/, /^node:/],
+  noExternal: ['commander', 'log-update'],
+  external: [/^forecasting-sdk(\/|$)/, /^node:/],
+  // commander is CommonJS: its require() of Node's modules needs a `require` in these ES modules.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   esbuildPlugins: [cleanCliOutput, selfReference],
   esbuildOptions(options) {
     options.chunkNames = 'cli/[name]-[hash]';
   },
 };
 
-export default defineConfig([{ ...library, clean: ['!cli.js', '!cli.js.map', '!cli/**'] }, cli]);
+export default defineConfig([{ ...library, clean: ['!cli.js', '!cli/**'] }, cli]);

@@ -1,6 +1,8 @@
 // A typedoc plugin for the API reference: every export is filed under a category by where it is
-// defined (client, resources, errors, webhooks, testing), and types are shown the way users write
-// them (an interface built from a zod schema does not show the schema as its base type).
+// defined (client, resources, errors, webhooks, testing); each module is named by the import path
+// users write (`forecasting-sdk/webhooks`); types are shown the way users write them (an interface
+// built from a zod schema does not show the schema as its base, nor its fields as inherited from
+// it); internal base classes stay out of hierarchies; and each guide is titled by its heading.
 import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
 
 /** The category of a file, by its place in src/. The first match wins. */
@@ -13,9 +15,17 @@ const CATEGORIES = [
   [/\/src\//, 'Client'],
 ];
 
+/** The package's name, which the module of `src/index.ts` takes; the others are its subpaths. */
+const PACKAGE = 'forecasting-sdk';
+
 /** @param {import('typedoc').Application} app */
 export function load(app) {
   app.converter.on(Converter.EVENT_CREATE_DECLARATION, (context, reflection) => {
+    // typedoc names a module by its file (`index`, `webhooks/express`); users know it by its import path.
+    if (reflection.kindOf(ReflectionKind.Module) && reflection.parent?.kindOf(ReflectionKind.Project)) {
+      reflection.name = reflection.name === 'index' ? PACKAGE : `${PACKAGE}/${reflection.name}`;
+      return;
+    }
     if (!reflection.parent?.kindOf(ReflectionKind.Module | ReflectionKind.Project)) return;
     const file = context.getSymbolFromReflection(reflection)?.declarations?.[0]?.getSourceFile().fileName ?? '';
     const category = CATEGORIES.find(([pattern]) => pattern.test(file))?.[1];
@@ -33,16 +43,46 @@ export function load(app) {
         context.project.removeReflection(reflection);
         continue;
       }
-      // `interface Question extends z.output<typeof Question>`: the base is how the type is built, not what it is.
+      // `interface Question extends z.output<typeof Question>`: the base is how the type is built, not
+      // what it is. Likewise `class Questions extends APIResource`: a base class the package does not
+      // export has no page, so it stays out of the hierarchy.
       if (reflection.extendedTypes) {
-        reflection.extendedTypes = reflection.extendedTypes.filter((t) => !(t.type === 'reference' && t.package === 'zod'));
+        reflection.extendedTypes = reflection.extendedTypes.filter((t) => !(t.type === 'reference' && (t.package === 'zod' || isInternal(t))));
         if (reflection.extendedTypes.length === 0) delete reflection.extendedTypes;
+      }
+      // An interface's field has no default: the `= ...` typedoc shows is the schema's initializer.
+      if (reflection.kindOf(ReflectionKind.Property) && reflection.parent?.kindOf(ReflectionKind.Interface | ReflectionKind.TypeLiteral)) {
+        delete reflection.defaultValue;
       }
     }
   });
+  // Last, once typedoc has linked members to what they inherit: a member inherited from (or
+  // overriding) something the reference does not document (zod's types, an internal base class)
+  // is the type's own member, with no "Inherited from z.input.title" or "BaseClient.get" note.
+  app.converter.on(
+    Converter.EVENT_RESOLVE_END,
+    (context) => {
+      for (const reflection of Object.values(context.project.reflections)) {
+        for (const key of ['inheritedFrom', 'overwrites']) {
+          if (reflection[key] && !reflection[key].reflection) delete reflection[key];
+        }
+      }
+      for (const document of context.project.documents ?? []) {
+        // A guide's title is its first heading ("Getting started"), not its file name.
+        const heading = /^#\s+(.+)$/m.exec(document.content.map((part) => part.text).join(''));
+        if (heading) document.name = heading[1].trim();
+      }
+    },
+    -100,
+  );
 }
 
 /** Whether a type is one of zod's schema types (`ZodMiniObject<…>`, `ZodMiniType<…>`, …). */
 function isZodSchema(type) {
   return type?.type === 'reference' && type.package === 'zod' && /^(\$?Zod|ZodMini)/.test(type.qualifiedName ?? type.name);
+}
+
+/** A reference to a declaration of this package that the reference does not document (not exported). */
+function isInternal(type) {
+  return type.package === PACKAGE && !type.reflection;
 }

@@ -87,11 +87,12 @@ type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<
 /**
  * Finds the schema of a declared response by its record name (for a list, the envelope around it).
  * Given to the client as a loader, so the record schemas load only when `validateResponses` is on.
+ * @internal
  */
 export type RecordSchemas = (name: string, list: boolean) => z.ZodMiniType | undefined;
 
 /**
- * Options of the generic methods ({@link BaseClient.get} and `delete`): the usual request options
+ * Options of the generic methods (`client.get` and `client.delete`): the usual request options
  * plus a query.
  * @example
  * ```ts
@@ -104,7 +105,7 @@ export interface GenericQueryOptions extends RequestOptions {
 }
 
 /**
- * Options of the generic methods with a body ({@link BaseClient.post}, `put`, `patch`).
+ * Options of the generic methods with a body (`client.post`, `put` and `patch`).
  * @example
  * ```ts
  * await client.post('/forecasts', { body: { questionId }, idempotencyKey: 'job-42', timeout: 10_000 });
@@ -155,6 +156,7 @@ export class BaseClient {
   /**
    * @param options - see {@link ClientOptions}
    * @param loadSchemas - loads the record schemas for `validateResponses` (a chunk of its own)
+   * @internal
    */
   constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>) {
     this.#options = resolveOptions(options);
@@ -461,7 +463,7 @@ export class BaseClient {
     return { baseURL, authHeader, maxRetries, timeout };
   }
 
-  /** What `util.inspect` / `console.log` show: never the key. */
+  /** What `util.inspect` / `console.log` show: never the key. @internal */
   [INSPECT](): string {
     return `${this.constructor.name} ${JSON.stringify(this.toJSON())}`;
   }

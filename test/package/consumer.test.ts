@@ -2,7 +2,8 @@
 // that has only typescript and @types/node (the versions this repository uses), and compiled strictly
 // with skipLibCheck: false, so any declaration file that imports a package the consumer does not have
 // fails with TS2307. publint and attw do not see that. ./testing/msw is compiled in a second project
-// that adds msw, its optional peer. Fixtures: test/package/consumer/.
+// that adds msw, its optional peer. Fixtures: test/package/consumer/. And the tarball alone, installed
+// as a user does (`npm i forecasting-sdk --omit=dev`), brings no other package.
 import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { installSize } from '../../bench/lib/install.mjs';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,7 +21,7 @@ const work = mkdtempSync(join(tmpdir(), 'forecasting-sdk-consumer-'));
 // Two installed projects: removing them takes a while on a busy machine.
 afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
 
-const { devDependencies: dev } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+const { devDependencies: dev, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; version: string };
 const entries = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch', 'testing/index', 'testing/msw'];
 
 interface Project {
@@ -104,15 +106,27 @@ async function compile(dir: string, mode: string): Promise<{ diagnostics: Diagno
 
 describe('a strict consumer of the packed package (skipLibCheck: false)', () => {
   const dirs: Partial<Record<keyof typeof projects, string>> = {};
+  let alone: Awaited<ReturnType<typeof installSize>>;
   beforeAll(async () => {
     const tarball = await pack();
-    await Promise.all(Object.entries(projects).map(async ([name, project]) => (dirs[name as keyof typeof projects] = await install(name, project, tarball))));
+    const bare = join(work, 'bare');
+    mkdirSync(bare);
+    await Promise.all([
+      ...Object.entries(projects).map(async ([name, project]) => (dirs[name as keyof typeof projects] = await install(name, project, tarball))),
+      installSize(tarball, bare).then((r) => (alone = r)),
+    ]);
   }, 240_000);
 
-  it('has only typescript, @types/node and the package (with zod, and the CLI\'s commander and log-update) installed: no express types, no msw', ({ expect }) => {
+  it('installs alone with --omit=dev: no dependency (zod is bundled, the CLI bundles commander and log-update), under 6 MB', ({ expect }) => {
+    expect(alone.packages.length).toBeLessThanOrEqual(2);
+    expect(alone.packages).toEqual([`forecasting-sdk@${version}`]);
+    expect(alone.bytes).toBeLessThan(6 * 1024 * 1024);
+  });
+
+  it('has only typescript, @types/node and the package installed: no zod, no CLI library, no express types, no msw', ({ expect }) => {
     const has = (pkg: string) => existsSync(join(dirs.plain!, 'node_modules', pkg, 'package.json'));
-    expect(['forecasting-sdk', 'zod', 'typescript', '@types/node', 'commander', 'log-update'].filter((p) => !has(p))).toEqual([]);
-    expect(['express', '@types/express', '@types/express-serve-static-core', 'msw', 'eventemitter3', 'ky'].filter(has)).toEqual([]);
+    expect(['forecasting-sdk', 'typescript', '@types/node'].filter((p) => !has(p))).toEqual([]);
+    expect(['zod', 'commander', 'log-update', 'express', '@types/express', '@types/express-serve-static-core', 'msw', 'eventemitter3', 'ky'].filter(has)).toEqual([]);
     const version = (pkg: string) => (JSON.parse(readFileSync(join(dirs.plain!, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
     expect([version('typescript'), version('@types/node')]).toEqual([dev['typescript'], dev['@types/node']]);
   });

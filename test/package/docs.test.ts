@@ -1,10 +1,12 @@
 // The API reference must build without a warning: every type in a public signature is exported and
 // documented. And every exported symbol of every entry (classes, functions, interfaces, type
 // aliases, variables) has a TSDoc comment with an `@example`, read from typedoc's JSON output.
+// The HTML is read as a user browses it: modules named by their import path, types as users write
+// them (no zod), no internal base class or symbol method, and the guides as pages linked together.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -27,6 +29,9 @@ interface Reflection {
   children?: Reflection[];
 }
 
+/** The modules, named as users import them. */
+const ENTRIES = ['forecasting-sdk', 'forecasting-sdk/testing', 'forecasting-sdk/testing/msw', 'forecasting-sdk/webhooks', 'forecasting-sdk/webhooks/express', 'forecasting-sdk/webhooks/fetch'];
+
 /** typedoc's ReflectionKind values of what an entry exports (a re-export of another entry's symbol is a Reference, 4194304). */
 const KINDS: Record<number, string> = { 128: 'class', 64: 'function', 256: 'interface', 2097152: 'type alias', 32: 'variable' };
 
@@ -48,7 +53,7 @@ describe('the API reference', () => {
     const text = (c: Comment | undefined) => (c?.summary ?? []).map((p) => p.text).join('').trim();
     const hasExample = (c: Comment | undefined) => (c?.blockTags ?? []).some((t) => t.tag === '@example');
     const entries = project.children ?? [];
-    expect(entries.map((e) => e.name).sort()).toEqual(['index', 'testing', 'testing/msw', 'webhooks', 'webhooks/express', 'webhooks/fetch']);
+    expect(entries.map((e) => e.name).sort()).toEqual(ENTRIES);
     const symbols = entries.flatMap((entry) => (entry.children ?? []).filter((r) => KINDS[r.kind]).map((r) => ({ entry: entry.name, r })));
     expect(symbols.length).toBeGreaterThan(200);
     const gaps = symbols.flatMap(({ entry, r }) => {
@@ -58,5 +63,69 @@ describe('the API reference', () => {
       return missing.length > 0 ? [`${entry}: ${KINDS[r.kind]} ${r.name} lacks ${missing.join(' and ')}`] : [];
     });
     expect(gaps).toEqual([]);
+  });
+
+  describe('as HTML', () => {
+    const html = join(out, 'html');
+    const pages = () => readdirSync(html, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+    const read = (page: string) => readFileSync(join(html, page), 'utf8');
+    /** A page's text as a browser shows it (tags and scripts gone, entities decoded). */
+    const text = (page: string) =>
+      read(page)
+        .replace(/<script[\s\S]*?<\/script>/g, '')
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&')
+        .replace(/\s+/g, ' ');
+
+    it('names the root module forecasting-sdk, in page titles and breadcrumbs, and the others by their import path', () => {
+      expect(read('modules/forecasting-sdk.html')).toContain('<title>forecasting-sdk | forecasting-sdk</title>');
+      const client = read('classes/forecasting-sdk.ForecastingClient.html');
+      expect(client).toContain('<title>ForecastingClient | forecasting-sdk</title>');
+      expect(client).toMatch(/class="tsd-breadcrumb"[^>]*>\s*<li><a href="[^"]*forecasting-sdk\.html">forecasting-sdk<\/a>/);
+      expect(existsSync(join(html, 'modules/forecasting-sdk_webhooks_express.html'))).toBe(true);
+      expect(pages().filter((p) => /(^|\/)index\./.test(p) && p !== 'index.html')).toEqual([]);
+    });
+
+    it('shows the fields of the types built from schemas as plain fields with their notes: no zod anywhere, no inherited note, no `= ...`', () => {
+      const all = pages().filter((p) => /^(classes|interfaces|types|functions|variables|modules)\//.test(p));
+      expect(all.length).toBeGreaterThan(200);
+      expect(all.filter((p) => /\bz\.(input|output|infer)\b|\$?Zod(Mini)?[A-Z]\w*</.test(text(p)))).toEqual([]);
+      const params = text('interfaces/forecasting-sdk.ShareLinkCreateParams.html');
+      expect(params).toContain('label ?: string | null A name to tell links apart');
+      expect(params).not.toContain('Inherited from');
+      expect(params).not.toContain('= ...');
+    });
+
+    it('keeps internals out: no [INSPECT] method, no BaseClient or APIResource in a hierarchy or an "inherited from"', () => {
+      const classes = pages().filter((p) => p.startsWith('classes/'));
+      expect(classes.filter((p) => /\[INSPECT\]|\bBaseClient\b|\bAPIResource\b/.test(text(p)))).toEqual([]);
+      expect(text('hierarchy.html')).not.toMatch(/BaseClient|APIResource/);
+      expect(text('classes/forecasting-sdk.ForecastingClient.html')).toMatch(/Methods delete get off on once patch post put to JSON/);
+    });
+
+    it('renders each guide as a page, with the README\'s and the guides\' links leading to pages and headings that exist', () => {
+      const guides = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md') && f !== 'contributing.md');
+      const documents = readdirSync(join(html, 'documents'));
+      expect(documents.length).toBe(guides.length + 1); // and the CHANGELOG
+      expect(text('documents/Getting_started.html')).toContain('Getting started 1. Install');
+      // No guide is copied as raw Markdown.
+      expect(existsSync(join(html, 'media')) ? readdirSync(join(html, 'media')).filter((f) => f.endsWith('.md')) : []).toEqual([]);
+      const broken: string[] = [];
+      for (const page of ['index.html', ...documents.map((d) => `documents/${d}`)]) {
+        for (const [, href] of read(page).matchAll(/href="([^"]+)"/g)) {
+          const [path, fragment] = href!.replace(/&amp;/g, '&').split('#') as [string, string | undefined];
+          if (/^[a-z]+:/i.test(path) || path.startsWith('assets/') || path.startsWith('../assets/')) continue;
+          const target = path === '' ? page : join(dirname(page), path);
+          if (!existsSync(join(html, target))) broken.push(`${page}: ${href} (no page)`);
+          else if (fragment && target.endsWith('.html') && !read(target).includes(`id="${fragment}"`)) broken.push(`${page}: ${href} (no heading)`);
+        }
+      }
+      expect(broken).toEqual([]);
+      const index = read('index.html');
+      expect(index).toContain('href="documents/Getting_started.html"');
+      expect(index).not.toMatch(/href="media\/[\w-]+\.md"/);
+    });
   });
 });

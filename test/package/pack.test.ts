@@ -1,8 +1,10 @@
-// `npm pack` on a fresh clone builds dist/ first (prepack) and ships the package and nothing else.
+// `npm pack` on a fresh clone builds dist/ first (prepack) and ships the package and nothing else: the
+// build, the guides and examples the README links to, and source maps only for the runtime files of
+// the client and the webhook entries.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 
@@ -10,7 +12,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const copy = mkdtempSync(join(tmpdir(), 'forecasting-sdk-pack-'));
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-it('builds dist/ when packing a clone that has none, and packs only dist/, README, CHANGELOG and LICENSE', () => {
+it('builds dist/ when packing a clone that has none, and packs only dist/, the guides, the examples, README, CHANGELOG and LICENSE', () => {
   // The files a clone has (tracked, or new and not ignored: no dist/), with the installed dependencies.
   const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
   for (const file of tracked) if (existsSync(join(root, file))) cpSync(join(root, file), join(copy, file), { recursive: true });
@@ -26,8 +28,30 @@ it('builds dist/ when packing a clone that has none, and packs only dist/, READM
   // The forecasting binary and the chunks of its commands.
   expect(files).toContain('dist/cli.js');
   expect(files.some((f) => /^dist\/cli\/questions-\w+\.js$/.test(f))).toBe(true);
-  expect(new Set(files.map((f) => (f.startsWith('dist/') ? 'dist/' : f)))).toEqual(
-    new Set(['dist/', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']),
-  );
-  expect(dirname(files.find((f) => f.endsWith('.map'))!)).toBe('dist');
+  const folder = (f: string) => /^(dist|docs|examples)\//.exec(f)?.[0] ?? f;
+  expect(new Set(files.map(folder))).toEqual(new Set(['dist/', 'docs/', 'examples/', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']));
+  // The user guides, not the contributors' one, and never the generated API reference.
+  expect(files.filter((f) => f.startsWith('docs/')).every((f) => /^docs\/[\w-]+\.md$/.test(f))).toBe(true);
+  expect(files).toContain('docs/getting-started.md');
+  expect(files).not.toContain('docs/contributing.md');
+  // Source maps for the files the client and the webhook entries run, in both formats; none for the mock or the CLI.
+  const maps = files.filter((f) => f.endsWith('.map'));
+  expect(maps).toEqual(expect.arrayContaining(['dist/index.js.map', 'dist/index.cjs.map', 'dist/webhooks/index.js.map', 'dist/webhooks/fetch.cjs.map']));
+  expect(maps.filter((f) => /^dist\/(testing|cli)\b/.test(f))).toEqual([]);
+  expect(maps.every((m) => files.includes(m.slice(0, -'.map'.length)))).toBe(true);
+  const unmapped = files.filter((f) => /\.c?js$/.test(f) && !maps.includes(`${f}.map`));
+  expect(unmapped.filter((f) => readFileSync(join(copy, f), 'utf8').includes('sourceMappingURL'))).toEqual([]);
+
+  // Every relative link of the shipped Markdown leads to a shipped file: the README and the guides work
+  // from node_modules/forecasting-sdk/ (and on the npm page) with no repository to resolve against.
+  const broken: string[] = [];
+  for (const doc of files.filter((f) => f.endsWith('.md'))) {
+    const text = readFileSync(join(copy, doc), 'utf8').replace(/^(`{3,}|~{3,})[\s\S]*?^\1\s*$/gm, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target!) || target!.startsWith('#')) continue;
+      const path = posix.normalize(posix.join(posix.dirname(doc), target!.split('#')[0]!));
+      if (!files.includes(path) && !files.some((f) => f.startsWith(`${path.replace(/\/$/, '')}/`))) broken.push(`${doc}: ${target}`);
+    }
+  }
+  expect(broken).toEqual([]);
 }, 120_000);
