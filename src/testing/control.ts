@@ -54,11 +54,14 @@ export interface MockControlRoute {
   summary: string;
   /** What it does in-process, for the docs table. */
   inProcess: string;
-  /** The JSON body it takes, if any. */
-  body?: z.ZodMiniType;
   /** The status of a success (default 200). */
   status?: number;
-  /** @internal */
+}
+
+/** A route as the mock runs it: its body schema and its action (kept out of the published types). */
+interface ControlRoute extends MockControlRoute {
+  /** The JSON body it takes, if any. */
+  body?: z.ZodMiniType;
   run(service: MockService, input: unknown, params: Record<string, string>): unknown;
 }
 
@@ -89,10 +92,10 @@ const Fault = z.strictObject({
 
 /** A route, its input typed by its body schema. */
 function route<S extends z.ZodMiniType>(
-  r: Omit<MockControlRoute, 'body' | 'run'> & { body: S; run(service: MockService, input: z.output<S>, params: Record<string, string>): unknown },
-): MockControlRoute;
-function route(r: Omit<MockControlRoute, 'body'>): MockControlRoute;
-function route(r: MockControlRoute): MockControlRoute {
+  r: MockControlRoute & { body: S; run(service: MockService, input: z.output<S>, params: Record<string, string>): unknown },
+): ControlRoute;
+function route(r: Omit<ControlRoute, 'body'>): ControlRoute;
+function route(r: ControlRoute): ControlRoute {
   return r;
 }
 
@@ -105,15 +108,8 @@ function clockView(service: MockService) {
 
 const faultView = (fault: ActiveFault) => ({ rule: fault.rule, remaining: fault.remaining, hits: fault.hits });
 
-/**
- * Every control route, in one table: the routes, the OpenAPI tag "Mock control" and docs/cli.md's
- * table all come from it.
- * @example
- * ```ts
- * MOCK_CONTROLS.map((r) => `${r.method} ${MOCK_CONTROL_PREFIX}${r.path}`); // ['GET /__mock', 'GET /__mock/clock', …]
- * ```
- */
-export const MOCK_CONTROLS: readonly MockControlRoute[] = [
+/** Every control route with its action; {@link MOCK_CONTROLS} is its public view. */
+const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET',
     path: '',
@@ -208,16 +204,26 @@ export const MOCK_CONTROLS: readonly MockControlRoute[] = [
   }),
 ];
 
+/**
+ * Every control route, in one table: the routes, the OpenAPI tag "Mock control" and docs/cli.md's
+ * table all come from it.
+ * @example
+ * ```ts
+ * MOCK_CONTROLS.map((r) => `${r.method} ${MOCK_CONTROL_PREFIX}${r.path}`); // ['GET /__mock', 'GET /__mock/clock', …]
+ * ```
+ */
+export const MOCK_CONTROLS: readonly MockControlRoute[] = CONTROL_ROUTES;
+
 /** Whether `pathname` belongs to the control surface. @internal */
 export function isControlPath(pathname: string): boolean {
   return pathname === MOCK_CONTROL_PREFIX || pathname.startsWith(`${MOCK_CONTROL_PREFIX}/`);
 }
 
 /** The route and path parameters of `pathname`, or the methods the path allows. */
-function match(method: string, pathname: string): { route: MockControlRoute; params: Record<string, string> } | { allow: string[] } {
+function match(method: string, pathname: string): { route: ControlRoute; params: Record<string, string> } | { allow: string[] } {
   const segments = pathname.slice(MOCK_CONTROL_PREFIX.length).split('/').filter(Boolean);
   const allow: string[] = [];
-  for (const r of MOCK_CONTROLS) {
+  for (const r of CONTROL_ROUTES) {
     const template = r.path.split('/').filter(Boolean);
     if (template.length !== segments.length) continue;
     const params: Record<string, string> = {};
@@ -287,7 +293,7 @@ export async function controlResponse(service: MockService, request: Request, au
  */
 export function mockControlsOpenApi(origin: string): { tag: { name: string; description: string }; paths: Record<string, Record<string, unknown>> } {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of MOCK_CONTROLS) {
+  for (const r of CONTROL_ROUTES) {
     const path = `${MOCK_CONTROL_PREFIX}${r.path}`;
     const item = (paths[path] ??= { servers: [{ url: origin, description: 'The mock itself (outside /api/v1/external)' }] });
     const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
