@@ -5,6 +5,7 @@
 import { ValidationError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import { realClock, type ClientClock } from './clock.js';
+import { MAX_TIMER_MS } from './sleep.js';
 
 /**
  * Options of {@link ForecastingClient}.
@@ -112,8 +113,7 @@ function env(name: string): string | undefined {
   return value === '' ? undefined : value;
 }
 
-/** The longest delay a timer can take (2^31−1 ms, about 24.8 days); longer ones fire at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+export { MAX_TIMER_MS } from './sleep.js';
 
 /** A duration option: a finite number of ms from 0 to {@link MAX_TIMER_MS}. @internal */
 export function checkMs(name: string, value: unknown): number {

@@ -47,6 +47,8 @@ export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => f
       new Promise<void>((resolve, reject) => {
         signal?.throwIfAborted();
         const at = clock.now() + Math.max(0, ms);
+        // A wait without end (`Infinity`) is no wake-up: the clock never moves to it, an abort ends it.
+        if (!Number.isFinite(at)) return signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
         const wake = clock.schedule(at, () => {
           waiting.delete(at);
           signal?.removeEventListener('abort', onAbort);
