@@ -29,11 +29,16 @@ export interface ClientOptions {
    * any timeout.
    */
   timeout?: number;
-  /** Retries after the first attempt (default 2; a whole number). */
+  /**
+   * Retries after the first attempt (default 2; a whole number). Long waits do not use it: their
+   * reads are retried until the wait's own `timeout`.
+   */
   maxRetries?: number;
   /**
    * The longest `Retry-After` the client sleeps on, in ms (default 60 000). A longer wait is not slept
-   * on: the error is thrown at once, carrying the wait the server asked for.
+   * on: the error is thrown at once, carrying the wait the server asked for. The requests of a long
+   * wait (`forecasts.wait`, `waitMany`, `createAndWait`, `runMany`, readiness waits) sleep any
+   * `Retry-After` up to an hour instead, within the wait's `timeout`.
    */
   maxRetryAfter?: number;
   /** Milliseconds after which no further retry starts, counted from the first attempt (default 300 000). */

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRetryAfter } from '../../src/core/errors.js';
 import { decideRetry, MAX_STATED_WAIT_MS, waitBackoff, type AttemptOutcome, type RetryContext } from '../../src/core/retry.js';
 import { MAX_TIMER_MS, sleep } from '../../src/core/sleep.js';
-import { APIConnectionError, AuthenticationError, NotFoundError, OverloadedError, WaitTimeoutError, type ForecastTask, type RetryEvent } from '../../src/index.js';
+import { APIConnectionError, APITimeoutError, AuthenticationError, NotFoundError, OverloadedError, WaitTimeoutError, type ForecastTask, type RetryEvent } from '../../src/index.js';
 import { BASE, apiError, fakeClock, makeClient, useMswServer } from './helpers.js';
 
 const { server, seen } = useMswServer();
@@ -96,6 +96,15 @@ describe('a wait rides out failing reads', () => {
     expect(err.cause).toBeInstanceOf(APIConnectionError);
     expect(clock.now()).toBe(3000);
     expect(seen.length).toBeLessThanOrEqual(4);
+  });
+
+  it('gives a stuck attempt no more than the time left: a 1.5 s wait on a read that never answers ends at 1.5 s, not 60', async () => {
+    server.use(http.get(`${BASE}/forecasts/t1`, () => new Promise<Response>(() => undefined)));
+    const began = performance.now();
+    const err = (await makeClient().forecasts.wait('t1', { timeout: 1500 }).catch((e: unknown) => e)) as WaitTimeoutError;
+    expect(err).toBeInstanceOf(WaitTimeoutError);
+    expect(err.cause).toBeInstanceOf(APITimeoutError);
+    expect(performance.now() - began).toBeLessThan(3000);
   });
 
   it('still honours an explicit maxRetries as a cap', async () => {

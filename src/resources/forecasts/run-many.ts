@@ -50,9 +50,10 @@ export interface RunManyOptions {
    */
   maxActive?: number;
   /**
-   * Stops starting forecasts. Running ones are still waited for and yielded, unless `cancelOnAbort`.
-   * Items not started are not reported. To stop at once instead, leaving running forecasts running,
-   * leave the `for await` loop (`break`).
+   * Stops starting forecasts at once, a start held back by a 429 or retried through an outage
+   * included. Running ones are still waited for and yielded, unless `cancelOnAbort`. Items not
+   * started are not reported. To stop at once instead, leaving running forecasts running, leave the
+   * `for await` loop (`break`).
    */
   signal?: AbortSignal;
   /** With `signal`: once it aborts, cancel the running forecasts too (bulk cancel, 25 a request); they are yielded as `cancelled`. */
@@ -67,7 +68,10 @@ export interface RunManyOptions {
    * text, at no extra request).
    */
   full?: boolean;
-  /** Options of every request (`headers`, per-attempt `timeout`, `maxRetries`). */
+  /**
+   * Options of every request (`headers`, per-attempt `timeout`, `maxRetries`). Starts and reads that
+   * fail are retried until they succeed, as in every wait; a `maxRetries` here caps those retries.
+   */
   requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
 }
 
