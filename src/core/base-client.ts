@@ -13,9 +13,10 @@ import { leveled, type LeveledLogger } from './logger.js';
 import { buildPath, checkIdCount, type HttpMethod, type Operation, type OutputOf } from './operation.js';
 import { API_PATH, apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
-import { decideRetry, type AttemptOutcome } from './retry.js';
+import { decideRetry, WAIT_MODE, WaitDeadlineReached, type AttemptOutcome, type WaitRequestOptions } from './retry.js';
 import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
+import { MAX_TIMER_MS } from './sleep.js';
 import { AttemptFailure, Transport, decodeBody, errorFromResponse, invalidAnswer, toSearchParams, type PreparedRequest, type Received } from './transport.js';
 import { toMultipart, type MultipartBody } from './uploads.js';
 import { parseOrThrow, unknownKeyMessage, unknownKeys } from './validate.js';
@@ -389,9 +390,12 @@ export class BaseClient {
 
   async #send(op: Operation, req: PreparedRequest, options: RequestOptions): Promise<Received> {
     const o = this.#options;
+    // A long wait's request retries until the wait's deadline rather than `maxRetries` (unless given).
+    const wait = (options as WaitRequestOptions)[WAIT_MODE];
     // A stream is read as it is sent: once sent, its bytes are gone, so it is never sent twice.
-    const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? o.maxRetries);
+    const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? (wait ? Infinity : o.maxRetries));
     const timeout = options.timeout ?? o.timeout;
+    const sleepSignal = options.signal ?? wait?.sleepSignal;
     const idempotencyKey = req.headers['idempotency-key'];
     // A request with a key cannot take effect twice; GET, PUT and DELETE are repeatable by nature.
     const safeToRepeat = op.method === 'GET' || op.method === 'PUT' || op.method === 'DELETE' || idempotencyKey !== undefined;
@@ -409,7 +413,7 @@ export class BaseClient {
       let outcome: AttemptOutcome;
       let error: ForecastingError;
       try {
-        const received = await this.#transport.send(req, timeout, options.signal);
+        const received = await this.#transport.send(req, wait ? attemptTimeout(timeout, wait.deadline, clock.now()) : timeout, options.signal);
         const { response } = received;
         if (events.listenerCount('response') > 0) {
           events.emit('response', {
@@ -436,13 +440,19 @@ export class BaseClient {
         maxRetries,
         safeToRepeat,
         maxRetryAfter: o.maxRetryAfter,
-        remaining: o.retryDeadline - (clock.now() - started),
+        remaining: wait ? (wait.deadline ?? Infinity) - clock.now() : o.retryDeadline - (clock.now() - started),
         initialDelay: o.initialDelay,
         maxDelay: o.maxDelay,
         random: Math.random,
         now: Date.now(),
+        wait: wait !== undefined,
       });
       if (!decision.retry) {
+        if (decision.deadline && wait?.deadline !== undefined) {
+          // A wait times out at its deadline, not before: sleep there, then let the wait say so.
+          await clock.sleep(Math.max(0, wait.deadline - clock.now()), sleepSignal);
+          throw new WaitDeadlineReached(`the wait's deadline came while ${req.method} ${clip(req.path, 200)} was failing`, { cause: error });
+        }
         if (decision.retryAfterTooLong !== undefined) {
           this.#log.warn(`${req.method} ${clip(req.path, 200)}: server asked to wait ${decision.retryAfterTooLong} ms, more than maxRetryAfter; not retrying`);
         }
@@ -451,9 +461,9 @@ export class BaseClient {
       // Stryker disable next-line ConditionalExpression: outcomes without an answer have no status either
       const status = outcome.kind === 'response' ? outcome.status : undefined;
       events.emit('retry', { ...event(), status, error: error.name, delayMs: decision.delay });
-      this.#log.info(`${req.method} ${clip(req.path, 200)} failed (${status ?? error.name}); retry ${attempt} of ${maxRetries} in ${decision.delay} ms`);
+      this.#log.info(`${req.method} ${clip(req.path, 200)} failed (${status ?? error.name}); retry ${attempt}${wait ? '' : ` of ${maxRetries}`} in ${decision.delay} ms`);
       // On the client's clock, like every other wait (tests against the mock run it on the mock's time).
-      await clock.sleep(decision.delay, options.signal);
+      await clock.sleep(decision.delay, sleepSignal);
     }
   }
 
@@ -467,6 +477,17 @@ export class BaseClient {
   [INSPECT](): string {
     return `${this.constructor.name} ${JSON.stringify(this.toJSON())}`;
   }
+}
+
+/**
+ * A long wait's attempt gets at most the time left before the wait's deadline (on the client's
+ * clock), and at least a second, so one stuck attempt cannot carry the wait far past it.
+ */
+function attemptTimeout(timeout: number, deadline: number | undefined, now: number): number {
+  if (deadline === undefined) return timeout;
+  // Within what one timer holds (a timeout of days would otherwise fire at once).
+  const left = Math.min(MAX_TIMER_MS, Math.max(1000, deadline - now));
+  return timeout === 0 ? left : Math.min(timeout, left);
 }
 
 /** `fn(value)`, after `value` settles when it is a promise: the synchronous path stays synchronous. */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { MAX_TIMER_MS } from './sleep.js';
 
 /**
  * JSON members of the error envelope beyond `type` and `message` (`activeTaskId`, `files`, …).
@@ -28,6 +29,17 @@ export type ErrorExtras = Record<string, unknown>;
  */
 export class ForecastingError extends Error {
   override name = 'ForecastingError';
+  /**
+   * Set when this error ended a wait for one task that exists (`forecasts.wait`, and
+   * `forecasts.createAndWait` once its task is started): the task's id, to wait again with
+   * `forecasts.wait(err.taskId)` or `forecasting wait <id>`. The task keeps running on the service.
+   */
+  declare taskId?: string;
+  /**
+   * Set when this error ended a wait for tasks that exist: the ones it still waited for
+   * (`forecasts.wait`: the one task; `waitMany`: those not yet final; `runMany`: those running).
+   */
+  declare taskIds?: string[];
 }
 
 /**
@@ -438,27 +450,30 @@ export function makeAPIError(init: APIErrorInit): APIError {
 }
 
 /**
- * Reads `Retry-After`: delta seconds or an HTTP date. Returns milliseconds, or `undefined` when absent or unreadable.
+ * Reads `Retry-After`: delta seconds or an HTTP date. Returns milliseconds, at most {@link MAX_TIMER_MS}
+ * (about 24.8 days), or `undefined` when absent or unreadable.
  * @internal
  */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (value == null) return undefined;
   const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // Capped at what one timer holds: a wait of years (a date in 2099) handed to setTimeout would fire after 1 ms.
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(MAX_TIMER_MS, Math.round(Number(text) * 1000));
   // An HTTP date names its month; Date.parse would also read `-3` or `1.5.2` as a day in 2001.
   if (!/[a-z]/i.test(text)) return undefined;
   const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  return Number.isNaN(at) ? undefined : Math.min(MAX_TIMER_MS, Math.max(0, at - now));
 }
 
 /**
  * A wait (`forecasts.wait`, `waitMany`, `createAndWait`) reached its `timeout` before the tasks were
- * final. The tasks keep running on the service; `lastSeen` holds their last known state.
+ * final. The tasks keep running on the service; `lastSeen` holds their last known state, and `cause`
+ * the last failure when the time ran out while the service could not be read (an outage).
  *
  * @example
  * ```ts
  * try { await client.forecasts.wait(taskId, { timeout: 600_000 }); }
- * catch (err) { if (err instanceof WaitTimeoutError) console.log(err.taskIds, err.lastSeen); }
+ * catch (err) { if (err instanceof WaitTimeoutError) console.log(err.taskIds, err.lastSeen, err.cause); }
  * ```
  */
 export class WaitTimeoutError extends ForecastingError {
@@ -466,11 +481,12 @@ export class WaitTimeoutError extends ForecastingError {
   constructor(
     message: string,
     /** The tasks not yet final. */
-    readonly taskIds: string[],
+    override readonly taskIds: string[],
     /** The last state read of each task not yet final. */
     readonly lastSeen: unknown[] = [],
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

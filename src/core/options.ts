@@ -5,6 +5,7 @@
 import { ValidationError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import { realClock, type ClientClock } from './clock.js';
+import { MAX_TIMER_MS } from './sleep.js';
 
 /**
  * Options of {@link ForecastingClient}.
@@ -28,11 +29,16 @@ export interface ClientOptions {
    * any timeout.
    */
   timeout?: number;
-  /** Retries after the first attempt (default 2; a whole number). */
+  /**
+   * Retries after the first attempt (default 2; a whole number). Long waits do not use it: their
+   * reads are retried until the wait's own `timeout`.
+   */
   maxRetries?: number;
   /**
    * The longest `Retry-After` the client sleeps on, in ms (default 60 000). A longer wait is not slept
-   * on: the error is thrown at once, carrying the wait the server asked for.
+   * on: the error is thrown at once, carrying the wait the server asked for. The requests of a long
+   * wait (`forecasts.wait`, `waitMany`, `createAndWait`, `runMany`, readiness waits) sleep any
+   * `Retry-After` up to an hour instead, within the wait's `timeout`.
    */
   maxRetryAfter?: number;
   /** Milliseconds after which no further retry starts, counted from the first attempt (default 300 000). */
@@ -112,8 +118,7 @@ function env(name: string): string | undefined {
   return value === '' ? undefined : value;
 }
 
-/** The longest delay a timer can take (2^31−1 ms, about 24.8 days); longer ones fire at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+export { MAX_TIMER_MS } from './sleep.js';
 
 /** A duration option: a finite number of ms from 0 to {@link MAX_TIMER_MS}. @internal */
 export function checkMs(name: string, value: unknown): number {

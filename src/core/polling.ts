@@ -1,37 +1,86 @@
 /**
- * The one wait loop: read, and if not done, sleep as long as the server asked (never less), until
- * done, aborted or out of time. Shared by `forecasts.wait`, `forecasts.waitMany` and later waits
- * (file readiness). It knows no operation's shape: each wait passes its own `read`.
+ * The one wait loop and what every long wait shares. A wait (`forecasts.wait`, `waitMany`,
+ * `createAndWait`, `runMany`, file readiness) runs in a {@link WaitScope}: its signal, its deadline,
+ * and request options whose retries ride out an outage until that deadline (see `retry.ts`). The
+ * loop reads, and if not done, sleeps as long as the server asked (never less, within bounds), until
+ * done, aborted or out of time. It knows no operation's shape: each wait passes its own `read`.
  * @module
  */
 import type { ClientClock } from './clock.js';
+import type { RequestOptions } from './options.js';
+import { MAX_STATED_WAIT_MS, WAIT_MODE, WaitDeadlineReached, type WaitRequestOptions } from './retry.js';
 
 /** What one read gave: the value, whether waiting is over, and the ms the server asked to wait (if any). */
 export type PollStep<T> = [value: T, done: boolean, waitMs?: number];
 
 /**
+ * The shortest wait between two reads of a wait, in ms, whatever the service says: a
+ * `Retry-After: 0` on every answer must not turn a wait into a busy loop.
+ */
+export const MIN_READ_INTERVAL_MS = 1000;
+
+/**
+ * The wait before the next read: the one the service asked for (else `fallback`), at least
+ * {@link MIN_READ_INTERVAL_MS} and at most {@link MAX_STATED_WAIT_MS}. @internal
+ */
+export function boundedWait(asked: number | undefined, fallback: number): number {
+  return Math.min(MAX_STATED_WAIT_MS, Math.max(MIN_READ_INTERVAL_MS, asked ?? fallback));
+}
+
+/** What the requests of one wait share. @internal */
+export interface WaitScope {
+  readonly clock: ClientClock;
+  readonly signal: AbortSignal | undefined;
+  /** Client-clock time at which the wait times out; `undefined` without a `timeout`. */
+  readonly deadline: number | undefined;
+  /** Request options of a request of this wait: `base`, the wait's signal, retries until the deadline. */
+  options(base?: RequestOptions): RequestOptions;
+}
+
+/** The scope of a wait that starts now and may last `timeout` ms (no limit when `undefined`). @internal */
+export function waitScope(clock: ClientClock, signal: AbortSignal | undefined, timeout: number | undefined): WaitScope {
+  const deadline = timeout === undefined ? undefined : clock.now() + timeout;
+  return {
+    clock,
+    signal,
+    deadline,
+    options: (base): WaitRequestOptions => ({ ...base, signal, [WAIT_MODE]: { deadline } }),
+  };
+}
+
+/**
+ * Runs `body`, part of a wait: when a request of it reaches the wait's deadline while failing, the
+ * wait rejects with `onTimeout()`, whose `cause` is the last failure. @internal
+ */
+export async function untilDeadline<T>(body: () => Promise<T>, onTimeout: () => Error): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    if (!(err instanceof WaitDeadlineReached)) throw err;
+    const timeout = onTimeout();
+    Object.defineProperty(timeout, 'cause', { value: err.cause, writable: true, configurable: true });
+    throw timeout;
+  }
+}
+
+/**
  * Reads with `read` until it says done. Between reads it sleeps the wait the read asked for (else
- * `interval`): never faster than asked. An abort rejects at once with the signal's reason, mid-read
- * or mid-sleep. Once `timeout` ms have passed it rejects with `onTimeout()`; it sleeps to the
- * deadline rather than giving up early, and never reads past it.
+ * `interval`; see {@link boundedWait}): never faster than asked. An abort rejects at once with the
+ * signal's reason, mid-read or mid-sleep. Once the scope's deadline passes it rejects with
+ * `onTimeout()`; it sleeps to the deadline rather than giving up early, and never reads past it.
  * @internal
  */
-export async function poll<T>(
-  read: (signal: AbortSignal | undefined) => Promise<PollStep<T>>,
-  clock: ClientClock,
-  signal: AbortSignal | undefined,
-  timeout: number | undefined,
-  interval: number,
-  onTimeout: () => Error,
-): Promise<T> {
-  const deadline = timeout === undefined ? Infinity : clock.now() + timeout;
-  for (;;) {
-    signal?.throwIfAborted();
-    const [value, done, asked] = await read(signal);
-    if (done) return value;
-    const wait = Math.max(0, asked ?? interval);
-    const left = deadline - clock.now();
-    await clock.sleep(Math.max(0, Math.min(wait, left)), signal);
-    if (wait > left) throw onTimeout();
-  }
+export function poll<T>(read: (scope: WaitScope) => Promise<PollStep<T>>, scope: WaitScope, interval: number, onTimeout: () => Error): Promise<T> {
+  const { clock, signal } = scope;
+  return untilDeadline(async () => {
+    for (;;) {
+      signal?.throwIfAborted();
+      const [value, done, asked] = await read(scope);
+      if (done) return value;
+      const wait = boundedWait(asked, interval);
+      const left = (scope.deadline ?? Infinity) - clock.now();
+      await clock.sleep(Math.max(0, Math.min(wait, left)), signal);
+      if (wait > left) throw onTimeout();
+    }
+  }, onTimeout);
 }

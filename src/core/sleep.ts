@@ -1,16 +1,31 @@
-/** Waits `ms`, or rejects with the signal's reason the moment it aborts. @internal */
+/** The longest delay one timer can take (2^31−1 ms, about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Waits `ms`, or rejects with the signal's reason the moment it aborts. A wait longer than one timer
+ * can hold runs on successive timers (a bare `setTimeout` would fire after 1 ms); `Infinity` waits
+ * until the signal aborts. @internal
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
-  if (ms <= 0) return Promise.resolve();
+  if (!(ms > 0)) return Promise.resolve();
   return new Promise((resolve, reject) => {
+    let left = ms;
+    let timer: ReturnType<typeof setTimeout>;
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    const arm = () => {
+      const step = Math.min(left, MAX_TIMER_MS);
+      left -= step;
+      timer = setTimeout(() => {
+        if (left > 0) return arm();
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, step);
+    };
+    arm();
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

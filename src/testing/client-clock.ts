@@ -47,6 +47,8 @@ export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => f
       new Promise<void>((resolve, reject) => {
         signal?.throwIfAborted();
         const at = clock.now() + Math.max(0, ms);
+        // A wait without end (`Infinity`) is no wake-up: the clock never moves to it, an abort ends it.
+        if (!Number.isFinite(at)) return signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
         const wake = clock.schedule(at, () => {
           waiting.delete(at);
           signal?.removeEventListener('abort', onAbort);
@@ -67,7 +69,8 @@ export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => f
 /**
  * Client options for a mock server: its address and key, and its time (see {@link clientClockFor}).
  * On a manual clock the client's requests in flight are tracked, so concurrent waits see exactly the
- * mock time they asked for.
+ * mock time they asked for. `busy` holds the clock too while it says so: a test's own work in
+ * flight, such as restarting the server after an outage.
  *
  * @example
  * ```ts
@@ -76,7 +79,10 @@ export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => f
  * await client.forecasts.createAndWait({ questionId, runMode: 'max' }); // 1.5 h of mock time, milliseconds of real time
  * ```
  */
-export function mockClientOptions(server: Pick<MockServer, 'baseURL' | 'apiKey' | 'clock'>): Required<Pick<ClientOptions, 'apiKey' | 'baseURL' | 'clock' | 'fetch'>> {
+export function mockClientOptions(
+  server: Pick<MockServer, 'baseURL' | 'apiKey' | 'clock'>,
+  { busy = () => false }: { busy?: () => boolean } = {},
+): Required<Pick<ClientOptions, 'apiKey' | 'baseURL' | 'clock' | 'fetch'>> {
   let inFlight = 0;
   const counted: typeof fetch = async (input, init) => {
     inFlight++;
@@ -86,5 +92,5 @@ export function mockClientOptions(server: Pick<MockServer, 'baseURL' | 'apiKey' 
       inFlight--;
     }
   };
-  return { apiKey: server.apiKey, baseURL: server.baseURL, clock: clientClockFor(server.clock, () => inFlight > 0), fetch: counted };
+  return { apiKey: server.apiKey, baseURL: server.baseURL, clock: clientClockFor(server.clock, () => inFlight > 0 || busy()), fetch: counted };
 }

@@ -4,8 +4,8 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRetryAfter } from '../../src/core/errors.js';
 import { decideRetry, type AttemptOutcome, type RetryContext } from '../../src/core/retry.js';
-import { OverloadedError, RateLimitError, type ClientClock, type ClientOptions, type RetryEvent } from '../../src/index.js';
-import { BASE, apiError, makeClient, question, useMswServer } from './helpers.js';
+import { OverloadedError, RateLimitError, type ClientOptions, type RetryEvent } from '../../src/index.js';
+import { BASE, apiError, fakeClock, makeClient, question, useMswServer } from './helpers.js';
 
 const { server, seen } = useMswServer();
 
@@ -13,23 +13,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** A clock that records every sleep and moves its own time instead of waiting. */
-function recordingClock(): ClientClock & { sleeps: number[] } {
-  let now = 0;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      now += ms;
-    },
-  };
-}
-
 /** A client on a recording clock with the SDK's default backoff (makeClient turns it off). */
 function clientWithClock(options: ClientOptions = {}) {
-  const clock = recordingClock();
+  const clock = fakeClock();
   const client = makeClient({ retryBackoff: {}, clock, ...options });
   const retries: RetryEvent[] = [];
   client.on('retry', (e) => retries.push(e));

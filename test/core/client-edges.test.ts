@@ -6,8 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { leveled } from '../../src/core/logger.js';
 import { defineOperations } from '../../src/core/operation.js';
-import { APIError, APITimeoutError, WaitTimeoutError, type ClientClock } from '../../src/index.js';
-import { BASE, apiError, makeClient, question, useMswServer } from './helpers.js';
+import { APIError, APITimeoutError, WaitTimeoutError } from '../../src/index.js';
+import { BASE, apiError, fakeClock, makeClient, question, useMswServer } from './helpers.js';
 
 const { server, seen } = useMswServer();
 
@@ -173,11 +173,6 @@ describe('generic paths with dots', () => {
 });
 
 describe('waits at their edges', () => {
-  function fakeClock(): ClientClock & { sleeps: number[] } {
-    let now = 0;
-    const sleeps: number[] = [];
-    return { sleeps, now: () => now, sleep: async (ms) => void (sleeps.push(ms), (now += ms)) };
-  }
   const task = (status: string, extra: Record<string, unknown> = {}) => ({ id: 't1', type: 'forecast_task', status, ...extra });
 
   it('reads once more at the deadline itself, and resolves if the task is final then', async () => {

@@ -3,6 +3,7 @@ import { setupServer, type SetupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { ForecastingClient } from '../../src/client.js';
 import type { ClientOptions } from '../../src/core/options.js';
+import type { ClientClock } from '../../src/core/clock.js';
 import { ValidationError } from '../../src/core/errors.js';
 
 export const BASE = 'https://api.test/api/v1/external';
@@ -83,4 +84,22 @@ export function validationError(fn: () => unknown): ValidationError {
     return err as ValidationError;
   }
   throw new Error('expected a ValidationError');
+}
+
+/**
+ * A client clock that records every sleep and moves its own time by it instead of waiting, so a
+ * test of a wait takes no real time. A sleep whose signal has aborted rejects with its reason.
+ */
+export function fakeClock(start = 0): ClientClock & { sleeps: number[] } {
+  let now = start;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => now,
+    sleep: async (ms, signal) => {
+      signal?.throwIfAborted();
+      sleeps.push(ms);
+      now += ms;
+    },
+  };
 }

@@ -2,25 +2,10 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { RequestBudget } from '../../src/core/request-budget.js';
-import { WaitTimeoutError, type ClientClock, type ForecastProgress } from '../../src/index.js';
-import { BASE, makeClient, useMswServer } from './helpers.js';
+import { WaitTimeoutError, type ForecastProgress } from '../../src/index.js';
+import { BASE, fakeClock, makeClient, useMswServer } from './helpers.js';
 
 const { server, seen } = useMswServer();
-
-/** A clock that records every sleep and moves its own time instead of waiting. */
-function fakeClock(start = 1_000_000): ClientClock & { sleeps: number[] } {
-  let now = start;
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => now,
-    sleep: async (ms, signal) => {
-      signal?.throwIfAborted();
-      sleeps.push(ms);
-      now += ms;
-    },
-  };
-}
 
 const task = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
   id,

@@ -3,16 +3,9 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { readinessBackoff } from '../../src/resources/context/readiness.js';
-import type { ClientClock } from '../../src/index.js';
-import { BASE, makeClient, useMswServer } from './helpers.js';
+import { BASE, fakeClock, makeClient, useMswServer } from './helpers.js';
 
 const { server, seen } = useMswServer();
-
-function fakeClock(): ClientClock & { sleeps: number[] } {
-  let now = 0;
-  const sleeps: number[] = [];
-  return { sleeps, now: () => now, sleep: async (ms) => void (sleeps.push(ms), (now += ms)) };
-}
 
 describe('readinessBackoff', () => {
   it('takes the service’s wait when given, else 1 s doubling up to 15 s', () => {

@@ -175,9 +175,11 @@ export class QuestionFiles extends APIResource {
 
   /**
    * Waits until every file of the question is ready, and resolves with the files. Polls the ready
-   * endpoint no faster than its `Retry-After`, else every 1 s doubling to 15 s. Rejects with
-   * `ContextFileFailedError` (listing `files`) when a file failed, `ContextWaitTimeoutError` after
-   * `timeout` ms, or the signal's reason on abort.
+   * endpoint no faster than its `Retry-After`, else every 1 s doubling to 15 s. A read that fails (no
+   * connection, a timeout, a 5xx, a 429) is retried with a backoff growing to 30 s until `timeout`
+   * (each retry on the client's `retry` event). Rejects with `ContextFileFailedError` (listing
+   * `files`) when a file failed, `ContextWaitTimeoutError` after `timeout` ms, the error of a read
+   * that cannot succeed (a 404, a 401), or the signal's reason on abort (the files keep processing).
    * @example
    * ```ts
    * await client.questions.files.waitUntilReady(questionId, { timeout: 10 * 60_000 });

@@ -10,7 +10,7 @@ import { ContextFileFailedError, ContextWaitTimeoutError, ValidationError, parse
 import { MAX_PAGE_SIZE } from '../../core/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
-import { poll } from '../../core/polling.js';
+import { poll, waitScope } from '../../core/polling.js';
 import type { ContextListParams } from '../../schemas/context.js';
 import type { ContextFile, ContextReady } from '../../schemas/records/context.js';
 
@@ -59,17 +59,18 @@ export function readinessBackoff(attempt: number, retryAfter: number | undefined
 /**
  * Waits until every file of the question is ready and resolves with the files. Each round reads
  * `GET …/context/ready`; while it says not ready, the file list tells a failed file (which rejects with
- * {@link ContextFileFailedError}) from one still processing. @internal
+ * {@link ContextFileFailedError}) from one still processing. Reads that fail are retried until the
+ * wait's `timeout`, as in every wait (see `retry.ts`). @internal
  */
-export function waitUntilReady(ctx: ReadinessContext, questionId: string, o: ContextWaitOptions = {}): Promise<ContextFile[]> {
+export async function waitUntilReady(ctx: ReadinessContext, questionId: string, o: ContextWaitOptions = {}): Promise<ContextFile[]> {
   if (o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout >= 0)) {
-    return Promise.reject(new ValidationError(`must be a number of milliseconds >= 0, got ${String(o.timeout)}`, 'timeout'));
+    throw new ValidationError(`must be a number of milliseconds >= 0, got ${String(o.timeout)}`, 'timeout');
   }
   let attempt = 0;
   let processing: ContextFile[] = [];
   return poll<ContextFile[]>(
-    async (signal) => {
-      const options = { ...o.requestOptions, signal };
+    async (scope) => {
+      const options = scope.options(o.requestOptions);
       const { data, response } = await ctx.ready(questionId, options).withResponse();
       const files = await ctx.list(questionId, { limit: MAX_PAGE_SIZE }, options).toArray();
       if (data.ready) return [files, true];
@@ -80,9 +81,7 @@ export function waitUntilReady(ctx: ReadinessContext, questionId: string, o: Con
       processing = files.filter((f) => f.status !== 'ready');
       return [files, false, readinessBackoff(++attempt, parseRetryAfter(response.headers.get('retry-after')))];
     },
-    ctx.clock,
-    o.signal,
-    o.timeout,
+    waitScope(ctx.clock, o.signal, o.timeout),
     READINESS_FIRST_WAIT_MS,
     () => new ContextWaitTimeoutError(`Context files still processing after ${o.timeout} ms: ${processing.map((f) => f.filename ?? f.id).join(', ')}`, processing),
   );

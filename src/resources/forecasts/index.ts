@@ -223,8 +223,19 @@ export class Forecasts extends APIResource {
 
   /**
    * Resolves with the task once it is final (`completed`, `failed` or `cancelled`: a failed forecast is
-   * a result, not an exception). Polls no faster than the service's `Retry-After`; `signal` stops it at
-   * once with the signal's reason; `timeout` (ms, overall) rejects with `WaitTimeoutError`.
+   * a result, not an exception).
+   *
+   * - **Cadence:** one `GET /forecasts/{task_id}` at once, then one each time the service's
+   *   `Retry-After` runs out (15 s queued, 120 s running; 15 s when it names none; never under 1 s,
+   *   never over an hour).
+   * - **Outages:** a read that fails (no connection, a timeout, a 5xx, a 429) is retried with a
+   *   backoff growing to 30 s until `timeout` (each retry on the client's `retry` event), whatever
+   *   the client's `maxRetries`.
+   * - **Abort:** `signal` rejects at once with the signal's reason; the task keeps running on the
+   *   service (`forecasts.cancel` stops it).
+   * - **Errors:** `WaitTimeoutError` once `timeout` ms have passed (`lastSeen`, and `cause` when reads
+   *   were failing); an error of a read that cannot succeed (`NotFoundError`, `AuthenticationError`, …).
+   *   Each carries `taskId` (and `taskIds`), to wait again later.
    * @example
    * ```ts
    * const task = await client.forecasts.wait(taskId, { waitForReport: true, onProgress: (p) => console.log(p.progressMessage) });
@@ -238,9 +249,20 @@ export class Forecasts extends APIResource {
    * Starts a forecast and waits for it. One idempotency key covers the start, so no retry starts a
    * second forecast; pass your own `idempotencyKey` to make a re-run of the same call replay it. With
    * `waitForContext` (and a `questionId`), it first waits for the question's files to be ready.
+   *
+   * - **Cadence:** as {@link wait}: the task is read at once, then as its `Retry-After` says (15 s
+   *   queued, 120 s running). `timeout` covers the context wait, the start and the wait.
+   * - **Outages:** the start and every read are retried (backoff growing to 30 s) until `timeout`;
+   *   the start's key makes its retries safe.
+   * - **Abort:** `signal` rejects at once with the signal's reason, and the forecast, once started,
+   *   keeps running on the service: `onCreated` gives its id as soon as it exists, to wait again
+   *   (`forecasts.wait(id)`, `forecasting wait <id>`) or cancel it.
+   * - **Errors:** a refused start (`ForecastAlreadyRunningError`, `ContextNotReadyError`,
+   *   `TooManyActiveForecastsError`, `ConflictError` for too few credits, `ValidationError`), then as
+   *   {@link wait}: `WaitTimeoutError`, or a read's error, each with the task's `taskId`.
    * @example
    * ```ts
-   * const task = await client.forecasts.createAndWait({ questionId, runMode: 'light' }, { timeout: 3600_000, waitForContext: true });
+   * const task = await client.forecasts.createAndWait({ questionId, runMode: 'light' }, { timeout: 3600_000, onCreated: (t) => console.log('started', t.id) });
    * ```
    */
   createAndWait(params: ForecastCreateParams, options?: CreateAndWaitOptions): Promise<ForecastTask> {
@@ -278,9 +300,19 @@ export class Forecasts extends APIResource {
   }
 
   /**
-   * Waits for many tasks with few requests: each round is one `GET /forecasts?taskId=a,b,…` per 100
-   * pending tasks, spaced as the tasks' states ask. Resolves in input order with full task records
-   * (read once each when final), or with the list items when `full: false`.
+   * Waits for many tasks with few requests. Resolves in input order with full task records (read once
+   * each when final), or with the list items when `full: false`.
+   *
+   * - **Cadence:** each round is one `GET /forecasts?taskId=a,b,…` per 100 pending tasks, spaced by
+   *   the list answer's `Retry-After`, else by the longest wait a pending task's state asks for (15 s
+   *   queued, 120 s running); never under 1 s.
+   * - **Outages:** a request that fails (no connection, a timeout, a 5xx, a 429) is retried with a
+   *   backoff growing to 30 s until `timeout` (each retry on the client's `retry` event).
+   * - **Abort:** `signal` rejects at once with the signal's reason; the tasks keep running (their ids
+   *   are yours already, and `onProgress` names each).
+   * - **Errors:** `WaitTimeoutError` (`taskIds` not yet final, `lastSeen`), or an error of a read that
+   *   cannot succeed (`NotFoundError` for an unknown id, …); each carries `taskIds`, the tasks still
+   *   waited for.
    * @example
    * ```ts
    * const tasks = await client.forecasts.waitMany(taskIds, { onProgress: (p) => console.log(p.taskId, p.status) });
@@ -288,6 +320,8 @@ export class Forecasts extends APIResource {
    */
   waitMany(taskIds: readonly string[], options?: WaitManyOptions & { full?: true }): Promise<ForecastTask[]>;
   waitMany(taskIds: readonly string[], options: WaitManyOptions & { full: false }): Promise<ForecastListItem[]>;
+  // Options typed as `WaitManyOptions` (whose `full` is any boolean): either kind of record.
+  waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>>;
   waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>> {
     return waitForTasks(this, taskIds, options);
   }
@@ -297,18 +331,25 @@ export class Forecasts extends APIResource {
    * never sit in memory) inside the service's limits, and yields each item's outcome as soon as it is
    * known, in completion order, with the item's `index`:
    * - at most `maxActive` (default and most: 50) forecasts run at once; batches of up to 25 start as
-   *   others end, and one `GET /forecasts?taskId=…` a round polls every running one, spaced by the
-   *   service's `Retry-After`; every request goes through the client's request budget;
+   *   others end; every request goes through the client's request budget;
+   * - **cadence:** one `GET /forecasts?taskId=…` a round polls every running forecast, spaced by the
+   *   service's `Retry-After` (the first read of a new forecast 15 s after its start, unless the start
+   *   states another wait); never under 1 s; a 429 is waited out as asked, within an hour;
+   * - **outages:** a start or a read that fails (no connection, a timeout, a 5xx, a 429) is retried
+   *   with a backoff growing to 30 s until it succeeds (each retry on the client's `retry` event);
+   *   a start is sent again with its own key, so it never starts twice;
    * - a refused item (`rejected`), a failed forecast (`failed`) and short credits (`not_started`, for
    *   the refused item and every item after it) are results, not exceptions;
-   * - `signal` stops new starts (`cancelOnAbort` also cancels the running ones);
+   * - **abort:** `signal` stops new starts at once, a pending hold or retry of a start included; the
+   *   running forecasts are still waited for and yielded (`cancelOnAbort` cancels them instead).
+   *   Leaving the loop (`break`) stops at once and leaves them running on the service;
    * - `runId` makes it resumable: batch `n` is keyed `<runId>:<n>` over fixed index ranges, so running
    *   the same items again with the same `runId` (within the service's 24-hour key retention) replays
    *   what was started and starts only the rest.
    *
-   * An error of the run itself (authentication, the service down past the retries) rejects the
-   * iteration; the forecasts already started keep running, and a rerun with the same `runId` picks
-   * them up.
+   * **Errors:** an error of the run itself (authentication, a refusal no retry can fix) rejects the
+   * iteration with `taskIds` naming the forecasts still running; they keep running, and a rerun with
+   * the same `runId` picks them up.
    * @example
    * ```ts
    * const items = questionIds.map((questionId) => ({ questionId, runMode: 'light' as const }));
@@ -320,6 +361,8 @@ export class Forecasts extends APIResource {
    */
   runMany(items: RunManyInput, options: RunManyOptions & { full: true }): AsyncGenerator<RunManyResult<ForecastTask>, void, undefined>;
   runMany(items: RunManyInput, options?: RunManyOptions & { full?: false }): AsyncGenerator<RunManyResult, void, undefined>;
+  // Options typed as `RunManyOptions` (whose `full` is any boolean): either kind of task.
+  runMany(items: RunManyInput, options?: RunManyOptions): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined>;
   runMany(items: RunManyInput, options?: RunManyOptions): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
     return loadAndRunMany(this, items, options);
   }

@@ -11,9 +11,11 @@ import { APIError, InvalidResponseError, ValidationError, parseRetryAfter } from
 import { checkIdempotencyKey } from '../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS, MAX_PAGE_SIZE, QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../core/limits.js';
 import type { RequestOptions } from '../../core/options.js';
+import { boundedWait } from '../../core/polling.js';
+import { WAIT_MODE, type WaitRequestOptions } from '../../core/retry.js';
 import { FINAL_TASK_STATUSES, type ForecastCreateParams } from '../../schemas/forecasts.js';
 import type { ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
-import type { FlowContext } from './waits.js';
+import { endsWaitFor, type FlowContext } from './waits.js';
 
 /** Characters a `runId` may have: the longest key derived from it must fit the service's 128. @internal */
 export const MAX_RUN_ID_LENGTH = 100;
@@ -48,9 +50,10 @@ export interface RunManyOptions {
    */
   maxActive?: number;
   /**
-   * Stops starting forecasts. Running ones are still waited for and yielded, unless `cancelOnAbort`.
-   * Items not started are not reported. To stop at once instead, leaving running forecasts running,
-   * leave the `for await` loop (`break`).
+   * Stops starting forecasts at once, a start held back by a 429 or retried through an outage
+   * included. Running ones are still waited for and yielded, unless `cancelOnAbort`. Items not
+   * started are not reported. To stop at once instead, leaving running forecasts running, leave the
+   * `for await` loop (`break`).
    */
   signal?: AbortSignal;
   /** With `signal`: once it aborts, cancel the running forecasts too (bulk cancel, 25 a request); they are yielded as `cancelled`. */
@@ -65,7 +68,10 @@ export interface RunManyOptions {
    * text, at no extra request).
    */
   full?: boolean;
-  /** Options of every request (`headers`, per-attempt `timeout`, `maxRetries`). */
+  /**
+   * Options of every request (`headers`, per-attempt `timeout`, `maxRetries`). Starts and reads that
+   * fail are retried until they succeed, as in every wait; a `maxRetries` here caps those retries.
+   */
   requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
 }
 
@@ -262,7 +268,12 @@ function checkOptions(o: RunManyOptions): { runId: string; maxActive: number } {
 export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunManyOptions = {}): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
   const { runId, maxActive } = checkOptions(o);
   const size = batchSizeFor(maxActive);
-  const options: RequestOptions = { ...o.requestOptions };
+  // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start
+  // is never cut off mid-way, as its answer names the tasks it started: `signal` ends only its
+  // sleeps between attempts. Cancels are plain requests.
+  const options: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined } };
+  const startOptions: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal } };
+  const cancelOptions: RequestOptions = { ...o.requestOptions };
   const clock = ctx.clock;
   const iterator = Symbol.asyncIterator in input ? input[Symbol.asyncIterator]() : input[Symbol.iterator]();
   const began = clock.now();
@@ -325,17 +336,20 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
    * for when the service could not take the batch now (it is kept to be sent again), else 0.
    */
   const start = async (batch: Batch): Promise<number> => {
-    let answer: { items: unknown; replayed: boolean };
+    let answer: { items: unknown; replayed: boolean; firstRead: number };
     try {
-      const { data, response } = await ctx.createBatch({ items: batch.items }, { ...options, idempotencyKey: batch.key }).withResponse();
-      answer = { items: data.items, replayed: response.headers.get('idempotent-replayed') === 'true' };
+      const { data, response } = await ctx.createBatch({ items: batch.items }, { ...startOptions, idempotencyKey: batch.key }).withResponse();
+      // The spec states no Retry-After on a start; when one is stated (the mock does), it is the first read's wait.
+      answer = { items: data.items, replayed: response.headers.get('idempotent-replayed') === 'true', firstRead: boundedWait(parseRetryAfter(response.headers.get('retry-after')), QUEUED_RETRY_AFTER_MS) };
     } catch (err) {
+      // Aborted while waiting to send it again: not started as far as the run knows, and no more starts.
+      if (o.signal?.aborted && err === o.signal.reason) return 0;
       if (!(err instanceof APIError) || err instanceof InvalidResponseError) throw err;
       // Full (too many running, started elsewhere), over the request rate past the retries, or the same
       // key still being handled: nothing started under this key, so the same batch goes again later.
       if (err.status === 429 || err.type === 'idempotency_in_progress') {
         retries.unshift(batch);
-        return parseRetryAfter(err.headers.get('retry-after')) ?? QUEUED_RETRY_AFTER_MS;
+        return boundedWait(parseRetryAfter(err.headers.get('retry-after')), QUEUED_RETRY_AFTER_MS);
       }
       // A refusal of the whole batch (such as a key already used with other items): each item is refused.
       if (![400, 404, 409, 422].includes(err.status)) throw err;
@@ -354,7 +368,7 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
         if (answer.replayed) resumed++;
         else creditsSpent += priceOf(item);
         // A replayed task was never read by this run: read it at once; a new one after the queued wait.
-        active.set(found.taskId, { index, item, status: 'queued', resumed: answer.replayed, due: answer.replayed ? now : now + QUEUED_RETRY_AFTER_MS });
+        active.set(found.taskId, { index, item, status: 'queued', resumed: answer.replayed, due: answer.replayed ? now : now + answer.firstRead });
         return;
       }
       const error = { type: String(found?.error?.type ?? 'api_error'), message: String(found?.error?.message ?? `no result for item ${i} of the batch`) };
@@ -366,7 +380,7 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
       batch.retries++;
       retries.push({ key: `${batch.key}:r${batch.retries}`, items: full.map((i) => batch.items[i]!), indexes: full.map((i) => batch.indexes[i]!), retries: 0 });
     }
-    return full.length > 0 ? QUEUED_RETRY_AFTER_MS : 0;
+    return full.length > 0 ? answer.firstRead : 0;
   };
 
   const refused = (index: number, item: ForecastCreateParams, error: RunManyItemError) => {
@@ -401,12 +415,22 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
     const a = active.get(id)!;
     a.status = item.status;
     if (!FINAL_TASK_STATUSES.has(item.status)) {
-      a.due = clock.now() + (told ?? (item.status === 'queued' ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS));
+      a.due = clock.now() + boundedWait(told, item.status === 'queued' ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS);
       return;
     }
     active.delete(id);
     const task = o.full ? await ctx.retrieve(id, {}, options) : item;
     result({ status: item.status as RunManyFinished['status'], index: a.index, item: a.item, taskId: id, task, resumed: a.resumed });
+  };
+
+  /** Sleeps `ms`, ending early when `signal` aborts (once it has, sleeps it out: running tasks are still waited for). */
+  const pause = async (ms: number) => {
+    const signal = o.signal?.aborted ? undefined : o.signal;
+    try {
+      await clock.sleep(ms, signal);
+    } catch (err) {
+      if (!signal?.aborted) throw err;
+    }
   };
 
   /** Once credits run short: every item not started is a result. */
@@ -443,25 +467,19 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
       if (active.size === 0) {
         if (stopped || (exhausted && !held && retries.length === 0)) break;
         // Nothing running and the service could not take a batch: wait as it asked (or a round).
-        if (hold > 0) await clock.sleep(hold);
+        if (hold > 0) await pause(hold);
         continue;
       }
       // Wait until every running task may be read again (the longest Retry-After), unless an abort
       // asks to cancel them first.
       const due = Math.max(...[...active.values()].map((a) => a.due));
       const cancelNow = o.cancelOnAbort && !cancelled && o.signal?.aborted;
-      const wait = cancelNow ? 0 : Math.max(0, due - clock.now());
-      const signal = o.signal && !o.signal.aborted ? o.signal : undefined;
-      try {
-        await clock.sleep(wait, signal);
-      } catch (err) {
-        if (!signal?.aborted) throw err;
-      }
+      await pause(cancelNow ? 0 : Math.max(0, due - clock.now()));
       if (o.signal?.aborted) {
         stopped ??= 'aborted';
         if (o.cancelOnAbort && !cancelled) {
           cancelled = true;
-          await cancelAll(ctx, [...active.keys()], options);
+          await cancelAll(ctx, [...active.keys()], cancelOptions);
         }
       }
       await poll();
@@ -469,6 +487,9 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
       yield* flush(ready);
     }
     progress();
+  } catch (err) {
+    // The run ends with forecasts still running on the service: say which.
+    throw active.size > 0 ? endsWaitFor(err, [...active.keys()], false) : err;
   } finally {
     await iterator.return?.();
   }

@@ -7,7 +7,7 @@
 import type { EventEmitter } from 'eventemitter3';
 import type { APIPromise } from '../../core/api-promise.js';
 import type { ClientClock } from '../../core/clock.js';
-import { clip, ValidationError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
+import { clip, ForecastingError, ValidationError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
 import { invalidAnswer } from '../../core/transport.js';
 import {
   DEFAULT_POLL_INTERVAL_MS,
@@ -19,7 +19,7 @@ import {
 } from '../../core/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
-import { poll, type PollStep } from '../../core/polling.js';
+import { poll, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
 import { ProgressTracker, type ForecastProgress, type ForecastProgressEvents } from './progress.js';
 import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
@@ -33,11 +33,18 @@ import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCa
  * ```
  */
 export interface WaitOptions {
-  /** Stops waiting at once; the wait rejects with the signal's reason. */
+  /**
+   * Stops waiting at once; the wait rejects with the signal's reason (not an SDK error: keep the
+   * task id from `onProgress`, or `onCreated` with `createAndWait`, to wait again). The task keeps
+   * running on the service.
+   */
   signal?: AbortSignal;
-  /** Overall time allowed, in ms; then the wait rejects with `WaitTimeoutError`. Default: no limit. */
+  /**
+   * Overall time allowed, in ms, on the client's clock; then the wait rejects with
+   * `WaitTimeoutError`. It also bounds the retries of a read that keeps failing. Default: no limit.
+   */
   timeout?: number;
-  /** Called after every read with the task's progress. */
+  /** Called after every read with the task's progress (its `taskId` included). */
   onProgress?: (progress: ForecastProgress) => void;
   /** Also wait for the report of a completed task to be `completed` or `failed`. */
   waitForReport?: boolean;
@@ -45,9 +52,13 @@ export interface WaitOptions {
   fields?: 'numeric';
   /** Ask for finished subforecasts' data on each read (`wait` only; the answer can be large). */
   includeSubforecasts?: boolean;
-  /** Retries of each read after its first attempt (default: the client's `maxRetries`). */
+  /**
+   * Caps the retries of each read. Default: none: a read that fails (no connection, a timeout, a 5xx
+   * or a 429) is retried, with a backoff growing to 30 s, until the wait's `timeout`; the client's
+   * `maxRetries` does not apply to a wait.
+   */
   maxRetries?: number;
-  /** Options of each read (`headers`, per-attempt `timeout`, `maxRetries`). */
+  /** Options of each read (`headers`, per-attempt `timeout`, `maxRetries` as above). */
   requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
 }
 
@@ -71,7 +82,7 @@ export interface WaitManyOptions extends Omit<WaitOptions, 'includeSubforecasts'
  * `waitForContext`.
  * @example
  * ```ts
- * await client.forecasts.createAndWait({ questionId }, { waitForContext: true, timeout: 2 * 3600_000 });
+ * await client.forecasts.createAndWait({ questionId }, { waitForContext: true, timeout: 2 * 3600_000, onCreated: (t) => console.log('started', t.id) });
  * ```
  */
 export interface CreateAndWaitOptions extends WaitOptions, Pick<RequestOptions, 'idempotencyKey'> {
@@ -81,6 +92,12 @@ export interface CreateAndWaitOptions extends WaitOptions, Pick<RequestOptions, 
    * start. `timeout` covers both waits.
    */
   waitForContext?: boolean;
+  /**
+   * Called once the task exists (the start answered), before the first read, with the `queued` task.
+   * Keep `task.id`: if the wait is aborted or the process stops, `forecasts.wait(task.id)` (or
+   * `forecasting wait <id>`) picks the forecast up again.
+   */
+  onCreated?: (task: ForecastTask) => void;
 }
 
 /** What the flows run with: the `Forecasts` resource's calls and its progress emitter. @internal */
@@ -114,31 +131,60 @@ const progressOf = (
   reportStatus: reportStatus ?? undefined,
 });
 
-/** Runs the wait loop for `ids` with the options of a wait; `last` gives their states when time runs out. */
-const waitLoop = <T>(clock: ClientClock, o: WaitOptions, read: (signal: AbortSignal | undefined) => Promise<PollStep<T>>, ids: () => string[], last: () => unknown[]) => {
-  if (o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout >= 0)) {
-    return Promise.reject(new ValidationError(`must be a number of milliseconds >= 0, got ${String(o.timeout)}`, 'timeout'));
-  }
-  return poll(read, clock, o.signal, o.timeout, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(ids().join(', '), 300)}`, ids(), last()));
-};
+/** A `timeout` option that is not a number of ms >= 0, as a ValidationError (else `undefined`). */
+const badTimeout = (o: { timeout?: number | undefined }) =>
+  o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout >= 0)
+    ? new ValidationError(`must be a number of milliseconds >= 0, got ${String(o.timeout)}`, 'timeout')
+    : undefined;
 
-/** Options of each read; `fields` is dropped when waiting for the report, which it would leave out. */
-const readOptions = (o: WaitOptions, signal: AbortSignal | undefined): [Pick<ForecastRetrieveParams, 'fields'>, RequestOptions] => [
+/**
+ * Options of each request of a wait: the caller's, inside the wait's scope (its signal, retries
+ * until its deadline); an explicit `maxRetries` caps those retries. @internal
+ */
+export const waitRequestOptions = (scope: WaitScope, o: Pick<WaitOptions, 'maxRetries' | 'requestOptions'>): RequestOptions =>
+  scope.options(o.maxRetries === undefined ? o.requestOptions : { ...o.requestOptions, maxRetries: o.maxRetries });
+
+/** Query and options of each read; `fields` is dropped when waiting for the report, which it would leave out. */
+const readOptions = (o: WaitOptions, scope: WaitScope): [Pick<ForecastRetrieveParams, 'fields'>, RequestOptions] => [
   { fields: o.waitForReport ? undefined : o.fields },
-  o.maxRetries === undefined ? { ...o.requestOptions, signal } : { ...o.requestOptions, maxRetries: o.maxRetries, signal },
+  waitRequestOptions(scope, o),
 ];
 
+/**
+ * Says on an error that ends a wait which tasks it was waiting for (`taskId` too for a wait on one),
+ * so the caller can wait again. An abort's reason is not the SDK's and stays as it is. @internal
+ */
+export function endsWaitFor(err: unknown, taskIds: readonly string[], one: boolean): unknown {
+  if (err instanceof ForecastingError) {
+    if (one) err.taskId ??= taskIds[0];
+    err.taskIds ??= [...taskIds];
+  }
+  return err;
+}
+
 /** Waits for one task to be final (and its report, with `waitForReport`). @internal */
-export function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
+export async function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
+  const bad = badTimeout(o);
+  if (bad) throw bad;
+  return waitInScope(ctx, taskId, o, waitScope(ctx.clock, o.signal, o.timeout));
+}
+
+/** The wait for one task, in a scope that may have begun earlier (`createAndWait`'s). */
+async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, scope: WaitScope): Promise<ForecastTask> {
   const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
   let last: ForecastTask | undefined;
-  return waitLoop(ctx.clock, o, async (signal) => {
-    const [query, options] = readOptions(o, signal);
+  const read = async (): Promise<PollStep<ForecastTask>> => {
+    const [query, options] = readOptions(o, scope);
     const { data, response } = await ctx.retrieve(taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options).withResponse();
     last = data;
     const p = tracker.observe(progressOf(taskId, data, data.forecast?.report?.status));
     return [data, settled(p, o.waitForReport), parseRetryAfter(response.headers.get('retry-after'))];
-  }, () => [taskId], () => [last]);
+  };
+  try {
+    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]));
+  } catch (err) {
+    throw endsWaitFor(err, [taskId], true);
+  }
 }
 
 /**
@@ -147,11 +193,18 @@ export function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {
  * wait a pending task asks for (the spec's `Retry-After` for its state). @internal
  */
 export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
+  const bad = badTimeout(o);
+  if (bad) throw bad;
+  const scope = waitScope(ctx.clock, o.signal, o.timeout);
   const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
   const latest = new Map<string, ForecastListItem>();
+  const full = new Map<string, ForecastTask>();
   let pending = [...new Set(taskIds)];
-  await waitLoop(ctx.clock, o, async (signal) => {
-    const [query, options] = readOptions(o, signal);
+  // What the wait still waits for: the tasks not yet final, then those not yet read in full.
+  const waiting = () => (pending.length > 0 ? pending : [...latest.keys()].filter((id) => !full.has(id)));
+  const onTimeout = () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(waiting().join(', '), 300)}`, waiting(), pending.map((id) => latest.get(id)));
+  const [query, options] = readOptions(o, scope);
+  const round = async (): Promise<PollStep<undefined>> => {
     let asked = 0;
     // The wait the list answers ask for, when they name one; else the spec's wait for each state.
     let told: number | undefined;
@@ -180,22 +233,35 @@ export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[],
       return true;
     });
     return [undefined, pending.length === 0, told ?? asked];
-  }, () => pending, () => pending.map((id) => latest.get(id)));
-  if (o.full === false) return taskIds.map((id) => latest.get(id)!);
-  // One full read per task, now that each is final.
-  const [query, options] = readOptions(o, o.signal);
-  const full = new Map<string, ForecastTask>();
-  await Promise.all([...latest.keys()].map(async (id) => full.set(id, await ctx.retrieve(id, query, options))));
-  return taskIds.map((id) => full.get(id)!);
+  };
+  try {
+    await poll(round, scope, DEFAULT_POLL_INTERVAL_MS, onTimeout);
+    if (o.full === false) return taskIds.map((id) => latest.get(id)!);
+    // One full read per task, now that each is final.
+    await untilDeadline(() => Promise.all([...latest.keys()].map(async (id) => full.set(id, await ctx.retrieve(id, query, options)))), onTimeout);
+    return taskIds.map((id) => full.get(id)!);
+  } catch (err) {
+    throw endsWaitFor(err, waiting(), false);
+  }
 }
 
-/** Starts a forecast with one idempotency key (so no retry starts a second), then waits. @internal */
+/**
+ * Starts a forecast with one idempotency key (so no retry starts a second), then waits: one scope,
+ * so `timeout` covers the context wait, the start and the wait. @internal
+ */
 export async function createAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions = {}): Promise<ForecastTask> {
-  const { idempotencyKey = `sdk-${crypto.randomUUID()}`, timeout } = o;
-  const started = ctx.clock.now();
+  const bad = badTimeout(o);
+  if (bad) throw bad;
+  const { idempotencyKey = `sdk-${crypto.randomUUID()}` } = o;
+  const scope = waitScope(ctx.clock, o.signal, o.timeout);
   if (o.waitForContext && params.questionId) await ctx.waitForContext(params.questionId, o);
-  const task = await ctx.create(params, { ...o.requestOptions, signal: o.signal, idempotencyKey });
-  return waitForTask(ctx, task.id, { ...o, timeout: timeout === undefined ? undefined : Math.max(0, timeout - (ctx.clock.now() - started)) });
+  // Keyed, so the start too rides out an outage until the deadline without starting twice.
+  const task = await untilDeadline(
+    () => ctx.create(params, { ...waitRequestOptions(scope, o), idempotencyKey }),
+    () => new WaitTimeoutError(`Not started after ${o.timeout} ms`, []),
+  );
+  o.onCreated?.(task);
+  return waitInScope(ctx, task.id, o, scope);
 }
 
 /** Runs `send` on consecutive chunks of `items`, in order. */

@@ -118,6 +118,14 @@ const retryAfter = (ctx: HandlerContext, wait: number | undefined): HeaderMap =>
   wait === undefined ? {} : { 'retry-after': String(ctx.clock.realSeconds(wait)) };
 
 /**
+ * `Retry-After` of an answer that started forecasts: the queued wait, 15 s. The mock's own choice
+ * (the spec states it on reads only), so that a client's first read after a start on a fast clock
+ * is a real-time wait the mock states, not the client's own 15 s fallback. A client stays correct
+ * without it: the SDK falls back to the spec's 15 s.
+ */
+const started = (ctx: HandlerContext): HeaderMap => retryAfter(ctx, QUEUED_RETRY_AFTER_MS);
+
+/**
  * A page of list items. The mock's own choice: when a listed task is not settled, the page carries
  * `Retry-After` (the longest wait among them), so `waitMany` on a fast clock waits real seconds.
  */
@@ -143,7 +151,7 @@ export const forecastHandlers = [
     ),
   ),
 
-  on(ops.create, (ctx) => taskView(ctx.store, startFromBody(ctx, ctx.input), { viewer: ctx.principal })),
+  on(ops.create, (ctx) => new Reply(taskView(ctx.store, startFromBody(ctx, ctx.input), { viewer: ctx.principal }), { headers: started(ctx) })),
 
   on(ops.retrieve, (ctx) => {
     const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
@@ -166,7 +174,7 @@ export const forecastHandlers = [
       }
     });
     const accepted = items.filter((i) => i.status === 'accepted').length;
-    return { counts: { total: items.length, accepted, rejected: items.length - accepted }, items };
+    return new Reply({ counts: { total: items.length, accepted, rejected: items.length - accepted }, items }, { headers: accepted > 0 ? started(ctx) : {} });
   }),
 
   on(ops.cancelBatch, (ctx) => {
@@ -209,6 +217,6 @@ export const forecastHandlers = [
   on(qops.create, (ctx) => {
     const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
     requireContextScope(ctx, ctx.input.context);
-    return taskView(ctx.store, start(ctx, question, ctx.input), { viewer: ctx.principal });
+    return new Reply(taskView(ctx.store, start(ctx, question, ctx.input), { viewer: ctx.principal }), { headers: started(ctx) });
   }),
 ];

@@ -1,0 +1,129 @@
+// runMany's waits against a service that misbehaves: holds after a 429 that an abort ends, Retry-After
+// values of 0 or of years, a start that states its own wait, and an outage of starts and reads.
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AuthenticationError, type ForecastCreateParams, type RetryEvent, type RunManyResult } from '../../src/index.js';
+import { BASE, apiError, fakeClock, makeClient, useMswServer } from './helpers.js';
+
+const { server, seen } = useMswServer();
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const runModes = http.get(`${BASE}/run-modes`, () => HttpResponse.json({ type: 'list', hasMore: false, nextCursor: null, data: [{ key: 'light', name: 'Light', credits: 1, isDefault: true }] }));
+const items = (n: number): ForecastCreateParams[] => Array.from({ length: n }, (_, i) => ({ questionId: `q${i}` }));
+const posts = () => seen.filter((r) => r.method === 'POST').length;
+/** A batch answer accepting every item as `t<index>`. */
+const acceptAll = async (request: Request, headers: Record<string, string> = {}) => {
+  const { items: sent } = (await request.json()) as { items: unknown[] };
+  return HttpResponse.json({ counts: { total: sent.length, accepted: sent.length, rejected: 0 }, items: sent.map((_, index) => ({ index, status: 'accepted', taskId: `t${index}` })) }, { headers });
+};
+/** A list answer showing every task asked for as completed. */
+const allCompleted = (request: Request) => {
+  const ids = new URL(request.url).searchParams.get('taskId')!.split(',');
+  return HttpResponse.json({ type: 'list', hasMore: false, data: ids.map((taskId) => ({ taskId, status: 'completed', forecastData: null })) });
+};
+const listCompleted = http.get(`${BASE}/forecasts`, ({ request }) => allCompleted(request));
+
+async function collect<T>(run: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const r of run) out.push(r);
+  return out;
+}
+
+describe('runMany holding after a 429', () => {
+  it('ends promptly when its signal aborts during a 30 s hold', async () => {
+    server.use(runModes, http.post(`${BASE}/forecasts/batch`, () => apiError(429, 'rate_limit_error', 'slow down', { headers: { 'retry-after': '30' } })));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const began = performance.now();
+    const results = await collect(makeClient().forecasts.runMany(items(3), { signal: controller.signal }));
+    expect(results).toEqual([]);
+    expect(performance.now() - began).toBeLessThan(1000);
+    expect(posts()).toBe(1);
+  });
+
+  it('ends promptly too when the service is full (too_many_active_forecasts) and asks for no wait', async () => {
+    server.use(runModes, http.post(`${BASE}/forecasts/batch`, () => apiError(429, 'too_many_active_forecasts', 'full')));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const began = performance.now();
+    await collect(makeClient().forecasts.runMany(items(3), { signal: controller.signal }));
+    expect(performance.now() - began).toBeLessThan(1000);
+    expect(posts()).toBe(1);
+  });
+
+  it.each([
+    ['316 years in seconds', '9999999999'],
+    ['an HTTP date in 2099', 'Thu, 01 Jan 2099 00:00:00 GMT'],
+  ])('sends one batch, not hundreds, when a 429 asks for a wait longer than a timer holds (%s)', async (_, retryAfter) => {
+    server.use(runModes, http.post(`${BASE}/forecasts/batch`, () => apiError(429, 'rate_limit_error', 'later', { headers: { 'retry-after': retryAfter } })));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 1000);
+    await collect(makeClient().forecasts.runMany(items(3), { signal: controller.signal }));
+    expect(posts()).toBe(1);
+  });
+
+  it('keeps a floor against Retry-After: 0 on every 429: a handful of requests in 1.5 s, not a thousand', async () => {
+    server.use(runModes, http.post(`${BASE}/forecasts/batch`, () => apiError(429, 'rate_limit_error', 'again', { headers: { 'retry-after': '0' } })));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 1500);
+    await collect(makeClient().forecasts.runMany(items(3), { signal: controller.signal }));
+    expect(posts()).toBeGreaterThanOrEqual(2);
+    expect(posts()).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('runMany’s first read of a new forecast', () => {
+  it('comes after the Retry-After the start states, when it states one', async () => {
+    server.use(runModes, http.post(`${BASE}/forecasts/batch`, ({ request }) => acceptAll(request, { 'retry-after': '2' })), listCompleted);
+    const clock = fakeClock();
+    await collect(makeClient({ clock }).forecasts.runMany(items(2)));
+    expect(clock.sleeps).toEqual([2000]);
+  });
+
+  it('comes 15 s after the start when the start states none, as the spec’s service answers', async () => {
+    server.use(runModes, http.post(`${BASE}/forecasts/batch`, ({ request }) => acceptAll(request)), listCompleted);
+    const clock = fakeClock();
+    await collect(makeClient({ clock }).forecasts.runMany(items(2)));
+    expect(clock.sleeps).toEqual([15_000]);
+  });
+});
+
+describe('runMany through an outage', () => {
+  it('retries failed starts and reads with a growing backoff until the service answers, each on the retry event', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    let batchCalls = 0;
+    let listCalls = 0;
+    server.use(
+      runModes,
+      http.post(`${BASE}/forecasts/batch`, ({ request }) => (++batchCalls <= 5 ? HttpResponse.error() : acceptAll(request))),
+      http.get(`${BASE}/forecasts`, ({ request }) => (++listCalls <= 5 ? HttpResponse.error() : allCompleted(request))),
+    );
+    const clock = fakeClock();
+    const client = makeClient({ clock, maxRetries: 2 });
+    const retries: RetryEvent[] = [];
+    client.on('retry', (e) => retries.push(e));
+    const results = await collect(client.forecasts.runMany(items(2)));
+    expect(results.map((r) => r.status)).toEqual(['completed', 'completed']);
+    expect(retries.map((e) => `${e.operation} ${e.attempt}`)).toEqual([
+      ...[1, 2, 3, 4, 5].map((n) => `forecasts.createBatch ${n}`),
+      ...[1, 2, 3, 4, 5].map((n) => `forecasts.list ${n}`),
+    ]);
+    // One key for the start and every retry of it: it never starts twice.
+    expect(new Set(seen.filter((r) => r.method === 'POST').map((r) => r.headers.get('idempotency-key'))).size).toBe(1);
+    expect(clock.sleeps).toEqual([500, 1000, 2000, 4000, 8000, 15_000, 500, 1000, 2000, 4000, 8000]);
+  });
+
+  it('names the forecasts still running on an error that ends the run', async () => {
+    server.use(runModes, http.post(`${BASE}/forecasts/batch`, ({ request }) => acceptAll(request)), http.get(`${BASE}/forecasts`, () => apiError(401, 'invalid_api_key', 'revoked')));
+    const results: RunManyResult[] = [];
+    const err = await (async () => {
+      for await (const r of makeClient({ clock: fakeClock() }).forecasts.runMany(items(2))) results.push(r);
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthenticationError);
+    expect(err).toMatchObject({ taskIds: ['t0', 't1'] });
+    expect(results).toEqual([]);
+  });
+});
