@@ -18,7 +18,7 @@ import type { ClientClock } from './clock.js';
 import { RequestBudget } from './request-budget.js';
 import { MAX_TIMER_MS } from './sleep.js';
 import { AttemptFailure, Transport, decodeBody, errorFromResponse, invalidAnswer, toSearchParams, type PreparedRequest, type Received } from './transport.js';
-import { toMultipart, type MultipartBody } from './uploads.js';
+import { endUpload, toMultipart, type MultipartBody } from './uploads.js';
 import { parseOrThrow, unknownKeyMessage, unknownKeys } from './validate.js';
 import { VERSION } from '../version.js';
 
@@ -406,7 +406,13 @@ export class BaseClient {
       // Built only when someone listens: this runs on every attempt of every call.
       const event = (): RequestEvent => ({ operation: op.sdkMethod, method: req.method, path: req.path, attempt, idempotencyKey });
       // Every attempt takes a slot of the budget, so retries and wait loops share it too.
-      if (this.#budget) await this.#budget.acquire(options.signal);
+      if (this.#budget) {
+        // Aborted while waiting for a slot: nothing was sent, but an upload's source is still let go.
+        await this.#budget.acquire(options.signal).catch((err: unknown) => {
+          endUpload(req.body, () => err);
+          throw err;
+        });
+      }
       if (events.listenerCount('request') > 0) events.emit('request', event());
       if (this.#log.enabled('debug')) this.#log.debug(`${req.method} ${clip(req.path, 200)} (attempt ${attempt})`);
       const sentAt = Date.now();

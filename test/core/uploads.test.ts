@@ -296,6 +296,31 @@ describe('an upload that times out or is aborted stops reading its source', () =
     }
   });
 
+  it.each(STREAMS)('releases %s source when the signal aborts while the call waits for a slot of the request budget', { timeout: 15_000 }, async (kind) => {
+    const { baseURL: url, close } = await stalledServer();
+    try {
+      const { state, source } = endlessSource(kind);
+      const c = new ForecastingClient({ apiKey: 'pre_test', baseURL: url, logLevel: 'off', maxRetries: 0, rateLimit: { requestsPerMinute: 1 } });
+      // The one slot of this minute goes to a request that never ends; the upload then waits for the next.
+      const first = new AbortController();
+      void c.questions.retrieve('q0', { signal: first.signal }).catch(() => undefined);
+      const abort = new AbortController();
+      const reason = new Error('stop waiting');
+      const call = c._call(upload, ['q1'], { file: source, filename: 'a' } as never, { signal: abort.signal }).catch(settle(state));
+      await pause(100);
+      abort.abort(reason);
+      expect(await call).toBe(reason);
+      first.abort();
+      await pause(50);
+      // A generator never started has no body to run on return(): ended, it yields nothing more.
+      if (kind === 'async generator') expect(await (source as AsyncGenerator<Uint8Array>).next()).toEqual({ done: true, value: undefined });
+      else expect(state.released).toBe(true);
+      expect(state.pulled).toBeLessThan(16 * CHUNK);
+    } finally {
+      await close();
+    }
+  });
+
   it('ends an async iterator source (its return()) on a timeout', { timeout: 15_000 }, async () => {
     const { baseURL: url, close } = await stalledServer();
     try {
