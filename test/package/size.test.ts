@@ -13,11 +13,14 @@ const SPEC_OPERATIONS = readFileSync(`${root}spec/operations.tsv`, 'utf8').trim(
 
 /**
  * Guards against growth, not targets: the issue's target is the complete client no bigger than
- * openai-node's, and today it projects to about 1.5× (zod and ky are most of the difference; see
+ * openai-node's, and today it projects to about 1.55× (zod and ky are most of the difference; see
  * the CHANGELOG). A later group must keep its cost per operation, and so the projection, inside these.
+ * Raised from 1.55 when the client gained, at about 5 KB gzipped in all, the one address check the
+ * mock shares (every non-public IPv4 and IPv6 form), the run-time warning on unknown keys with its
+ * "did you mean", and waits that ride out outages.
  */
 const PER_OPERATION_BUDGET = 140;
-const PROJECTED_RATIO_BUDGET = 1.55;
+const PROJECTED_RATIO_BUDGET = 1.6;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;
