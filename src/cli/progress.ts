@@ -58,6 +58,8 @@ export class ProgressBoard {
   private timer: ReturnType<typeof setInterval> | undefined;
   private render: ((text: string) => void) | undefined;
   private doneRender: (() => void) | undefined;
+  /** While reads fail and the SDK retries (an outage it rides out): what to tell the user. */
+  private outage: string | undefined;
 
   private constructor(
     private readonly mode: ProgressMode,
@@ -86,8 +88,20 @@ export class ProgressBoard {
     return this.rows;
   }
 
+  /**
+   * Says that a read failed and is retried in `delayMs`: a line under the bars on a terminal, a line
+   * on stderr in plain mode (once per failing stretch, so a long outage is a line, not a flood).
+   */
+  retrying(e: { error: string; status: number | undefined; delayMs: number }): void {
+    const first = this.outage === undefined;
+    this.outage = `${e.status ?? e.error}: the service did not answer; retrying in ${Math.max(1, Math.round(e.delayMs / 1000))} s`;
+    if (this.mode === 'tty') this.draw();
+    else if (this.mode === 'plain' && first) note(`${this.outage} (the wait goes on until it answers or --timeout)`);
+  }
+
   /** Takes a progress snapshot of one task. */
   update(p: ForecastProgress): void {
+    this.outage = undefined;
     const row = this.rows.get(p.taskId);
     if (!row) return;
     const changed = row.status !== p.status || row.done !== p.completedSubforecastCount || row.planned !== p.plannedSubforecastCount;
@@ -120,6 +134,7 @@ export class ProgressBoard {
       const counts = [...new Set(rest)].map((status) => `${rest.filter((s) => s === status).length} ${status}`).join(', ');
       lines.push(`… and ${rest.length} more: ${counts}`);
     }
+    if (this.outage) lines.push(this.outage);
     this.render(lines.map(escapeControls).join('\n'));
   }
 

@@ -10,7 +10,7 @@
  * itself started or was given, checked against a last read where the service still answers.
  * @module
  */
-import type { ForecastingClient, ForecastProgress, ForecastTask } from '../index.js';
+import type { ForecastingClient, ForecastProgress, ForecastTask, RetryEvent } from '../index.js';
 import { secondsAsMs } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { note, type TaskLike } from './output.js';
@@ -115,11 +115,17 @@ export async function waitFor(client: ForecastingClient, ids: readonly string[],
     waitForReport: flags.waitForReport,
     onProgress: (p: ForecastProgress) => board.update(p),
   };
+  // The SDK rides out an outage until --timeout; say so rather than sit silent.
+  const onRetry = (e: RetryEvent) => board.retrying(e);
+  client.on('retry', onRetry);
   try {
     const tasks: ForecastTask[] = ids.length === 1 ? [await client.forecasts.wait(ids[0]!, options)] : await client.forecasts.waitMany(ids, options);
+    client.off('retry', onRetry);
     board.finish();
     return { tasks, code: codeOfTasks(tasks) };
   } catch (err) {
+    // The parting reads below are not part of the wait.
+    client.off('retry', onRetry);
     board.finish();
     let code: ExitCode;
     /** Tasks this ending made final (cancelled, or found finished by the cancel). */
