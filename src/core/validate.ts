@@ -144,6 +144,8 @@ export function withKeysOf<S extends z.ZodMiniType>(schema: S, keysFrom: z.ZodMi
 
 /** Longest key quoted in a warning: a hostile 1 MB key must not make a 1 MB log line. */
 const MAX_KEY_IN_MESSAGE = 64;
+/** What `JSON.stringify` leaves raw that a terminal still acts on: DEL, C1 controls, bidi controls, line separators. */
+const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /** Most unknown keys reported for one input. */
 const MAX_UNKNOWN_KEYS = 10;
 
@@ -203,7 +205,7 @@ function walkObject(schema: z.ZodMiniType, def: Def, value: Record<string, unkno
       if (child !== null && typeof child === 'object') walk(shape[key]!, child, join(path, key), join(pattern, key), found);
       continue;
     }
-    const shown = clip(JSON.stringify(key).slice(1, -1), MAX_KEY_IN_MESSAGE);
+    const shown = clip(JSON.stringify(key).slice(1, -1).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), MAX_KEY_IN_MESSAGE);
     const near = nearest(key, known);
     found.push({ path: join(path, shown), pattern: join(pattern, shown), suggestion: near === undefined ? undefined : join(path, near) });
     if (found.length >= MAX_UNKNOWN_KEYS) return;

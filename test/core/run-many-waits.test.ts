@@ -91,6 +91,32 @@ describe('runMany’s first read of a new forecast', () => {
   });
 });
 
+describe('runMany while the service stays full', () => {
+  it('keeps holding the refused items under keys that never grow past 128 characters, then starts them', async () => {
+    const keys: string[] = [];
+    let refusals = 40;
+    server.use(
+      runModes,
+      http.post(`${BASE}/forecasts/batch`, async ({ request }) => {
+        keys.push(request.headers.get('idempotency-key')!);
+        if (refusals-- > 0) {
+          const { items: sent } = (await request.json()) as { items: unknown[] };
+          return HttpResponse.json({ counts: { total: sent.length, accepted: 0, rejected: sent.length }, items: sent.map((_, index) => ({ index, status: 'rejected', error: { type: 'too_many_active_forecasts', message: 'full' } })) });
+        }
+        return acceptAll(request);
+      }),
+      listCompleted,
+    );
+    // The longest runId allowed, refused 40 times: each resend is keyed `<first key>:r<n>`.
+    const results = await collect(makeClient({ clock: fakeClock() }).forecasts.runMany(items(1), { runId: 'r'.repeat(100) }));
+    expect(results.map((r) => r.status)).toEqual(['completed']);
+    expect(keys).toHaveLength(41);
+    expect(new Set(keys).size).toBe(41);
+    expect(Math.max(...keys.map((k) => k.length))).toBeLessThanOrEqual(128);
+    expect(keys.at(-1)).toBe(`${'r'.repeat(100)}:0:r40`);
+  });
+});
+
 describe('runMany through an outage', () => {
   it('retries failed starts and reads with a growing backoff until the service answers, each on the retry event', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);

@@ -74,6 +74,15 @@ describe('unknown keys in params', () => {
     expect(line).toContain('unknown field `x\\nkkk');
   });
 
+  it('escapes what JSON leaves raw but a terminal acts on: bidi overrides, C1 controls, DEL', async () => {
+    server.use(created());
+    const { logger, lines } = recorder();
+    await makeClient({ logger, logLevel: 'warn' }).questions.create(untyped({ type: 'binary', title: 'Rain?', ['evil\u202e\u0085\u007f\u2066x']: 1 }));
+    const [line] = lines();
+    expect(line).toContain('unknown field `evil\\u202e\\u0085\\u007f\\u2066x`');
+    expect(line).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
+
   it('names at most ten unknown keys of one input', async () => {
     server.use(created());
     const { logger, lines } = recorder();

@@ -227,8 +227,11 @@ interface Batch {
   items: ForecastCreateParams[];
   /** Indexes of the items (consecutive for a first send; any for a retry). */
   indexes: number[];
-  /** How many retries of this batch were made (they are keyed `<key>:r<k>`). */
-  retries: number;
+  /**
+   * The first send of these items: its key, and how many retries of any of its items were sent
+   * (keyed `<key>:r<k>`, so a key never grows however often the service is full).
+   */
+  origin: { key: string; retries: number };
 }
 
 interface Active {
@@ -328,7 +331,8 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
       read++;
     }
     if (items.length === 0) return undefined;
-    return { key: `${runId}:${batchNo++}`, items, indexes: items.map((_, i) => first + i), retries: 0 };
+    const key = `${runId}:${batchNo++}`;
+    return { key, items, indexes: items.map((_, i) => first + i), origin: { key, retries: 0 } };
   };
 
   /**
@@ -377,8 +381,9 @@ export async function* runMany(ctx: RunManyContext, input: RunManyInput, o: RunM
     });
     // Refused only because the service was full (forecasts started elsewhere): sent again under a key of their own.
     if (full.length > 0) {
-      batch.retries++;
-      retries.push({ key: `${batch.key}:r${batch.retries}`, items: full.map((i) => batch.items[i]!), indexes: full.map((i) => batch.indexes[i]!), retries: 0 });
+      const { origin } = batch;
+      origin.retries++;
+      retries.push({ key: `${origin.key}:r${origin.retries}`, items: full.map((i) => batch.items[i]!), indexes: full.map((i) => batch.indexes[i]!), origin });
     }
     return full.length > 0 ? answer.firstRead : 0;
   };
