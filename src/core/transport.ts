@@ -39,6 +39,13 @@ export class AttemptFailure {
 /** Error codes that mean nothing was sent: the connection never opened. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/**
+ * The most bytes of one answer read (32 MiB): far above any answer of the service (a page of 100 tasks
+ * with their reports is a few MiB), low enough that a server streaming without end cannot exhaust memory.
+ * @internal
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
 /** The option that carries an attempt's signal through ky to fetch. */
 const ATTEMPT_SIGNAL = 'forecastingAttemptSignal';
 
@@ -117,8 +124,17 @@ export class Transport {
       if (response.body) {
         reader = response.body.getReader();
         const decoder = new TextDecoder();
+        let bytes = 0;
         // Cancelling settles a pending read() as done; the check after the loop tells it from the end.
-        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          bytes += chunk.value.byteLength;
+          // A hostile or broken server must not fill memory: the rest is not read, and not asked for again.
+          if (bytes > MAX_RESPONSE_BYTES) {
+            await reader.cancel().catch(() => undefined);
+            throw invalidAnswer({ response, request: `${req.method} ${req.path}` }, `the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
+          }
+          text += decoder.decode(chunk.value, { stream: true });
+        }
         attempt.throwIfAborted();
         text += decoder.decode();
       }
@@ -128,7 +144,7 @@ export class Transport {
       if (!response.ok) endUpload(req.body, () => errorFromResponse(received));
       return received;
     } catch (err) {
-      const failure = this.#failure(err, attempt, timeout);
+      const failure = err instanceof InvalidResponseError ? err : this.#failure(err, attempt, timeout);
       // However the attempt broke off (a reset, a broken pipe, a timeout, an abort), fetch may go on
       // pulling an upload stream after it settled: the stream and its source stop here, and the
       // source sees the error the call rejects with.
