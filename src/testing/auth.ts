@@ -65,6 +65,8 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  */
 export class KeyRing {
   private readonly keys = new Map<string, Principal>();
+  /** Every key ever added, revoked ones too, for {@link redact}. */
+  private readonly known = new Set<string>();
   /** The organization keys share unless they name one. */
   readonly defaultOrganizationId = crypto.randomUUID();
 
@@ -81,12 +83,22 @@ export class KeyRing {
       organizationAdmin: entry.organizationAdmin ?? false,
     };
     this.keys.set(entry.key, principal);
+    this.known.add(entry.key);
     return principal;
   }
 
   /** The principal of a key, if it is known. */
   find(key: string): Principal | undefined {
     return this.keys.get(key);
+  }
+
+  /**
+   * `text` with every key the ring holds, or held before a revoke, replaced by `[redacted]`: a client
+   * may send its key anywhere (a query, a cookie), and the request log shows none of them.
+   */
+  redact(text: string): string {
+    for (const key of this.known) if (text.includes(key)) text = text.replaceAll(key, '[redacted]');
+    return text;
   }
 
   /** Revokes a key: later requests with it answer 401. */
@@ -146,12 +158,12 @@ export function requireOrganizationAdmin(principal: Principal, what: string): vo
 }
 
 /** Replaces the key in headers shown by the request log. */
-export function redactHeaders(headers: Headers): Record<string, string> {
+export function redactHeaders(headers: Headers, redact: (value: string) => string = (value) => value): Record<string, string> {
   // Entries, not assignments: a header a client names `__proto__` stays a header.
   const entries: [string, string][] = [];
   headers.forEach((value, name) => {
     const scheme = value.match(/^\w+\s+/)?.[0] ?? '';
-    entries.push([name, name === 'authorization' ? `${scheme}[redacted]` : name === 'x-api-key' ? '[redacted]' : value]);
+    entries.push([name, name === 'authorization' ? `${scheme}[redacted]` : name === 'x-api-key' ? '[redacted]' : redact(value)]);
   });
   return Object.fromEntries(entries);
 }

@@ -309,12 +309,12 @@ export class MockService {
     const body = await readBody(request, operation?.multipart === true);
     const entry: RecordedRequest = {
       method,
-      path: `${path}${url.search}`,
+      path: this.keys.redact(`${path}${url.search}`),
       operation: operation?.sdkMethod,
       status: null,
       dropped: false,
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
-      headers: redactHeaders(request.headers),
+      headers: redactHeaders(request.headers, (value) => this.keys.redact(value)),
       body: loggedBody(body),
       at: this.clock.now(),
       requestId: `req_${crypto.randomUUID()}`,

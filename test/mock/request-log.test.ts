@@ -32,6 +32,19 @@ describe('request log', () => {
     expect(none).toMatchObject({ path: '/nope', operation: undefined, status: 404 });
   });
 
+  it('shows no key wherever a client put it: in the query, a cookie or another header, revoked keys too', async () => {
+    const service = createMockService();
+    const key = service.apiKey;
+    await call(service, 'GET', `/questions?key=${key}`, { headers: { cookie: `session=${key}`, 'proxy-authorization': `Basic ${key}` } });
+    service.keys.revoke(key);
+    await call(service, 'GET', `/questions?api_key=${key}`);
+    const text = JSON.stringify(service.requests.list());
+    expect(text).not.toContain(key);
+    const [first, second] = service.requests.list();
+    expect(first).toMatchObject({ path: '/questions?key=[redacted]', headers: { cookie: 'session=[redacted]', 'proxy-authorization': 'Basic [redacted]' } });
+    expect(second?.path).toBe('/questions?api_key=[redacted]');
+  });
+
   it('records refused requests too (401, 400, 429)', async () => {
     const service = createMockService({ rateLimit: { requestsPerMinute: 1 } });
     await call(service, 'GET', '/questions', { key: null });
