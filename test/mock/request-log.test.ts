@@ -36,7 +36,7 @@ describe('request log', () => {
     const service = createMockService();
     const key = service.apiKey;
     await call(service, 'GET', `/questions?key=${key}`, { headers: { cookie: `session=${key}`, 'proxy-authorization': `Basic ${key}` } });
-    service.keys.revoke(key);
+    service.revokeApiKey(key);
     await call(service, 'GET', `/questions?api_key=${key}`);
     const text = JSON.stringify(service.requests.list());
     expect(text).not.toContain(key);
