@@ -21,7 +21,7 @@
  */
 import { WebhookVerificationError } from '../core/errors.js';
 import type { WebhookEvent } from '../schemas/events.js';
-import { checkMaxBodyBytes, readCapped, WebhookPayloadTooLargeError, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
+import { checkMaxBodyBytes, readCapped, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
 import { toSecrets, verifyWebhook } from './verify.js';
 
 export { WebhookVerificationError };
@@ -168,6 +168,8 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
   const { onError, logger = console, ...verifyOptions } = options;
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes, 'webhookMiddleware');
   const warnWrongSecret = wrongSecretWarner(options, secrets.length);
+  // Any caller can trigger it on a mis-mounted route, so it is rate-limited too.
+  const warnSetupMistake = onceAMinute({ ...options, logger });
   return (req, res, next) => {
     let parsedElsewhere = false;
     const run = async () => {
@@ -186,7 +188,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
           const setupMistake = parsedElsewhere && err.code === 'malformed_payload';
           if (setupMistake) {
             err.message = `${err.message} The body of this request was already read by another body parser (often app.use(express.json()) before this route): mount the webhook route first, or give it express.raw({ type: 'application/json' }).`;
-            logger.warn(`[forecasting-sdk] webhook refused (${err.code}): ${err.message}`);
+            warnSetupMistake(`[forecasting-sdk] webhook refused (${err.code}): ${err.message}`);
           } else warnWrongSecret(err, req.headers);
           if (onError) reportError(onError, err, req);
           // A set-up mistake gets a 5xx, which the service retries: the delivery waits for the fix

@@ -11,7 +11,7 @@ import { looksSignedWithAnotherSecret, type VerifyWebhookOptions } from './verif
 /** Default `maxBodyBytes`: 1 MiB, far above any event the service sends. @internal */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** Least time between two wrong-secret warnings of one receiver. @internal */
+/** Least time between two warnings of one kind from one receiver. @internal */
 export const WRONG_SECRET_WARNING_EVERY_MS = 60_000;
 
 /**
@@ -113,20 +113,28 @@ export async function readCapped(chunks: AsyncIterable<Uint8Array | string> | It
  * refusals (no or garbled header, an old call) are what strangers send, and stay quiet. @internal
  */
 export function wrongSecretWarner(options: WebhookReceiverOptions, secretCount: number): (error: unknown, headers: WebhookHeaders) => void {
+  const warn = onceAMinute(options);
+  return (error, headers) => {
+    if (!(error instanceof WebhookVerificationError && error.code === 'no_matching_signature' && looksSignedWithAnotherSecret(headers, options))) return;
+    warn(`[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the ${secretCount} secret(s). Rotated? Pass [newSecret, oldSecret].`);
+  };
+}
+
+/**
+ * A warning that anyone can trigger by sending calls, rate-limited: the first at once, then at most
+ * one a minute, each saying how many were held back since the last. @internal
+ */
+export function onceAMinute(options: WebhookReceiverOptions): (message: string) => void {
   const { logger = console, clock = Date.now } = options;
   let last = -Infinity;
   let quiet = 0;
-  return (error, headers) => {
-    if (!(error instanceof WebhookVerificationError && error.code === 'no_matching_signature' && looksSignedWithAnotherSecret(headers, options))) return;
+  return (message) => {
     const now = clock();
     if (now - last < WRONG_SECRET_WARNING_EVERY_MS) {
       quiet++;
       return;
     }
-    logger.warn(
-      `[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the ${secretCount} secret(s). ` +
-        `Rotated? Pass [newSecret, oldSecret]. (At most one such warning a minute${quiet > 0 ? `; ${quiet} more since the last` : ''}.)`,
-    );
+    logger.warn(`${message} (At most one such warning a minute${quiet > 0 ? `; ${quiet} more since the last` : ''}.)`);
     last = now;
     quiet = 0;
   };

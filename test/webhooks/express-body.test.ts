@@ -97,6 +97,24 @@ describe('a body another parser read first', () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
+  it('warns once a minute at most, however many calls come to the mis-mounted route, and says how many it held back', async () => {
+    let now = 0;
+    const logged: string[] = [];
+    const app = express();
+    app.post('/hooks', express.json(), webhookMiddleware(SECRET, { logger: { warn: (m) => void logged.push(m) }, clock: () => now }), (_req, res) => res.sendStatus(200));
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const send = async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: eventOfSize(200) })).status;
+    for (let i = 0; i < 5; i++) expect(await send()).toBe(500);
+    expect(logged).toHaveLength(1);
+    now += 60_000;
+    expect(await send()).toBe(500);
+    expect(logged).toHaveLength(2);
+    expect(logged[1]).toMatch(/another body parser.*\(At most one such warning a minute; 4 more since the last\.\)$/);
+  });
+
   it('answers 500 to an unsigned call too: the body is gone before anything can be checked', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const app = express();
