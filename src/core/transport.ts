@@ -57,9 +57,12 @@ export class Transport {
   readonly #ky: KyInstance;
   readonly #baseURL: string;
   readonly #fetch: typeof fetch | undefined;
+  /** The base URL's host, named in connection errors. */
+  readonly #host: string;
 
   constructor(baseURL: string, fetchImpl: typeof fetch | undefined) {
     this.#baseURL = baseURL;
+    this.#host = new URL(baseURL).host;
     this.#fetch = fetchImpl;
     this.#ky = ky.create({
       prefixUrl: baseURL,
@@ -176,9 +179,18 @@ export class Transport {
     }
     const code = errorCode(err);
     const refused = code !== undefined && NOT_SENT.has(code);
-    const error = new APIConnectionError(`Connection error${code ? ` (${code})` : ''}.`, { cause: err });
+    // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret.
+    const detail = code ?? reasonOf(err);
+    const error = new APIConnectionError(`Connection error${detail ? ` (${detail})` : ''} reaching ${this.#host}.`, { cause: err });
     return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
   }
+}
+
+/** The message of what made fetch fail (its direct cause), when it is a short line such as "bad port". */
+function reasonOf(err: unknown): string | undefined {
+  const cause = (err as { cause?: unknown } | null | undefined)?.cause;
+  const message = cause instanceof Error ? cause.message : undefined;
+  return message && message.length <= 100 && !/[\r\n]/.test(message) ? message : undefined;
 }
 
 function errorCode(err: unknown): string | undefined {

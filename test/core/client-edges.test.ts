@@ -81,7 +81,7 @@ describe('error causes', () => {
   it('stops looking for a code in a cause chain that loops', async () => {
     const loop: { cause?: unknown } = {};
     loop.cause = loop;
-    expect((await create(failing(loop))).message).toBe('Connection error.');
+    expect((await create(failing(loop))).message).toBe('Connection error reaching api.test.');
   });
 
   it('looks for the code down to the fourth error of the chain, and no further', async () => {
@@ -91,16 +91,17 @@ describe('error causes', () => {
       return e;
     };
     // The TypeError from fetch is the first error; its cause the second.
-    expect((await create(failing(chain(2)))).message).toBe('Connection error (ECONNREFUSED).');
-    expect((await create(failing(chain(3)))).message).toBe('Connection error.');
+    expect((await create(failing(chain(2)))).message).toBe('Connection error (ECONNREFUSED) reaching api.test.');
+    // No code within reach: the direct cause's message stands in for it.
+    expect((await create(failing(chain(3)))).message).toBe('Connection error (level 2) reaching api.test.');
   });
 
   it('ignores a code that is not text, and a thrown value that is not an object', async () => {
-    expect((await create(failing({ code: 111 }))).message).toBe('Connection error.');
+    expect((await create(failing({ code: 111 }))).message).toBe('Connection error reaching api.test.');
     const throwsText = (async () => {
       throw 'boom';
     }) as unknown as typeof fetch;
-    expect((await create(throwsText)).message).toBe('Connection error.');
+    expect((await create(throwsText)).message).toBe('Connection error reaching api.test.');
   });
 });
 

@@ -70,7 +70,7 @@ describe('connection failures reported by fetch', () => {
       const { fetch, calls } = failingFetch(code);
       const err = await create({ fetch, maxRetries: 2 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(APIConnectionError);
-      expect((err as Error).message).toBe(`Connection error (${code}).`);
+      expect((err as Error).message).toBe(`Connection error (${code}) reaching api.test.`);
       expect((err as Error).cause).toBeInstanceOf(TypeError);
       expect(calls).toHaveLength(3);
     },
@@ -80,7 +80,8 @@ describe('connection failures reported by fetch', () => {
     const { fetch, calls } = failingFetch(code);
     const err = await create({ fetch, maxRetries: 2 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionError);
-    expect((err as Error).message).toBe(code ? `Connection error (${code}).` : 'Connection error.');
+    // Without a code, the cause's own short message says what happened.
+    expect((err as Error).message).toBe(`Connection error (${code ?? 'socket hang up'}) reaching api.test.`);
     expect(calls).toHaveLength(1);
   });
 
@@ -89,7 +90,7 @@ describe('connection failures reported by fetch', () => {
       throw new TypeError('fetch failed', { cause: new Error('connect', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }) });
     }) as typeof globalThis.fetch;
     const err = await create({ fetch: deep, maxRetries: 0 }).catch((e: unknown) => e);
-    expect((err as Error).message).toBe('Connection error (ECONNREFUSED).');
+    expect((err as Error).message).toBe('Connection error (ECONNREFUSED) reaching api.test.');
   });
 });
 
