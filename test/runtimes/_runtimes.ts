@@ -8,10 +8,10 @@
  * reused as it is.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -133,13 +133,28 @@ export const EXPECTED: Omit<CorePathResult, 'module' | 'probability' | 'crypto'>
   refused: 'no_matching_signature',
 };
 
+let ownDenoDir: string | undefined;
+/**
+ * Deno's cache of this test run alone: Deno keeps what it learned of a CommonJS file by its path, so
+ * a build at the same path (a second clone in the same folder) could be served the old file's chunks.
+ */
+function denoDir(): string {
+  return (ownDenoDir ??= mkdtempSync(join(tmpdir(), 'forecasting-sdk-deno-')));
+}
+
+/** Removes the Deno cache of this run, if one was made. */
+export function removeDenoDir(): void {
+  if (ownDenoDir) rmSync(ownDenoDir, { recursive: true, force: true });
+  ownDenoDir = undefined;
+}
+
 /** Runs a program, resolving with its exit code and output (never rejecting on a non-zero exit). */
 export async function runProgram(
   file: string,
   args: string[],
   options: { cwd: string; timeout: number },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(file, args, { ...options, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } }).then(
+  return run(file, args, { ...options, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_DIR: denoDir() } }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (err: { code?: number | string; stdout?: string; stderr?: string; signal?: string }) => ({
       code: typeof err.code === 'number' ? err.code : 1,

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/testing/index.js';
-import { EXPECTED, ensureRuntime, RUNTIMES, runProgram, startRelay, type CorePathResult } from './_runtimes.js';
+import { EXPECTED, ensureRuntime, removeDenoDir, RUNTIMES, runProgram, startRelay, type CorePathResult } from './_runtimes.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -37,7 +37,10 @@ beforeAll(async () => {
   );
   relay = await startRelay();
 }, 600_000);
-afterAll(() => relay?.close());
+afterAll(() => {
+  removeDenoDir();
+  return relay?.close();
+});
 
 const runs = (Object.keys(COMMANDS) as Name[]).flatMap((name) => (['esm', 'cjs'] as const).map((module) => [name, module] as const));
 
