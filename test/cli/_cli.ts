@@ -1,5 +1,5 @@
 /** Runs the built `forecasting` binary (dist/cli.js) as a child process, as a user's shell would. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,23 @@ import { afterAll, beforeAll } from 'vitest';
 import { startMockServer, type MockServer, type MockServerOptions } from '../../src/testing/index.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Whether the shell sessions of the docs can run here: every tool in `tools` is on PATH. On CI it is
+ * always true, so that a machine without them fails the sessions rather than skips them (.ci/run
+ * installs them).
+ */
+export function hasTools(...tools: string[]): boolean {
+  if (process.env['CI']) return true;
+  return tools.every((tool) => {
+    try {
+      execFileSync(tool, ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
 export const BIN = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 export interface Result {

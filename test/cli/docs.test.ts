@@ -1,23 +1,15 @@
 // docs/cli.md's curl session, run as written with bash, curl and jq against `forecasting mock`
 // (the binary on PATH as an installed package puts it there).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ForecastingClient } from '../../src/index.js';
 import { ManualClock, startMockServer } from '../../src/testing/index.js';
-import { BIN, ROOT, childEnv, envFor } from './_cli.js';
+import { BIN, ROOT, childEnv, envFor, hasTools } from './_cli.js';
 
-const has = (tool: string) => {
-  try {
-    execFileSync(tool, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const tools = ['bash', 'curl', 'jq'].every(has);
+const tools = hasTools('bash', 'curl', 'jq');
 
 const dir = mkdtempSync(join(tmpdir(), 'forecasting-docs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,7 +68,7 @@ describe('docs/cli.md', () => {
     expect(readFileSync(join(ROOT, 'docs/cli.md'), 'utf8')).toContain(`\n${mockControlsMarkdown()}\n`);
   });
 
-  it.skipIf(!has('bash'))('"Resuming a wait": the script keeps the command that resumes a wait that timed out', async () => {
+  it.skipIf(!hasTools('bash'))('"Resuming a wait": the script keeps the command that resumes a wait that timed out', async () => {
     const { script, output } = session('### Resuming a wait');
     const mock = await startMockServer({ clock: new ManualClock() });
     try {

@@ -1,8 +1,8 @@
 // The control routes of `forecasting mock`, tested as a team in another language uses them: a bash
 // script with curl and jq, and plain `fetch` with no SDK, against the built binary.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, start, type Running } from './_cli.js';
+import { childEnv, hasTools, start, type Running } from './_cli.js';
 
 interface Info {
   baseURL: string;
@@ -10,14 +10,6 @@ interface Info {
   control: string;
 }
 
-const has = (tool: string) => {
-  try {
-    execFileSync(tool, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 let server: Running;
 let info: Info;
@@ -44,7 +36,7 @@ function bash(script: string): Promise<{ code: number | null; stdout: string; st
 }
 
 describe('forecasting mock: the control routes, from curl', () => {
-  it.skipIf(!['bash', 'curl', 'jq'].every(has))('steer the clock, outcomes (failed, cancelled, report), credits, faults, the request log and reset', async () => {
+  it.skipIf(!hasTools('bash', 'curl', 'jq'))('steer the clock, outcomes (failed, cancelled, report), credits, faults, the request log and reset', async () => {
     const result = await bash(`
 A="Authorization: Bearer $KEY"
 api() { curl -sf "$BASE$1" -H "$A" -H "Content-Type: application/json" "\${@:2}"; }
