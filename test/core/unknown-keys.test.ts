@@ -43,6 +43,8 @@ describe('unknown keys in params', () => {
     const { logger, lines } = recorder();
     await makeClient({ logger, logLevel: 'warn' }).forecasts.create(untyped({ question: { type: 'numeric', title: 'Brent?', lowerBound: 1, upperBound: 2, scaleType: 'linear', resolutionCriterea: 'x' } }));
     expect(lines()).toEqual(['[forecasting-sdk] forecasts.create: unknown field `question.resolutionCriterea` sent as is; did you mean `question.resolutionCriteria`?']);
+    // Sent as is, nested too: the body goes as the schema gives it back, which keeps unknown keys.
+    expect(await seen.at(-1)!.json()).toMatchObject({ question: { resolutionCriterea: 'x' } });
   });
 
   it('looks inside batch items, warning once for a key repeated in every item', async () => {
