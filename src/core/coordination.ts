@@ -1,0 +1,122 @@
+/**
+ * The seam for sharing a key's limits and its tasks' events between clients in many processes. A
+ * client without a coordinator keeps everything in its own memory; `forecasting-sdk/redis` gives one
+ * on Redis. The core knows no operation: the client tells it which calls are starts or model calls.
+ * @module
+ */
+
+/** A one-minute window the service counts per key: every attempt of every call, or decisions' model calls. */
+export type CoordinatedWindow = 'requests' | 'modelCalls';
+
+/**
+ * Active-forecast slots taken before a start is sent; bound to the started tasks once the service
+ * answers, so each slot is freed when its task is final.
+ */
+export interface SlotHold {
+  /** How many slots this hold took. */
+  readonly count: number;
+  /**
+   * Binds slots to the tasks the start created (at most `count`); the slots not bound are given back.
+   * Resolves once the shared state records it.
+   */
+  bind(taskIds: readonly string[]): Promise<void>;
+  /** Gives every slot back (the start was refused or never sent). Safe to call after `bind`: then a no-op. */
+  release(): Promise<void>;
+}
+
+/** Options of {@link Coordinator.hold}. */
+export interface HoldOptions {
+  signal?: AbortSignal | undefined;
+  /**
+   * Asked, at a bounded rate, while this hold waits: which of these held task ids are final? The
+   * client answers from the service (a list filtered by task ids), so slots of a process that died
+   * are freed once their tasks end.
+   */
+  reconcile?: ((taskIds: readonly string[]) => Promise<readonly string[]>) | undefined;
+}
+
+/** A task's end, as told to every process that shares a coordinator. */
+export interface TaskFinalNotice {
+  taskId: string;
+  /** The final status (`completed`, `failed`, `cancelled`, …) when known. */
+  status?: string | undefined;
+}
+
+/** What a client tells the coordinator it is built on, once, at construction. */
+export interface CoordinatorAttachment {
+  /** A SHA-256 hex digest of the client's API key: the default key namespace, never the key itself. */
+  keyHash: string;
+  /** The client's time source (the mock's fast clock in tests): windows and waits are measured on it. */
+  clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
+  /** Where the one warning goes when the shared store becomes unreachable (and when it is back). */
+  warn?: ((message: string) => void) | undefined;
+}
+
+/** What {@link Coordinator.stats} reports. */
+export interface CoordinatorStats {
+  /** `shared` when the shared store answers; `local` while it does not (then limits hold per process). */
+  mode: 'shared' | 'local';
+  /** Requests counted in the current one-minute window. */
+  requestsInWindow: number;
+  /** Active-forecast slots held, and by which tasks (pending starts have no task id yet). */
+  activeSlots: number;
+  activeTaskIds: string[];
+  /** Starts waiting for a slot. */
+  startsWaiting: number;
+  /** Webhook receivers that published an event recently. */
+  receiversSeen: number;
+  /** Events published, and repeats that a receiver did not hand to its handler again. */
+  eventsPublished: number;
+  eventsDeduplicated: number;
+}
+
+/**
+ * Shares limits and task events between every client built on it: one request budget, one set of
+ * active-forecast slots, one model-call budget, and a fan-out of tasks' final events.
+ *
+ * @example
+ * ```ts
+ * import { createRedisCoordinator } from 'forecasting-sdk/redis';
+ * const coordinator = createRedisCoordinator(redis);
+ * const client = new ForecastingClient({ coordinator });
+ * ```
+ */
+export interface Coordinator {
+  /**
+   * Called by each client built on the coordinator. Clients of one coordinator must share one API
+   * key (another key throws a `ValidationError`: limits belong to the key).
+   */
+  attach(attachment: CoordinatorAttachment): void;
+  /** Resolves when one more call of `window` may be sent within its per-minute limit; the slot is taken at once. */
+  take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void>;
+  /** Takes `count` active-forecast slots, waiting first come, first served across processes. */
+  hold(count: number, options?: HoldOptions): Promise<SlotHold>;
+  /** Tasks seen final by this process (a read, a list, an event): frees their slots and tells every waiter. */
+  settle(notices: readonly TaskFinalNotice[]): Promise<void>;
+  /** Calls `onFinal` when any process reports one of `taskIds` final. Returns the function that stops watching. */
+  watch(taskIds: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void;
+  /** Whether a webhook receiver published an event recently (waits then poll only as a safety net). */
+  receiving(): boolean;
+  /** The coordinator's counts and holders, for dashboards and `forecasting fleet status`. */
+  stats(): Promise<CoordinatorStats>;
+}
+
+/**
+ * What a webhook receiver uses of a coordinator: exactly-once handling and the fan-out of events.
+ * Kept apart so `forecasting-sdk/webhooks` needs no client.
+ */
+export interface EventCoordinator {
+  /**
+   * Claims `eventId` for this process's handler: `true` when no process claimed it within the
+   * retention, `false` for a repeat.
+   */
+  claimEvent(eventId: string): Promise<boolean>;
+  /** Gives a claim back after the handler failed, so the service's retry runs it again. */
+  unclaimEvent(eventId: string): Promise<void>;
+  /**
+   * Publishes a verified event to every process and records that a receiver is live. `final` says
+   * whether the event ends its task (`forecast.completed`, `forecast.failed`, …), which frees the
+   * task's slot and wakes its waiters.
+   */
+  publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean }): Promise<void>;
+}
