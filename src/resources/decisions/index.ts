@@ -1,6 +1,5 @@
 import { APIResource } from '../../core/resource.js';
-import { returns } from '../../schemas/returns.js';
-import { defineOperations } from '../../core/operation.js';
+import { decisionCommentOperations, decisionConditionOperations, decisionDraftOperations, decisionForecastOperations, decisionLinkOperations, decisionNodeOperations, decisionNoteOperations, decisionOperations, decisionSummaryOperations } from '../../api/decisions.js';
 import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/options.js';
@@ -36,74 +35,6 @@ import type {
   DecisionSummary,
 } from '../../schemas/records/decisions.js';
 import { estimateAndStart, type EstimateAndStartOptions, type EstimateAndStartResult } from './priced-start.js';
-
-/** The Decisions group: the decision itself, its modes and drafting. */
-export const decisionOperations = defineOperations('decisions', {
-  list: { method: 'GET', path: '/decisions', scope: 'questions:read', params: DecisionListParams, response: returns('Decision'), paging: 'offset' },
-  create: { method: 'POST', path: '/decisions', scope: 'questions:write', params: DecisionCreateParams, response: returns('Decision'), status: 201, idempotent: true },
-  retrieve: { method: 'GET', path: '/decisions/{decision_id}', scope: 'questions:read', response: returns('Decision') },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}', scope: 'questions:write', params: DecisionUpdateParams, response: returns('Decision') },
-  archive: { method: 'POST', path: '/decisions/{decision_id}/archive', scope: 'questions:write', response: returns('Decision') },
-  unarchive: { method: 'POST', path: '/decisions/{decision_id}/unarchive', scope: 'questions:write', response: returns('Decision') },
-  generate: { method: 'POST', path: '/decisions/{decision_id}/generate', scope: 'questions:write', params: DecisionGenerateParams, response: returns('Decision'), status: 202 },
-  setLive: { method: 'PUT', path: '/decisions/{decision_id}/live', scope: 'forecasts:write', params: DecisionLiveParams, response: returns('Decision') },
-  setFollowing: { method: 'PUT', path: '/decisions/{decision_id}/follow', scope: 'questions:write', params: DecisionFollowParams, response: returns('Decision') },
-});
-
-/** A decision's question drafts. */
-export const decisionDraftOperations = defineOperations('decisions.drafts', {
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/drafts/{draft_id}', scope: 'questions:write', params: DecisionDraftUpdateParams, response: returns('DecisionDraft') },
-  discard: { method: 'POST', path: '/decisions/{decision_id}/drafts/discard', scope: 'questions:write', params: DecisionDraftSelectParams, response: returns('Decision') },
-  keep: { method: 'POST', path: '/decisions/{decision_id}/drafts/keep', scope: 'questions:write', params: DecisionDraftSelectParams, response: returns('Decision') },
-});
-
-/** A decision's priced forecasts. */
-export const decisionForecastOperations = defineOperations('decisions.forecasts', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/forecasts', scope: 'forecasts:write', params: DecisionForecastCreateParams, response: returns('DecisionForecastRun'), status: 202, idempotent: true },
-  estimate: { method: 'POST', path: '/decisions/{decision_id}/forecasts/estimate', scope: 'forecasts:read', params: DecisionForecastEstimateParams, response: returns('DecisionForecastEstimate') },
-});
-
-/** The questions on a decision. */
-export const decisionNodeOperations = defineOperations('decisions.nodes', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/nodes', scope: 'questions:write', params: DecisionNodeCreateParams, response: returns('DecisionNode'), status: 201 },
-  delete: { method: 'DELETE', path: '/decisions/{decision_id}/nodes/{node_id}', scope: 'questions:write', status: 204 },
-});
-
-/** Links between a decision's questions. */
-export const decisionLinkOperations = defineOperations('decisions.links', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/links', scope: 'questions:write', params: DecisionLinkCreateParams, response: returns('DecisionLink'), status: 201 },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/links/{link_id}', scope: 'questions:write', params: DecisionLinkUpdateParams, response: returns('DecisionLink') },
-  delete: { method: 'DELETE', path: '/decisions/{decision_id}/links/{link_id}', scope: 'questions:write', status: 204 },
-});
-
-/** A decision's notes. */
-export const decisionNoteOperations = defineOperations('decisions.notes', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/notes', scope: 'questions:write', params: DecisionTextParams, response: returns('DecisionNote'), status: 201 },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/notes/{note_id}', scope: 'questions:write', params: DecisionTextParams, response: returns('DecisionNote') },
-  delete: { method: 'DELETE', path: '/decisions/{decision_id}/notes/{note_id}', scope: 'questions:write', status: 204 },
-});
-
-/** A decision's comments. */
-export const decisionCommentOperations = defineOperations('decisions.comments', {
-  list: { method: 'GET', path: '/decisions/{decision_id}/comments', scope: 'questions:read', params: DecisionPageParams, response: returns('DecisionComment'), paging: 'cursor' },
-  create: { method: 'POST', path: '/decisions/{decision_id}/comments', scope: 'questions:write', params: DecisionTextParams, response: returns('DecisionComment'), status: 201 },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/comments/{comment_id}', scope: 'questions:write', params: DecisionTextParams, response: returns('DecisionComment') },
-  delete: { method: 'DELETE', path: '/decisions/{decision_id}/comments/{comment_id}', scope: 'questions:write', status: 204 },
-});
-
-/** A decision's conditions. */
-export const decisionConditionOperations = defineOperations('decisions.conditions', {
-  list: { method: 'GET', path: '/decisions/{decision_id}/conditions', scope: 'questions:read', params: DecisionPageParams, response: returns('DecisionCondition'), paging: 'cursor' },
-  create: { method: 'POST', path: '/decisions/{decision_id}/conditions', scope: 'questions:write', params: DecisionConditionCreateParams, response: returns('DecisionCondition'), status: 201 },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/conditions/{condition_id}', scope: 'questions:write', params: DecisionConditionUpdateParams, response: returns('DecisionCondition') },
-  delete: { method: 'DELETE', path: '/decisions/{decision_id}/conditions/{condition_id}', scope: 'questions:write', status: 204 },
-});
-
-/** A decision's summary. */
-export const decisionSummaryOperations = defineOperations('decisions.summary', {
-  retrieve: { method: 'GET', path: '/decisions/{decision_id}/summary', scope: 'questions:read', response: returns('DecisionSummary') },
-  refresh: { method: 'POST', path: '/decisions/{decision_id}/summary/refresh', scope: 'questions:write', response: returns('DecisionSummary') },
-});
 
 /**
  * Question drafts of a decision (`client.decisions.drafts`): the model proposes them (`generate`),
