@@ -285,19 +285,18 @@ export function clip(text: string, max: number): string {
 
 /**
  * The class of an {@link APIError}: what an error table maps a status and code to.
- * @internal
  */
 export type APIErrorClass = new (init: APIErrorInit) => APIError;
 
 /**
  * Classes by `status error.type` (a service's own codes), handed in by the client: the core knows only
- * the statuses. @internal
+ * the statuses.
  */
 export type ErrorTable = ReadonlyMap<string, APIErrorClass>;
 
 /**
  * A declared fallback for the codes an {@link ErrorTable} does not list: an answer of `status` with a
- * code, other than the `except` codes, gets `error` (see `GroupOptions.unknownCode`). @internal
+ * code, other than the `except` codes, gets `error` (see `GroupOptions.unknownCode`).
  */
 export interface UnknownCodeRule {
   status: number;
@@ -317,9 +316,7 @@ const STATUS_ERRORS = new Map<number, APIErrorClass>([
   [503, OverloadedError],
 ]);
 
-/**
- * What a client tells the core of its service's errors. @internal
- */
+/** What a client tells the core of its service's errors. */
 export interface ErrorRules {
   /** Classes by `status error.type`. */
   codes: ErrorTable;
