@@ -1,5 +1,6 @@
 /**
- * The Account group: the organization's credits. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Account group: the organization's credits. Declarations only: the client's resources and the
+ * mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';

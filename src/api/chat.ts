@@ -1,5 +1,6 @@
 /**
- * The Forecast chat group. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Forecast chat group. Declarations only: the client's resources and the mock's handlers both read
+ * them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';

@@ -1,10 +1,16 @@
 /**
- * The Connections group: remote tool servers (MCP servers) forecasts may call. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Connections group: remote tool servers (MCP servers) forecasts may call. Declarations only: the
+ * client's resources and the mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';
 import { returns } from '../schemas/returns.js';
-import { ConnectionCreateParams, ConnectionListParams, ConnectionMemberSwitchParams, ConnectionUpdateParams } from '../schemas/connections.js';
+import {
+  ConnectionCreateParams,
+  ConnectionListParams,
+  ConnectionMemberSwitchParams,
+  ConnectionUpdateParams,
+} from '../schemas/connections.js';
 import { CONNECTIONS } from './scopes.js';
 
 const group = { scopes: CONNECTIONS };

@@ -1,10 +1,17 @@
 /**
- * The Question context group: a question's context notes and files. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Question context group: a question's context notes and files. Declarations only: the client's
+ * resources and the mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';
 import { returns } from '../schemas/returns.js';
-import { ContextFileReplaceParams, ContextFileUpdateParams, ContextFileUploadParams, ContextListParams, ContextNoteUpdateParams } from '../schemas/context.js';
+import {
+  ContextFileReplaceParams,
+  ContextFileUpdateParams,
+  ContextFileUploadParams,
+  ContextListParams,
+  ContextNoteUpdateParams,
+} from '../schemas/context.js';
 import { ContextNoteInput } from '../schemas/forecasts.js';
 import { QUESTIONS } from './scopes.js';
 

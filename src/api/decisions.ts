@@ -1,15 +1,37 @@
 /**
- * The Decisions group. Its list of conflict codes is open: a 409 with a code the error table does not know is a `DecisionConflictError` on any of its operations. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Decisions group. Its list of conflict codes is open: a 409 with a code the error table does not
+ * know is a `DecisionConflictError` on any of its operations. Declarations only: the client's
+ * resources and the mock's handlers both read them.
  * @module
  */
-import { defineOperations } from '../core/operation.js';
+import { defineOperations, type GroupOptions } from '../core/operation.js';
 import { returns } from '../schemas/returns.js';
-import { DecisionConditionCreateParams, DecisionConditionUpdateParams, DecisionCreateParams, DecisionDraftSelectParams, DecisionDraftUpdateParams, DecisionFollowParams, DecisionForecastCreateParams, DecisionForecastEstimateParams, DecisionGenerateParams, DecisionLinkCreateParams, DecisionLinkUpdateParams, DecisionListParams, DecisionLiveParams, DecisionNodeCreateParams, DecisionPageParams, DecisionTextParams, DecisionUpdateParams } from '../schemas/decisions.js';
+import {
+  DecisionConditionCreateParams,
+  DecisionConditionUpdateParams,
+  DecisionCreateParams,
+  DecisionDraftSelectParams,
+  DecisionDraftUpdateParams,
+  DecisionFollowParams,
+  DecisionForecastCreateParams,
+  DecisionForecastEstimateParams,
+  DecisionGenerateParams,
+  DecisionLinkCreateParams,
+  DecisionLinkUpdateParams,
+  DecisionListParams,
+  DecisionLiveParams,
+  DecisionNodeCreateParams,
+  DecisionPageParams,
+  DecisionTextParams,
+  DecisionUpdateParams,
+} from '../schemas/decisions.js';
 import { DecisionConflictError } from './errors.js';
 import { QUESTIONS, type Scope } from './scopes.js';
-import type { GroupOptions } from '../core/operation.js';
 
-/** Questions scopes; a 409 whose code is not in the error table is a decision conflict (`invalid_request_error`, too few credits, excepted). */
+/**
+ * The questions scopes. The spec's list of decision codes is open: a 409 whose code the error table
+ * does not know is a decision conflict, except `invalid_request_error` (too few credits).
+ */
 const group: GroupOptions<Scope> = { scopes: QUESTIONS, unknownCode: { status: 409, error: DecisionConflictError, except: ['invalid_request_error'] } };
 
 /** The Decisions group: the decision itself, its modes and drafting. */

@@ -4,7 +4,15 @@
  * open declares its own fallback (decisions: see `api/decisions.ts`).
  * @module
  */
-import { ConflictError, ForecastingError, PermissionDeniedError, RateLimitError, WaitTimeoutError, type APIErrorClass, type ErrorTable } from '../core/errors.js';
+import {
+  ConflictError,
+  ForecastingError,
+  PermissionDeniedError,
+  RateLimitError,
+  WaitTimeoutError,
+  type APIErrorClass,
+  type ErrorTable,
+} from '../core/errors.js';
 
 /**
  * 403 `uploads_disabled`: the organization turned file uploads off.

@@ -1,10 +1,21 @@
 /**
- * The Forecasts group: forecast tasks, run modes and a question's forecasts. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Forecasts group: forecast tasks, run modes and a question's forecasts. Declarations only: the
+ * client's resources and the mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';
 import { returns } from '../schemas/returns.js';
-import { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams, QuestionForecastCreateParams, QuestionForecastListParams, readCancelBatch, RunModeListParams } from '../schemas/forecasts.js';
+import {
+  ForecastBatchParams,
+  ForecastCancelBatchParams,
+  ForecastCreateParams,
+  ForecastListParams,
+  ForecastRetrieveParams,
+  QuestionForecastCreateParams,
+  QuestionForecastListParams,
+  readCancelBatch,
+  RunModeListParams,
+} from '../schemas/forecasts.js';
 import { FORECASTS } from './scopes.js';
 
 const group = { scopes: FORECASTS };

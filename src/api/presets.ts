@@ -1,5 +1,6 @@
 /**
- * The Forecast presets group: presets, their files and the default presets. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Forecast presets group: presets, their files and the default presets. Declarations only: the
+ * client's resources and the mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';

@@ -1,10 +1,21 @@
 /**
- * The Questions group: questions, their drafting with AI (`normalize`) and tags. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Questions group: questions, their drafting with AI (`normalize`) and tags. Declarations only:
+ * the client's resources and the mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';
 import { returns } from '../schemas/returns.js';
-import { NormalizeClarifyParams, NormalizeParams, NormalizeReviseParams, QuestionBrowseParams, QuestionCreateParams, QuestionImportParams, QuestionListParams, QuestionUpdateParams, TagListParams } from '../schemas/questions.js';
+import {
+  NormalizeClarifyParams,
+  NormalizeParams,
+  NormalizeReviseParams,
+  QuestionBrowseParams,
+  QuestionCreateParams,
+  QuestionImportParams,
+  QuestionListParams,
+  QuestionUpdateParams,
+  TagListParams,
+} from '../schemas/questions.js';
 import { QUESTIONS } from './scopes.js';
 
 const group = { scopes: QUESTIONS };

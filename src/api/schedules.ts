@@ -1,5 +1,6 @@
 /**
- * The Schedules and automatic reruns group: a question's schedule and watch, and every schedule and watch. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Schedules and automatic reruns group: a question's schedule and watch, and every schedule and
+ * watch. Declarations only: the client's resources and the mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';

@@ -1,5 +1,6 @@
 /**
- * The spec's API key scopes (its Authentication table), and the read/write pairs the groups declare once.
+ * The spec's API key scopes (its Authentication table), and the read/write pairs the groups declare
+ * once.
  * @module
  */
 

@@ -1,5 +1,6 @@
 /**
- * The Sharing and notifications group: share links and a question's subscription. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Sharing and notifications group: share links and a question's subscription. Declarations only:
+ * the client's resources and the mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';

@@ -1,10 +1,20 @@
 /**
- * The Question templates group: templates and their files. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Question templates group: templates and their files. Declarations only: the client's resources
+ * and the mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';
 import { returns } from '../schemas/returns.js';
-import { QuestionTemplateApplyParams, QuestionTemplateCreateParams, QuestionTemplateFileUpdateParams, QuestionTemplateFileUploadParams, QuestionTemplateFillParams, QuestionTemplateFromQuestionParams, QuestionTemplateListParams, QuestionTemplateUpdateParams } from '../schemas/templates.js';
+import {
+  QuestionTemplateApplyParams,
+  QuestionTemplateCreateParams,
+  QuestionTemplateFileUpdateParams,
+  QuestionTemplateFileUploadParams,
+  QuestionTemplateFillParams,
+  QuestionTemplateFromQuestionParams,
+  QuestionTemplateListParams,
+  QuestionTemplateUpdateParams,
+} from '../schemas/templates.js';
 import { QUESTIONS } from './scopes.js';
 
 const group = { scopes: QUESTIONS };

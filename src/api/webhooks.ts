@@ -1,10 +1,17 @@
 /**
- * The Webhooks group: webhooks and their deliveries. Declarations only: the client's resources and the mock's handlers both read them.
+ * The Webhooks group: webhooks and their deliveries. Declarations only: the client's resources and the
+ * mock's handlers both read them.
  * @module
  */
 import { defineOperations } from '../core/operation.js';
 import { returns } from '../schemas/returns.js';
-import { WebhookCreateParams, WebhookDeliveryAttemptListParams, WebhookDeliveryListParams, WebhookListParams, WebhookUpdateParams } from '../schemas/webhooks.js';
+import {
+  WebhookCreateParams,
+  WebhookDeliveryAttemptListParams,
+  WebhookDeliveryListParams,
+  WebhookListParams,
+  WebhookUpdateParams,
+} from '../schemas/webhooks.js';
 import { FORECASTS } from './scopes.js';
 
 const group = { scopes: FORECASTS };

@@ -8,7 +8,17 @@
  * @module
  */
 import { DECISION_MODEL_CALLS_PER_MINUTE } from '../../api/limits.js';
-import { decisionCommentOperations as cops, decisionConditionOperations as kops, decisionDraftOperations as dops, decisionForecastOperations as fops, decisionLinkOperations as lops, decisionNodeOperations as nops, decisionNoteOperations as tops, decisionOperations as ops, decisionSummaryOperations as sops } from '../../api/decisions.js';
+import {
+  decisionCommentOperations as cops,
+  decisionConditionOperations as kops,
+  decisionDraftOperations as dops,
+  decisionForecastOperations as fops,
+  decisionLinkOperations as lops,
+  decisionNodeOperations as nops,
+  decisionNoteOperations as tops,
+  decisionOperations as ops,
+  decisionSummaryOperations as sops,
+} from '../../api/decisions.js';
 import { QuestionDefinition as QuestionDefinitionSchema } from '../../schemas/questions.js';
 import type { DecisionDraftQuestion, DecisionForecastEstimate, DecisionForecastRun } from '../../schemas/records/decisions.js';
 import { badRequest, conflict, MockHttpError, notFound } from '../http.js';
