@@ -10,7 +10,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { declaredOperations } from '../src/operations.js';
+import { declaredOperations } from '../src/api/index.js';
 import type { OpenApiData, RecordedExchange } from '../src/openapi.js';
 import { createMockService, GENERATION_MS, LINK_DRAFT_MS, ManualClock, TEMPLATE_FILE_PROCESSING_MS, FILE_PROCESSING_MS, type MockService } from '../src/testing/index.js';
 

@@ -1,4 +1,5 @@
 import { BaseClient } from './core/base-client.js';
+import { SPEC_ERRORS } from './api/error-rules.js';
 import type { ClientOptions } from './core/options.js';
 import { Questions } from './resources/questions.js';
 import { Tags } from './resources/tags.js';
@@ -56,7 +57,8 @@ export class ForecastingClient extends BaseClient {
    * the option and its environment variable.
    */
   constructor(options: ClientOptions = {}) {
-    // The record schemas are a chunk of their own, loaded only when `validateResponses` is on.
-    super(options, () => import('./schemas/records/index.js').then((m) => m.schemaOf));
+    // The record schemas are a chunk of their own, loaded only when `validateResponses` is on; the
+    // spec's error codes are handed to the core, which knows only the statuses.
+    super(options, () => import('./schemas/records/index.js').then((m) => m.schemaOf), SPEC_ERRORS);
   }
 }

@@ -3,7 +3,7 @@
  * @module
  */
 export { ForecastingClient } from './client.js';
-export { operations } from './operations.js';
+export { operations, type OperationManifestEntry } from './api/index.js';
 export { unknownFields, type UnknownField } from './unknown-fields.js';
 // Everything of forecasting-sdk/webhooks, from the root too (one class identity: the same modules).
 export * from './webhooks/index.js';
@@ -14,16 +14,10 @@ export {
   BadRequestError,
   AuthenticationError,
   PermissionDeniedError,
-  UploadsDisabledError,
   NotFoundError,
   MethodNotAllowedError,
   ConflictError,
-  ForecastAlreadyRunningError,
-  ContextNotReadyError,
-  IdempotencyInProgressError,
-  DecisionConflictError,
   RateLimitError,
-  TooManyActiveForecastsError,
   InternalServerError,
   OverloadedError,
   APIConnectionError,
@@ -31,17 +25,28 @@ export {
   ValidationError,
   WebhookVerificationError,
   WaitTimeoutError,
+} from './core/errors.js';
+export type { APIErrorInit, ErrorExtras, ValidationIssue, WebhookVerificationErrorCode } from './core/errors.js';
+// The spec's own codes, beside the operations that answer them.
+export {
+  UploadsDisabledError,
+  ForecastAlreadyRunningError,
+  ContextNotReadyError,
+  IdempotencyInProgressError,
+  DecisionConflictError,
+  TooManyActiveForecastsError,
   ContextFileFailedError,
   ContextWaitTimeoutError,
-} from './core/errors.js';
-export type { APIErrorInit, ErrorExtras, ValidationIssue, WebhookVerificationErrorCode, ContextFileSummary } from './core/errors.js';
+  type ContextFileSummary,
+} from './api/errors.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { Page, PagePromise, MAX_EMPTY_PAGES_IN_A_ROW } from './core/pagination.js';
 export { toFile, type Uploadable } from './core/uploads.js';
 export type { ClientOptions, RequestOptions } from './core/options.js';
 export type { Logger, LogLevel } from './core/logger.js';
 export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, GenericQueryOptions, GenericBodyOptions } from './core/base-client.js';
-export type { HttpMethod, Scope, OperationManifestEntry } from './core/operation.js';
+export type { HttpMethod } from './core/operation.js';
+export type { Scope } from './api/scopes.js';
 export { Questions } from './resources/questions.js';
 export { Tags } from './resources/tags.js';
 export { Forecasts, ForecastChat, RunModes, QuestionForecasts } from './resources/forecasts/index.js';

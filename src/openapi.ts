@@ -13,8 +13,8 @@
  */
 import * as z from 'zod/mini';
 import type { Operation } from './core/operation.js';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from './core/limits.js';
-import { declaredOperations } from './operations.js';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './api/limits.js';
+import { declaredOperations } from './api/index.js';
 import { Timestamp } from './schemas/common.js';
 import * as events from './schemas/events.js';
 import { ForecastBatchParams, ForecastCreateParams } from './schemas/forecasts.js';

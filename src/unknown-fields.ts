@@ -5,7 +5,7 @@
  */
 import { ValidationError } from './core/errors.js';
 import { unknownKeyMessage, unknownKeys } from './core/validate.js';
-import { declaredOperations } from './operations.js';
+import { declaredOperations } from './api/index.js';
 
 /**
  * A key no field is named after, found by {@link unknownFields}.

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ForecastingClient } from '../src/client.js';
-import { operations } from '../src/operations.js';
+import { operations } from '../src/api/index.js';
 
 // The project's own copy of the spec (spec/), so a clone alone tests the same; the shared spec beside
 // the repo, when present, must still say the same.

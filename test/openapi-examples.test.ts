@@ -7,7 +7,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordOpenApiData, specSummaries } from '../scripts/openapi-examples.js';
-import { declaredOperations } from '../src/operations.js';
+import { declaredOperations } from '../src/api/index.js';
 import { openApiDocument, type OpenApiData } from '../src/openapi.js';
 import committed from '../src/openapi-data.json' with { type: 'json' };
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../src/index.js';
-import { declaredOperations } from '../src/operations.js';
+import { declaredOperations } from '../src/api/index.js';
 import { openApiDocument } from '../src/openapi.js';
 import { recordSchemas } from '../src/schemas/records/index.js';
 import { startMockServer, type MockServer } from '../src/testing/index.js';

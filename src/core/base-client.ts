@@ -6,9 +6,9 @@
 import { EventEmitter } from 'eventemitter3';
 import type * as z from 'zod/mini';
 import { APIPromise } from './api-promise.js';
-import { clip, ForecastingError, toJSONText, ValidationError } from './errors.js';
+import { clip, ForecastingError, toJSONText, ValidationError, type ErrorRules } from './errors.js';
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
-import { DEFAULT_OFFSET_PAGE_SIZE } from './limits.js';
+import { DEFAULT_OFFSET_PAGE_SIZE } from './operation.js';
 import { leveled, type LeveledLogger } from './logger.js';
 import { buildPath, checkIdCount, type HttpMethod, type Operation, type OutputOf } from './operation.js';
 import { API_PATH, apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
@@ -153,14 +153,18 @@ export class BaseClient {
 
   /** The record schemas, loading, when `validateResponses` is on. */
   readonly #schemas: Promise<RecordSchemas> | undefined;
+  /** The service's error codes and their classes; the core knows only the statuses. */
+  readonly #errorRules: ErrorRules | undefined;
 
   /**
    * @param options - see {@link ClientOptions}
    * @param loadSchemas - loads the record schemas for `validateResponses` (a chunk of its own)
+   * @param errorRules - the service's error classes by `status error.type`, and its unknown-code rules
    * @internal
    */
-  constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>) {
+  constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>, errorRules?: ErrorRules) {
     this.#options = resolveOptions(options);
+    this.#errorRules = errorRules;
     if (this.#options.validateResponses) {
       if (!loadSchemas) throw new ValidationError('this client cannot check responses: it was built without the record schemas', 'validateResponses');
       this.#schemas = loadSchemas();
@@ -430,7 +434,7 @@ export class BaseClient {
           });
         }
         if (response.ok) return received;
-        const apiError = errorFromResponse(received);
+        const apiError = errorFromResponse(received, this.#errorRules, op.unknownCode);
         if (apiError.status === 404 && this.#apiPathMissing) {
           apiError.message += `; requested ${clip(`${this.#options.baseURL}${req.path}`, 200)}: is ${API_PATH} missing from baseURL?`;
         }

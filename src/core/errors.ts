@@ -7,40 +7,22 @@
  *
  * @module
  */
+import { ForecastingError } from './error-base.js';
 import { MAX_TIMER_MS } from './sleep.js';
+
+// One import for every error of the core: the base, and the errors with files of their own.
+export { ForecastingError } from './error-base.js';
+export { WaitTimeoutError } from './wait-errors.js';
+export { WebhookVerificationError, type WebhookVerificationErrorCode } from './webhook-errors.js';
 
 /**
  * JSON members of the error envelope beyond `type` and `message` (`activeTaskId`, `files`, …).
  * @example
  * ```ts
- * if (err instanceof ForecastAlreadyRunningError) console.log(err.extras['activeTaskId']); // same as err.activeTaskId
+ * if (err instanceof ConflictError) console.log(err.extras['activeTaskId']);
  * ```
  */
 export type ErrorExtras = Record<string, unknown>;
-
-/**
- * Base class of every error thrown by this SDK.
- *
- * @example
- * ```ts
- * try { await client.questions.retrieve(id); }
- * catch (err) { if (err instanceof ForecastingError) console.error(err.message); }
- * ```
- */
-export class ForecastingError extends Error {
-  override name = 'ForecastingError';
-  /**
-   * Set when this error ended a wait for one task that exists (`forecasts.wait`, and
-   * `forecasts.createAndWait` once its task is started): the task's id, to wait again with
-   * `forecasts.wait(err.taskId)` or `forecasting wait <id>`. The task keeps running on the service.
-   */
-  declare taskId?: string;
-  /**
-   * Set when this error ended a wait for tasks that exist: the ones it still waited for
-   * (`forecasts.wait`: the one task; `waitMany`: those not yet final; `runMany`: those running).
-   */
-  declare taskIds?: string[];
-}
 
 /**
  * Everything an {@link APIError} is built from.
@@ -149,16 +131,6 @@ export class PermissionDeniedError extends APIError {
   override name = 'PermissionDeniedError';
 }
 /**
- * 403 `uploads_disabled`: the organization turned file uploads off.
- * @example
- * ```ts
- * catch (err) { if (err instanceof UploadsDisabledError) console.log('file uploads are off for this organization: send notes instead'); }
- * ```
- */
-export class UploadsDisabledError extends PermissionDeniedError {
-  override name = 'UploadsDisabledError';
-}
-/**
  * 404 `not_found`: the id is wrong or not visible to the key.
  * @example
  * ```ts
@@ -186,7 +158,7 @@ export class MethodNotAllowedError extends APIError {
   }
 }
 /**
- * 409: a conflict. Subclasses name the codes users branch on.
+ * 409: a conflict. Subclasses (beside the operations, in `api/errors.ts`) name the codes users branch on.
  * @example
  * ```ts
  * catch (err) { if (err instanceof ConflictError && err.type === 'invalid_request_error') console.log('too few credits, nothing charged:', err.message); }
@@ -194,67 +166,6 @@ export class MethodNotAllowedError extends APIError {
  */
 export class ConflictError extends APIError {
   override name = 'ConflictError';
-}
-/**
- * 409 `forecast_already_running`: the question already has a forecast running.
- * @example
- * ```ts
- * try {
- *   await client.forecasts.create({ questionId });
- * } catch (err) {
- *   if (!(err instanceof ForecastAlreadyRunningError) || !err.activeTaskId) throw err;
- *   await client.forecasts.wait(err.activeTaskId); // wait for the one running instead
- * }
- * ```
- */
-export class ForecastAlreadyRunningError extends ConflictError {
-  override name = 'ForecastAlreadyRunningError';
-  /** The id of the task that is running. */
-  get activeTaskId(): string | undefined {
-    const id = this.extras['activeTaskId'];
-    return typeof id === 'string' ? id : undefined;
-  }
-}
-/**
- * 409 `context_not_ready`: a question or preset file is still processing.
- * @example
- * ```ts
- * catch (err) { if (err instanceof ContextNotReadyError) console.log('still processing:', err.files); }
- * ```
- */
-export class ContextNotReadyError extends ConflictError {
-  override name = 'ContextNotReadyError';
-  /** The unfinished files, as the service listed them. */
-  get files(): unknown[] {
-    const files = this.extras['files'];
-    return Array.isArray(files) ? files : [];
-  }
-}
-/**
- * 409 `idempotency_in_progress`: the first request with this idempotency key is still being handled. Retried by default.
- * @example
- * ```ts
- * // Retried by default; seen only with maxRetries: 0 (or when the retries run out).
- * catch (err) { if (err instanceof IdempotencyInProgressError) console.log('the first request with this key is still running'); }
- * ```
- */
-export class IdempotencyInProgressError extends ConflictError {
-  override name = 'IdempotencyInProgressError';
-}
-/**
- * 409 with a decision code: `generation_in_progress` (drafting is running), `decision_archived`, or
- * any other code the service answers on a `/decisions` path (the spec does not list them all), so
- * `err.type` is the one to branch on. A 409 `invalid_request_error` (too few credits) stays a
- * {@link ConflictError}.
- *
- * @example
- * ```ts
- * try { await client.decisions.generate(decisionId); }
- * catch (err) { if (err instanceof DecisionConflictError && err.type === 'generation_in_progress') console.log('still drafting'); }
- * ```
- */
-export class DecisionConflictError extends ConflictError {
-  override name = 'DecisionConflictError';
 }
 /**
  * 429: a rate limit. `retryAfterMs` is the wait the server asked for.
@@ -269,16 +180,6 @@ export class RateLimitError extends APIError {
   get retryAfterMs(): number | undefined {
     return parseRetryAfter(this.headers.get('retry-after'));
   }
-}
-/**
- * 429 `too_many_active_forecasts`: more than 50 API-started forecasts running for one user. Not retried.
- * @example
- * ```ts
- * catch (err) { if (err instanceof TooManyActiveForecastsError) await client.forecasts.waitMany(runningTaskIds); } // then start again
- * ```
- */
-export class TooManyActiveForecastsError extends RateLimitError {
-  override name = 'TooManyActiveForecastsError';
 }
 /**
  * 5xx: the service failed.
@@ -372,37 +273,6 @@ export class ValidationError extends ForecastingError {
   }
 }
 
-/**
- * Why a webhook call was refused by {@link verifyWebhook}.
- * @example
- * ```ts
- * catch (err) { if (err instanceof WebhookVerificationError && err.code === 'timestamp_out_of_range') console.warn('check the server clock'); }
- * ```
- */
-export type WebhookVerificationErrorCode =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'timestamp_out_of_range'
-  | 'no_matching_signature'
-  | 'malformed_payload';
-
-/**
- * A webhook call failed verification; `code` says why.
- *
- * @example
- * ```ts
- * catch (err) { if (err instanceof WebhookVerificationError) res.status(400).send(err.code); }
- * ```
- */
-export class WebhookVerificationError extends ForecastingError {
-  override name = 'WebhookVerificationError';
-  readonly code: WebhookVerificationErrorCode;
-  constructor(code: WebhookVerificationErrorCode, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
 /** Longest envelope message kept in an error's `message`. */
 const MAX_MESSAGE_TEXT = 300;
 /** Longest `METHOD /path` kept in an error's `message` (a path holds ids, which can be huge). */
@@ -413,39 +283,64 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
-type APIErrorClass = new (init: APIErrorInit) => APIError;
-
-/** The spec's Errors table: `status error.type` first, then the status alone. */
-const ERROR_TABLE = new Map<string, APIErrorClass>([
-  ['400', BadRequestError],
-  ['401', AuthenticationError],
-  ['403 uploads_disabled', UploadsDisabledError],
-  ['403', PermissionDeniedError],
-  ['404', NotFoundError],
-  ['405', MethodNotAllowedError],
-  ['409 forecast_already_running', ForecastAlreadyRunningError],
-  ['409 context_not_ready', ContextNotReadyError],
-  ['409 idempotency_in_progress', IdempotencyInProgressError],
-  ['409 generation_in_progress', DecisionConflictError],
-  ['409 decision_archived', DecisionConflictError],
-  ['409', ConflictError],
-  ['429 too_many_active_forecasts', TooManyActiveForecastsError],
-  ['429', RateLimitError],
-  ['503', OverloadedError],
-]);
+/**
+ * The class of an {@link APIError}: what an error table maps a status and code to.
+ */
+export type APIErrorClass = new (init: APIErrorInit) => APIError;
 
 /**
- * Builds the error for an HTTP error response, choosing its class from {@link ERROR_TABLE}. A 409
- * whose code the table does not know, answered on a `/decisions` path, is a decision conflict: the
- * spec's list of decision codes is open. @internal
+ * Classes by `status error.type` (a service's own codes), handed in by the client: the core knows only
+ * the statuses.
  */
-export function makeAPIError(init: APIErrorInit): APIError {
+export type ErrorTable = ReadonlyMap<string, APIErrorClass>;
+
+/**
+ * A declared fallback for the codes an {@link ErrorTable} does not list: an answer of `status` with a
+ * code, other than the `except` codes, gets `error` (see `GroupOptions.unknownCode`).
+ */
+export interface UnknownCodeRule {
+  status: number;
+  error: APIErrorClass;
+  except?: readonly string[];
+}
+
+/** The classes by status alone, the HTTP mechanism: a code the client's table names comes first. */
+const STATUS_ERRORS = new Map<number, APIErrorClass>([
+  [400, BadRequestError],
+  [401, AuthenticationError],
+  [403, PermissionDeniedError],
+  [404, NotFoundError],
+  [405, MethodNotAllowedError],
+  [409, ConflictError],
+  [429, RateLimitError],
+  [503, OverloadedError],
+]);
+
+/** What a client tells the core of its service's errors. */
+export interface ErrorRules {
+  /** Classes by `status error.type`. */
+  codes: ErrorTable;
+  /** The unknown-code rule of the requests to `path`, for a call that names no operation (a generic one). */
+  unknownCodeAt?(path: string): UnknownCodeRule | undefined;
+}
+
+const NO_RULES: ErrorRules = { codes: new Map() };
+
+/**
+ * Builds the error for an HTTP error response. The class is, in order: the one `rules.codes` gives
+ * for `status error.type`; the `unknownCode` rule's (the operation's own, else the one
+ * `rules.unknownCodeAt` gives for the request's path); the status's; then `InternalServerError` for
+ * any other 5xx and `APIError` for the rest. @internal
+ */
+export function makeAPIError(init: APIErrorInit, rules: ErrorRules = NO_RULES, unknownCode?: UnknownCodeRule): APIError {
+  const { status, type } = init;
+  // `request` is `METHOD /path`.
+  const rule = unknownCode ?? (type && init.request ? rules.unknownCodeAt?.(init.request.slice(init.request.indexOf(' ') + 1)) : undefined);
   const Class =
-    ERROR_TABLE.get(`${init.status} ${init.type}`) ??
-    // Stryker disable next-line StringLiteral: with no request there is no path, and no text but the empty one matches /decisions either
-    (init.status === 409 && init.type && init.type !== 'invalid_request_error' && /^\w+ \/decisions(\/|$)/.test(init.request ?? '') ? DecisionConflictError : undefined) ??
-    ERROR_TABLE.get(`${init.status}`) ??
-    (init.status >= 500 ? InternalServerError : APIError);
+    (type === undefined ? undefined : rules.codes.get(`${status} ${type}`)) ??
+    (type && rule?.status === status && !rule.except?.includes(type) ? rule.error : undefined) ??
+    STATUS_ERRORS.get(status) ??
+    (status >= 500 ? InternalServerError : APIError);
   return new Class(init);
 }
 
@@ -463,92 +358,6 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   if (!/[a-z]/i.test(text)) return undefined;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.min(MAX_TIMER_MS, Math.max(0, at - now));
-}
-
-/**
- * A wait (`forecasts.wait`, `waitMany`, `createAndWait`) reached its `timeout` before the tasks were
- * final. The tasks keep running on the service; `lastSeen` holds their last known state, and `cause`
- * the last failure when the time ran out while the service could not be read (an outage).
- *
- * @example
- * ```ts
- * try { await client.forecasts.wait(taskId, { timeout: 600_000 }); }
- * catch (err) { if (err instanceof WaitTimeoutError) console.log(err.taskIds, err.lastSeen, err.cause); }
- * ```
- */
-export class WaitTimeoutError extends ForecastingError {
-  override name = 'WaitTimeoutError';
-  constructor(
-    message: string,
-    /** The tasks not yet final. */
-    override readonly taskIds: string[],
-    /** The last state read of each task not yet final. */
-    readonly lastSeen: unknown[] = [],
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-/**
- * A context file as the errors of a readiness wait list it: `id`, `status`, and whatever else the service showed.
- * @example
- * ```ts
- * try { await client.questions.files.waitUntilReady(questionId); }
- * catch (err) {
- *   if (!(err instanceof ContextFileFailedError)) throw err;
- *   const failed: ContextFileSummary[] = err.files;
- *   for (const f of failed) await client.questions.files.delete(questionId, f.id);
- * }
- * ```
- */
-export interface ContextFileSummary {
-  id: string;
-  status: string;
-  filename?: string | undefined;
-}
-
-/**
- * A readiness wait (`questions.files.waitUntilReady`, or `createAndWait` with `waitForContext`)
- * found a file that `failed`: it never becomes ready. Remove it (`questions.files.delete`) and
- * upload it again.
- *
- * @example
- * ```ts
- * try { await client.questions.files.waitUntilReady(questionId); }
- * catch (err) { if (err instanceof ContextFileFailedError) console.log(err.files.map((f) => f.id)); }
- * ```
- */
-export class ContextFileFailedError extends ForecastingError {
-  override name = 'ContextFileFailedError';
-  constructor(
-    message: string,
-    /** The files that failed. */
-    readonly files: ContextFileSummary[],
-  ) {
-    super(message);
-  }
-}
-
-/**
- * A readiness wait reached its `timeout` while files were still processing; `files` lists them.
- * A {@link WaitTimeoutError} (with no task ids), so one `catch` covers every wait.
- *
- * @example
- * ```ts
- * try { await client.questions.files.waitUntilReady(questionId, { timeout: 60_000 }); }
- * catch (err) { if (err instanceof ContextWaitTimeoutError) console.log(err.files); }
- * ```
- */
-export class ContextWaitTimeoutError extends WaitTimeoutError {
-  override name = 'ContextWaitTimeoutError';
-  constructor(
-    message: string,
-    /** The files still processing at the last read. */
-    readonly files: ContextFileSummary[],
-  ) {
-    super(message, [], files);
-  }
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import { ValidationError } from './errors.js';
+import { ValidationError, type APIErrorClass } from './errors.js';
 
 /**
  * HTTP methods the service uses.
@@ -16,23 +16,15 @@ import { ValidationError } from './errors.js';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/**
- * API key scopes, as in the spec's Authentication table.
- * @example
- * ```ts
- * const needed = new Set<Scope>(operations.filter((o) => o.sdkMethod.startsWith('webhooks.')).map((o) => o.scope));
- * ```
- */
-export type Scope =
-  | 'questions:read'
-  | 'questions:write'
-  | 'forecasts:read'
-  | 'forecasts:write'
-  | 'connections:read'
-  | 'connections:write';
-
 /** How a list operation pages: `cursor` (`nextCursor`) or `offset` (`limit` + `offset`). */
 export type Paging = 'cursor' | 'offset';
+
+/**
+ * The page size an offset list asks for when the caller gives none, on every page, so each page is
+ * the same size: the service's own default (the spec's `DEFAULT_OFFSET_PAGE_SIZE`, in `api/limits.ts`).
+ * @internal
+ */
+export const DEFAULT_OFFSET_PAGE_SIZE = 50;
 
 /**
  * A response, declared by the name of its record schema; `T` is the record's type. The name finds
@@ -43,12 +35,13 @@ export type ResponseRef<T = unknown> = string & { readonly __record?: T };
 /** The type of the response an operation declares (`void` for none). */
 export type OutputOf<O extends { response?: ResponseRef }> = O['response'] extends ResponseRef<infer T> ? (unknown extends T ? void : T) : void;
 
-/** What a group declares for one operation. */
-export interface OperationSpec {
+/** What a group declares for one operation; `S` is the set of the service's scopes. */
+export interface OperationSpec<S extends string = string> {
   method: HttpMethod;
   /** The spec's path template, for example `/questions/{question_id}`. */
   path: string;
-  scope: Scope;
+  /** The scope the key needs; left out, the group's (see {@link GroupOptions.scopes}). */
+  scope?: S;
   /** Schema of the body (POST/PUT/PATCH) or of the query (GET/DELETE). */
   params?: z.ZodMiniType;
   /** The response's record, by name (`returns('Question')`); for a list, of one item. Absent for an empty (204) answer. */
@@ -68,10 +61,31 @@ export interface OperationSpec {
   read?: { expects: string; from(json: unknown): unknown };
 }
 
+/**
+ * What every operation of a group shares.
+ * @example
+ * ```ts
+ * defineOperations('tags', { list: { method: 'GET', path: '/tags', paging: 'cursor' } }, { scopes: { read: 'questions:read', write: 'questions:write' } });
+ * ```
+ */
+export interface GroupOptions<S extends string = string> {
+  /** The group's scopes: a `GET` takes `read`, any other method `write`, unless the row names its own. */
+  scopes?: { read: S; write: S };
+  /**
+   * The error class of an answer with this `status` whose code the client's error table does not
+   * know, on any of the group's operations (a group whose list of codes the spec leaves open).
+   * An answer without a code, or with one of the `except` codes, keeps its status's class.
+   */
+  unknownCode?: { status: number; error: APIErrorClass; except?: readonly string[] };
+}
+
 /** A declared operation, named after the client method that performs it. */
-export interface Operation extends OperationSpec {
+export interface Operation<S extends string = string> extends OperationSpec<S> {
+  scope: S;
   /** Dotted client method, for example `questions.retrieve`. */
   sdkMethod: string;
+  /** See {@link GroupOptions.unknownCode}. */
+  unknownCode?: GroupOptions['unknownCode'];
   /** Names of the path parameters, in path order. */
   pathParams: readonly string[];
   /**
@@ -83,25 +97,28 @@ export interface Operation extends OperationSpec {
   pathParts: readonly string[];
 }
 
-type Declared<NS extends string, T extends Record<string, OperationSpec>> = {
-  readonly [K in keyof T]: T[K] & Operation & { sdkMethod: `${NS}.${K & string}` };
+type Declared<NS extends string, S extends string, T extends Record<string, OperationSpec<S>>> = {
+  readonly [K in keyof T]: T[K] & Operation<S> & { sdkMethod: `${NS}.${K & string}` };
 };
 
 /**
- * Declares a namespace's operations. Keys are the client method names.
+ * Declares a namespace's operations. Keys are the client method names; `group` holds what they share.
+ * A row without a scope and a group without scopes is a mistake of the declaration: it throws.
  *
  * @example
  * ```ts
  * const ops = defineOperations('questions', {
- *   retrieve: { method: 'GET', path: '/questions/{question_id}', scope: 'questions:read', response: Question },
- * });
+ *   retrieve: { method: 'GET', path: '/questions/{question_id}', response: returns('Question') },
+ * }, { scopes: { read: 'questions:read', write: 'questions:write' } });
  * ops.retrieve.sdkMethod; // 'questions.retrieve'
+ * ops.retrieve.scope; // 'questions:read'
  * ```
  */
-export function defineOperations<NS extends string, const T extends Record<string, OperationSpec>>(
+export function defineOperations<NS extends string, S extends string, const T extends Record<string, OperationSpec<S>>>(
   namespace: NS,
   specs: T,
-): Declared<NS, T> {
+  group: GroupOptions<S> = {},
+): Declared<NS, S, T> {
   const segmentsOf = (path: string) => path.split('/').slice(1);
   const all = Object.values(specs).map((s) => segmentsOf(s.path));
   const out: Record<string, Operation> = {};
@@ -119,15 +136,19 @@ export function defineOperations<NS extends string, const T extends Record<strin
         }
       }
     });
+    const scope = spec.scope ?? (spec.method === 'GET' ? group.scopes?.read : group.scopes?.write);
+    if (scope === undefined) throw new TypeError(`${namespace}.${name} declares no scope, and its group none either`);
     out[name] = Object.freeze({
       ...spec,
+      scope,
+      ...(group.unknownCode ? { unknownCode: group.unknownCode } : {}),
       sdkMethod: `${namespace}.${name}`,
       pathParams: segments.filter((s) => s.startsWith('{')).map((s) => s.slice(1, -1)),
       reservedSegments: reserved,
       pathParts: spec.path.split(/\{(\w+)\}/),
     });
   }
-  return Object.freeze(out) as Declared<NS, T>;
+  return Object.freeze(out) as Declared<NS, S, T>;
 }
 
 /**
@@ -195,23 +216,4 @@ export function buildPath(op: Operation, ids: readonly unknown[]): string {
 /** `question_id` → `questionId`, the name users see. */
 function camel(name: string): string {
   return name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-}
-
-/**
- * The public manifest entry for an operation.
- * @example
- * ```ts
- * const entry: OperationManifestEntry | undefined = operations.find((o) => o.sdkMethod === 'forecasts.create');
- * // { method: 'POST', path: '/forecasts', scope: 'forecasts:write', sdkMethod: 'forecasts.create' }
- * ```
- */
-export interface OperationManifestEntry {
-  /** Upper-case HTTP method. */
-  readonly method: HttpMethod;
-  /** The spec's path template, as in `operations.tsv`. */
-  readonly path: string;
-  /** The scope the API key needs. */
-  readonly scope: Scope;
-  /** Dotted name of the client method that performs it, for example `questions.retrieve`. */
-  readonly sdkMethod: string;
 }

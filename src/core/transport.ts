@@ -5,7 +5,7 @@
  * @module
  */
 import ky, { type KyInstance, type Options } from 'ky';
-import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, toJSONText, type APIError } from './errors.js';
+import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, toJSONText, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
 import { endUpload } from './uploads.js';
 
@@ -216,8 +216,11 @@ export function parseBody(text: string): { json: unknown; text: string; isJSON: 
 const MAX_INVALID_BODY = 2000;
 const MAX_BODY_IN_MESSAGE = 120;
 
-/** Builds the typed error for an HTTP error answer; a non-JSON body still gets its status's class. @internal */
-export function errorFromResponse({ response, text, request }: Received): APIError {
+/**
+ * Builds the typed error for an HTTP error answer; a non-JSON body still gets its status's class.
+ * `rules` and `unknownCode` are the service's (see {@link makeAPIError}). @internal
+ */
+export function errorFromResponse({ response, text, request }: Received, rules?: ErrorRules, unknownCode?: UnknownCodeRule): APIError {
   const { json, isJSON } = parseBody(text);
   const envelope = isJSON && isErrorEnvelope(json) ? json.error : undefined;
   const { type, message, ...extras } = envelope ?? {};
@@ -236,7 +239,7 @@ export function errorFromResponse({ response, text, request }: Received): APIErr
     body: isJSON ? json : text,
     extras,
     request,
-  });
+  }, rules, unknownCode);
 }
 
 /** What a successful answer must hold: nothing, any JSON, a JSON record, or a list envelope. @internal */

@@ -1,23 +1,10 @@
 import { APIResource } from '../core/resource.js';
-import { returns } from '../schemas/returns.js';
-import { defineOperations } from '../core/operation.js';
+import { connectionOperations } from '../api/connections.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
 import { ConnectionCreateParams, ConnectionListParams, ConnectionMemberSwitchParams, ConnectionUpdateParams } from '../schemas/connections.js';
 import type { Connection, ConnectionSignIn } from '../schemas/records/connections.js';
-
-/** The Connections group, declared once. */
-export const connectionOperations = defineOperations('connections', {
-  list: { method: 'GET', path: '/connections', scope: 'connections:read', params: ConnectionListParams, response: returns('Connection'), paging: 'cursor' },
-  create: { method: 'POST', path: '/connections', scope: 'connections:write', params: ConnectionCreateParams, response: returns('Connection'), status: 201 },
-  retrieve: { method: 'GET', path: '/connections/{connection_id}', scope: 'connections:read', response: returns('Connection') },
-  update: { method: 'PATCH', path: '/connections/{connection_id}', scope: 'connections:write', params: ConnectionUpdateParams, response: returns('Connection') },
-  delete: { method: 'DELETE', path: '/connections/{connection_id}', scope: 'connections:write', status: 204 },
-  test: { method: 'POST', path: '/connections/{connection_id}/test', scope: 'connections:write', response: returns('Connection') },
-  memberSwitch: { method: 'PUT', path: '/connections/{connection_id}/member-switch', scope: 'connections:write', params: ConnectionMemberSwitchParams, response: returns('Connection') },
-  signIn: { method: 'POST', path: '/connections/{connection_id}/sign-in', scope: 'connections:write', response: returns('ConnectionSignIn') },
-});
 
 const ops = connectionOperations;
 

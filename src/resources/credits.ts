@@ -1,14 +1,8 @@
 import { APIResource } from '../core/resource.js';
-import { returns } from '../schemas/returns.js';
-import { defineOperations } from '../core/operation.js';
+import { creditOperations } from '../api/account.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/options.js';
 import type { Credits } from '../schemas/records/account.js';
-
-/** The Account group. */
-export const creditOperations = defineOperations('credits', {
-  retrieve: { method: 'GET', path: '/credits', scope: 'forecasts:read', response: returns('Credits') },
-});
 
 /**
  * The organization's credits: balance, prices per run mode, plan.

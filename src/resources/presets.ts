@@ -1,32 +1,12 @@
 import { APIResource } from '../core/resource.js';
-import { returns } from '../schemas/returns.js';
-import { defineOperations } from '../core/operation.js';
+import { presetFileOperations, presetOperations } from '../api/presets.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { ContextFileUpdateParams, ContextListParams } from '../schemas/context.js';
+import { ContextFileUpdateParams } from '../schemas/context.js';
 import { PresetCreateParams, PresetDefaultsParams, PresetFileUploadParams, PresetUpdateParams, type PresetListParams } from '../schemas/presets.js';
 import type { ContextFile } from '../schemas/records/context.js';
 import type { Preset, PresetDefaults } from '../schemas/records/presets.js';
-
-/** The Forecast presets group (its file operations are `presetFileOperations`). */
-export const presetOperations = defineOperations('presets', {
-  list: { method: 'GET', path: '/forecast-presets', scope: 'forecasts:read', params: ContextListParams, response: returns('Preset'), paging: 'cursor' },
-  create: { method: 'POST', path: '/forecast-presets', scope: 'forecasts:write', params: PresetCreateParams, response: returns('Preset'), status: 201 },
-  retrieveDefaults: { method: 'GET', path: '/forecast-presets/defaults', scope: 'forecasts:read', response: returns('PresetDefaults') },
-  updateDefaults: { method: 'PUT', path: '/forecast-presets/defaults', scope: 'forecasts:write', params: PresetDefaultsParams, response: returns('PresetDefaults') },
-  retrieve: { method: 'GET', path: '/forecast-presets/{preset_id}', scope: 'forecasts:read', response: returns('Preset') },
-  update: { method: 'PATCH', path: '/forecast-presets/{preset_id}', scope: 'forecasts:write', params: PresetUpdateParams, response: returns('Preset') },
-  delete: { method: 'DELETE', path: '/forecast-presets/{preset_id}', scope: 'forecasts:write', status: 204 },
-});
-
-/** A preset's files, of the Forecast presets group. */
-export const presetFileOperations = defineOperations('presets.files', {
-  upload: { method: 'POST', path: '/forecast-presets/{preset_id}/files', scope: 'forecasts:write', params: PresetFileUploadParams, response: returns('ContextFile'), status: 201, multipart: true },
-  retrieve: { method: 'GET', path: '/forecast-presets/{preset_id}/files/{file_id}', scope: 'forecasts:read', response: returns('ContextFile') },
-  update: { method: 'PATCH', path: '/forecast-presets/{preset_id}/files/{file_id}', scope: 'forecasts:write', params: ContextFileUpdateParams, response: returns('ContextFile') },
-  delete: { method: 'DELETE', path: '/forecast-presets/{preset_id}/files/{file_id}', scope: 'forecasts:write', status: 204 },
-});
 
 /**
  * A preset's files (`client.presets.files`). While one is `processing`, a forecast with the preset

@@ -1,6 +1,5 @@
 import { APIResource } from '../core/resource.js';
-import { returns } from '../schemas/returns.js';
-import { defineOperations } from '../core/operation.js';
+import { questionOperations } from '../api/questions.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
@@ -10,19 +9,6 @@ import { QuestionForecasts } from './forecasts/index.js';
 import { QuestionSchedule, QuestionWatch } from './schedules.js';
 import { QuestionContext, QuestionFiles } from './context/index.js';
 import { QuestionShareLinks, QuestionSubscriptions } from './sharing.js';
-
-/** The Questions group, declared once. */
-export const questionOperations = defineOperations('questions', {
-  list: { method: 'GET', path: '/questions', scope: 'questions:read', params: QuestionListParams, response: returns('Question'), paging: 'cursor' },
-  create: { method: 'POST', path: '/questions', scope: 'questions:write', params: QuestionCreateParams, response: returns('Question'), status: 201 },
-  retrieve: { method: 'GET', path: '/questions/{question_id}', scope: 'questions:read', response: returns('Question') },
-  update: { method: 'PATCH', path: '/questions/{question_id}', scope: 'questions:write', params: QuestionUpdateParams, response: returns('Question') },
-  browse: { method: 'GET', path: '/questions/browse', scope: 'questions:read', params: QuestionBrowseParams, response: returns('Question'), paging: 'offset' },
-  import: { method: 'POST', path: '/questions/import', scope: 'questions:write', params: QuestionImportParams, response: returns('Question'), status: 201 },
-  normalize: { method: 'POST', path: '/questions/normalize', scope: 'questions:write', params: NormalizeParams, response: returns('NormalizeResult') },
-  clarify: { method: 'POST', path: '/questions/normalize/clarify', scope: 'questions:write', params: NormalizeClarifyParams, response: returns('NormalizeResult') },
-  revise: { method: 'POST', path: '/questions/normalize/revise', scope: 'questions:write', params: NormalizeReviseParams, response: returns('NormalizeResult') },
-});
 
 const ops = questionOperations;
 

@@ -1,35 +1,10 @@
 import { APIResource } from '../core/resource.js';
-import { returns } from '../schemas/returns.js';
-import { defineOperations } from '../core/operation.js';
+import { questionScheduleOperations, questionWatchOperations, scheduleOperations, watchOperations } from '../api/schedules.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
 import { AutomationListParams, ScheduleParams, WatchParams } from '../schemas/schedules.js';
 import type { Schedule, Watch } from '../schemas/records/schedules.js';
-
-/** A question's schedule, of the Schedules and automatic reruns group. */
-export const questionScheduleOperations = defineOperations('questions.schedule', {
-  retrieve: { method: 'GET', path: '/questions/{question_id}/schedule', scope: 'forecasts:read', response: returns('Schedule') },
-  update: { method: 'PUT', path: '/questions/{question_id}/schedule', scope: 'forecasts:write', params: ScheduleParams, response: returns('Schedule') },
-  delete: { method: 'DELETE', path: '/questions/{question_id}/schedule', scope: 'forecasts:write', status: 204 },
-});
-
-/** A question's watch, of the Schedules and automatic reruns group. */
-export const questionWatchOperations = defineOperations('questions.watch', {
-  retrieve: { method: 'GET', path: '/questions/{question_id}/watch', scope: 'forecasts:read', response: returns('Watch') },
-  update: { method: 'PUT', path: '/questions/{question_id}/watch', scope: 'forecasts:write', params: WatchParams, response: returns('Watch') },
-  delete: { method: 'DELETE', path: '/questions/{question_id}/watch', scope: 'forecasts:write', status: 204 },
-});
-
-/** `GET /schedules`. */
-export const scheduleOperations = defineOperations('schedules', {
-  list: { method: 'GET', path: '/schedules', scope: 'forecasts:read', params: AutomationListParams, response: returns('Schedule'), paging: 'cursor' },
-});
-
-/** `GET /watches`. */
-export const watchOperations = defineOperations('watches', {
-  list: { method: 'GET', path: '/watches', scope: 'forecasts:read', params: AutomationListParams, response: returns('Watch'), paging: 'cursor' },
-});
 
 /**
  * A question's schedule of repeated forecasts (`client.questions.schedule`): no faster than every

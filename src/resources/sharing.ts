@@ -1,28 +1,10 @@
 import { APIResource } from '../core/resource.js';
-import { returns } from '../schemas/returns.js';
-import { defineOperations } from '../core/operation.js';
+import { shareLinkOperations, subscriptionOperations } from '../api/sharing.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
 import { ShareLinkCreateParams, ShareLinkListParams, ShareLinkUpdateParams } from '../schemas/sharing.js';
 import type { QuestionSubscription as Subscription, ShareLink } from '../schemas/records/sharing.js';
-
-/** A question's share links, of the Sharing and notifications group. */
-export const shareLinkOperations = defineOperations('questions.shareLinks', {
-  list: { method: 'GET', path: '/questions/{question_id}/share-links', scope: 'questions:write', params: ShareLinkListParams, response: returns('ShareLink'), paging: 'cursor' },
-  create: { method: 'POST', path: '/questions/{question_id}/share-links', scope: 'questions:write', params: ShareLinkCreateParams, response: returns('ShareLink'), status: 201 },
-  retrieve: { method: 'GET', path: '/questions/{question_id}/share-links/{link_id}', scope: 'questions:write', response: returns('ShareLink') },
-  update: { method: 'PATCH', path: '/questions/{question_id}/share-links/{link_id}', scope: 'questions:write', params: ShareLinkUpdateParams, response: returns('ShareLink') },
-  delete: { method: 'DELETE', path: '/questions/{question_id}/share-links/{link_id}', scope: 'questions:write', status: 204 },
-  revoke: { method: 'POST', path: '/questions/{question_id}/share-links/{link_id}/revoke', scope: 'questions:write', response: returns('ShareLink') },
-});
-
-/** Your notification subscription to a question, of the Sharing and notifications group. */
-export const subscriptionOperations = defineOperations('questions.subscription', {
-  retrieve: { method: 'GET', path: '/questions/{question_id}/subscription', scope: 'questions:read', response: returns('QuestionSubscription') },
-  follow: { method: 'PUT', path: '/questions/{question_id}/subscription', scope: 'questions:write', response: returns('QuestionSubscription') },
-  unfollow: { method: 'DELETE', path: '/questions/{question_id}/subscription', scope: 'questions:write', status: 204 },
-});
 
 const ops = shareLinkOperations;
 

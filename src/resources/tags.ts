@@ -1,15 +1,9 @@
 import { APIResource } from '../core/resource.js';
-import { returns } from '../schemas/returns.js';
-import { defineOperations } from '../core/operation.js';
+import { tagOperations } from '../api/questions.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
 import { TagListParams } from '../schemas/questions.js';
 import type { Tag } from '../schemas/records/questions.js';
-
-/** The tags operation of the Questions group. */
-export const tagOperations = defineOperations('tags', {
-  list: { method: 'GET', path: '/tags', scope: 'questions:read', params: TagListParams, response: returns('Tag'), paging: 'cursor' },
-});
 
 /**
  * Tags used on your questions.

@@ -1,6 +1,5 @@
 import { APIResource } from '../core/resource.js';
-import { returns } from '../schemas/returns.js';
-import { defineOperations } from '../core/operation.js';
+import { questionTemplateFileOperations, questionTemplateOperations } from '../api/templates.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
@@ -15,26 +14,6 @@ import {
   QuestionTemplateUpdateParams,
 } from '../schemas/templates.js';
 import type { QuestionTemplate, QuestionTemplateApplication, QuestionTemplateFile, QuestionTemplateFill } from '../schemas/records/templates.js';
-
-/** The Question templates group (8 of its 12 operations; the files are `questionTemplates.files.*`). */
-export const questionTemplateOperations = defineOperations('questionTemplates', {
-  list: { method: 'GET', path: '/question-templates', scope: 'questions:read', params: QuestionTemplateListParams, response: returns('QuestionTemplate'), paging: 'cursor' },
-  create: { method: 'POST', path: '/question-templates', scope: 'questions:write', params: QuestionTemplateCreateParams, response: returns('QuestionTemplate'), status: 201 },
-  createFromQuestion: { method: 'POST', path: '/question-templates/from-question', scope: 'questions:write', params: QuestionTemplateFromQuestionParams, response: returns('QuestionTemplate'), status: 201 },
-  retrieve: { method: 'GET', path: '/question-templates/{template_id}', scope: 'questions:read', response: returns('QuestionTemplate') },
-  update: { method: 'PATCH', path: '/question-templates/{template_id}', scope: 'questions:write', params: QuestionTemplateUpdateParams, response: returns('QuestionTemplate') },
-  delete: { method: 'DELETE', path: '/question-templates/{template_id}', scope: 'questions:write', status: 204 },
-  apply: { method: 'POST', path: '/question-templates/{template_id}/apply', scope: 'questions:read', params: QuestionTemplateApplyParams, response: returns('QuestionTemplateApplication') },
-  fill: { method: 'POST', path: '/question-templates/{template_id}/fill', scope: 'questions:write', params: QuestionTemplateFillParams, response: returns('QuestionTemplateFill') },
-});
-
-/** A template's files, of the Question templates group. */
-export const questionTemplateFileOperations = defineOperations('questionTemplates.files', {
-  upload: { method: 'POST', path: '/question-templates/{template_id}/files', scope: 'questions:write', params: QuestionTemplateFileUploadParams, response: returns('QuestionTemplateFile'), status: 201, multipart: true },
-  retrieve: { method: 'GET', path: '/question-templates/{template_id}/files/{file_id}', scope: 'questions:read', response: returns('QuestionTemplateFile') },
-  update: { method: 'PATCH', path: '/question-templates/{template_id}/files/{file_id}', scope: 'questions:write', params: QuestionTemplateFileUpdateParams, response: returns('QuestionTemplateFile') },
-  delete: { method: 'DELETE', path: '/question-templates/{template_id}/files/{file_id}', scope: 'questions:write', status: 204 },
-});
 
 const ops = questionTemplateOperations;
 const fileOps = questionTemplateFileOperations;

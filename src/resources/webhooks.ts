@@ -1,46 +1,12 @@
 import { APIResource } from '../core/resource.js';
-import { returns } from '../schemas/returns.js';
-import { defineOperations } from '../core/operation.js';
+import { webhookDeliveryOperations, webhookOperations } from '../api/webhooks.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
 import { WebhookCreateParams, WebhookDeliveryAttemptListParams, WebhookDeliveryListParams, WebhookListParams, WebhookUpdateParams } from '../schemas/webhooks.js';
 import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt, WebhookWithSecret } from '../schemas/records/webhooks.js';
 import type { ForecastTask } from '../schemas/records/forecasts.js';
-import { forecastOperations } from './forecasts/index.js';
-
-/** The webhook operations of the Webhooks group, declared once. */
-export const webhookOperations = defineOperations('webhooks', {
-  list: { method: 'GET', path: '/webhooks', scope: 'forecasts:read', params: WebhookListParams, response: returns('Webhook'), paging: 'cursor' },
-  create: { method: 'POST', path: '/webhooks', scope: 'forecasts:write', params: WebhookCreateParams, response: returns('WebhookWithSecret'), status: 201 },
-  retrieve: { method: 'GET', path: '/webhooks/{webhook_id}', scope: 'forecasts:read', response: returns('Webhook') },
-  update: { method: 'PATCH', path: '/webhooks/{webhook_id}', scope: 'forecasts:write', params: WebhookUpdateParams, response: returns('Webhook') },
-  delete: { method: 'DELETE', path: '/webhooks/{webhook_id}', scope: 'forecasts:write' },
-  rotate: { method: 'POST', path: '/webhooks/{webhook_id}/rotate', scope: 'forecasts:write', response: returns('WebhookWithSecret') },
-  test: { method: 'POST', path: '/webhooks/{webhook_id}/test', scope: 'forecasts:write', response: returns('WebhookDelivery') },
-});
-
-/** The delivery operations of the Webhooks group (`/webhook-deliveries`), declared once. */
-export const webhookDeliveryOperations = defineOperations('webhooks.deliveries', {
-  list: {
-    method: 'GET',
-    path: '/webhook-deliveries',
-    scope: 'forecasts:read',
-    params: WebhookDeliveryListParams,
-    response: returns('WebhookDelivery'),
-    paging: 'cursor',
-  },
-  retrieve: { method: 'GET', path: '/webhook-deliveries/{delivery_id}', scope: 'forecasts:read', response: returns('WebhookDelivery') },
-  listAttempts: {
-    method: 'GET',
-    path: '/webhook-deliveries/{delivery_id}/attempts',
-    scope: 'forecasts:read',
-    params: WebhookDeliveryAttemptListParams,
-    response: returns('WebhookDeliveryAttempt'),
-    paging: 'cursor',
-  },
-  replay: { method: 'POST', path: '/webhook-deliveries/{delivery_id}/replay', scope: 'forecasts:write', response: returns('WebhookDelivery') },
-});
+import { forecastOperations } from '../api/forecasts.js';
 
 /**
  * What {@link Webhooks.retrieveTask} needs from an event: `data.taskId`. Every forecast event has it.

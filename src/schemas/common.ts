@@ -3,7 +3,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MAX_OFFSET_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../core/limits.js';
+import { MAX_OFFSET_PAGE_SIZE, MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '../api/limits.js';
 import { OTHER_BRANCH, type BranchSelecting } from '../core/validate.js';
 
 /**

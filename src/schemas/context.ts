@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MAX_FILE_BYTES, MAX_USER_NOTE_LENGTH } from '../core/limits.js';
+import { MAX_FILE_BYTES, MAX_USER_NOTE_LENGTH } from '../api/limits.js';
 import { isUploadable, uploadSize, type Uploadable } from '../core/uploads.js';
 import { CursorPageParams, exact, rule } from './common.js';
 import { ARTIFACT_TYPES, FILE_TREATMENTS } from './enums.js';

@@ -6,7 +6,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MAX_DECISION_OPTIONS, MIN_DECISION_OPTIONS } from '../core/limits.js';
+import { MAX_DECISION_OPTIONS, MIN_DECISION_OPTIONS } from '../api/limits.js';
 import { CursorPageParams, OffsetPageParams, exact, rule } from './common.js';
 import { CONDITION_OPERATORS, DECISION_LINK_KINDS, DECISION_STATUSES, RUN_MODES } from './enums.js';
 import { QuestionUpdateParams } from './questions.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../core/limits.js';
+import { MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../api/limits.js';
 import { withKeysOf } from '../core/validate.js';
 import { CursorPageParams, exact, rule } from './common.js';
 import { QuestionCreateParams } from './questions.js';

@@ -3,7 +3,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MAX_FILE_BYTES } from '../core/limits.js';
+import { MAX_FILE_BYTES } from '../api/limits.js';
 import { exact, rule, unionByKey } from './common.js';
 import { ContextFileUploadParams, fileSettings, Id, TOO_BIG, type ContextListParams } from './context.js';
 import { OWNERSHIP_SCOPES } from './enums.js';

@@ -11,7 +11,7 @@ import {
   MAX_TITLE_LENGTH,
   MIN_DISCRETE_SPAN,
   MIN_OPTIONS,
-} from '../core/limits.js';
+} from '../api/limits.js';
 import { CursorPageParams, OffsetPageParams, exact, unionByKey } from './common.js';
 
 import { QUESTION_TYPES } from './enums.js';

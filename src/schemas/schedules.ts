@@ -3,7 +3,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MIN_SCHEDULE_INTERVAL_HOURS } from '../core/limits.js';
+import { MIN_SCHEDULE_INTERVAL_HOURS } from '../api/limits.js';
 import { CursorPageParams, exact, rule } from './common.js';
 
 // Date.parse rather than z.iso.datetime: the ISO regexes would cost more bundle bytes than they buy.

@@ -7,7 +7,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MAX_FILE_BYTES, MAX_TAGS, MAX_USER_NOTE_LENGTH } from '../core/limits.js';
+import { MAX_FILE_BYTES, MAX_TAGS, MAX_USER_NOTE_LENGTH } from '../api/limits.js';
 import type { Uploadable } from '../core/uploads.js';
 import { CursorPageParams, exact, rule } from './common.js';
 import { ARTIFACT_TYPES, OWNERSHIP_SCOPES, QUESTION_TYPES, TREATMENTS } from './enums.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MAX_WEBHOOK_URL_LENGTH } from '../core/limits.js';
+import { MAX_WEBHOOK_URL_LENGTH } from '../api/limits.js';
 import { addressKind } from './addresses.js';
 import { CursorPageParams, exact, openEnum } from './common.js';
 import { SubscribableEventKind } from './events.js';

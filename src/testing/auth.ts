@@ -3,7 +3,7 @@
  * `Authorization: Bearer <key>` or `X-Api-Key: <key>`; unknown → 401, missing scope → 403.
  * @module
  */
-import type { Scope } from '../core/operation.js';
+import type { Scope } from '../api/scopes.js';
 import { MockHttpError } from './http.js';
 
 /**

@@ -8,7 +8,7 @@
  * Keys are kept 24 hours of mock-clock time, per API key.
  * @module
  */
-import { IDEMPOTENCY_RETENTION_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../core/limits.js';
+import { IDEMPOTENCY_RETENTION_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../api/limits.js';
 import { keyOf } from './auth.js';
 import type { MockClock } from './clock.js';
 import { badRequest, errorResponse, MockHttpError } from './http.js';

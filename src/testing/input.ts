@@ -4,7 +4,7 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import { MAX_FILE_BYTES } from '../core/limits.js';
+import { MAX_FILE_BYTES } from '../api/limits.js';
 import { parseOrThrow } from '../core/validate.js';
 import { ValidationError } from '../core/errors.js';
 import { badRequest, MockHttpError } from './http.js';

@@ -5,7 +5,7 @@
 import {
   DEFAULT_OFFSET_PAGE_SIZE,
   DEFAULT_PAGE_SIZE,
-} from '../core/limits.js';
+} from '../api/limits.js';
 import { badRequest } from './http.js';
 import { fromBase64Url, toBase64Url } from './base64url.js';
 

@@ -2,7 +2,7 @@
  * The route table, derived from the operation declarations (never a second hand-written list).
  * @module
  */
-import type { Operation } from '../core/operation.js';
+import type { ServiceOperation as Operation } from '../api/index.js';
 
 /**
  * The prefix every path of the service starts with.

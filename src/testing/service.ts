@@ -3,8 +3,8 @@
  * handlers are thin adapters over it.
  * @module
  */
-import type { Operation } from '../core/operation.js';
-import { declaredOperations } from '../operations.js';
+import type { ServiceOperation as Operation } from '../api/index.js';
+import { declaredOperations } from '../api/index.js';
 import { generateKey, KeyRing, redactHeaders, requireScope, type MockApiKey, type Principal } from './auth.js';
 import { ManualClock, ScaledClock, type MockClock } from './clock.js';
 import { delay, FaultInjector, faultResponse, MockConnectionDropped, type FaultRule } from './faults.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import { WebhookVerificationError } from '../core/errors.js';
-import { WEBHOOK_TOLERANCE_SECONDS } from '../core/limits.js';
+import { WEBHOOK_TOLERANCE_SECONDS } from '../api/limits.js';
 import type { KnownWebhookEvent, WebhookEvent } from '../schemas/events.js';
 import { cryptoBackend } from './crypto.js';
 import { SIGNATURE_HEADER, parseSignatureHeader, readHeader, type WebhookHeaders } from './headers.js';

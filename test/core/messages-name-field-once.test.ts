@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { ValidationError, type ValidationIssue } from '../../src/core/errors.js';
 import { parseOrThrow } from '../../src/core/validate.js';
-import { declaredOperations } from '../../src/operations.js';
+import { declaredOperations } from '../../src/api/index.js';
 import { QuestionDefinition } from '../../src/schemas/questions.js';
 
 /** Wrong values of every kind: each key of each schema gets each of them. */

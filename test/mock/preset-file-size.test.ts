@@ -1,7 +1,7 @@
 // A preset file sent as JSON `{filename, contentBase64}` meets the spec's 10 MiB file limit, as a
 // multipart one does: the SDK and the mock (over HTTP) agree on where it lies.
 import { describe, expect, it } from 'vitest';
-import { MAX_FILE_BYTES } from '../../src/core/limits.js';
+import { MAX_FILE_BYTES } from '../../src/api/limits.js';
 import { MAX_JSON_UPLOAD_BODY_BYTES } from '../../src/testing/index.js';
 import { useOrgMock } from '../e2e/_org.js';
 

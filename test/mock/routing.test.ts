@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
-import { declaredOperations } from '../../src/operations.js';
+import { declaredOperations } from '../../src/api/index.js';
 import { call, createQuestion, binary, expectError, type ListBody, type Question } from './_helpers.js';
 
 describe('routing', () => {

@@ -1,6 +1,5 @@
 import { APIResource } from '../../core/resource.js';
-import { returns } from '../../schemas/returns.js';
-import { defineOperations } from '../../core/operation.js';
+import { contextOperations, fileOperations } from '../../api/context.js';
 import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/options.js';
@@ -8,25 +7,6 @@ import { ContextFileReplaceParams, ContextFileUpdateParams, ContextFileUploadPar
 import { ContextNoteInput } from '../../schemas/forecasts.js';
 import type { ContextFile, ContextNote, ContextReady } from '../../schemas/records/context.js';
 import { waitUntilReady, type ContextWaitOptions } from './readiness.js';
-
-/** Context notes and readiness, of the Question context group. */
-export const contextOperations = defineOperations('questions.context', {
-  list: { method: 'GET', path: '/questions/{question_id}/context', scope: 'questions:read', params: ContextListParams, response: returns('ContextNote'), paging: 'cursor' },
-  create: { method: 'POST', path: '/questions/{question_id}/context', scope: 'questions:write', params: ContextNoteInput, response: returns('ContextNote'), status: 201 },
-  update: { method: 'PATCH', path: '/questions/{question_id}/context/{note_id}', scope: 'questions:write', params: ContextNoteUpdateParams, response: returns('ContextNote') },
-  delete: { method: 'DELETE', path: '/questions/{question_id}/context/{note_id}', scope: 'questions:write', status: 204 },
-  ready: { method: 'GET', path: '/questions/{question_id}/context/ready', scope: 'questions:read', response: returns('ContextReady') },
-});
-
-/** Context files, of the Question context group. */
-export const fileOperations = defineOperations('questions.files', {
-  list: { method: 'GET', path: '/questions/{question_id}/files', scope: 'questions:read', params: ContextListParams, response: returns('ContextFile'), paging: 'cursor' },
-  upload: { method: 'POST', path: '/questions/{question_id}/files', scope: 'questions:write', params: ContextFileUploadParams, response: returns('ContextFile'), status: 201, multipart: true },
-  retrieve: { method: 'GET', path: '/questions/{question_id}/files/{file_id}', scope: 'questions:read', response: returns('ContextFile') },
-  update: { method: 'PATCH', path: '/questions/{question_id}/files/{file_id}', scope: 'questions:write', params: ContextFileUpdateParams, response: returns('ContextFile') },
-  delete: { method: 'DELETE', path: '/questions/{question_id}/files/{file_id}', scope: 'questions:write', status: 204 },
-  replace: { method: 'POST', path: '/questions/{question_id}/files/{file_id}/replace', scope: 'questions:write', params: ContextFileReplaceParams, response: returns('ContextFile'), multipart: true },
-});
 
 /**
  * A question's context notes (`client.questions.context`). A note applies to the question's next

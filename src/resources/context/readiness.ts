@@ -6,8 +6,9 @@
  */
 import type { APIPromise } from '../../core/api-promise.js';
 import type { ClientClock } from '../../core/clock.js';
-import { ContextFileFailedError, ContextWaitTimeoutError, ValidationError, parseRetryAfter } from '../../core/errors.js';
-import { MAX_PAGE_SIZE } from '../../core/limits.js';
+import { ValidationError, parseRetryAfter } from '../../core/errors.js';
+import { ContextFileFailedError, ContextWaitTimeoutError } from '../../api/errors.js';
+import { MAX_PAGE_SIZE } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
 import { poll, waitScope } from '../../core/polling.js';

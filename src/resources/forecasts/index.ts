@@ -1,7 +1,7 @@
 import { EventEmitter } from 'eventemitter3';
 import { APIResource } from '../../core/resource.js';
-import { returns } from '../../schemas/returns.js';
-import { defineOperations } from '../../core/operation.js';
+import { forecastOperations, questionForecastOperations, runModeOperations } from '../../api/forecasts.js';
+import { chatOperations } from '../../api/chat.js';
 import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/options.js';
@@ -18,49 +18,13 @@ import {
   type WaitManyOptions,
   type WaitOptions,
 } from './waits.js';
-import { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams, QuestionForecastCreateParams, QuestionForecastListParams, RunModeListParams, readCancelBatch } from '../../schemas/forecasts.js';
+import { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams, QuestionForecastCreateParams, QuestionForecastListParams, RunModeListParams } from '../../schemas/forecasts.js';
 import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
 import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../../schemas/chat.js';
 import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
 import { QuestionFiles } from '../context/index.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
 import type { RunManyContext, RunManyInput, RunManyOptions, RunManyResult } from './run-many.js';
-
-/** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
-export const forecastOperations = defineOperations('forecasts', {
-  list: { method: 'GET', path: '/forecasts', scope: 'forecasts:read', params: ForecastListParams, response: returns('ForecastListItem'), paging: 'cursor' },
-  create: { method: 'POST', path: '/forecasts', scope: 'forecasts:write', params: ForecastCreateParams, response: returns('ForecastTask'), status: 202, idempotent: true },
-  retrieve: { method: 'GET', path: '/forecasts/{task_id}', scope: 'forecasts:read', params: ForecastRetrieveParams, response: returns('ForecastTask') },
-  cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', scope: 'forecasts:write', response: returns('ForecastTask') },
-  createBatch: { method: 'POST', path: '/forecasts/batch', scope: 'forecasts:write', params: ForecastBatchParams, response: returns('ForecastBatchResult'), idempotent: true },
-  cancelBatch: {
-    method: 'POST',
-    path: '/forecasts/cancel',
-    scope: 'forecasts:write',
-    params: ForecastCancelBatchParams,
-    response: returns('ForecastCancelBatchResult'),
-    read: { expects: 'a result per task, such as {items: [{taskId, status}]}', from: readCancelBatch },
-  },
-});
-
-/** `GET /run-modes`, of the Forecasts group. */
-export const runModeOperations = defineOperations('runModes', {
-  list: { method: 'GET', path: '/run-modes', scope: 'forecasts:read', params: RunModeListParams, response: returns('RunMode'), paging: 'cursor' },
-});
-
-/** A question's forecasts, of the Forecasts group. */
-export const questionForecastOperations = defineOperations('questions.forecasts', {
-  list: { method: 'GET', path: '/questions/{question_id}/forecasts', scope: 'forecasts:read', params: QuestionForecastListParams, response: returns('ForecastListItem'), paging: 'cursor' },
-  create: { method: 'POST', path: '/questions/{question_id}/forecasts', scope: 'forecasts:write', params: QuestionForecastCreateParams, response: returns('ForecastTask'), status: 202 },
-});
-
-/** The Forecast chat group. */
-export const chatOperations = defineOperations('forecasts.chat', {
-  list: { method: 'GET', path: '/forecasts/{task_id}/chat', scope: 'forecasts:read', params: ChatListParams, response: returns('ChatThread'), paging: 'cursor' },
-  create: { method: 'POST', path: '/forecasts/{task_id}/chat', scope: 'forecasts:write', params: ChatCreateParams, response: returns('ChatThread') },
-  retrieve: { method: 'GET', path: '/forecasts/{task_id}/chat/{thread_id}', scope: 'forecasts:read', response: returns('ChatThread') },
-  acceptContext: { method: 'POST', path: '/forecasts/chat/messages/{message_id}/accept-context', scope: 'questions:write', params: AcceptContextParams, response: returns('ContextNote'), status: 201 },
-});
 
 const ops = forecastOperations;
 

@@ -9,7 +9,7 @@
 import type { ClientClock } from '../../core/clock.js';
 import { APIError, InvalidResponseError, ValidationError, parseRetryAfter } from '../../core/errors.js';
 import { checkIdempotencyKey } from '../../core/idempotency.js';
-import { MAX_ACTIVE_FORECASTS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS, MAX_PAGE_SIZE, QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../core/limits.js';
+import { MAX_ACTIVE_FORECASTS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS, MAX_PAGE_SIZE, QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import { boundedWait } from '../../core/polling.js';
 import { WAIT_MODE, type WaitRequestOptions } from '../../core/retry.js';

@@ -16,7 +16,7 @@ import {
   MAX_PAGE_SIZE,
   QUEUED_RETRY_AFTER_MS,
   RUNNING_RETRY_AFTER_MS,
-} from '../../core/limits.js';
+} from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
 import { poll, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';

@@ -3,8 +3,8 @@
  * spec's 30-messages-a-minute limit; an assistant message's suggestion can be saved as a context note.
  * @module
  */
-import { CHAT_MESSAGES_PER_MINUTE } from '../../core/limits.js';
-import { chatOperations as ops } from '../../resources/forecasts/index.js';
+import { CHAT_MESSAGES_PER_MINUTE } from '../../api/limits.js';
+import { chatOperations as ops } from '../../api/chat.js';
 import type { ChatMessage, ChatThread } from '../../schemas/records/chat.js';
 import type { ForecastData } from '../../schemas/records/forecasts.js';
 import { badRequest, conflict, notFound } from '../http.js';

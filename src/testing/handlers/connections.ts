@@ -4,7 +4,7 @@
  * A connection's key is never kept nor returned: reads show `hasApiKey`.
  * @module
  */
-import { connectionOperations as ops } from '../../resources/connections.js';
+import { connectionOperations as ops } from '../../api/connections.js';
 import type { Connection } from '../../schemas/records/connections.js';
 import { requireOrganizationAdmin } from '../auth.js';
 import { badRequest, notFound } from '../http.js';

@@ -3,7 +3,7 @@
  * the clock) and readiness. Who may see a question may read and manage its context.
  * @module
  */
-import { contextOperations as nops, fileOperations as fops } from '../../resources/context/index.js';
+import { contextOperations as nops, fileOperations as fops } from '../../api/context.js';
 import { conflict, MockHttpError, notFound, Reply } from '../http.js';
 import { addNote, CONTEXT_NOTES, deleteFile, editFile, fileView, filesOf, findFile, replaceFile, storeFile, type UploadInput } from '../models/context.js';
 import { findVisibleQuestion } from '../models/question.js';

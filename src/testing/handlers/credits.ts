@@ -2,7 +2,7 @@
  * Account: the organization's credits record.
  * @module
  */
-import { creditOperations as ops } from '../../resources/credits.js';
+import { creditOperations as ops } from '../../api/account.js';
 import { creditsOf, creditsView } from '../models/credits.js';
 import { on } from './types.js';
 

@@ -7,7 +7,7 @@
  * always on (like the drafting and chat limits). The state machines are `models/decision.ts`.
  * @module
  */
-import { DECISION_MODEL_CALLS_PER_MINUTE } from '../../core/limits.js';
+import { DECISION_MODEL_CALLS_PER_MINUTE } from '../../api/limits.js';
 import {
   decisionCommentOperations as cops,
   decisionConditionOperations as kops,
@@ -18,7 +18,7 @@ import {
   decisionNoteOperations as tops,
   decisionOperations as ops,
   decisionSummaryOperations as sops,
-} from '../../resources/decisions/index.js';
+} from '../../api/decisions.js';
 import { QuestionDefinition as QuestionDefinitionSchema } from '../../schemas/questions.js';
 import type { DecisionDraftQuestion, DecisionForecastEstimate, DecisionForecastRun } from '../../schemas/records/decisions.js';
 import { badRequest, conflict, MockHttpError, notFound } from '../http.js';

@@ -3,8 +3,8 @@
  * under the spec's 20-per-minute drafting limit.
  * @module
  */
-import { DRAFTING_PER_MINUTE } from '../../core/limits.js';
-import { questionOperations as ops } from '../../resources/questions.js';
+import { DRAFTING_PER_MINUTE } from '../../api/limits.js';
+import { questionOperations as ops } from '../../api/questions.js';
 import { QuestionDefinition as QuestionDefinitionSchema } from '../../schemas/questions.js';
 import { badRequest } from '../http.js';
 import { validate } from '../input.js';

@@ -3,8 +3,8 @@
  * (one or in bulk), run modes. The lifecycle itself is `models/forecast-task.ts`.
  * @module
  */
-import { forecastOperations as ops, questionForecastOperations as qops, runModeOperations } from '../../resources/forecasts/index.js';
-import { QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../core/limits.js';
+import { forecastOperations as ops, questionForecastOperations as qops, runModeOperations } from '../../api/forecasts.js';
+import { QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../api/limits.js';
 import { ForecastCreateParams, type RunModeKey } from '../../schemas/forecasts.js';
 import type { ForecastListItem } from '../../schemas/records/forecasts.js';
 import { MockHttpError, notFound, Reply, type HeaderMap } from '../http.js';

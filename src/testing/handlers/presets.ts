@@ -3,7 +3,7 @@
  * (changed only by an organization admin), their files, and the default presets.
  * @module
  */
-import { presetFileOperations as fops, presetOperations as ops } from '../../resources/presets.js';
+import { presetFileOperations as fops, presetOperations as ops } from '../../api/presets.js';
 import type { PresetFileJSON } from '../../schemas/presets.js';
 import { requireOrganizationAdmin } from '../auth.js';
 import { fromBase64Url } from '../base64url.js';

@@ -2,7 +2,7 @@
  * Questions: create, retrieve, edit (with the lock once forecast), list, browse and import.
  * @module
  */
-import { questionOperations as ops } from '../../resources/questions.js';
+import { questionOperations as ops } from '../../api/questions.js';
 import {
   FIELDS_EDITABLE_AFTER_FORECAST,
   QuestionDefinition as QuestionDefinitionSchema,

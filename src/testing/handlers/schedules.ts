@@ -2,7 +2,7 @@
  * Schedules and automatic reruns: a question's schedule and watch, and the lists of both.
  * @module
  */
-import { questionScheduleOperations as sops, questionWatchOperations as wops, scheduleOperations, watchOperations } from '../../resources/schedules.js';
+import { questionScheduleOperations as sops, questionWatchOperations as wops, scheduleOperations, watchOperations } from '../../api/schedules.js';
 import { notFound } from '../http.js';
 import { deleteSchedule, putSchedule, scheduleView, SCHEDULES, WATCHES, watchView } from '../models/automation.js';
 import { chargeForecast } from '../models/credits.js';

@@ -4,7 +4,7 @@
  * (`schemas/records/sharing.ts`).
  * @module
  */
-import { shareLinkOperations as ops, subscriptionOperations as subs } from '../../resources/sharing.js';
+import { shareLinkOperations as ops, subscriptionOperations as subs } from '../../api/sharing.js';
 import type { QuestionSubscription, ShareLink } from '../../schemas/records/sharing.js';
 import { badRequest, conflict, notFound } from '../http.js';
 import { findVisibleQuestion } from '../models/question.js';

@@ -2,7 +2,7 @@
  * Tags: the distinct tags on the questions the caller sees, by slug.
  * @module
  */
-import { tagOperations as ops } from '../../resources/tags.js';
+import { tagOperations as ops } from '../../api/questions.js';
 import type { Tag } from '../../schemas/records/questions.js';
 import { visibleQuestions } from '../models/question.js';
 import { cursorPage } from '../paging.js';

@@ -4,7 +4,7 @@
  * sending); a template edit is checked again as a whole here.
  * @module
  */
-import { questionTemplateFileOperations as fileOps, questionTemplateOperations as ops } from '../../resources/templates.js';
+import { questionTemplateFileOperations as fileOps, questionTemplateOperations as ops } from '../../api/templates.js';
 import { templateIssues } from '../../schemas/templates.js';
 import type { QuestionTemplate } from '../../schemas/records/templates.js';
 import { requireOrganizationAdmin } from '../auth.js';

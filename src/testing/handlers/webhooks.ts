@@ -3,8 +3,8 @@
  * deliveries and their attempts. Sending is the delivery engine's (`../webhooks/engine.ts`).
  * @module
  */
-import { MAX_WEBHOOKS } from '../../core/limits.js';
-import { webhookDeliveryOperations as deliveryOps, webhookOperations as ops } from '../../resources/webhooks.js';
+import { MAX_WEBHOOKS } from '../../api/limits.js';
+import { webhookDeliveryOperations as deliveryOps, webhookOperations as ops } from '../../api/webhooks.js';
 import { addressKind } from '../../schemas/addresses.js';
 import type { Webhook, WebhookWithSecret } from '../../schemas/records/webhooks.js';
 import { badRequest, conflict, notFound } from '../http.js';

@@ -4,7 +4,7 @@
  * when the news moves the picture by more than `changeThreshold` (news is simulated by a test hook).
  * @module
  */
-import { MAX_SCHEDULE_OCCURRENCES } from '../../core/limits.js';
+import { MAX_SCHEDULE_OCCURRENCES } from '../../api/limits.js';
 import type { ScheduleParams } from '../../schemas/schedules.js';
 import type { Schedule, Watch } from '../../schemas/records/schedules.js';
 import type { ScheduledCallback } from '../clock.js';

@@ -4,7 +4,7 @@
  * `ready`, or `failed` when a test asked it to (`service.contextControls.failFile`).
  * @module
  */
-import { MAX_FILES_PER_QUESTION, MAX_FILES_TOTAL_BYTES } from '../../core/limits.js';
+import { MAX_FILES_PER_QUESTION, MAX_FILES_TOTAL_BYTES } from '../../api/limits.js';
 import type { ArtifactType, ContextFileStatus, FileTreatment, Treatment } from '../../schemas/enums.js';
 import type { ContextFile, ContextNote } from '../../schemas/records/context.js';
 import type { ScheduledCallback } from '../clock.js';

@@ -4,7 +4,7 @@
  * sent to `POST /questions` as they are.
  * @module
  */
-import { MAX_TITLE_LENGTH } from '../../core/limits.js';
+import { MAX_TITLE_LENGTH } from '../../api/limits.js';
 import type { QuestionDefinition } from './question.js';
 
 /** What the normalize operations answer. */

@@ -5,7 +5,7 @@
  * clock callback, and each one that the spec names emits its event on the {@link MockEventBus}.
  * @module
  */
-import { MAX_ACTIVE_FORECASTS } from '../../core/limits.js';
+import { MAX_ACTIVE_FORECASTS } from '../../api/limits.js';
 import type { RunModeKey, TaskStatus } from '../../schemas/forecasts.js';
 import type { ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 import type { MockClock } from '../clock.js';

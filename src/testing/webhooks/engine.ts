@@ -8,7 +8,7 @@
  * deliveries and attempts recorded, but nothing connects to it.
  * @module
  */
-import { WEBHOOK_TEST_REPLAY_PER_MINUTE } from '../../core/limits.js';
+import { WEBHOOK_TEST_REPLAY_PER_MINUTE } from '../../api/limits.js';
 import { addressKind, withoutTrailingDot } from '../../schemas/addresses.js';
 import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../../schemas/records/webhooks.js';
 import { signWebhook } from '../../webhooks/sign.js';

@@ -1,6 +1,8 @@
 /**
  * The spec's limits, each named once. The SDK checks input against them before sending and the
- * mock service enforces them on receipt.
+ * mock service enforces them on receipt. The core keeps its own copy of the two it needs
+ * (`DEFAULT_OFFSET_PAGE_SIZE`, `MAX_IDEMPOTENCY_KEY_LENGTH`), so it reads nothing of the spec; a
+ * test keeps them equal.
  * @module
  */
 

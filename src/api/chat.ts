@@ -1,0 +1,19 @@
+/**
+ * The Forecast chat group. Declarations only: the client's resources and the mock's handlers both read
+ * them.
+ * @module
+ */
+import { defineOperations } from '../core/operation.js';
+import { returns } from '../schemas/returns.js';
+import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../schemas/chat.js';
+import { FORECASTS } from './scopes.js';
+
+const group = { scopes: FORECASTS };
+
+/** The Forecast chat group. */
+export const chatOperations = defineOperations('forecasts.chat', {
+  list: { method: 'GET', path: '/forecasts/{task_id}/chat', params: ChatListParams, response: returns('ChatThread'), paging: 'cursor' },
+  create: { method: 'POST', path: '/forecasts/{task_id}/chat', params: ChatCreateParams, response: returns('ChatThread') },
+  retrieve: { method: 'GET', path: '/forecasts/{task_id}/chat/{thread_id}', response: returns('ChatThread') },
+  acceptContext: { method: 'POST', path: '/forecasts/chat/messages/{message_id}/accept-context', scope: 'questions:write', params: AcceptContextParams, response: returns('ContextNote'), status: 201 },
+}, group);

@@ -1,0 +1,103 @@
+/**
+ * The Decisions group. Its list of conflict codes is open: a 409 with a code the error table does not
+ * know is a `DecisionConflictError` on any of its operations. Declarations only: the client's
+ * resources and the mock's handlers both read them.
+ * @module
+ */
+import { defineOperations, type GroupOptions } from '../core/operation.js';
+import { returns } from '../schemas/returns.js';
+import {
+  DecisionConditionCreateParams,
+  DecisionConditionUpdateParams,
+  DecisionCreateParams,
+  DecisionDraftSelectParams,
+  DecisionDraftUpdateParams,
+  DecisionFollowParams,
+  DecisionForecastCreateParams,
+  DecisionForecastEstimateParams,
+  DecisionGenerateParams,
+  DecisionLinkCreateParams,
+  DecisionLinkUpdateParams,
+  DecisionListParams,
+  DecisionLiveParams,
+  DecisionNodeCreateParams,
+  DecisionPageParams,
+  DecisionTextParams,
+  DecisionUpdateParams,
+} from '../schemas/decisions.js';
+import { DecisionConflictError } from './errors.js';
+import { QUESTIONS, type Scope } from './scopes.js';
+
+/**
+ * The questions scopes. The spec's list of decision codes is open: a 409 whose code the error table
+ * does not know is a decision conflict, except `invalid_request_error` (too few credits).
+ */
+const group: GroupOptions<Scope> = { scopes: QUESTIONS, unknownCode: { status: 409, error: DecisionConflictError, except: ['invalid_request_error'] } };
+
+/** The Decisions group: the decision itself, its modes and drafting. */
+export const decisionOperations = defineOperations('decisions', {
+  list: { method: 'GET', path: '/decisions', params: DecisionListParams, response: returns('Decision'), paging: 'offset' },
+  create: { method: 'POST', path: '/decisions', params: DecisionCreateParams, response: returns('Decision'), status: 201, idempotent: true },
+  retrieve: { method: 'GET', path: '/decisions/{decision_id}', response: returns('Decision') },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}', params: DecisionUpdateParams, response: returns('Decision') },
+  archive: { method: 'POST', path: '/decisions/{decision_id}/archive', response: returns('Decision') },
+  unarchive: { method: 'POST', path: '/decisions/{decision_id}/unarchive', response: returns('Decision') },
+  generate: { method: 'POST', path: '/decisions/{decision_id}/generate', params: DecisionGenerateParams, response: returns('Decision'), status: 202 },
+  setLive: { method: 'PUT', path: '/decisions/{decision_id}/live', scope: 'forecasts:write', params: DecisionLiveParams, response: returns('Decision') },
+  setFollowing: { method: 'PUT', path: '/decisions/{decision_id}/follow', params: DecisionFollowParams, response: returns('Decision') },
+}, group);
+
+/** A decision's question drafts. */
+export const decisionDraftOperations = defineOperations('decisions.drafts', {
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/drafts/{draft_id}', params: DecisionDraftUpdateParams, response: returns('DecisionDraft') },
+  discard: { method: 'POST', path: '/decisions/{decision_id}/drafts/discard', params: DecisionDraftSelectParams, response: returns('Decision') },
+  keep: { method: 'POST', path: '/decisions/{decision_id}/drafts/keep', params: DecisionDraftSelectParams, response: returns('Decision') },
+}, group);
+
+/** A decision's priced forecasts. */
+export const decisionForecastOperations = defineOperations('decisions.forecasts', {
+  create: { method: 'POST', path: '/decisions/{decision_id}/forecasts', scope: 'forecasts:write', params: DecisionForecastCreateParams, response: returns('DecisionForecastRun'), status: 202, idempotent: true },
+  estimate: { method: 'POST', path: '/decisions/{decision_id}/forecasts/estimate', scope: 'forecasts:read', params: DecisionForecastEstimateParams, response: returns('DecisionForecastEstimate') },
+}, group);
+
+/** The questions on a decision. */
+export const decisionNodeOperations = defineOperations('decisions.nodes', {
+  create: { method: 'POST', path: '/decisions/{decision_id}/nodes', params: DecisionNodeCreateParams, response: returns('DecisionNode'), status: 201 },
+  delete: { method: 'DELETE', path: '/decisions/{decision_id}/nodes/{node_id}', status: 204 },
+}, group);
+
+/** Links between a decision's questions. */
+export const decisionLinkOperations = defineOperations('decisions.links', {
+  create: { method: 'POST', path: '/decisions/{decision_id}/links', params: DecisionLinkCreateParams, response: returns('DecisionLink'), status: 201 },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/links/{link_id}', params: DecisionLinkUpdateParams, response: returns('DecisionLink') },
+  delete: { method: 'DELETE', path: '/decisions/{decision_id}/links/{link_id}', status: 204 },
+}, group);
+
+/** A decision's notes. */
+export const decisionNoteOperations = defineOperations('decisions.notes', {
+  create: { method: 'POST', path: '/decisions/{decision_id}/notes', params: DecisionTextParams, response: returns('DecisionNote'), status: 201 },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/notes/{note_id}', params: DecisionTextParams, response: returns('DecisionNote') },
+  delete: { method: 'DELETE', path: '/decisions/{decision_id}/notes/{note_id}', status: 204 },
+}, group);
+
+/** A decision's comments. */
+export const decisionCommentOperations = defineOperations('decisions.comments', {
+  list: { method: 'GET', path: '/decisions/{decision_id}/comments', params: DecisionPageParams, response: returns('DecisionComment'), paging: 'cursor' },
+  create: { method: 'POST', path: '/decisions/{decision_id}/comments', params: DecisionTextParams, response: returns('DecisionComment'), status: 201 },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/comments/{comment_id}', params: DecisionTextParams, response: returns('DecisionComment') },
+  delete: { method: 'DELETE', path: '/decisions/{decision_id}/comments/{comment_id}', status: 204 },
+}, group);
+
+/** A decision's conditions. */
+export const decisionConditionOperations = defineOperations('decisions.conditions', {
+  list: { method: 'GET', path: '/decisions/{decision_id}/conditions', params: DecisionPageParams, response: returns('DecisionCondition'), paging: 'cursor' },
+  create: { method: 'POST', path: '/decisions/{decision_id}/conditions', params: DecisionConditionCreateParams, response: returns('DecisionCondition'), status: 201 },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/conditions/{condition_id}', params: DecisionConditionUpdateParams, response: returns('DecisionCondition') },
+  delete: { method: 'DELETE', path: '/decisions/{decision_id}/conditions/{condition_id}', status: 204 },
+}, group);
+
+/** A decision's summary. */
+export const decisionSummaryOperations = defineOperations('decisions.summary', {
+  retrieve: { method: 'GET', path: '/decisions/{decision_id}/summary', response: returns('DecisionSummary') },
+  refresh: { method: 'POST', path: '/decisions/{decision_id}/summary/refresh', response: returns('DecisionSummary') },
+}, group);

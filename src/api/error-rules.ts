@@ -1,0 +1,38 @@
+/**
+ * The error rules the client hands the core: the spec's codes, and the unknown-code rules the groups
+ * declare, found by path for a generic call (`client.post('/decisions/…')` names no operation).
+ * Apart from `errors.ts` because it reads the registry, which imports the groups, which import the errors.
+ * @module
+ */
+import type { ErrorRules, UnknownCodeRule } from '../core/errors.js';
+import type { Operation } from '../core/operation.js';
+import { SPEC_ERROR_CODES } from './errors.js';
+import { declaredOperations } from './index.js';
+
+/** `decisions` for `/decisions/{decision_id}`. */
+const firstSegment = (path: string): string => path.split('/')[1] ?? '';
+
+/**
+ * The unknown-code rules of `ops` by first path segment: only where every operation under that
+ * segment carries the same rule, so a segment shared with an operation without it gets none. @internal
+ */
+export function rulesBySegment(ops: readonly Operation[]): ReadonlyMap<string, UnknownCodeRule> {
+  const rules = new Map<string, UnknownCodeRule>();
+  const without = new Set<string>();
+  for (const op of ops) {
+    const segment = firstSegment(op.path);
+    const known = rules.get(segment);
+    if (!op.unknownCode || (known && known !== op.unknownCode)) without.add(segment);
+    else rules.set(segment, op.unknownCode);
+  }
+  for (const segment of without) rules.delete(segment);
+  return rules;
+}
+
+const RULES = rulesBySegment(declaredOperations);
+
+/** The spec's errors, as the core takes them. @internal */
+export const SPEC_ERRORS: ErrorRules = {
+  codes: SPEC_ERROR_CODES,
+  unknownCodeAt: (path) => RULES.get(firstSegment(path)),
+};

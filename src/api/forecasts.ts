@@ -1,0 +1,48 @@
+/**
+ * The Forecasts group: forecast tasks, run modes and a question's forecasts. Declarations only: the
+ * client's resources and the mock's handlers both read them.
+ * @module
+ */
+import { defineOperations } from '../core/operation.js';
+import { returns } from '../schemas/returns.js';
+import {
+  ForecastBatchParams,
+  ForecastCancelBatchParams,
+  ForecastCreateParams,
+  ForecastListParams,
+  ForecastRetrieveParams,
+  QuestionForecastCreateParams,
+  QuestionForecastListParams,
+  readCancelBatch,
+  RunModeListParams,
+} from '../schemas/forecasts.js';
+import { FORECASTS } from './scopes.js';
+
+const group = { scopes: FORECASTS };
+
+/** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
+export const forecastOperations = defineOperations('forecasts', {
+  list: { method: 'GET', path: '/forecasts', params: ForecastListParams, response: returns('ForecastListItem'), paging: 'cursor' },
+  create: { method: 'POST', path: '/forecasts', params: ForecastCreateParams, response: returns('ForecastTask'), status: 202, idempotent: true },
+  retrieve: { method: 'GET', path: '/forecasts/{task_id}', params: ForecastRetrieveParams, response: returns('ForecastTask') },
+  cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', response: returns('ForecastTask') },
+  createBatch: { method: 'POST', path: '/forecasts/batch', params: ForecastBatchParams, response: returns('ForecastBatchResult'), idempotent: true },
+  cancelBatch: {
+    method: 'POST',
+    path: '/forecasts/cancel',
+    params: ForecastCancelBatchParams,
+    response: returns('ForecastCancelBatchResult'),
+    read: { expects: 'a result per task, such as {items: [{taskId, status}]}', from: readCancelBatch },
+  },
+}, group);
+
+/** `GET /run-modes`, of the Forecasts group. */
+export const runModeOperations = defineOperations('runModes', {
+  list: { method: 'GET', path: '/run-modes', params: RunModeListParams, response: returns('RunMode'), paging: 'cursor' },
+}, group);
+
+/** A question's forecasts, of the Forecasts group. */
+export const questionForecastOperations = defineOperations('questions.forecasts', {
+  list: { method: 'GET', path: '/questions/{question_id}/forecasts', params: QuestionForecastListParams, response: returns('ForecastListItem'), paging: 'cursor' },
+  create: { method: 'POST', path: '/questions/{question_id}/forecasts', params: QuestionForecastCreateParams, response: returns('ForecastTask'), status: 202 },
+}, group);

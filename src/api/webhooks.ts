@@ -1,0 +1,48 @@
+/**
+ * The Webhooks group: webhooks and their deliveries. Declarations only: the client's resources and the
+ * mock's handlers both read them.
+ * @module
+ */
+import { defineOperations } from '../core/operation.js';
+import { returns } from '../schemas/returns.js';
+import {
+  WebhookCreateParams,
+  WebhookDeliveryAttemptListParams,
+  WebhookDeliveryListParams,
+  WebhookListParams,
+  WebhookUpdateParams,
+} from '../schemas/webhooks.js';
+import { FORECASTS } from './scopes.js';
+
+const group = { scopes: FORECASTS };
+
+/** The webhook operations of the Webhooks group, declared once. */
+export const webhookOperations = defineOperations('webhooks', {
+  list: { method: 'GET', path: '/webhooks', params: WebhookListParams, response: returns('Webhook'), paging: 'cursor' },
+  create: { method: 'POST', path: '/webhooks', params: WebhookCreateParams, response: returns('WebhookWithSecret'), status: 201 },
+  retrieve: { method: 'GET', path: '/webhooks/{webhook_id}', response: returns('Webhook') },
+  update: { method: 'PATCH', path: '/webhooks/{webhook_id}', params: WebhookUpdateParams, response: returns('Webhook') },
+  delete: { method: 'DELETE', path: '/webhooks/{webhook_id}' },
+  rotate: { method: 'POST', path: '/webhooks/{webhook_id}/rotate', response: returns('WebhookWithSecret') },
+  test: { method: 'POST', path: '/webhooks/{webhook_id}/test', response: returns('WebhookDelivery') },
+}, group);
+
+/** The delivery operations of the Webhooks group (`/webhook-deliveries`), declared once. */
+export const webhookDeliveryOperations = defineOperations('webhooks.deliveries', {
+  list: {
+    method: 'GET',
+    path: '/webhook-deliveries',
+    params: WebhookDeliveryListParams,
+    response: returns('WebhookDelivery'),
+    paging: 'cursor',
+  },
+  retrieve: { method: 'GET', path: '/webhook-deliveries/{delivery_id}', response: returns('WebhookDelivery') },
+  listAttempts: {
+    method: 'GET',
+    path: '/webhook-deliveries/{delivery_id}/attempts',
+    params: WebhookDeliveryAttemptListParams,
+    response: returns('WebhookDeliveryAttempt'),
+    paging: 'cursor',
+  },
+  replay: { method: 'POST', path: '/webhook-deliveries/{delivery_id}/replay', response: returns('WebhookDelivery') },
+}, group);

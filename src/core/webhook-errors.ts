@@ -1,0 +1,36 @@
+/**
+ * The error of a refused webhook call.
+ * @module
+ */
+import { ForecastingError } from './error-base.js';
+
+/**
+ * Why a webhook call was refused by {@link verifyWebhook}.
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof WebhookVerificationError && err.code === 'timestamp_out_of_range') console.warn('check the server clock'); }
+ * ```
+ */
+export type WebhookVerificationErrorCode =
+  | 'missing_header'
+  | 'malformed_header'
+  | 'timestamp_out_of_range'
+  | 'no_matching_signature'
+  | 'malformed_payload';
+
+/**
+ * A webhook call failed verification; `code` says why.
+ *
+ * @example
+ * ```ts
+ * catch (err) { if (err instanceof WebhookVerificationError) res.status(400).send(err.code); }
+ * ```
+ */
+export class WebhookVerificationError extends ForecastingError {
+  override name = 'WebhookVerificationError';
+  readonly code: WebhookVerificationErrorCode;
+  constructor(code: WebhookVerificationErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
