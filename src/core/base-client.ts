@@ -22,7 +22,7 @@ import { Transport, type Received } from './transport.js';
 import { unknownKeyMessage, unknownKeys, parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
 
-export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent, RecordSchemas } from './pipeline-steps.js';
+export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './pipeline-steps.js';
 
 type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<O['params']> : never;
 
