@@ -153,8 +153,8 @@ describe('request options', () => {
 
 describe('generic paths', () => {
   it.each([
-    ['questions', "path: must begin with a single \"/\" (relative to the base URL), such as '/questions/abc'"],
-    ['//evil.example/x', "path: must begin with a single \"/\" (relative to the base URL), such as '/questions/abc'"],
+    ['questions', "path: must begin with a single \"/\" (relative to the base URL), such as '/<collection>/<id>'"],
+    ['//evil.example/x', "path: must begin with a single \"/\" (relative to the base URL), such as '/<collection>/<id>'"],
     ['/a b', 'path: must not hold "\\", "#", whitespace or control characters'],
     ['/a\u007f', 'path: must not hold "\\", "#", whitespace or control characters'],
     ['/a\tb', 'path: must not hold "\\", "#", whitespace or control characters'],
@@ -169,7 +169,7 @@ describe('generic paths', () => {
   });
 
   it('refuses a path that is not text', async () => {
-    await expect(makeClient().get(7 as never)).rejects.toMatchObject({ message: "path: must be text such as '/questions/abc', got number" });
+    await expect(makeClient().get(7 as never)).rejects.toMatchObject({ message: "path: must be text such as '/<collection>/<id>', got number" });
   });
 
   it('accepts dots inside a segment and three dots in a row', async () => {

@@ -1,0 +1,215 @@
+/**
+ * The request pipeline, in call order: prepare → budget → events → transport → decode.
+ *
+ * One {@link Call} holds the state of a call from start to end. `prepare` builds its request once;
+ * each attempt then runs the {@link AttemptStep}s in order (budget, events, transport), under the
+ * retry policy of `retry.ts`; `decode` reads the answer when the caller awaits the data. The steps
+ * are plain functions handed in, so a coordinator (a shared budget, active-forecast slots) or a
+ * middleware takes a step's place or wraps it without touching the driver.
+ * @module
+ */
+import type { EventEmitter } from 'eventemitter3';
+import { clip, type ErrorRules, type ForecastingError } from './errors.js';
+import type { LeveledLogger } from './logger.js';
+import type { HttpMethod, Operation } from './operation.js';
+import { API_PATH, type RequestOptions, type ResolvedOptions } from './options.js';
+import { decideRetry, WAIT_MODE, WaitDeadlineReached, type AttemptOutcome, type WaitMode, type WaitRequestOptions } from './retry.js';
+import { MAX_TIMER_MS } from './sleep.js';
+import { AttemptFailure, errorFromResponse, type PreparedRequest, type Received } from './transport.js';
+import type { ClientEvents } from './pipeline-steps.js';
+
+/** The event name of a generic request (`client.get` → `get`): it has no operation to name. */
+const GENERIC_NAMES: Readonly<Record<HttpMethod, string>> = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' };
+
+/**
+ * One call as it goes through the pipeline: what was asked (fixed), and what the steps fill in.
+ * One object per call, reused by every attempt (GET throughput is benchmarked).
+ * @internal
+ */
+export class Call {
+  /** The request as sent; set by the prepare step, before any attempt. */
+  request!: PreparedRequest;
+  /** 1 for the first attempt; set by the driver before each attempt. */
+  attempt = 0;
+  /** Milliseconds the current attempt may take (0: no limit); set by the driver before each attempt. */
+  timeout = 0;
+
+  constructor(
+    /** The declared operation; `undefined` for a generic request (`client.get`, `client.post`, …). */
+    readonly op: Operation | undefined,
+    readonly method: HttpMethod,
+    /** Below the base URL, ids filled in. */
+    readonly path: string,
+    readonly query: Record<string, unknown> | undefined,
+    readonly body: unknown,
+    readonly options: RequestOptions,
+    /** The `Idempotency-Key` sent with every attempt, if any: the call carries it, the headers only show it. */
+    readonly idempotencyKey: string | undefined,
+    /** The answer is a list envelope (a page). */
+    readonly list = false,
+  ) {}
+
+  /** What events call it: the dotted client method (`questions.create`), or the generic verb (`get`). */
+  get name(): string {
+    return this.op ? this.op.sdkMethod : GENERIC_NAMES[this.method];
+  }
+}
+
+/** Sends the call on from where a step stands: the next steps, ending with the transport. @internal */
+export type Next = (call: Call) => Promise<Received>;
+
+/**
+ * One step of an attempt. It does its part and hands the call to `next`, or answers by itself without
+ * calling `next` (the steps after it and the transport are then skipped). It resolves with any HTTP
+ * answer, error statuses included, and rejects with {@link AttemptFailure} when there was none (the
+ * retry policy judges both), or with any other error to end the call. @internal
+ */
+export type AttemptStep = (call: Call, next: Next) => Promise<Received>;
+
+/** The pipeline's steps, in call order. @internal */
+export interface PipelineSteps {
+  /** Builds the call's request (headers, query, body), once per call. May throw to refuse the call. */
+  prepare(call: Call): PreparedRequest;
+  /** Run on every attempt, in this order (budget → events → transport); the last one must answer. */
+  attempt: readonly AttemptStep[];
+  /** Reads a successful answer as the call's result; only when the caller awaits the data. */
+  decode(call: Call, received: Received): unknown;
+}
+
+/** What the driver needs from its client. @internal */
+export interface PipelineEnv {
+  options: ResolvedOptions;
+  log: LeveledLogger;
+  events: EventEmitter<ClientEvents>;
+  /** The base URL lacks `/api/v1/external`: a 404 then names the URL and the missing path. */
+  apiPathMissing: boolean;
+  /** The service's error codes and their classes, handed in by the client: the core knows only statuses. */
+  errorRules?: ErrorRules | undefined;
+}
+
+const NO_ANSWER: Next = () => Promise.reject(new Error('the last step of an attempt must answer'));
+
+/**
+ * The attempt steps as one function, composed once: a step's `next` is the rest of the chain, the
+ * same for every call, so running a call allocates nothing for the chain. @internal
+ */
+export function chain(steps: readonly AttemptStep[]): Next {
+  return steps.reduceRight<Next>((next, step) => (call) => step(call, next), NO_ANSWER);
+}
+
+/** The driver: prepares a call, runs its attempts through the steps, and retries as `retry.ts` decides. @internal */
+export class Pipeline {
+  readonly #env: PipelineEnv;
+  readonly #steps: PipelineSteps;
+  readonly #attempt: Next;
+
+  constructor(env: PipelineEnv, steps: PipelineSteps) {
+    this.#env = env;
+    this.#steps = steps;
+    this.#attempt = chain(steps.attempt);
+  }
+
+  /** Prepares and sends `call`, resolving with its successful answer. Every refusal rejects; nothing throws synchronously. */
+  send(call: Call): Promise<Received> {
+    try {
+      call.request = this.#steps.prepare(call);
+      return this.#run(call);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** The call's result from its successful answer (see {@link PipelineSteps.decode}). */
+  decode(call: Call, received: Received): unknown {
+    return this.#steps.decode(call, received);
+  }
+
+  async #run(call: Call): Promise<Received> {
+    const o = this.#env.options;
+    const clock = o.clock;
+    const { options, request: req } = call;
+    // A long wait's request retries until the wait's deadline rather than `maxRetries` (unless given).
+    const wait = (options as WaitRequestOptions)[WAIT_MODE];
+    // A stream is read as it is sent: once sent, its bytes are gone, so it is never sent twice.
+    const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? (wait ? Infinity : o.maxRetries));
+    const timeout = options.timeout ?? o.timeout;
+    // A request with a key cannot take effect twice; GET, PUT and DELETE are repeatable by nature.
+    const method = call.method;
+    const safeToRepeat = method === 'GET' || method === 'PUT' || method === 'DELETE' || call.idempotencyKey !== undefined;
+    const started = clock.now();
+    for (call.attempt = 1; ; call.attempt++) {
+      call.timeout = wait ? attemptTimeout(timeout, wait.deadline, clock.now()) : timeout;
+      let outcome: AttemptOutcome;
+      let error: ForecastingError;
+      try {
+        const received = await this.#attempt(call);
+        if (received.response.ok) return received;
+        [outcome, error] = this.#refusal(call, received);
+      } catch (err) {
+        if (!(err instanceof AttemptFailure)) throw err;
+        outcome = err.outcome;
+        error = err.error;
+      }
+      const decision = decideRetry(outcome, {
+        attempt: call.attempt,
+        maxRetries,
+        safeToRepeat,
+        maxRetryAfter: o.maxRetryAfter,
+        remaining: wait ? (wait.deadline ?? Infinity) - clock.now() : o.retryDeadline - (clock.now() - started),
+        initialDelay: o.initialDelay,
+        maxDelay: o.maxDelay,
+        random: Math.random,
+        now: Date.now(),
+        wait: wait !== undefined,
+      });
+      if (!decision.retry) {
+        if (decision.deadline && wait?.deadline !== undefined) await this.#deadline(call, wait.deadline, wait.sleepSignal, error);
+        if (decision.retryAfterTooLong !== undefined) {
+          this.#env.log.warn(`${req.method} ${clip(req.path, 200)}: server asked to wait ${decision.retryAfterTooLong} ms, more than maxRetryAfter; not retrying`);
+        }
+        throw error;
+      }
+      await this.#retryLater(call, outcome, error, decision.delay, wait, maxRetries);
+    }
+  }
+
+  /** An error answer as the retry policy sees it, and as the error the call rejects with. */
+  #refusal(call: Call, received: Received): [AttemptOutcome, ForecastingError] {
+    const apiError = errorFromResponse(received, this.#env.errorRules, call.op?.unknownCode);
+    if (apiError.status === 404 && this.#env.apiPathMissing) {
+      apiError.message += `; requested ${clip(`${this.#env.options.baseURL}${call.request.path}`, 200)}: is ${API_PATH} missing from baseURL?`;
+    }
+    const retryAfter = received.response.headers.get('retry-after');
+    return [{ kind: 'response', status: apiError.status, type: apiError.type, retryAfter }, apiError];
+  }
+
+  /** A wait times out at its deadline, not before: sleep there, then let the wait say so. */
+  async #deadline(call: Call, deadline: number, sleepSignal: AbortSignal | undefined, error: ForecastingError): Promise<never> {
+    const clock = this.#env.options.clock;
+    await clock.sleep(Math.max(0, deadline - clock.now()), call.options.signal ?? sleepSignal);
+    throw new WaitDeadlineReached(`the wait's deadline came while ${call.method} ${clip(call.request.path, 200)} was failing`, { cause: error });
+  }
+
+  /** Says a retry is coming (event and log), then sleeps until it is due. */
+  async #retryLater(call: Call, outcome: AttemptOutcome, error: ForecastingError, delay: number, wait: WaitMode | undefined, maxRetries: number): Promise<void> {
+    const { method, path } = call.request;
+    // Stryker disable next-line ConditionalExpression: outcomes without an answer have no status either
+    const status = outcome.kind === 'response' ? outcome.status : undefined;
+    const { attempt, idempotencyKey } = call;
+    this.#env.events.emit('retry', { operation: call.name, method, path, attempt, idempotencyKey, status, error: error.name, delayMs: delay });
+    this.#env.log.info(`${method} ${clip(path, 200)} failed (${status ?? error.name}); retry ${attempt}${wait ? '' : ` of ${maxRetries}`} in ${delay} ms`);
+    // On the client's clock, like every other wait (tests against the mock run it on the mock's time).
+    await this.#env.options.clock.sleep(delay, call.options.signal ?? wait?.sleepSignal);
+  }
+}
+
+/**
+ * A long wait's attempt gets at most the time left before the wait's deadline (on the client's
+ * clock), and at least a second, so one stuck attempt cannot carry the wait far past it.
+ */
+function attemptTimeout(timeout: number, deadline: number | undefined, now: number): number {
+  if (deadline === undefined) return timeout;
+  // Within what one timer holds (a timeout of days would otherwise fire at once).
+  const left = Math.min(MAX_TIMER_MS, Math.max(1000, deadline - now));
+  return timeout === 0 ? left : Math.min(timeout, left);
+}
