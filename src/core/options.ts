@@ -271,7 +271,7 @@ export function hasApiPath(baseURL: string): boolean {
 
 /** The warning for a base URL without {@link API_PATH}. @internal */
 export function apiPathWarning(baseURL: string): string {
-  return `baseURL ${baseURL} does not end in ${API_PATH}: requests go to ${baseURL}/questions and so on. Fine for a proxy at another path; otherwise add ${API_PATH}.`;
+  return `baseURL ${baseURL} does not end in ${API_PATH}: requests go to ${baseURL}/…, not ${baseURL}${API_PATH}/…. Fine for a proxy at another path; otherwise add ${API_PATH}.`;
 }
 
 function isLoopback(hostname: string): boolean {

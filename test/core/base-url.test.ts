@@ -17,7 +17,7 @@ describe('a base URL without /api/v1/external', () => {
   it('warns once when the client is built, saying where requests go', () => {
     const { warnings } = build('https://forecasts.example.com');
     expect(warnings()).toEqual([
-      '[forecasting-sdk] baseURL https://forecasts.example.com does not end in /api/v1/external: requests go to https://forecasts.example.com/questions and so on. Fine for a proxy at another path; otherwise add /api/v1/external.',
+      '[forecasting-sdk] baseURL https://forecasts.example.com does not end in /api/v1/external: requests go to https://forecasts.example.com/…, not https://forecasts.example.com/api/v1/external/…. Fine for a proxy at another path; otherwise add /api/v1/external.',
     ]);
   });
 
