@@ -7,22 +7,14 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { TypedEmitter } from '../../core/emitter.js';
 import type { ForecastProgressEvents } from './progress.js';
-import {
-  cancelMany,
-  createAndWait,
-  createMany,
-  waitForTask,
-  waitForTasks,
-  type CreateAndWaitOptions,
-  type WaitManyOptions,
-  type WaitOptions,
-} from './waits.js';
+import { cancelMany, createAndWait, createMany, waitForTask, waitForTasks, type CreateAndWaitOptions, type WaitManyOptions, type WaitOptions } from './waits.js';
 import { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams, QuestionForecastCreateParams, QuestionForecastListParams, RunModeListParams, readCancelBatch } from '../../schemas/forecasts.js';
 import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
 import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../../schemas/chat.js';
 import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
 import { QuestionFiles } from '../context/index.js';
 import type { RunManyInput, RunManyOptions, RunManyResult } from './run-many.js';
+import { runManyOnDemand } from './run-many/load.js';
 import type { FlowContext } from './tracking.js';
 
 /** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
@@ -160,15 +152,8 @@ export class Forecasts extends APIResource {
       createBatch: (params, options) => this.createBatch(params, options),
       cancelBatch: (params, options) => this.cancelBatch(params, options),
       waitForContext: (questionId, options) => new QuestionFiles(client).waitUntilReady(questionId, options),
-      runModePrices: (options) => this.#runModePrices(options),
+      runModes: (options) => new RunModes(client).list({ limit: 100 }, options),
     });
-  }
-
-  /** Prices of the run modes and the default mode, for `runMany`'s credits. */
-  async #runModePrices(options: RequestOptions): Promise<{ prices: Map<string, number>; defaultMode: string | undefined }> {
-    const { data } = await this._list(runModeOperations.list, [], { limit: 100 }, options);
-    const prices = new Map(data.flatMap((m) => (m.credits === undefined ? [] : [[m.key, m.credits] as const])));
-    return { prices, defaultMode: data.find((m) => m.isDefault)?.key };
   }
 
   /**
@@ -381,14 +366,8 @@ export class Forecasts extends APIResource {
   // Options typed as `RunManyOptions` (whose `full` is any boolean): either kind of task.
   runMany(items: RunManyInput, options?: RunManyOptions): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined>;
   runMany(items: RunManyInput, options?: RunManyOptions): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
-    return loadAndRunMany(this.#flows(), items, options);
+    return runManyOnDemand(this.#flows(), items, options);
   }
-}
-
-/** The scheduler loads on a run's first step: a client that never calls `runMany` never loads it. */
-async function* loadAndRunMany(ctx: FlowContext, items: RunManyInput, options: RunManyOptions | undefined): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
-  const { runMany } = await import('./run-many/driver.js');
-  yield* runMany(ctx, items, options);
 }
 
 /**

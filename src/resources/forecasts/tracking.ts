@@ -15,7 +15,7 @@ import { taskTracker, type TaskTracker } from '../../core/task-tracker.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
 import type { ForecastProgressEvents } from './progress.js';
 import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
-import type { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
+import type { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
 
 /** What the flows run with: the `Forecasts` resource's calls, its progress emitter, its client's clock. @internal */
 export interface FlowContext {
@@ -27,8 +27,8 @@ export interface FlowContext {
   cancelBatch(params: ForecastCancelBatchParams, options?: RequestOptions): APIPromise<ForecastCancelBatchResult>;
   readonly emitter: EventEmitter<ForecastProgressEvents>;
   waitForContext(questionId: string, options: ContextWaitOptions): Promise<unknown>;
-  /** Price in credits by run mode key, and the key of the default mode (for `runMany`'s credits). */
-  runModePrices(options: RequestOptions): Promise<{ prices: Map<string, number>; defaultMode: string | undefined }>;
+  /** The run modes, for the prices of `runMany`'s credits. */
+  runModes(options: RequestOptions): PagePromise<RunMode>;
 }
 
 /** A full task as a list item. @internal */

@@ -13,7 +13,7 @@ import type { ForecastListItem, ForecastTask } from '../../../schemas/records/fo
 import type { RunManyInput, RunManyOptions, RunManyResult } from '../run-many.js';
 import { forecastTracker, type FlowContext } from '../tracking.js';
 import { endsWaitFor } from '../waits.js';
-import { drain, initialRun, nextStep, priced, progressOf, pulled, startFailure, startSettled, tasksSeen, type Batch, type RunState, type StartOutcome } from './scheduler.js';
+import { drain, initialRun, nextStep, priced, pricingOf, progressOf, pulled, startFailure, startSettled, tasksSeen, type Batch, type RunState, type StartOutcome } from './scheduler.js';
 
 /** Characters a `runId` may have: the longest key derived from it must fit the service's 128. @internal */
 export const MAX_RUN_ID_LENGTH = 100;
@@ -72,7 +72,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
         return pulled(s, items, false);
       }
       case 'price':
-        return priced(s, await ctx.runModePrices(options));
+        return priced(s, pricingOf((await ctx.runModes(options)).data));
       case 'start':
         return startSettled(s, step.batch, await start(step.batch), clock.now());
       case 'sleep':

@@ -10,7 +10,7 @@ import { MAX_BATCH_ITEMS, QUEUED_RETRY_AFTER_MS } from '../../../core/limits.js'
 import { partKey, resendKey } from '../../../core/idempotency.js';
 import { boundedWait } from '../../../core/polling.js';
 import { FINAL_TASK_STATUSES, type ForecastCreateParams } from '../../../schemas/forecasts.js';
-import type { ForecastListItem, ForecastTask } from '../../../schemas/records/forecasts.js';
+import type { ForecastListItem, ForecastTask, RunMode } from '../../../schemas/records/forecasts.js';
 import type { RunManyCounts, RunManyFinished, RunManyItemError, RunManyProgress, RunManyResult } from '../run-many.js';
 
 /** A batch to start: the items of one key. */
@@ -210,6 +210,12 @@ export function pulled(s: RunState, items: readonly ForecastCreateParams[], ende
   const batch: Batch = { key, items, indexes: items.map((_, i) => s.read + i), origin: key, resends: 0 };
   next = { ...next, batchNo: s.batchNo + 1 };
   return s.stopped === 'insufficient_credits' ? notStarted(next, batch) : { ...next, held: batch };
+}
+
+/** The prices of run modes as `GET /run-modes` lists them (a mode without `credits` costs nothing). */
+export function pricingOf(modes: ReadonlyArray<Pick<RunMode, 'key' | 'credits' | 'isDefault'>>): Pricing {
+  const prices = new Map(modes.flatMap((m) => (m.credits === undefined ? [] : [[m.key, m.credits] as const])));
+  return { prices, defaultMode: modes.find((m) => m.isDefault)?.key };
 }
 
 /** The run modes' prices are known. */
