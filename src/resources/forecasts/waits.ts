@@ -143,16 +143,18 @@ export async function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptio
 /** The wait for one task, in a scope that may have begun earlier (`createAndWait`'s). */
 async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, scope: WaitScope): Promise<ForecastTask> {
   const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
+  const [query, options] = readOptions(o, scope);
+  // Read alone (with subforecasts, when asked), but sleeping through the tracker, as every wait does.
+  const { sleep } = forecastTracker(ctx, query, options);
   let last: ForecastTask | undefined;
   const read = async (): Promise<PollStep<ForecastTask>> => {
-    const [query, options] = readOptions(o, scope);
     const { data, response } = await ctx.retrieve(taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options).withResponse();
     last = data;
     const p = tracker.observe(progressOf(taskId, data, data.forecast?.report?.status));
     return [data, settled(p, o.waitForReport), parseRetryAfter(response.headers.get('retry-after'))];
   };
   try {
-    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]));
+    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), sleep);
   } catch (err) {
     throw endsWaitFor(err, [taskId], true);
   }
