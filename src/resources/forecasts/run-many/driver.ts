@@ -13,7 +13,7 @@ import type { ForecastListItem, ForecastTask } from '../../../schemas/records/fo
 import type { RunManyInput, RunManyOptions, RunManyResult } from '../run-many.js';
 import { forecastTracker, type FlowContext } from '../tracking.js';
 import { endsWaitFor } from '../waits.js';
-import { drain, initialRun, nextStep, priced, pricingOf, progressOf, pulled, startFailure, startSettled, tasksSeen, type Batch, type RunState, type StartOutcome } from './scheduler.js';
+import { drain, initialRun, nextStep, priced, pricingOf, progressOf, pulled, startFailure, startSettled, tasksSeen, type Batch, type RunState, type RunStep, type SeenTask, type StartOutcome } from './scheduler.js';
 
 /** Characters a `runId` may have: the longest key derived from it must fit the service's 128. @internal */
 export const MAX_RUN_ID_LENGTH = 100;
@@ -60,7 +60,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   };
 
   /** Does `step`'s I/O and hands the outcome to the scheduler. */
-  const perform = async (step: Exclude<ReturnType<typeof nextStep>[1], { kind: 'done' }>): Promise<RunState> => {
+  const perform = async (step: Exclude<RunStep, { kind: 'done' }>): Promise<RunState> => {
     switch (step.kind) {
       case 'pull': {
         const items: ForecastCreateParams[] = [];
@@ -74,7 +74,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
       case 'price':
         return priced(s, pricingOf((await ctx.runModes(options)).data));
       case 'start':
-        return startSettled(s, step.batch, await start(step.batch), clock.now());
+        return startSettled(s, step.batch, await sendBatch(ctx, step.batch, startOptions, o.signal), clock.now());
       case 'sleep':
         await pause(step.ms);
         return s;
@@ -82,7 +82,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
         for (let i = 0; i < step.taskIds.length; i += MAX_BULK_CANCEL_IDS) await ctx.cancelBatch({ taskIds: step.taskIds.slice(i, i + MAX_BULK_CANCEL_IDS) }, { ...o.requestOptions });
         return s;
       case 'poll': {
-        const seen = [];
+        const seen: SeenTask[] = [];
         for (const t of await tracker.round(step.taskIds)) {
           const final = FINAL_TASK_STATUSES.has(t.item.status);
           const task = final && o.full ? await ctx.retrieve(t.id, {}, options) : t.item;
@@ -90,21 +90,6 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
         }
         return tasksSeen(s, seen);
       }
-    }
-  };
-
-  /** Sends a batch under its key; what came back, as the scheduler reads it. */
-  const start = async (batch: Batch): Promise<StartOutcome> => {
-    try {
-      const { data, response } = await ctx.createBatch({ items: [...batch.items] }, { ...startOptions, idempotencyKey: batch.key }).withResponse();
-      return { kind: 'answered', items: data.items, replayed: response.headers.get('idempotent-replayed') === 'true', retryAfter: parseRetryAfter(response.headers.get('retry-after')) };
-    } catch (err) {
-      if (o.signal?.aborted && err === o.signal.reason) return { kind: 'aborted' };
-      if (!(err instanceof APIError) || err instanceof InvalidResponseError) throw err;
-      const failure = startFailure(err.status, err.type);
-      if (failure === 'fatal') throw err;
-      if (failure === 'hold') return { kind: 'held', retryAfter: parseRetryAfter(err.headers.get('retry-after')) };
-      return { kind: 'refused', error: { type: err.type ?? 'invalid_request_error', message: err.message } };
     }
   };
 
@@ -126,5 +111,24 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
     throw s.active.size > 0 ? endsWaitFor(err, [...s.active.keys()], false) : err;
   } finally {
     await iterator.return?.();
+  }
+}
+
+/**
+ * Sends a batch under its key; what came back, as the scheduler reads it. An error no outcome
+ * covers (authentication, an answer that is not the service's, …) ends the run.
+ */
+async function sendBatch(ctx: FlowContext, batch: Batch, options: WaitRequestOptions, signal: AbortSignal | undefined): Promise<StartOutcome> {
+  try {
+    const { data, response } = await ctx.createBatch({ items: [...batch.items] }, { ...options, idempotencyKey: batch.key }).withResponse();
+    return { kind: 'answered', items: data.items, replayed: response.headers.get('idempotent-replayed') === 'true', retryAfter: parseRetryAfter(response.headers.get('retry-after')) };
+  } catch (err) {
+    // Aborted while waiting to send it again: not started as far as the run knows.
+    if (signal?.aborted && err === signal.reason) return { kind: 'aborted' };
+    if (!(err instanceof APIError) || err instanceof InvalidResponseError) throw err;
+    const failure = startFailure(err.status, err.type);
+    if (failure === 'fatal') throw err;
+    if (failure === 'hold') return { kind: 'held', retryAfter: parseRetryAfter(err.headers.get('retry-after')) };
+    return { kind: 'refused', error: { type: err.type ?? 'invalid_request_error', message: err.message } };
   }
 }
