@@ -55,8 +55,7 @@ export function taskTracker<T>(source: TaskSource<T>, clock: Pick<ClientClock, '
         const chunk = ids.slice(i, i + source.maxIds);
         const { items, retryAfter } = await source.listByIds(chunk);
         if (retryAfter !== undefined) told = Math.max(told ?? 0, retryAfter);
-        const asked = new Set(chunk);
-        for (const item of items) if (asked.has(source.idOf(item))) found.set(source.idOf(item), item);
+        for (const item of items) found.set(source.idOf(item), item);
         // A task this round's list does not show is read alone, every round.
         for (const id of chunk) if (!found.has(id)) found.set(id, await source.read(id));
       }

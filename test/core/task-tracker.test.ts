@@ -20,7 +20,7 @@ function source(listed: Record<string, string>, retryAfter: Array<number | undef
     maxIds,
     async listByIds(ids) {
       calls.push(`list ${ids.join(',')}`);
-      // An id not asked for is never reported as one asked for.
+      // A task not asked for is not part of the round.
       return { items: [...ids.flatMap((id) => (listed[id] ? [{ id, status: listed[id] }] : [])), { id: 'stranger', status: 'queued' }], retryAfter: retryAfter[answer++] };
     },
     async read(id) {
