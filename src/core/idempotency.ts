@@ -1,5 +1,6 @@
 /**
- * Idempotency keys for the four operations that accept one.
+ * Idempotency keys for the four operations that accept one: the one place keys are minted (a new
+ * random key, and the keys derived from one for the parts of a call) and checked.
  * @module
  */
 import { ValidationError } from './errors.js';
@@ -18,7 +19,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
  */
 export function idempotencyKeyFor(op: Pick<Operation, 'idempotent'>, given: unknown): string | undefined {
   if (!op.idempotent) return undefined;
-  if (given === undefined) return `sdk-${crypto.randomUUID()}`;
+  if (given === undefined) return newIdempotencyKey();
   return checkIdempotencyKey(given);
 }
 
@@ -33,3 +34,21 @@ export function checkIdempotencyKey(given: unknown): string {
   }
   return given;
 }
+
+/**
+ * A new random key, `<prefix>-<uuid>`: `sdk-…` for a call's key, `run-…` for a `runMany` run id.
+ * @internal
+ */
+export const newIdempotencyKey = (prefix = 'sdk'): string => `${prefix}-${crypto.randomUUID()}`;
+
+/**
+ * The key of part `n` of a keyed call (a batch of a `createMany` or a `runMany`): `<key>:<n>`, so a
+ * rerun of the same call under the same key replays each part. @internal
+ */
+export const partKey = (key: string, n: number): string => `${key}:${n}`;
+
+/**
+ * The key of the `k`th resend of items from the part keyed `origin` (items refused only because the
+ * service was full): `<origin>:r<k>`, one level deep however often it happens. @internal
+ */
+export const resendKey = (origin: string, k: number): string => `${origin}:r${k}`;

@@ -7,8 +7,19 @@
  * @module
  */
 import type { ClientClock } from './clock.js';
+import { ValidationError } from './errors.js';
 import type { RequestOptions } from './options.js';
 import { MAX_STATED_WAIT_MS, WAIT_MODE, WaitDeadlineReached, type WaitRequestOptions } from './retry.js';
+
+/**
+ * Checks a wait's `timeout` option: `undefined` (no limit) or a number of ms >= 0; anything else
+ * throws a {@link ValidationError} naming `timeout`. @internal
+ */
+export function checkTimeout(timeout: unknown): void {
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout >= 0)) {
+    throw new ValidationError(`must be a number of milliseconds >= 0, got ${String(timeout)}`, 'timeout');
+  }
+}
 
 /** What one read gave: the value, whether waiting is over, and the ms the server asked to wait (if any). */
 export type PollStep<T> = [value: T, done: boolean, waitMs?: number];
@@ -68,9 +79,16 @@ export async function untilDeadline<T>(body: () => Promise<T>, onTimeout: () => 
  * `interval`; see {@link boundedWait}): never faster than asked. An abort rejects at once with the
  * signal's reason, mid-read or mid-sleep. Once the scope's deadline passes it rejects with
  * `onTimeout()`; it sleeps to the deadline rather than giving up early, and never reads past it.
+ * `sleep` (default: the scope's clock) may end a sleep early, as a tracker told of a change may.
  * @internal
  */
-export function poll<T>(read: (scope: WaitScope) => Promise<PollStep<T>>, scope: WaitScope, interval: number, onTimeout: () => Error): Promise<T> {
+export function poll<T>(
+  read: (scope: WaitScope) => Promise<PollStep<T>>,
+  scope: WaitScope,
+  interval: number,
+  onTimeout: () => Error,
+  sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void> = (ms, signal) => scope.clock.sleep(ms, signal),
+): Promise<T> {
   const { clock, signal } = scope;
   return untilDeadline(async () => {
     for (;;) {
@@ -79,7 +97,7 @@ export function poll<T>(read: (scope: WaitScope) => Promise<PollStep<T>>, scope:
       if (done) return value;
       const wait = boundedWait(asked, interval);
       const left = (scope.deadline ?? Infinity) - clock.now();
-      await clock.sleep(Math.max(0, Math.min(wait, left)), signal);
+      await sleep(Math.max(0, Math.min(wait, left)), signal);
       if (wait > left) throw onTimeout();
     }
   }, onTimeout);

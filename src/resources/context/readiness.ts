@@ -6,12 +6,12 @@
  */
 import type { APIPromise } from '../../core/api-promise.js';
 import type { ClientClock } from '../../core/clock.js';
-import { ValidationError, parseRetryAfter } from '../../core/errors.js';
+import { parseRetryAfter } from '../../core/errors.js';
 import { ContextFileFailedError, ContextWaitTimeoutError } from '../../api/errors.js';
 import { MAX_PAGE_SIZE } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
-import { poll, waitScope } from '../../core/polling.js';
+import { checkTimeout, poll, waitScope } from '../../core/polling.js';
 import type { ContextListParams } from '../../schemas/context.js';
 import type { ContextFile, ContextReady } from '../../schemas/records/context.js';
 
@@ -64,9 +64,7 @@ export function readinessBackoff(attempt: number, retryAfter: number | undefined
  * wait's `timeout`, as in every wait (see `retry.ts`). @internal
  */
 export async function waitUntilReady(ctx: ReadinessContext, questionId: string, o: ContextWaitOptions = {}): Promise<ContextFile[]> {
-  if (o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout >= 0)) {
-    throw new ValidationError(`must be a number of milliseconds >= 0, got ${String(o.timeout)}`, 'timeout');
-  }
+  checkTimeout(o.timeout);
   let attempt = 0;
   let processing: ContextFile[] = [];
   return poll<ContextFile[]>(

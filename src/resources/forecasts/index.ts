@@ -6,25 +6,16 @@ import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { TypedEmitter } from '../../core/emitter.js';
-import type { ClientClock } from '../../core/clock.js';
 import type { ForecastProgressEvents } from './progress.js';
-import {
-  cancelMany,
-  createAndWait,
-  createMany,
-  waitForTask,
-  waitForTasks,
-  type CreateAndWaitOptions,
-  type WaitManyOptions,
-  type WaitOptions,
-} from './waits.js';
+import { cancelMany, createAndWait, createMany, waitForTask, waitForTasks, type CreateAndWaitOptions, type WaitManyOptions, type WaitOptions } from './waits.js';
 import { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams, QuestionForecastCreateParams, QuestionForecastListParams, RunModeListParams } from '../../schemas/forecasts.js';
 import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
 import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../../schemas/chat.js';
 import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
 import { QuestionFiles } from '../context/index.js';
-import type { ContextWaitOptions } from '../context/readiness.js';
-import type { RunManyContext, RunManyInput, RunManyOptions, RunManyResult } from './run-many.js';
+import type { RunManyInput, RunManyOptions, RunManyResult } from './run-many.js';
+import { runManyOnDemand } from './run-many/load.js';
+import type { FlowContext } from './tracking.js';
 
 const ops = forecastOperations;
 
@@ -97,8 +88,8 @@ export class ForecastChat extends APIResource {
 export class Forecasts extends APIResource {
   /** Conversations about a completed forecast. */
   readonly chat: ForecastChat = new ForecastChat(this._client);
-  /** The emitter behind `progress`, for the wait flows. @internal */
-  readonly emitter: EventEmitter<ForecastProgressEvents> = new EventEmitter<ForecastProgressEvents>();
+  readonly #emitter = new EventEmitter<ForecastProgressEvents>();
+  #flowContext: FlowContext | undefined;
   /**
    * Progress events of every wait of this client: `progress`, `status`, `subforecast`, `done`, `report`.
    * @example
@@ -106,11 +97,27 @@ export class Forecasts extends APIResource {
    * client.forecasts.progress.on('status', (p) => console.log(p.taskId, p.previousStatus, '→', p.status));
    * ```
    */
-  readonly progress: TypedEmitter<ForecastProgressEvents> = this.emitter;
+  readonly progress: TypedEmitter<ForecastProgressEvents> = this.#emitter;
 
-  /** The client's time source, for the wait flows. @internal */
-  get clock(): ClientClock {
-    return this._client._clock;
+  /**
+   * What the flows run with, built once: closures over this resource (each call looks the method up
+   * when made), so the flows are handed no `this` and the members only they use stay private.
+   */
+  #flows(): FlowContext {
+    const client = this._client;
+    return (this.#flowContext ??= {
+      get clock() {
+        return client._clock;
+      },
+      emitter: this.#emitter,
+      retrieve: (taskId, params, options) => this.retrieve(taskId, params, options),
+      list: (params, options) => this.list(params, options),
+      create: (params, options) => this.create(params, options),
+      createBatch: (params, options) => this.createBatch(params, options),
+      cancelBatch: (params, options) => this.cancelBatch(params, options),
+      waitForContext: (questionId, options) => new QuestionFiles(client).waitUntilReady(questionId, options),
+      runModes: (options) => new RunModes(client).list({ limit: 100 }, options),
+    });
   }
 
   /**
@@ -206,7 +213,7 @@ export class Forecasts extends APIResource {
    * ```
    */
   wait(taskId: string, options?: WaitOptions): Promise<ForecastTask> {
-    return waitForTask(this, taskId, options);
+    return waitForTask(this.#flows(), taskId, options);
   }
 
   /**
@@ -230,12 +237,7 @@ export class Forecasts extends APIResource {
    * ```
    */
   createAndWait(params: ForecastCreateParams, options?: CreateAndWaitOptions): Promise<ForecastTask> {
-    return createAndWait(this, params, options);
-  }
-
-  /** Waits for a question's files, for `createAndWait`. @internal */
-  waitForContext(questionId: string, options: ContextWaitOptions): Promise<unknown> {
-    return new QuestionFiles(this._client).waitUntilReady(questionId, options);
+    return createAndWait(this.#flows(), params, options);
   }
 
   /**
@@ -249,7 +251,7 @@ export class Forecasts extends APIResource {
    * ```
    */
   createMany(items: readonly ForecastCreateParams[], options?: RequestOptions): Promise<BatchItemResult[]> {
-    return createMany(this, items, options);
+    return createMany(this.#flows(), items, options);
   }
 
   /**
@@ -260,7 +262,7 @@ export class Forecasts extends APIResource {
    * ```
    */
   cancelMany(taskIds: readonly string[], options?: RequestOptions): Promise<CancelItemResult[]> {
-    return cancelMany(this, taskIds, options);
+    return cancelMany(this.#flows(), taskIds, options);
   }
 
   /**
@@ -287,7 +289,7 @@ export class Forecasts extends APIResource {
   // Options typed as `WaitManyOptions` (whose `full` is any boolean): either kind of record.
   waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>>;
   waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>> {
-    return waitForTasks(this, taskIds, options);
+    return waitForTasks(this.#flows(), taskIds, options);
   }
 
   /**
@@ -328,21 +330,8 @@ export class Forecasts extends APIResource {
   // Options typed as `RunManyOptions` (whose `full` is any boolean): either kind of task.
   runMany(items: RunManyInput, options?: RunManyOptions): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined>;
   runMany(items: RunManyInput, options?: RunManyOptions): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
-    return loadAndRunMany(this, items, options);
+    return runManyOnDemand(this.#flows(), items, options);
   }
-
-  /** Prices of the run modes and the default mode, for `runMany`'s credits. @internal */
-  async runModePrices(options: RequestOptions): Promise<{ prices: Map<string, number>; defaultMode: string | undefined }> {
-    const { data } = await this._list(runModeOperations.list, [], { limit: 100 }, options);
-    const prices = new Map(data.flatMap((m) => (m.credits === undefined ? [] : [[m.key, m.credits] as const])));
-    return { prices, defaultMode: data.find((m) => m.isDefault)?.key };
-  }
-}
-
-/** The scheduler loads on a run's first step: a client that never calls `runMany` never loads it. */
-async function* loadAndRunMany(ctx: RunManyContext, items: RunManyInput, options: RunManyOptions | undefined): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
-  const { runMany } = await import('./run-many.js');
-  yield* runMany(ctx, items, options);
 }
 
 /**

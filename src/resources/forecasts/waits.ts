@@ -4,26 +4,16 @@
  * Resources call these in one line.
  * @module
  */
-import type { EventEmitter } from 'eventemitter3';
-import type { APIPromise } from '../../core/api-promise.js';
-import type { ClientClock } from '../../core/clock.js';
-import { clip, ForecastingError, ValidationError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
+import { clip, ForecastingError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
+import { newIdempotencyKey, partKey } from '../../core/idempotency.js';
 import { invalidAnswer } from '../../core/transport.js';
-import {
-  DEFAULT_POLL_INTERVAL_MS,
-  MAX_BATCH_ITEMS,
-  MAX_BULK_CANCEL_IDS,
-  MAX_PAGE_SIZE,
-  QUEUED_RETRY_AFTER_MS,
-  RUNNING_RETRY_AFTER_MS,
-} from '../../api/limits.js';
+import { DEFAULT_POLL_INTERVAL_MS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
-import type { PagePromise } from '../../core/pagination.js';
-import { poll, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
-import type { ContextWaitOptions } from '../context/readiness.js';
-import { ProgressTracker, type ForecastProgress, type ForecastProgressEvents } from './progress.js';
-import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
-import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
+import { checkTimeout, poll, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
+import { ProgressTracker, type ForecastProgress } from './progress.js';
+import { forecastTracker, type FlowContext } from './tracking.js';
+import { FINAL_TASK_STATUSES, type ForecastCreateParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
+import type { BatchItemResult, CancelItemResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 
 /**
  * Options of `forecasts.wait`.
@@ -100,18 +90,6 @@ export interface CreateAndWaitOptions extends WaitOptions, Pick<RequestOptions, 
   onCreated?: (task: ForecastTask) => void;
 }
 
-/** What the flows run with: the `Forecasts` resource's calls and its progress emitter. @internal */
-export interface FlowContext {
-  readonly clock: ClientClock;
-  retrieve(taskId: string, params?: ForecastRetrieveParams, options?: RequestOptions): APIPromise<ForecastTask>;
-  list(params?: ForecastListParams, options?: RequestOptions): PagePromise<ForecastListItem>;
-  create(params: ForecastCreateParams, options?: RequestOptions): APIPromise<ForecastTask>;
-  createBatch(params: ForecastBatchParams, options?: RequestOptions): APIPromise<ForecastBatchResult>;
-  cancelBatch(params: ForecastCancelBatchParams, options?: RequestOptions): APIPromise<ForecastCancelBatchResult>;
-  readonly emitter: EventEmitter<ForecastProgressEvents>;
-  waitForContext(questionId: string, options: ContextWaitOptions): Promise<unknown>;
-}
-
 /** Whether waiting is over for a task in this state. */
 const settled = (p: ForecastProgress, waitForReport: boolean | undefined) =>
   p.final && (!waitForReport || p.status !== 'completed' || p.reportStatus === 'completed' || p.reportStatus === 'failed');
@@ -130,12 +108,6 @@ const progressOf = (
   plannedSubforecastCount: t.plannedSubforecastCount,
   reportStatus: reportStatus ?? undefined,
 });
-
-/** A `timeout` option that is not a number of ms >= 0, as a ValidationError (else `undefined`). */
-const badTimeout = (o: { timeout?: number | undefined }) =>
-  o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout >= 0)
-    ? new ValidationError(`must be a number of milliseconds >= 0, got ${String(o.timeout)}`, 'timeout')
-    : undefined;
 
 /**
  * Options of each request of a wait: the caller's, inside the wait's scope (its signal, retries
@@ -164,24 +136,25 @@ export function endsWaitFor(err: unknown, taskIds: readonly string[], one: boole
 
 /** Waits for one task to be final (and its report, with `waitForReport`). @internal */
 export async function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
-  const bad = badTimeout(o);
-  if (bad) throw bad;
+  checkTimeout(o.timeout);
   return waitInScope(ctx, taskId, o, waitScope(ctx.clock, o.signal, o.timeout));
 }
 
 /** The wait for one task, in a scope that may have begun earlier (`createAndWait`'s). */
 async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, scope: WaitScope): Promise<ForecastTask> {
   const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
+  const [query, options] = readOptions(o, scope);
+  // Read alone (with subforecasts, when asked), but sleeping through the tracker, as every wait does.
+  const { sleep } = forecastTracker(ctx, query, options);
   let last: ForecastTask | undefined;
   const read = async (): Promise<PollStep<ForecastTask>> => {
-    const [query, options] = readOptions(o, scope);
     const { data, response } = await ctx.retrieve(taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options).withResponse();
     last = data;
     const p = tracker.observe(progressOf(taskId, data, data.forecast?.report?.status));
     return [data, settled(p, o.waitForReport), parseRetryAfter(response.headers.get('retry-after'))];
   };
   try {
-    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]));
+    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), sleep);
   } catch (err) {
     throw endsWaitFor(err, [taskId], true);
   }
@@ -193,8 +166,7 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
  * wait a pending task asks for (the spec's `Retry-After` for its state). @internal
  */
 export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
-  const bad = badTimeout(o);
-  if (bad) throw bad;
+  checkTimeout(o.timeout);
   const scope = waitScope(ctx.clock, o.signal, o.timeout);
   const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
   const latest = new Map<string, ForecastListItem>();
@@ -204,38 +176,24 @@ export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[],
   const waiting = () => (pending.length > 0 ? pending : [...latest.keys()].filter((id) => !full.has(id)));
   const onTimeout = () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(waiting().join(', '), 300)}`, waiting(), pending.map((id) => latest.get(id)));
   const [query, options] = readOptions(o, scope);
+  const tasks = forecastTracker(ctx, query, options);
   const round = async (): Promise<PollStep<undefined>> => {
-    let asked = 0;
-    // The wait the list answers ask for, when they name one; else the spec's wait for each state.
-    let told: number | undefined;
-    for (let i = 0; i < pending.length; i += MAX_PAGE_SIZE) {
-      const chunk = pending.slice(i, i + MAX_PAGE_SIZE);
-      const { data: page, response } = await ctx.list({ ...query, taskId: chunk.join(','), limit: MAX_PAGE_SIZE }, options).withResponse();
-      const asked = parseRetryAfter(response.headers.get('retry-after'));
-      if (asked !== undefined) told = Math.max(told ?? 0, asked);
-      const listed = new Set<string>();
-      for (const item of page.data) {
-        latest.set(item.taskId, item);
-        listed.add(item.taskId);
-      }
-      // A task this round's list does not show is read alone, every round: an unknown id raises NotFoundError.
-      for (const id of chunk) {
-        if (listed.has(id)) continue;
-        const t = await ctx.retrieve(id, query, options);
-        latest.set(id, { ...t, taskId: id, forecastData: t.forecast?.forecastData ?? null, report: t.forecast?.report });
-      }
+    // The next round waits as long as the longest wait a task still pending asks for.
+    let wait = 0;
+    const seen = await tasks.round(pending);
+    for (const t of seen) latest.set(t.id, t.item);
+    const still: string[] = [];
+    for (const t of seen) {
+      const p = tracker.observe(progressOf(t.id, t.item, t.item.report?.status));
+      if (settled(p, o.waitForReport)) continue;
+      still.push(t.id);
+      wait = Math.max(wait, t.waitMs);
     }
-    pending = pending.filter((id) => {
-      const item = latest.get(id)!;
-      const p = tracker.observe(progressOf(id, item, item.report?.status));
-      if (settled(p, o.waitForReport)) return false;
-      asked = Math.max(asked, p.status === 'queued' || p.final ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS);
-      return true;
-    });
-    return [undefined, pending.length === 0, told ?? asked];
+    pending = still;
+    return [undefined, pending.length === 0, wait];
   };
   try {
-    await poll(round, scope, DEFAULT_POLL_INTERVAL_MS, onTimeout);
+    await poll(round, scope, DEFAULT_POLL_INTERVAL_MS, onTimeout, tasks.sleep);
     if (o.full === false) return taskIds.map((id) => latest.get(id)!);
     // One full read per task, now that each is final.
     await untilDeadline(() => Promise.all([...latest.keys()].map(async (id) => full.set(id, await ctx.retrieve(id, query, options)))), onTimeout);
@@ -250,9 +208,8 @@ export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[],
  * so `timeout` covers the context wait, the start and the wait. @internal
  */
 export async function createAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions = {}): Promise<ForecastTask> {
-  const bad = badTimeout(o);
-  if (bad) throw bad;
-  const { idempotencyKey = `sdk-${crypto.randomUUID()}` } = o;
+  checkTimeout(o.timeout);
+  const { idempotencyKey = newIdempotencyKey() } = o;
   const scope = waitScope(ctx.clock, o.signal, o.timeout);
   if (o.waitForContext && params.questionId) await ctx.waitForContext(params.questionId, o);
   // Keyed, so the start too rides out an outage until the deadline without starting twice.
@@ -278,7 +235,7 @@ async function inChunks<T, R>(items: readonly T[], size: number, send: (chunk: T
  */
 export function createMany(ctx: FlowContext, items: readonly ForecastCreateParams[], o: RequestOptions = {}): Promise<BatchItemResult[]> {
   return inChunks(items, MAX_BATCH_ITEMS, async (chunk, n) => {
-    const key = o.idempotencyKey && `${o.idempotencyKey}:${n}`;
+    const key = o.idempotencyKey && partKey(o.idempotencyKey, n);
     const { data, response } = await ctx.createBatch({ items: chunk }, { ...o, idempotencyKey: key }).withResponse();
     const results: unknown = data.items;
     return chunk.map((_, i) => {

@@ -1,0 +1,69 @@
+/**
+ * The task tracker: how every flow that waits for many tasks reads them (`waitMany`, `runMany`). A
+ * round lists the tasks by id filter, `maxIds` a request, reads alone each one a list leaves out, and
+ * says when each may be read again: the list answer's `Retry-After`, else the flow's fallback for the
+ * task's state, within {@link boundedWait}'s bounds. It knows no operation: the flow hands in
+ * `listByIds` and `read`.
+ *
+ * It is an interface on purpose: the seam where coordination across processes plugs in. A tracker
+ * told of task changes from elsewhere (a webhook event fanned out between processes) can end a
+ * {@link TaskTracker.sleep} early, or answer a round from what it was told.
+ * @module
+ */
+import type { ClientClock } from './clock.js';
+import { boundedWait } from './polling.js';
+
+/** Where a tracker reads tasks. */
+export interface TaskSource<T> {
+  /** Lists the tasks of `ids` (at most {@link maxIds}): the items found, and the wait in ms the answer asked for, if any. */
+  listByIds(ids: readonly string[]): Promise<{ items: readonly T[]; retryAfter: number | undefined }>;
+  /** Reads one task the list left out (an unknown id rejects: no wait on it can end). */
+  read(id: string): Promise<T>;
+  /** The most ids one list request takes. */
+  readonly maxIds: number;
+  idOf(item: T): string;
+  /** The wait before reading a task in this state again when the service names none, in ms. */
+  fallbackWait(item: T): number;
+}
+
+/** One task as a round saw it, and the ms to wait before reading it again. */
+export interface TrackedTask<T> {
+  id: string;
+  item: T;
+  waitMs: number;
+}
+
+/**
+ * Tracks tasks for a wait.
+ * @internal
+ */
+export interface TaskTracker<T> {
+  /** Reads every task of `ids` once (in `ids` order); rejects as the first request that fails for good. */
+  round(ids: readonly string[]): Promise<Array<TrackedTask<T>>>;
+  /** Sleeps until the next round is due (`ms`), or less when told a tracked task changed; rejects with the signal's reason on abort. */
+  sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
+}
+
+/** The in-process tracker: list, read what the list leaves out, sleep on the client's clock. @internal */
+export function taskTracker<T>(source: TaskSource<T>, clock: Pick<ClientClock, 'sleep'>): TaskTracker<T> {
+  return {
+    async round(ids) {
+      const found = new Map<string, T>();
+      // The longest wait any list answer asked for, applied to every task of the round.
+      let told: number | undefined;
+      for (let i = 0; i < ids.length; i += source.maxIds) {
+        const chunk = ids.slice(i, i + source.maxIds);
+        const { items, retryAfter } = await source.listByIds(chunk);
+        if (retryAfter !== undefined) told = Math.max(told ?? 0, retryAfter);
+        for (const item of items) found.set(source.idOf(item), item);
+        // A task this round's list does not show is read alone, every round.
+        for (const id of chunk) if (!found.has(id)) found.set(id, await source.read(id));
+      }
+      return ids.map((id) => {
+        const item = found.get(id)!;
+        return { id, item, waitMs: boundedWait(told, source.fallbackWait(item)) };
+      });
+    },
+    sleep: (ms, signal) => clock.sleep(ms, signal),
+  };
+}

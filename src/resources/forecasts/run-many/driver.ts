@@ -1,0 +1,134 @@
+/**
+ * `runMany`'s I/O: reads the input, sends the requests and sleeps as the scheduler (`scheduler.ts`,
+ * pure) decides, and yields the results it reports. Loaded on a run's first step, so a client that
+ * never calls `runMany` never loads it.
+ * @module
+ */
+import { APIError, InvalidResponseError, ValidationError, parseRetryAfter } from '../../../core/errors.js';
+import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
+import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS } from '../../../api/limits.js';
+import { WAIT_MODE, type WaitRequestOptions } from '../../../core/retry.js';
+import { FINAL_TASK_STATUSES, type ForecastCreateParams } from '../../../schemas/forecasts.js';
+import type { ForecastListItem, ForecastTask } from '../../../schemas/records/forecasts.js';
+import type { RunManyInput, RunManyOptions, RunManyResult } from '../run-many.js';
+import { forecastTracker, type FlowContext } from '../tracking.js';
+import { endsWaitFor } from '../waits.js';
+import { drain, initialRun, nextStep, priced, pricingOf, progressOf, pulled, startFailure, startSettled, tasksSeen, type Batch, type RunState, type RunStep, type SeenTask, type StartOutcome } from './scheduler.js';
+
+/** Characters a `runId` may have: the longest key derived from it must fit the service's 128. @internal */
+export const MAX_RUN_ID_LENGTH = 100;
+
+function checkOptions(o: RunManyOptions): { runId: string; maxActive: number } {
+  const maxActive = o.maxActive ?? MAX_ACTIVE_FORECASTS;
+  if (!Number.isInteger(maxActive) || maxActive < 1 || maxActive > MAX_ACTIVE_FORECASTS) {
+    throw new ValidationError(`must be a whole number from 1 to ${MAX_ACTIVE_FORECASTS} (the service's limit), got ${String(maxActive)}`, 'maxActive');
+  }
+  if (o.runId === undefined) return { runId: newIdempotencyKey('run'), maxActive };
+  if (typeof o.runId === 'string' && o.runId.length > MAX_RUN_ID_LENGTH) {
+    throw new ValidationError(`must be at most ${MAX_RUN_ID_LENGTH} characters, got ${o.runId.length}`, 'runId');
+  }
+  try {
+    return { runId: checkIdempotencyKey(o.runId), maxActive };
+  } catch (err) {
+    throw err instanceof ValidationError ? new ValidationError(err.message.replace(/^idempotencyKey: /, ''), 'runId') : err;
+  }
+}
+
+/**
+ * Runs every item's forecast inside the service's limits and yields each outcome as it is known. @internal
+ */
+export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunManyOptions = {}): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
+  const { runId, maxActive } = checkOptions(o);
+  // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start
+  // is never cut off mid-way, as its answer names the tasks it started: `signal` ends only its
+  // sleeps between attempts. Cancels are plain requests.
+  const options: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined } };
+  const startOptions: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal } };
+  const { clock } = ctx;
+  const tracker = forecastTracker(ctx, {}, options);
+  const iterator = Symbol.asyncIterator in input ? input[Symbol.asyncIterator]() : input[Symbol.iterator]();
+  let s: RunState = initialRun({ runId, maxActive, cancelOnAbort: o.cancelOnAbort, total: o.total ?? (Array.isArray(input) ? input.length : undefined), began: clock.now() });
+
+  /** Sleeps `ms`, ending early when `signal` aborts (once it has, sleeps it out: running tasks are still waited for). */
+  const pause = async (ms: number) => {
+    const signal = o.signal?.aborted ? undefined : o.signal;
+    try {
+      await tracker.sleep(ms, signal);
+    } catch (err) {
+      if (!signal?.aborted) throw err;
+    }
+  };
+
+  /** Does `step`'s I/O and hands the outcome to the scheduler. */
+  const perform = async (step: Exclude<RunStep, { kind: 'done' }>): Promise<RunState> => {
+    switch (step.kind) {
+      case 'pull': {
+        const items: ForecastCreateParams[] = [];
+        while (items.length < step.size) {
+          const next = await iterator.next();
+          if (next.done) return pulled(s, items, true);
+          items.push(next.value);
+        }
+        return pulled(s, items, false);
+      }
+      case 'price':
+        return priced(s, pricingOf((await ctx.runModes(options)).data));
+      case 'start':
+        return startSettled(s, step.batch, await sendBatch(ctx, step.batch, startOptions, o.signal), clock.now());
+      case 'sleep':
+        await pause(step.ms);
+        return s;
+      case 'cancel':
+        for (let i = 0; i < step.taskIds.length; i += MAX_BULK_CANCEL_IDS) await ctx.cancelBatch({ taskIds: step.taskIds.slice(i, i + MAX_BULK_CANCEL_IDS) }, { ...o.requestOptions });
+        return s;
+      case 'poll': {
+        const seen: SeenTask[] = [];
+        for (const t of await tracker.round(step.taskIds)) {
+          const final = FINAL_TASK_STATUSES.has(t.item.status);
+          const task = final && o.full ? await ctx.retrieve(t.id, {}, options) : t.item;
+          seen.push({ id: t.id, status: t.item.status, task, due: clock.now() + t.waitMs });
+        }
+        return tasksSeen(s, seen);
+      }
+    }
+  };
+
+  try {
+    for (;;) {
+      const [decided, step] = nextStep(s, clock.now(), o.signal?.aborted === true);
+      let ready;
+      [s, ready] = drain(decided);
+      yield* ready;
+      if (step.kind === 'done') break;
+      s = await perform(step);
+      if (step.kind === 'start' || step.kind === 'poll') o.onProgress?.(progressOf(s, clock.now()));
+      [s, ready] = drain(s);
+      yield* ready;
+    }
+    o.onProgress?.(progressOf(s, clock.now()));
+  } catch (err) {
+    // The run ends with forecasts still running on the service: say which.
+    throw s.active.size > 0 ? endsWaitFor(err, [...s.active.keys()], false) : err;
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/**
+ * Sends a batch under its key; what came back, as the scheduler reads it. An error no outcome
+ * covers (authentication, an answer that is not the service's, …) ends the run.
+ */
+async function sendBatch(ctx: FlowContext, batch: Batch, options: WaitRequestOptions, signal: AbortSignal | undefined): Promise<StartOutcome> {
+  try {
+    const { data, response } = await ctx.createBatch({ items: [...batch.items] }, { ...options, idempotencyKey: batch.key }).withResponse();
+    return { kind: 'answered', items: data.items, replayed: response.headers.get('idempotent-replayed') === 'true', retryAfter: parseRetryAfter(response.headers.get('retry-after')) };
+  } catch (err) {
+    // Aborted while waiting to send it again: not started as far as the run knows.
+    if (signal?.aborted && err === signal.reason) return { kind: 'aborted' };
+    if (!(err instanceof APIError) || err instanceof InvalidResponseError) throw err;
+    const failure = startFailure(err.status, err.type);
+    if (failure === 'fatal') throw err;
+    if (failure === 'hold') return { kind: 'held', retryAfter: parseRetryAfter(err.headers.get('retry-after')) };
+    return { kind: 'refused', error: { type: err.type ?? 'invalid_request_error', message: err.message } };
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What the forecast flows run with: the {@link FlowContext} the `Forecasts` resource builds for them
+ * (closures over its private members, so the resource hands them no `this`), and the forecast task
+ * tracker `waitMany` and `runMany` share.
+ * @module
+ */
+import type { EventEmitter } from 'eventemitter3';
+import type { APIPromise } from '../../core/api-promise.js';
+import type { ClientClock } from '../../core/clock.js';
+import { parseRetryAfter } from '../../core/errors.js';
+import { MAX_PAGE_SIZE, QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../api/limits.js';
+import type { RequestOptions } from '../../core/options.js';
+import type { PagePromise } from '../../core/pagination.js';
+import { taskTracker, type TaskTracker } from '../../core/task-tracker.js';
+import type { ContextWaitOptions } from '../context/readiness.js';
+import type { ForecastProgressEvents } from './progress.js';
+import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
+import type { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
+
+/** What the flows run with: the `Forecasts` resource's calls, its progress emitter, its client's clock. @internal */
+export interface FlowContext {
+  readonly clock: ClientClock;
+  retrieve(taskId: string, params?: ForecastRetrieveParams, options?: RequestOptions): APIPromise<ForecastTask>;
+  list(params?: ForecastListParams, options?: RequestOptions): PagePromise<ForecastListItem>;
+  create(params: ForecastCreateParams, options?: RequestOptions): APIPromise<ForecastTask>;
+  createBatch(params: ForecastBatchParams, options?: RequestOptions): APIPromise<ForecastBatchResult>;
+  cancelBatch(params: ForecastCancelBatchParams, options?: RequestOptions): APIPromise<ForecastCancelBatchResult>;
+  readonly emitter: EventEmitter<ForecastProgressEvents>;
+  waitForContext(questionId: string, options: ContextWaitOptions): Promise<unknown>;
+  /** The run modes, for the prices of `runMany`'s credits. */
+  runModes(options: RequestOptions): PagePromise<RunMode>;
+}
+
+/** A full task as a list item. @internal */
+export const listItemOf = (id: string, t: ForecastTask): ForecastListItem => ({ ...t, taskId: id, forecastData: t.forecast?.forecastData ?? null, report: t.forecast?.report ?? undefined });
+
+/**
+ * The spec's wait before reading a task again when the answer names none: 15 s queued (and for a
+ * final task still waited for, such as its report), 120 s running. @internal
+ */
+export const taskStateWait = (status: string): number => (status === 'queued' || FINAL_TASK_STATUSES.has(status) ? QUEUED_RETRY_AFTER_MS : RUNNING_RETRY_AFTER_MS);
+
+/**
+ * The tracker of forecast tasks: `GET /forecasts?taskId=a,b,…` 100 ids a request, `GET
+ * /forecasts/{task_id}` for each the list leaves out, both with `query` and `options`. @internal
+ */
+export function forecastTracker(ctx: FlowContext, query: Pick<ForecastRetrieveParams, 'fields'>, options: RequestOptions): TaskTracker<ForecastListItem> {
+  return taskTracker<ForecastListItem>(
+    {
+      maxIds: MAX_PAGE_SIZE,
+      async listByIds(ids) {
+        const { data: page, response } = await ctx.list({ ...query, taskId: ids.join(','), limit: MAX_PAGE_SIZE }, options).withResponse();
+        return { items: page.data, retryAfter: parseRetryAfter(response.headers.get('retry-after')) };
+      },
+      read: async (id) => listItemOf(id, await ctx.retrieve(id, query, options)),
+      idOf: (item) => item.taskId,
+      fallbackWait: (item) => taskStateWait(item.status),
+    },
+    ctx.clock,
+  );
+}
