@@ -69,6 +69,8 @@ export class ContextNotReadyError extends ConflictError {
  */
 export class IdempotencyInProgressError extends ConflictError {
   override name = 'IdempotencyInProgressError';
+  /** The first request with the key is still running: asking again is how to get its answer. */
+  static override readonly retry = true;
 }
 /**
  * 409 with a decision code: `generation_in_progress` (drafting is running), `decision_archived`, or
@@ -94,6 +96,8 @@ export class DecisionConflictError extends ConflictError {
  */
 export class TooManyActiveForecastsError extends RateLimitError {
   override name = 'TooManyActiveForecastsError';
+  /** A slot frees when a forecast ends, not after a `Retry-After`: the caller decides (`runMany` waits). */
+  static override readonly retry = false;
 }
 
 /** The spec's Errors table, the codes with a class of their own, as `status error.type`. @internal */

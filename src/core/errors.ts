@@ -70,6 +70,12 @@ export class APIError extends ForecastingError {
   readonly extras: ErrorExtras;
   /** The request id the service sent (`x-request-id`), when present. */
   readonly requestId: string | undefined;
+  /**
+   * Whether a call that met this error is retried, when the class knows better than its status: a
+   * service's code class sets it (a conflict that means "still running, ask again", a 429 that no
+   * wait fixes). `undefined` leaves it to the status.
+   */
+  static readonly retry: boolean | undefined = undefined;
 
   constructor(init: APIErrorInit) {
     // Clipped: a 1 MB error message or id must not make a 1 MB log line. The whole body stays on `body`.

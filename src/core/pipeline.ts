@@ -9,7 +9,7 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
-import { clip, type ErrorRules, type ForecastingError } from './errors.js';
+import { clip, type APIError, type ErrorRules, type ForecastingError } from './errors.js';
 import type { LeveledLogger } from './logger.js';
 import type { HttpMethod, Operation } from './operation.js';
 import { API_PATH, type RequestOptions, type ResolvedOptions } from './options.js';
@@ -180,7 +180,8 @@ export class Pipeline {
       apiError.message += `; requested ${clip(`${this.#env.options.baseURL}${call.request.path}`, 200)}: is ${API_PATH} missing from baseURL?`;
     }
     const retryAfter = received.response.headers.get('retry-after');
-    return [{ kind: 'response', status: apiError.status, type: apiError.type, retryAfter }, apiError];
+    const retry = (apiError.constructor as typeof APIError).retry;
+    return [{ kind: 'response', status: apiError.status, type: apiError.type, retryAfter, retry }, apiError];
   }
 
   /** A wait times out at its deadline, not before: sleep there, then let the wait say so. */

@@ -10,7 +10,14 @@ import type { RequestOptions } from './options.js';
 /** What an attempt ended with, as far as retrying is concerned. */
 export type AttemptOutcome =
   /** An HTTP answer with an error status. */
-  | { kind: 'response'; status: number; type: string | undefined; retryAfter: string | null }
+  | {
+      kind: 'response';
+      status: number;
+      type: string | undefined;
+      retryAfter: string | null;
+      /** The error class's own word ({@link APIError.retry}), which overrides the status's rule. */
+      retry?: boolean | undefined;
+    }
   /** No connection was made: nothing reached the server. */
   | { kind: 'refused' }
   /** The connection broke or timed out after the request may have been sent. */
@@ -61,9 +68,11 @@ export const MAX_STATED_WAIT_MS = 3_600_000;
 
 /**
  * Decides whether to retry.
- * - 429 `rate_limit_error` and 503 mean the server did not act: retried for every operation.
+ * - An error class that says whether to retry (the service's codes, handed in by the client: a 409
+ *   saying the first request with the key still runs is retried, a 429 saying too many forecasts
+ *   run is not) is obeyed.
+ * - 429 and 503 mean the server did not act: retried for every operation.
  * - 408, other 5xx, a reset or a timeout after sending: retried only when safe to repeat.
- * - 409 `idempotency_in_progress`: the first request is still running; retried (keyed operations only).
  * - A refused connection sent nothing: retried for every operation.
  * - A request's retries: `Retry-After` is honoured up to `maxRetryAfter` (a longer wait gives up at
  *   once), else exponential backoff with full jitter; at most `maxRetries`, within `remaining`.
@@ -112,10 +121,9 @@ function isRetryable(outcome: AttemptOutcome, safe: boolean): boolean {
     case 'timeout':
       return safe;
     case 'response': {
-      const { status, type } = outcome;
-      if (status === 429) return type !== 'too_many_active_forecasts';
-      if (status === 503) return true;
-      if (status === 409) return type === 'idempotency_in_progress';
+      const { status, retry } = outcome;
+      if (retry !== undefined) return retry;
+      if (status === 429 || status === 503) return true;
       return (status === 408 || status >= 500) && safe;
     }
   }

@@ -197,9 +197,10 @@ describe('decideRetry', () => {
   it.each([
     ['retries 429 rate_limit_error on POST', response(429, 'rate_limit_error'), false, true],
     ['retries 429 without a type on POST', response(429), false, true],
-    ['does not retry 429 too_many_active_forecasts', response(429, 'too_many_active_forecasts'), true, false],
+    ['does not retry a 429 whose class says not to (too_many_active_forecasts)', { ...response(429, 'too_many_active_forecasts'), retry: false }, true, false],
     ['retries 503 on POST', response(503), false, true],
-    ['retries 409 idempotency_in_progress', response(409, 'idempotency_in_progress'), true, true],
+    ['retries a 409 whose class says to (idempotency_in_progress)', { ...response(409, 'idempotency_in_progress'), retry: true }, true, true],
+    ['does not retry a 409 by its status alone, whatever its code', response(409, 'idempotency_in_progress'), true, false],
     ['does not retry 409 forecast_already_running', response(409, 'forecast_already_running'), true, false],
     ['retries 408 on GET', response(408), true, true],
     ['does not retry 408 on POST', response(408), false, false],
