@@ -18,7 +18,6 @@ import { holdSlots, type SlotContext } from './slots.js';
 const WINDOW_MS = 60_000;
 /** Slack for network jitter and clock skew between machines, as in the in-process budget. */
 const MARGIN_MS = 250;
-const COMMAND_TIMEOUT_MS = 2_000;
 
 /**
  * A {@link Coordinator} and {@link EventCoordinator} on Redis; made by {@link createRedisCoordinator}.
@@ -43,7 +42,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   constructor(redis: RedisClientLike, options: RedisCoordinatorOptions = {}) {
     this.#options = resolveOptions(options);
     this.#explicitPrefix = options.prefix;
-    this.#link = new RedisLink(redis, (message) => this.#warn(message), this.#options.probeIntervalMs, COMMAND_TIMEOUT_MS);
+    this.#link = new RedisLink(redis, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs);
     this.#hub = new EventHub(redis, () => this.#clock.now());
     this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive }, () => this.#clock);
   }

@@ -71,10 +71,21 @@ export class RedisLink {
     }
   }
 
-  /** One command, failing at once when the client is offline and after `commandTimeoutMs` otherwise. */
+  /**
+   * One command, failing at once when the client is offline and after `commandTimeoutMs` otherwise.
+   * node-redis's own `timeout` ends only a command not yet written, so a written one that gets no
+   * answer is raced here too; its late answer is dropped (a late window entry or pending slot
+   * expires on its own).
+   */
   send(args: readonly string[]): Promise<unknown> {
     if (this.redis.isReady === false) return Promise.reject(Object.assign(new Error('offline'), { code: 'OFFLINE' }));
-    return this.redis.sendCommand(args, { timeout: this.commandTimeoutMs });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error('no answer in time'), { name: 'TimeoutError' })), this.commandTimeoutMs);
+      timer.unref?.();
+    });
+    const answer = this.redis.sendCommand(args, { timeout: this.commandTimeoutMs });
+    return Promise.race([answer, timedOut]).finally(() => clearTimeout(timer));
   }
 
   /** Runs a script by its digest, sending it whole only when the server does not know it yet (`NOSCRIPT`). */

@@ -35,6 +35,8 @@ export interface RedisCoordinatorOptions {
    * die before the service answers. Default 5 minutes (a start's attempts and their time-outs).
    */
   pendingHoldTtlMs?: number;
+  /** Real-time limit on one Redis command: past it, the coordinator turns `local` (the call still answers). Default 2 s. */
+  commandTimeoutMs?: number;
   /** Real-time interval of the probe that looks for Redis again while in `local` mode. Default 1 s. */
   probeIntervalMs?: number;
 }
@@ -52,6 +54,7 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
     receiverTtlMs: options.receiverTtlMs ?? 15 * 60_000,
     reconcileIntervalMs: options.reconcileIntervalMs ?? 30_000,
     pendingHoldTtlMs: options.pendingHoldTtlMs ?? 5 * 60_000,
+    commandTimeoutMs: options.commandTimeoutMs ?? 2_000,
     probeIntervalMs: options.probeIntervalMs ?? 1_000,
   };
   for (const [name, value] of Object.entries(resolved)) {

@@ -2,20 +2,30 @@
 import { createHash } from 'node:crypto';
 import { createRedisCoordinator, type RedisCoordinator, type RedisCoordinatorOptions } from '../../src/redis/index.js';
 import type { TestClock } from './_clock.js';
-import type { TestRedis } from './_redis.js';
+import type { TestRedis, TestRedisClient } from './_redis.js';
 
 export const API_KEY = 'pre_test_secret_key_0123456789';
 export const KEY_HASH = createHash('sha256').update(API_KEY).digest('hex');
 
 export interface Process {
   coordinator: RedisCoordinator;
+  client: TestRedisClient;
   warnings: string[];
+}
+
+const open: RedisCoordinator[] = [];
+
+/** Closes every coordinator's own subscriber connection (before the server stops). */
+export async function closeProcesses(): Promise<void> {
+  await Promise.all(open.splice(0).map((c) => c.close()));
 }
 
 /** A coordinator on a new connection, attached as a client with the test key and clock would attach it. */
 export async function processOn(redis: TestRedis, clock: TestClock, options: RedisCoordinatorOptions = {}): Promise<Process> {
-  const coordinator = createRedisCoordinator(await redis.client(), options);
+  const client = await redis.client();
+  const coordinator = createRedisCoordinator(client, options);
+  open.push(coordinator);
   const warnings: string[] = [];
   coordinator.attach({ keyHash: KEY_HASH, clock, warn: (message) => warnings.push(message) });
-  return { coordinator, warnings };
+  return { coordinator, client, warnings };
 }

@@ -2,13 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testClock, type TestClock } from './_clock.js';
 import { startRedis, type TestRedis } from './_redis.js';
-import { processOn } from './_setup.js';
+import { closeProcesses, processOn } from './_setup.js';
 
 let redis: TestRedis;
 beforeAll(async () => {
   redis = await startRedis();
 });
-afterAll(() => redis.close());
+afterAll(async () => {
+  await closeProcesses();
+  await redis.close();
+});
 
 /** Runs `takes` to the end, moving the clock to the next wake-up whenever every taker is done or asleep. */
 async function drive(clock: TestClock, takes: (() => Promise<void>)[]): Promise<number[]> {
