@@ -22,6 +22,12 @@ const MARGIN_MS = 250;
 /**
  * A {@link Coordinator} and {@link EventCoordinator} on Redis; made by {@link createRedisCoordinator}.
  * It keeps no API key, only the prefix derived from its hash.
+ * @example
+ * ```ts
+ * const coordinator = createRedisCoordinator(redis);
+ * const client = new ForecastingClient({ coordinator });
+ * process.on('SIGTERM', () => void coordinator.close());
+ * ```
  */
 export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #options: ResolvedOptions;

@@ -9,6 +9,10 @@ import { createHash } from 'node:crypto';
 /**
  * The commands the coordinator sends: a connected node-redis client (`createClient()` of the
  * `redis` package, v6) fits. Structural, so these declarations need no `redis` types installed.
+ * @example
+ * ```ts
+ * const redis: RedisCommandClient = await createClient({ url }).connect();
+ * ```
  */
 export interface RedisCommandClient {
   /** node-redis's readiness: `false` while it reconnects (a command would wait in its offline queue). */
@@ -16,7 +20,13 @@ export interface RedisCommandClient {
   sendCommand(args: readonly string[], options?: { timeout?: number }): Promise<unknown>;
 }
 
-/** The subscriber connection the coordinator makes with `duplicate()` (its own: a subscribed connection sends nothing else). */
+/**
+ * The subscriber connection the coordinator makes with `duplicate()` (its own: a subscribed connection sends nothing else).
+ * @example
+ * ```ts
+ * const subscriber: RedisSubscriberClient = redis.duplicate();
+ * ```
+ */
 export interface RedisSubscriberClient {
   connect(): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
@@ -24,7 +34,13 @@ export interface RedisSubscriberClient {
   destroy(): void;
 }
 
-/** What `createRedisCoordinator` takes: a connected node-redis client. */
+/**
+ * What `createRedisCoordinator` takes: a connected node-redis client.
+ * @example
+ * ```ts
+ * const redis: RedisClientLike = await createClient({ url: process.env.REDIS_URL }).connect();
+ * ```
+ */
 export interface RedisClientLike extends RedisCommandClient {
   duplicate(): RedisSubscriberClient;
 }

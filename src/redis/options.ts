@@ -7,6 +7,10 @@ import { createHash } from 'node:crypto';
 /**
  * Options of {@link createRedisCoordinator}. Every process that shares a key must use the same
  * limits: each one enforces its own figures against the shared counts.
+ * @example
+ * ```ts
+ * const coordinator = createRedisCoordinator(redis, { prefix: 'forecasts-prod', maxActive: 40, eventRetentionMs: 6 * 3_600_000 });
+ * ```
  */
 export interface RedisCoordinatorOptions {
   /**

@@ -65,6 +65,7 @@ describe('published declarations', () => {
     './webhooks/fetch': none,
     './testing': isNode, // the mock server is node:http: its users have Node's types
     './testing/msw': (s) => isNode(s) || s === 'msw' || s === 'msw/node', // builds on ./testing; msw is an optional peer
+    './redis': none, // redis is an optional peer: the entry takes a client of the shape it uses, no redis types
   };
   const forbidden = ['eventemitter3', 'ky', 'express', 'zod'];
 
