@@ -176,7 +176,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   /** Closes the coordinator's own subscriber connection and stops its probe; the client it was given stays open. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#link.close();
     this.#hub.close();
     return Promise.resolve();

@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { createRedisCoordinator, type RedisCoordinator, type RedisCoordinatorOptions } from '../../src/redis/index.js';
 import type { TestClock } from './_clock.js';
-import type { TestRedis, TestRedisClient } from './_redis.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startRedis, type TestRedis, type TestRedisClient } from './_redis.js';
 
 export const API_KEY = 'pre_test_secret_key_0123456789';
 export const KEY_HASH = createHash('sha256').update(API_KEY).digest('hex');
@@ -28,4 +29,29 @@ export async function processOn(redis: TestRedis, clock: TestClock, options: Red
   const warnings: string[] = [];
   coordinator.attach({ keyHash: KEY_HASH, clock, warn: (message) => warnings.push(message) });
   return { coordinator, client, warnings };
+}
+
+/** One redis-server for a test file: started before its tests, stopped (with every coordinator's connections) after. */
+export function useRedis(): TestRedis {
+  let server: TestRedis | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    await closeProcesses();
+    await server?.close();
+  });
+  const started = (): TestRedis => {
+    if (!server) throw new Error('useRedis(): the server starts in beforeAll');
+    return server;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    client: () => started().client(),
+    stop: () => started().stop(),
+    start: () => started().start(),
+    close: () => started().close(),
+  };
 }

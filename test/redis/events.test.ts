@@ -1,18 +1,10 @@
 // Webhook events across processes: one claim per event id, and the fan-out of final events.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TaskFinalNotice } from '../../src/redis/index.js';
 import { testClock } from './_clock.js';
-import { startRedis, type TestRedis } from './_redis.js';
-import { closeProcesses, processOn } from './_setup.js';
+import { processOn, useRedis } from './_setup.js';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await closeProcesses();
-  await redis.close();
-});
+const redis = useRedis();
 
 describe('event claims', () => {
   it('claims an event id once across processes, and again after unclaimEvent', async () => {

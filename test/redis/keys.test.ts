@@ -1,20 +1,12 @@
 // The key namespace: one Redis Cluster hash tag for every key, and a prefix that is a hash, never the key.
 import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRedisCoordinator } from '../../src/redis/index.js';
 import { testClock } from './_clock.js';
-import { startRedis, type TestRedis } from './_redis.js';
-import { API_KEY, KEY_HASH, closeProcesses, processOn } from './_setup.js';
+import { API_KEY, KEY_HASH, processOn, useRedis } from './_setup.js';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await closeProcesses();
-  await redis.close();
-});
+const redis = useRedis();
 afterEach(() => {
   vi.unstubAllEnvs();
 });

@@ -1,18 +1,10 @@
 // Redis down: no call fails for it; the coordinator keeps the limits per process, warns once (no
 // secret), and shares again once Redis answers.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testClock } from './_clock.js';
-import { startRedis, type TestRedis } from './_redis.js';
-import { API_KEY, KEY_HASH, closeProcesses, processOn } from './_setup.js';
+import { API_KEY, KEY_HASH, processOn, useRedis } from './_setup.js';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await closeProcesses();
-  await redis.close();
-});
+const redis = useRedis();
 
 describe('Redis down', () => {
   it('falls back to local limits with one warning, then returns to shared mode', async () => {

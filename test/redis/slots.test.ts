@@ -1,20 +1,12 @@
 // Active-forecast slots across processes: a FIFO queue, maxActive, bind/settle, abort, and the
 // slots of a process that died.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SlotHold } from '../../src/redis/index.js';
 import { RETRY_MS, WAITER_TTL_MS } from '../../src/redis/slots.js';
 import { testClock, type TestClock } from './_clock.js';
-import { startRedis, type TestRedis } from './_redis.js';
-import { closeProcesses, processOn, type Process } from './_setup.js';
+import { processOn, type Process, useRedis } from './_setup.js';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await closeProcesses();
-  await redis.close();
-});
+const redis = useRedis();
 
 let n = 0;
 /** Processes on one fresh prefix. */

@@ -1,17 +1,9 @@
 // The shared one-minute windows: every process's take() counts in one sorted set on Redis.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testClock, type TestClock } from './_clock.js';
-import { startRedis, type TestRedis } from './_redis.js';
-import { closeProcesses, processOn } from './_setup.js';
+import { processOn, useRedis } from './_setup.js';
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await closeProcesses();
-  await redis.close();
-});
+const redis = useRedis();
 
 /** Runs `takes` to the end, moving the clock to the next wake-up whenever every taker is done or asleep. */
 async function drive(clock: TestClock, takes: (() => Promise<void>)[]): Promise<number[]> {
