@@ -44,7 +44,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   #localCounts = { published: 0, deduplicated: 0 };
   #listening = false;
 
-  /** @internal Use {@link createRedisCoordinator}. */
+  /** Prefer {@link createRedisCoordinator}, which does the same. */
   constructor(redis: RedisClientLike, options: RedisCoordinatorOptions = {}) {
     this.#options = resolveOptions(options);
     this.#explicitPrefix = options.prefix;
