@@ -56,6 +56,26 @@ describe('shared active slots', () => {
     expect(clock.now()).toBe(testClock().now());
   });
 
+  it('never holds more than maxActive while many starts of several processes compete', async () => {
+    const clock = testClock();
+    const processes = await fleet(clock, 3, 4);
+    const granted: string[] = [];
+    const starts = Array.from({ length: 12 }, (_, i) =>
+      processes[i % 3]!.coordinator.hold(1).then(async (hold) => {
+        await hold.bind([`task${i}`]);
+        granted.push(`task${i}`);
+      }),
+    );
+    for (let settled = 0; settled <= 8; settled++) {
+      await vi.waitFor(() => expect(granted).toHaveLength(4 + settled));
+      const stats = await processes[0]!.coordinator.stats();
+      expect(stats.activeSlots).toBe(4);
+      expect(stats.startsWaiting).toBe(8 - settled);
+      if (settled < 8) await processes[settled % 3]!.coordinator.settle([{ taskId: granted[settled]! }]);
+    }
+    await Promise.all(starts);
+  });
+
   it('gives back the slots a start did not bind', async () => {
     const clock = testClock();
     const [a] = await fleet(clock, 1, 5);
