@@ -51,6 +51,7 @@ const libraryEntry = {
   'webhooks/fetch': 'src/webhooks/fetch.ts',
   'testing/index': 'src/testing/index.ts',
   'testing/msw': 'src/testing/msw.ts',
+  'redis/index': 'src/redis/index.ts',
 };
 
 /**
@@ -68,13 +69,13 @@ async function declarations(): Promise<void> {
     silent: process.argv.includes('--silent'),
     // stripInternal: members marked @internal (the pipeline hooks, the flows' emitter) stay out of the published types.
     dts: { only: true, compilerOptions: { ignoreDeprecations: '6.0', stripInternal: true } },
-    external: ['zod', /^zod\//, 'msw', 'express'],
+    external: ['zod', /^zod\//, 'msw', 'express', 'redis'],
   });
   plainDeclarations('dist');
 }
 
 /** The entries whose code runs in users' applications: the files they load keep their source maps. */
-const MAPPED_ENTRIES = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch'];
+const MAPPED_ENTRIES = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch', 'redis/index'];
 
 /**
  * Source maps only where they earn their size: the files a client or a webhook handler runs, in
@@ -116,7 +117,7 @@ const library: Options = {
   // hundred modules, and the CJS build needs no require(esm) of ky. The package has no dependency:
   // its declarations name no zod (see declarations()).
   noExternal: ['ky', 'zod', 'eventemitter3'],
-  external: ['msw', 'express', /^node:/],
+  external: ['msw', 'express', 'redis', /^node:/],
   onSuccess: async () => {
     // The OpenAPI document of the service, derived from the same declarations (forecasting-sdk/openapi.json).
     writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument(), null, 2)}\n`);

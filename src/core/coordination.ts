@@ -5,12 +5,28 @@
  * @module
  */
 
-/** A one-minute window the service counts per key: every attempt of every call, or decisions' model calls. */
+/**
+ * A one-minute window the service counts per key: every attempt of every call, or decisions' model calls.
+ * @example
+ * ```ts
+ * await coordinator.take('requests'); // before each attempt of a call
+ * ```
+ */
 export type CoordinatedWindow = 'requests' | 'modelCalls';
 
 /**
  * Active-forecast slots taken before a start is sent; bound to the started tasks once the service
  * answers, so each slot is freed when its task is final.
+ * @example
+ * ```ts
+ * const hold = await coordinator.hold(1);
+ * try {
+ *   const task = await send();
+ *   await hold.bind([task.taskId]);
+ * } finally {
+ *   await hold.release(); // a no-op once bound
+ * }
+ * ```
  */
 export interface SlotHold {
   /** How many slots this hold took. */
@@ -24,7 +40,13 @@ export interface SlotHold {
   release(): Promise<void>;
 }
 
-/** Options of {@link Coordinator.hold}. */
+/**
+ * Options of {@link Coordinator.hold}.
+ * @example
+ * ```ts
+ * const hold = await coordinator.hold(1, { signal, reconcile: async (ids) => finalTaskIds(ids) });
+ * ```
+ */
 export interface HoldOptions {
   signal?: AbortSignal | undefined;
   /**
@@ -35,14 +57,26 @@ export interface HoldOptions {
   reconcile?: ((taskIds: readonly string[]) => Promise<readonly string[]>) | undefined;
 }
 
-/** A task's end, as told to every process that shares a coordinator. */
+/**
+ * A task's end, as told to every process that shares a coordinator.
+ * @example
+ * ```ts
+ * await coordinator.settle([{ taskId: 'task_1', status: 'completed' }]);
+ * ```
+ */
 export interface TaskFinalNotice {
   taskId: string;
   /** The final status (`completed`, `failed`, `cancelled`, …) when known. */
   status?: string | undefined;
 }
 
-/** What a client tells the coordinator it is built on, once, at construction. */
+/**
+ * What a client tells the coordinator it is built on, once, at construction.
+ * @example
+ * ```ts
+ * coordinator.attach({ keyHash, clock: { now: () => Date.now(), sleep }, warn: (m) => console.warn(m) });
+ * ```
+ */
 export interface CoordinatorAttachment {
   /** A SHA-256 hex digest of the client's API key: the default key namespace, never the key itself. */
   keyHash: string;
@@ -52,7 +86,13 @@ export interface CoordinatorAttachment {
   warn?: ((message: string) => void) | undefined;
 }
 
-/** What {@link Coordinator.stats} reports. */
+/**
+ * What {@link Coordinator.stats} reports.
+ * @example
+ * ```ts
+ * const { mode, requestsInWindow, activeSlots, startsWaiting } = await coordinator.stats();
+ * ```
+ */
 export interface CoordinatorStats {
   /** `shared` when the shared store answers; `local` while it does not (then limits hold per process). */
   mode: 'shared' | 'local';
@@ -104,6 +144,17 @@ export interface Coordinator {
 /**
  * What a webhook receiver uses of a coordinator: exactly-once handling and the fan-out of events.
  * Kept apart so `forecasting-sdk/webhooks` needs no client.
+ * @example
+ * ```ts
+ * if (await coordinator.claimEvent(event.id)) {
+ *   try {
+ *     await handle(event);
+ *   } catch (err) {
+ *     await coordinator.unclaimEvent(event.id); // the service's retry runs it again
+ *     throw err;
+ *   }
+ * }
+ * ```
  */
 export interface EventCoordinator {
   /**

@@ -22,7 +22,7 @@ const work = mkdtempSync(join(tmpdir(), 'forecasting-sdk-consumer-'));
 afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
 
 const { devDependencies: dev, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; version: string };
-const entries = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch', 'testing/index', 'testing/msw'];
+const entries = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch', 'testing/index', 'testing/msw', 'redis/index'];
 
 interface Project {
   dependencies: string[];

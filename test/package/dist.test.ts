@@ -43,6 +43,34 @@ describe('built package', () => {
     expect(JSON.parse(out)).toEqual({ identity: true, instance: true, code: 'missing_header', operations: true });
   });
 
+  it('loads forecasting-sdk/redis without loading redis (it uses the client it is given), in both formats', () => {
+    const cjs = run(['-e'], `
+      const Module = require('node:module');
+      const resolve = Module._resolveFilename;
+      Module._resolveFilename = function (request, ...rest) {
+        if (/^(redis|@redis\\/)/.test(request)) throw new Error('loaded ' + request);
+        return resolve.call(this, request, ...rest);
+      };
+      console.log(typeof require('forecasting-sdk/redis').createRedisCoordinator);
+    `);
+    expect(cjs).toBe('function');
+    // ESM: every file the entry imports, followed through the chunks, names only node:* and its own files.
+    const bare = new Set<string>();
+    const seen = new Set<string>();
+    const stack = [join(root, 'dist/redis/index.js')];
+    while (stack.length > 0) {
+      const file = stack.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        if (spec!.startsWith('.')) stack.push(join(file, '..', spec!));
+        else bare.add(spec!);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(1);
+    expect([...bare].filter((s) => !s.startsWith('node:'))).toEqual([]);
+  });
+
   it('exports every pinned name from the root', async () => {
     const sdk = (await import(`${root}dist/index.js`)) as Record<string, unknown>;
     const pinned = ['ForecastingClient', 'operations', 'verifyWebhook', 'ForecastingError', 'APIError', 'BadRequestError', 'AuthenticationError', 'PermissionDeniedError', 'NotFoundError', 'ConflictError', 'RateLimitError', 'InternalServerError', 'APIConnectionError', 'APITimeoutError', 'ValidationError', 'WebhookVerificationError', 'ContextFileFailedError'];
@@ -65,6 +93,7 @@ describe('published declarations', () => {
     './webhooks/fetch': none,
     './testing': isNode, // the mock server is node:http: its users have Node's types
     './testing/msw': (s) => isNode(s) || s === 'msw' || s === 'msw/node', // builds on ./testing; msw is an optional peer
+    './redis': none, // redis is an optional peer: the entry takes a client of the shape it uses, no redis types
   };
   const forbidden = ['eventemitter3', 'ky', 'express', 'zod'];
 

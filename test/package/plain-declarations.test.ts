@@ -18,7 +18,7 @@ symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'), 'dir');
 
 // zod's own declarations and the DOM's are not what is under test.
 const options: ts.CompilerOptions = { ...compilerOptions, skipLibCheck: true };
-const ENTRIES = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch', 'testing/index', 'testing/msw'];
+const ENTRIES = ['index', 'webhooks/index', 'webhooks/express', 'webhooks/fetch', 'testing/index', 'testing/msw', 'redis/index'];
 
 /** The exported interfaces of an entry of src/ that are built from a zod schema. */
 function schemaInterfaces(program: ts.Program, entry: string): string[] {

@@ -4,6 +4,7 @@ import webhooks = require('forecasting-sdk/webhooks');
 import express = require('forecasting-sdk/webhooks/express');
 import fetchHandlers = require('forecasting-sdk/webhooks/fetch');
 import testing = require('forecasting-sdk/testing');
+import redis = require('forecasting-sdk/redis');
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 interface FrameworkResponse extends ServerResponse {
@@ -12,6 +13,11 @@ interface FrameworkResponse extends ServerResponse {
   send(body?: unknown): this;
 }
 type Handler = (req: IncomingMessage & { body?: unknown }, res: FrameworkResponse, next: (err?: unknown) => void) => void;
+
+// forecasting-sdk/redis compiles without the redis package: it takes a client of the shape it uses.
+async function fleetMode(client: redis.RedisClientLike): Promise<redis.CoordinatorStats['mode']> {
+  return (await redis.createRedisCoordinator(client, { prefix: 'app' }).stats()).mode;
+}
 
 async function run(secret: string): Promise<string[]> {
   const mock: testing.MockServer = await testing.startMockServer();
@@ -43,4 +49,5 @@ async function run(secret: string): Promise<string[]> {
   }
 }
 
+run.fleetMode = fleetMode;
 export = run;

@@ -5,6 +5,7 @@ import { isKnownWebhookEvent, signWebhook, verifyWebhook, type WebhookEvent } fr
 import { webhookMiddleware, type WebhookMiddleware, type WebhookRequest } from 'forecasting-sdk/webhooks/express';
 import { createWebhookVerifier } from 'forecasting-sdk/webhooks/fetch';
 import { startMockServer, type MockServer } from 'forecasting-sdk/testing';
+import { createRedisCoordinator, type CoordinatorStats, type RedisClientLike } from 'forecasting-sdk/redis';
 
 // A handler of an Express-like framework on node:http: webhookMiddleware must fit it without Express's types.
 interface FrameworkResponse extends ServerResponse {
@@ -13,6 +14,12 @@ interface FrameworkResponse extends ServerResponse {
   send(body?: unknown): this;
 }
 type Handler = (req: IncomingMessage & { body?: unknown }, res: FrameworkResponse, next: (err?: unknown) => void) => void;
+
+// forecasting-sdk/redis compiles without the redis package: it takes a client of the shape it uses.
+export async function fleetMode(redis: RedisClientLike): Promise<CoordinatorStats['mode']> {
+  const coordinator = createRedisCoordinator(redis, { prefix: 'app', maxActive: 10 });
+  return (await coordinator.stats()).mode;
+}
 
 export async function run(secret: string): Promise<string[]> {
   const mock: MockServer = await startMockServer();

@@ -1,0 +1,226 @@
+/**
+ * The Redis coordinator: one request budget, one set of active-forecast slots, one model-call budget
+ * and a fan-out of tasks' final events for every client and webhook receiver on the same prefix.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { realClock, type ClientClock } from '../core/clock.js';
+import type { CoordinatedWindow, Coordinator, CoordinatorAttachment, CoordinatorStats, EventCoordinator, HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
+import { ValidationError } from '../core/errors.js';
+import { EventHub, type HubMessage } from './hub.js';
+import { coordinatorKeys, type CoordinatorKeys } from './keys.js';
+import { RedisLink, type RedisClientLike } from './link.js';
+import { LocalLimits } from './local.js';
+import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
+import { PUBLISH, SETTLE, STATS, TAKE } from './scripts.js';
+import { holdSlots, type SlotContext } from './slots.js';
+
+const WINDOW_MS = 60_000;
+/** Slack for network jitter and clock skew between machines, as in the in-process budget. */
+const MARGIN_MS = 250;
+
+/**
+ * A {@link Coordinator} and {@link EventCoordinator} on Redis; made by {@link createRedisCoordinator}.
+ * It keeps no API key, only the prefix derived from its hash.
+ * @example
+ * ```ts
+ * const coordinator = createRedisCoordinator(redis);
+ * const client = new ForecastingClient({ coordinator });
+ * process.on('SIGTERM', () => void coordinator.close());
+ * ```
+ */
+export class RedisCoordinator implements Coordinator, EventCoordinator {
+  readonly #options: ResolvedOptions;
+  readonly #explicitPrefix: string | undefined;
+  readonly #link: RedisLink;
+  readonly #hub: EventHub;
+  readonly #local: LocalLimits;
+  readonly #receiverId = randomUUID();
+  readonly #localClaims = new Map<string, number>();
+  #keyHash: string | undefined;
+  #keys: CoordinatorKeys | undefined;
+  #clock: ClientClock = realClock;
+  #warn: (message: string) => void = (message) => console.warn(message);
+  #localCounts = { published: 0, deduplicated: 0 };
+  #listening = false;
+
+  /** Prefer {@link createRedisCoordinator}, which does the same. */
+  constructor(redis: RedisClientLike, options: RedisCoordinatorOptions = {}) {
+    this.#options = resolveOptions(options);
+    this.#explicitPrefix = options.prefix;
+    this.#link = new RedisLink(redis, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs);
+    this.#hub = new EventHub(redis, () => this.#clock.now());
+    this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive }, () => this.#clock);
+  }
+
+  /** `shared` while Redis answers, `local` during an outage. */
+  get mode(): 'shared' | 'local' {
+    return this.#link.mode;
+  }
+
+  attach(attachment: CoordinatorAttachment): void {
+    if (this.#keyHash !== undefined && this.#keyHash !== attachment.keyHash) {
+      throw new ValidationError('Every client of one coordinator must use the same API key: the limits it shares belong to one key.', 'coordinator');
+    }
+    // A receiver that derived its prefix from FORECASTING_API_KEY before a client attached: the keys must agree.
+    if (this.#keys && this.#explicitPrefix === undefined && this.#keys.prefix !== prefixFromKeyHash(attachment.keyHash)) {
+      throw new ValidationError('This coordinator already uses the namespace of another API key (FORECASTING_API_KEY): pass the client the same key, or `prefix`.', 'coordinator');
+    }
+    this.#keyHash = attachment.keyHash;
+    this.#clock = attachment.clock;
+    if (attachment.warn) this.#warn = attachment.warn;
+  }
+
+  async take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void> {
+    const limit = window === 'requests' ? this.#options.requestsPerMinute : this.#options.modelCallsPerMinute;
+    const key = this.#resolveKeys()[window];
+    for (;;) {
+      signal?.throwIfAborted();
+      const wait = await this.#link.either(
+        async () => Number(await this.#link.eval(TAKE, [key], [this.#clock.now(), limit, WINDOW_MS, MARGIN_MS, randomUUID()])),
+        () => undefined,
+      );
+      if (wait === undefined) return this.#local.take(window, signal);
+      if (wait <= 0) return;
+      await this.#clock.sleep(wait, signal);
+    }
+  }
+
+  hold(count: number, options?: HoldOptions): Promise<SlotHold> {
+    return holdSlots(this.#slotContext(), count, options);
+  }
+
+  async settle(notices: readonly TaskFinalNotice[]): Promise<void> {
+    if (notices.length === 0) return;
+    const message: HubMessage = { notices: notices.map(({ taskId, status }) => ({ taskId, ...(status === undefined ? {} : { status }) })), freed: true, receiver: false };
+    const taskIds = notices.map((n) => n.taskId);
+    this.#local.settle(taskIds);
+    this.#hub.receive(message);
+    const keys = this.#resolveKeys();
+    await this.#link.either(() => this.#link.eval(SETTLE, [keys.slots], [keys.channel, JSON.stringify(message), ...taskIds]), () => undefined);
+  }
+
+  watch(taskIds: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void {
+    this.#hub.start(this.#resolveKeys().channel);
+    return this.#hub.watch(taskIds, onFinal);
+  }
+
+  receiving(): boolean {
+    this.#startListening();
+    return this.#hub.receiverSeenWithin(this.#options.receiverTtlMs);
+  }
+
+  async claimEvent(eventId: string): Promise<boolean> {
+    const key = this.#resolveKeys().event(eventId);
+    const claimed = await this.#link.either(
+      async () => (await this.#link.send(['SET', key, '1', 'NX', 'PX', String(this.#options.eventRetentionMs)])) !== null,
+      () => this.#claimLocally(eventId),
+    );
+    if (!claimed) {
+      this.#localCounts.deduplicated++;
+      const counters = this.#resolveKeys().counters;
+      await this.#link.either(() => this.#link.send(['HINCRBY', counters, 'deduplicated', '1']), () => undefined);
+    }
+    return claimed;
+  }
+
+  async unclaimEvent(eventId: string): Promise<void> {
+    this.#localClaims.delete(eventId);
+    const key = this.#resolveKeys().event(eventId);
+    await this.#link.either(() => this.#link.send(['DEL', key]), () => undefined);
+  }
+
+  async publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean }): Promise<void> {
+    const taskId = event.final ? event.taskId : undefined;
+    const message: HubMessage = { notices: taskId === undefined ? [] : [{ taskId, ...(event.status === undefined ? {} : { status: event.status }) }], freed: taskId !== undefined, receiver: true };
+    this.#localCounts.published++;
+    if (taskId !== undefined) this.#local.settle([taskId]);
+    this.#hub.receive(message);
+    const keys = this.#resolveKeys();
+    await this.#link.either(
+      () => this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#receiverId, taskId ?? '']),
+      () => undefined,
+    );
+  }
+
+  async stats(): Promise<CoordinatorStats> {
+    const keys = this.#resolveKeys();
+    const now = this.#clock.now();
+    const shared = await this.#link.either(
+      async () => (await this.#link.eval(STATS, [keys.requests, keys.slots, keys.beats, keys.receivers, keys.counters], [now, WINDOW_MS, this.#options.receiverTtlMs])) as (string | number)[],
+      () => undefined,
+    );
+    if (shared === undefined) {
+      return {
+        mode: 'local',
+        requestsInWindow: this.#local.requestsInWindow(),
+        activeSlots: this.#local.held,
+        activeTaskIds: this.#local.taskIds,
+        startsWaiting: this.#local.waiting,
+        receiversSeen: this.#hub.receiverSeenWithin(this.#options.receiverTtlMs) ? 1 : 0,
+        eventsPublished: this.#localCounts.published,
+        eventsDeduplicated: this.#localCounts.deduplicated,
+      };
+    }
+    const [requests, waiting, receivers, published, deduplicated, ...slots] = shared.map(String);
+    return {
+      mode: 'shared',
+      requestsInWindow: Number(requests),
+      activeSlots: slots.length,
+      activeTaskIds: slots.filter((m) => m.startsWith('t:')).map((m) => m.slice(2)),
+      startsWaiting: Number(waiting),
+      receiversSeen: Number(receivers),
+      eventsPublished: Number(published),
+      eventsDeduplicated: Number(deduplicated),
+    };
+  }
+
+  /** Closes the coordinator's own subscriber connection and stops its probe; the client it was given stays open. */
+  close(): Promise<void> {
+    this.#link.close();
+    this.#hub.close();
+    return Promise.resolve();
+  }
+
+  /** The keys, once the prefix is known: the option, the attached client's key hash, or FORECASTING_API_KEY. */
+  #resolveKeys(): CoordinatorKeys {
+    if (this.#keys) return this.#keys;
+    const prefix = this.#explicitPrefix ?? (this.#keyHash !== undefined ? prefixFromKeyHash(this.#keyHash) : prefixFromEnvironment());
+    return (this.#keys = coordinatorKeys(prefix));
+  }
+
+  /** Subscribes and reads when a receiver last published, so `receiving()` knows of one seen before this process started. */
+  #startListening(): void {
+    const keys = this.#resolveKeys();
+    if (this.#listening) return;
+    this.#listening = true;
+    this.#hub.start(keys.channel);
+    void this.#link
+      .either(async () => {
+        // RESP2 answers [member, score]; RESP3 [[member, score]].
+        const last = ((await this.#link.send(['ZRANGE', keys.receivers, '-1', '-1', 'WITHSCORES'])) as unknown[]).flat();
+        if (last[1] !== undefined) this.#hub.sawReceiver(Number(last[1]));
+      }, () => undefined)
+      .catch(() => undefined);
+  }
+
+  #claimLocally(eventId: string): boolean {
+    const now = this.#clock.now();
+    for (const [id, until] of this.#localClaims) if (until <= now) this.#localClaims.delete(id);
+    if (this.#localClaims.has(eventId)) return false;
+    this.#localClaims.set(eventId, now + this.#options.eventRetentionMs);
+    return true;
+  }
+
+  #slotContext(): SlotContext {
+    return {
+      link: this.#link,
+      hub: this.#hub,
+      local: this.#local,
+      options: this.#options,
+      clock: () => this.#clock,
+      keys: () => this.#resolveKeys(),
+      settle: (notices) => this.settle(notices),
+    };
+  }
+}

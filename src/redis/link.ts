@@ -1,0 +1,151 @@
+/**
+ * The coordinator's line to Redis: scripts by digest, a time limit on every command, and the switch
+ * to `local` mode when Redis does not answer (one warning, a probe in the background, one warning
+ * when it is back). No error text of Redis reaches the warning: it may name the host or the user.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+
+/**
+ * The commands the coordinator sends: a connected node-redis client (`createClient()` of the
+ * `redis` package, v6) fits. Structural, so these declarations need no `redis` types installed.
+ * @example
+ * ```ts
+ * const redis: RedisCommandClient = await createClient({ url }).connect();
+ * ```
+ */
+export interface RedisCommandClient {
+  /** node-redis's readiness: `false` while it reconnects (a command would wait in its offline queue). */
+  readonly isReady?: boolean;
+  sendCommand(args: readonly string[], options?: { timeout?: number }): Promise<unknown>;
+}
+
+/**
+ * The subscriber connection the coordinator makes with `duplicate()` (its own: a subscribed connection sends nothing else).
+ * @example
+ * ```ts
+ * const subscriber: RedisSubscriberClient = redis.duplicate();
+ * ```
+ */
+export interface RedisSubscriberClient {
+  connect(): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(): void;
+}
+
+/**
+ * What `createRedisCoordinator` takes: a connected node-redis client.
+ * @example
+ * ```ts
+ * const redis: RedisClientLike = await createClient({ url: process.env.REDIS_URL }).connect();
+ * ```
+ */
+export interface RedisClientLike extends RedisCommandClient {
+  duplicate(): RedisSubscriberClient;
+}
+
+/** The mode `stats()` reports. */
+export type LinkMode = 'shared' | 'local';
+
+const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
+
+/** A reason safe to log: an error code (`ECONNREFUSED`) or class name, never a message (it may carry the URL). */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code)) return code;
+  const name = error instanceof Error ? error.name : '';
+  return /^[A-Za-z]+$/.test(name) ? name : 'no answer';
+}
+
+/** @internal */
+export class RedisLink {
+  #mode: LinkMode = 'shared';
+  readonly #digests = new Map<string, string>();
+  #probe: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
+
+  constructor(
+    private readonly redis: RedisCommandClient,
+    private readonly warn: (message: string) => void,
+    private readonly probeIntervalMs: number,
+    private readonly commandTimeoutMs: number,
+  ) {}
+
+  get mode(): LinkMode {
+    return this.#mode;
+  }
+
+  /** Runs `shared` on Redis; on any failure turns local and answers with `local` instead, so no caller fails for Redis. */
+  async either<T>(shared: () => Promise<T>, local: () => T | Promise<T>): Promise<T> {
+    if (this.#mode === 'local') return local();
+    try {
+      return await shared();
+    } catch (error) {
+      this.failed(error);
+      return local();
+    }
+  }
+
+  /**
+   * One command, failing at once when the client is offline and after `commandTimeoutMs` otherwise.
+   * node-redis's own `timeout` ends only a command not yet written, so a written one that gets no
+   * answer is raced here too; its late answer is dropped (a late window entry or pending slot
+   * expires on its own).
+   */
+  send(args: readonly string[]): Promise<unknown> {
+    if (this.redis.isReady === false) return Promise.reject(Object.assign(new Error('offline'), { code: 'OFFLINE' }));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error('no answer in time'), { name: 'TimeoutError' })), this.commandTimeoutMs);
+      timer.unref?.();
+    });
+    const answer = this.redis.sendCommand(args, { timeout: this.commandTimeoutMs });
+    return Promise.race([answer, timedOut]).finally(() => clearTimeout(timer));
+  }
+
+  /** Runs a script by its digest, sending it whole only when the server does not know it yet (`NOSCRIPT`). */
+  async eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    let digest = this.#digests.get(script);
+    if (digest === undefined) this.#digests.set(script, (digest = sha1(script)));
+    const rest = [String(keys.length), ...keys, ...args.map(String)];
+    try {
+      return await this.send(['EVALSHA', digest, ...rest]);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return this.send(['EVAL', script, ...rest]);
+    }
+  }
+
+  /** Stops the probe (the coordinator's `close()`). */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#probe);
+  }
+
+  /** Turns local after a failed command (once per outage: one warning) and starts the probe. */
+  failed(error: unknown): void {
+    if (this.#mode === 'local') return;
+    this.#mode = 'local';
+    this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them) until it answers again.`);
+    this.#schedule();
+  }
+
+  // Real time on purpose: a probe on the client's clock would move a manual mock clock by itself.
+  #schedule(): void {
+    if (this.#closed) return;
+    this.#probe = setTimeout(() => void this.#tryBack(), this.probeIntervalMs);
+    this.#probe.unref?.();
+  }
+
+  async #tryBack(): Promise<void> {
+    try {
+      await this.send(['PING']);
+    } catch {
+      return this.#schedule();
+    }
+    if (this.#closed) return;
+    this.#mode = 'shared';
+    this.warn('forecasting-sdk/redis: Redis answers again; limits are shared again.');
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The in-process limits a Redis coordinator falls back to while Redis does not answer: the same
+ * windows and `maxActive`, held by this process alone.
+ * @module
+ */
+import type { ClientClock } from '../core/clock.js';
+import type { CoordinatedWindow } from '../core/coordination.js';
+import { RequestBudget } from '../core/request-budget.js';
+
+const WINDOW_MS = 60_000;
+
+interface Waiter {
+  count: number;
+  grant: () => void;
+}
+
+/** @internal */
+export class LocalLimits {
+  readonly #windows = new Map<CoordinatedWindow, RequestBudget>();
+  // Start times of the request window, for stats() only (RequestBudget keeps its own).
+  readonly #requestTimes: number[] = [];
+  readonly #tasks = new Set<string>();
+  #pending = 0;
+  readonly #queue: Waiter[] = [];
+
+  constructor(
+    private readonly limits: Readonly<Record<CoordinatedWindow, number>> & { readonly maxActive: number },
+    private readonly clock: () => ClientClock,
+  ) {}
+
+  take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void> {
+    let budget = this.#windows.get(window);
+    if (budget === undefined) this.#windows.set(window, (budget = new RequestBudget(this.limits[window], this.clock())));
+    if (window === 'requests') this.#requestTimes.push(this.clock().now());
+    return budget.acquire(signal);
+  }
+
+  /** Resolves once `count` slots are free for this hold, first come, first served within the process. */
+  hold(count: number, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        this.#queue.splice(this.#queue.indexOf(waiter), 1);
+        reject(signal?.reason);
+        this.#pump();
+      };
+      const waiter: Waiter = {
+        count,
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(waiter);
+      this.#pump();
+    });
+  }
+
+  /** Turns `count` pending slots into the tasks' slots (at most `count`); the rest are given back. */
+  bind(count: number, taskIds: readonly string[]): void {
+    this.#pending -= count;
+    for (const id of taskIds.slice(0, count)) this.#tasks.add(id);
+    this.#pump();
+  }
+
+  settle(taskIds: readonly string[]): void {
+    for (const id of taskIds) this.#tasks.delete(id);
+    this.#pump();
+  }
+
+  get held(): number {
+    return this.#pending + this.#tasks.size;
+  }
+
+  get taskIds(): string[] {
+    return [...this.#tasks];
+  }
+
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  requestsInWindow(): number {
+    const since = this.clock().now() - WINDOW_MS;
+    while (this.#requestTimes.length > 0 && this.#requestTimes[0]! <= since) this.#requestTimes.shift();
+    return this.#requestTimes.length;
+  }
+
+  // Strict FIFO as in Redis; a start larger than maxActive goes when nothing is held.
+  #pump(): void {
+    for (let head = this.#queue[0]; head !== undefined; head = this.#queue[0]) {
+      if (this.held + head.count > this.limits.maxActive && this.held > 0) return;
+      this.#queue.shift();
+      this.#pending += head.count;
+      head.grant();
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The options of `createRedisCoordinator`, their defaults, and the key namespace.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+
+/**
+ * Options of {@link createRedisCoordinator}. Every process that shares a key must use the same
+ * limits: each one enforces its own figures against the shared counts.
+ * @example
+ * ```ts
+ * const coordinator = createRedisCoordinator(redis, { prefix: 'forecasts-prod', maxActive: 40, eventRetentionMs: 6 * 3_600_000 });
+ * ```
+ */
+export interface RedisCoordinatorOptions {
+  /**
+   * The key namespace: every key is `{<prefix>}:<name>`, one Redis Cluster hash tag. Default
+   * `fsdk:` and the first 16 hex digits of the SHA-256 of the API key: of the attached client's key,
+   * or, in a process with no client (a webhook receiver), of `FORECASTING_API_KEY`. Never the key.
+   */
+  prefix?: string;
+  /** Requests a minute for all processes together (the service's limit per key). Default 60. */
+  requestsPerMinute?: number;
+  /** API-started forecasts running at once, all processes together. Default 50. */
+  maxActive?: number;
+  /** Decisions' model calls a minute, all processes together. Default 10. */
+  modelCallsPerMinute?: number;
+  /**
+   * How long a claimed webhook event id stays claimed, so a repeat delivery is known. Default
+   * 4 hours: the service retries a delivery for up to 3 hours, plus an hour of slack.
+   */
+  eventRetentionMs?: number;
+  /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
+  receiverTtlMs?: number;
+  /** At most one reconcile of held slots against the service per this many ms, per waiting hold. Default 30 s. */
+  reconcileIntervalMs?: number;
+  /**
+   * How long a slot held for a start that is not yet bound to its task survives, should its process
+   * die before the service answers. Default 5 minutes (a start's attempts and their time-outs).
+   */
+  pendingHoldTtlMs?: number;
+  /** Real-time limit on one Redis command: past it, the coordinator turns `local` (the call still answers). Default 2 s. */
+  commandTimeoutMs?: number;
+  /** Real-time interval of the probe that looks for Redis again while in `local` mode. Default 1 s. */
+  probeIntervalMs?: number;
+}
+
+/** The options with their defaults, less the prefix (resolved later: it may come from the attached client). */
+export type ResolvedOptions = Required<Omit<RedisCoordinatorOptions, 'prefix'>>;
+
+/** @internal */
+export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    requestsPerMinute: options.requestsPerMinute ?? 60,
+    maxActive: options.maxActive ?? 50,
+    modelCallsPerMinute: options.modelCallsPerMinute ?? 10,
+    eventRetentionMs: options.eventRetentionMs ?? 4 * 60 * 60_000,
+    receiverTtlMs: options.receiverTtlMs ?? 15 * 60_000,
+    reconcileIntervalMs: options.reconcileIntervalMs ?? 30_000,
+    pendingHoldTtlMs: options.pendingHoldTtlMs ?? 5 * 60_000,
+    commandTimeoutMs: options.commandTimeoutMs ?? 2_000,
+    probeIntervalMs: options.probeIntervalMs ?? 1_000,
+  };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isFinite(value) || value <= 0) throw new RangeError(`createRedisCoordinator: ${name} must be a positive number, got ${String(value)}`);
+  }
+  return resolved;
+}
+
+/** `fsdk:` and 16 hex digits of the key's SHA-256: enough to keep keys apart, nothing to recover a key from. */
+export const prefixFromKeyHash = (keyHash: string): string => `fsdk:${keyHash.slice(0, 16)}`;
+
+/** The prefix of a process with no client attached: from `FORECASTING_API_KEY`, else an error naming `prefix`. */
+export function prefixFromEnvironment(): string {
+  const apiKey = globalThis.process?.env?.['FORECASTING_API_KEY'];
+  if (!apiKey) {
+    throw new Error('createRedisCoordinator: no key namespace. Pass the `prefix` option, attach a client (new ForecastingClient({ coordinator })), or set FORECASTING_API_KEY.');
+  }
+  return prefixFromKeyHash(createHash('sha256').update(apiKey).digest('hex'));
+}

@@ -1,0 +1,122 @@
+/**
+ * The Lua scripts of the Redis coordinator. Each runs atomically on the server, so processes that
+ * share a prefix never both take the last slot of a window or of `maxActive`. Every key is
+ * `{<prefix>}:<name>`: one Redis Cluster hash tag, so all of them live on one slot and a script may
+ * touch several. Times are the callers' clock (`attach.clock`), passed in as ARGV, never Redis `TIME`:
+ * the mock's fast clock then works, at the price of a clock-skew bound between machines.
+ * @module
+ */
+
+/**
+ * A sliding one-minute window. KEYS: the window's sorted set (member: a unique id, score: the
+ * caller's time). ARGV: now, limit, window ms, margin ms, member. Returns 0 when the call was counted,
+ * else the ms to wait before trying again.
+ */
+export const TAKE = `
+local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+if n < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[5])
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
+local wait = tonumber(oldest[2]) + window + tonumber(ARGV[4]) - now
+if wait < 1 then wait = 1 end
+return math.ceil(wait)
+`;
+
+/**
+ * One attempt of a hold. KEYS: slots (member: `t:<task id>` scored +inf, or `p:<hold id>:<i>` scored
+ * with its expiry), queue (hold id scored by arrival), beats (hold id scored by its heartbeat's
+ * expiry), seq (the arrival counter). ARGV: now, hold id, count, maxActive, waiter expiry, pending
+ * expiry. Drops expired pending slots and dead waiters, queues the hold (once) and refreshes its
+ * heartbeat; grants it only at the head of the queue with room (or with nothing held, so a start
+ * larger than `maxActive` meets the service's own answer instead of blocking the queue for ever).
+ * Returns {granted 0|1, slots held, holds waiting}.
+ */
+export const HOLD = `
+local now = tonumber(ARGV[1])
+local id = ARGV[2]
+local count = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local dead = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
+for _, d in ipairs(dead) do redis.call('ZREM', KEYS[2], d) end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+if not redis.call('ZSCORE', KEYS[2], id) then
+  redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), id)
+end
+local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+local held = redis.call('ZCARD', KEYS[1])
+if head == id and (held + count <= tonumber(ARGV[4]) or held == 0) then
+  redis.call('ZREM', KEYS[2], id)
+  redis.call('ZREM', KEYS[3], id)
+  for i = 1, count do redis.call('ZADD', KEYS[1], ARGV[6], 'p:' .. id .. ':' .. i) end
+  return {1, held + count, redis.call('ZCARD', KEYS[2])}
+end
+redis.call('ZADD', KEYS[3], ARGV[5], id)
+return {0, held, redis.call('ZCARD', KEYS[2])}
+`;
+
+/** Leaves the queue (an aborted hold). KEYS: queue, beats. ARGV: hold id. */
+export const LEAVE = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 0
+`;
+
+/**
+ * Binds a granted hold to its tasks, or gives it back. KEYS: slots. ARGV: hold id, count, then the
+ * task ids (none: a release). Removes the hold's pending slots and adds `t:<id>` for each task (at
+ * most `count`). Returns how many slots were given back.
+ */
+export const BIND = `
+local count = tonumber(ARGV[2])
+for i = 1, count do redis.call('ZREM', KEYS[1], 'p:' .. ARGV[1] .. ':' .. i) end
+local bound = 0
+for i = 3, math.min(#ARGV, count + 2) do
+  redis.call('ZADD', KEYS[1], 'inf', 't:' .. ARGV[i])
+  bound = bound + 1
+end
+return count - bound
+`;
+
+/**
+ * Frees tasks' slots and tells every process. KEYS: slots. ARGV: channel, message, then the task ids.
+ * Returns how many slots were freed.
+ */
+export const SETTLE = `
+local freed = 0
+for i = 3, #ARGV do freed = freed + redis.call('ZREM', KEYS[1], 't:' .. ARGV[i]) end
+redis.call('PUBLISH', ARGV[1], ARGV[2])
+return freed
+`;
+
+/**
+ * A verified webhook event. KEYS: slots, receivers (receiver id scored by when it last published),
+ * counters (a hash). ARGV: channel, message, now, receiver id, task id ('' when none or not final).
+ */
+export const PUBLISH = `
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+redis.call('HINCRBY', KEYS[3], 'published', 1)
+if ARGV[5] ~= '' then redis.call('ZREM', KEYS[1], 't:' .. ARGV[5]) end
+redis.call('PUBLISH', ARGV[1], ARGV[2])
+return 0
+`;
+
+/**
+ * Read only. KEYS: requests, slots, beats, receivers, counters. ARGV: now, window ms, receiver ttl ms.
+ * Returns {requests in window, live waiters, receivers seen, published, deduplicated, ...slot members}.
+ */
+export const STATS = `
+local now = tonumber(ARGV[1])
+local requests = redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), '+inf')
+local waiting = redis.call('ZCOUNT', KEYS[3], '(' .. now, '+inf')
+local receivers = redis.call('ZCOUNT', KEYS[4], '(' .. (now - tonumber(ARGV[3])), '+inf')
+local counters = redis.call('HMGET', KEYS[5], 'published', 'deduplicated')
+local out = {requests, waiting, receivers, tonumber(counters[1]) or 0, tonumber(counters[2]) or 0}
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. now, '+inf')) do table.insert(out, m) end
+return out
+`;

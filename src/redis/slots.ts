@@ -1,0 +1,134 @@
+/**
+ * Active-forecast slots on Redis: a hold's wait in the shared queue (first come, first served across
+ * processes), and the hold it gives once granted.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { ClientClock } from '../core/clock.js';
+import type { HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
+import type { EventHub, HubMessage } from './hub.js';
+import type { RedisLink } from './link.js';
+import type { LocalLimits } from './local.js';
+import type { ResolvedOptions } from './options.js';
+import { BIND, HOLD, LEAVE } from './scripts.js';
+import type { CoordinatorKeys } from './keys.js';
+
+/** A waiting hold tries again at least this often (its heartbeat), and sooner when slots are freed. */
+export const RETRY_MS = 10_000;
+/** A waiter whose heartbeat is older than this has died: it leaves the queue. */
+export const WAITER_TTL_MS = 3 * RETRY_MS;
+
+/** What a hold needs of its coordinator. @internal */
+export interface SlotContext {
+  link: RedisLink;
+  hub: EventHub;
+  local: LocalLimits;
+  options: ResolvedOptions;
+  clock(): ClientClock;
+  keys(): CoordinatorKeys;
+  settle(notices: readonly TaskFinalNotice[]): Promise<void>;
+}
+
+const freedMessage = (): HubMessage => ({ notices: [], freed: true, receiver: false });
+
+/** Takes `count` slots: in the shared queue while Redis answers, in the process's own limits once it does not. */
+export async function holdSlots(ctx: SlotContext, count: number, options: HoldOptions = {}): Promise<SlotHold> {
+  const { signal, reconcile } = options;
+  signal?.throwIfAborted();
+  const id = randomUUID();
+  const keys = ctx.keys();
+  let lastReconcile = -Infinity;
+  let queued = false;
+  try {
+    for (;;) {
+      if (ctx.link.mode === 'local') break;
+      const now = ctx.clock().now();
+      const freedBefore = ctx.hub.freedCount;
+      let granted: boolean;
+      try {
+        const reply = (await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq], [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs])) as number[];
+        granted = Number(reply[0]) === 1;
+      } catch (error) {
+        ctx.link.failed(error);
+        break;
+      }
+      queued = !granted;
+      if (granted) return sharedHold(ctx, id, count);
+      signal?.throwIfAborted();
+      ctx.hub.start(keys.channel);
+      if (reconcile && now - lastReconcile >= ctx.options.reconcileIntervalMs) {
+        lastReconcile = now;
+        if (await reconcileHeld(ctx, reconcile, signal)) continue;
+      }
+      if (ctx.hub.freedCount === freedBefore) await waitForFreed(ctx, signal);
+    }
+  } catch (error) {
+    if (queued) await ctx.link.eval(LEAVE, [keys.queue, keys.beats], [id]).catch(() => undefined);
+    throw error;
+  }
+  // Redis is down: a queued entry of this hold dies with its heartbeat.
+  await ctx.local.hold(count, signal);
+  return localHold(ctx, count);
+}
+
+/** Sleeps on the client's clock until slots are freed (a message on the channel), the retry time passes, or `signal` aborts. */
+async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined): Promise<void> {
+  const woken = new AbortController();
+  const stop = ctx.hub.onFreed(() => woken.abort());
+  try {
+    await ctx.clock().sleep(RETRY_MS, signal ? AbortSignal.any([signal, woken.signal]) : woken.signal);
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (!woken.signal.aborted) throw error;
+  } finally {
+    stop();
+  }
+}
+
+/** Asks the client which held tasks are final and settles those. True when it freed any. */
+async function reconcileHeld(ctx: SlotContext, reconcile: NonNullable<HoldOptions['reconcile']>, signal: AbortSignal | undefined): Promise<boolean> {
+  let held: string[];
+  try {
+    const members = (await ctx.link.send(['ZRANGEBYSCORE', ctx.keys().slots, '+inf', '+inf'])) as string[];
+    held = members.filter((m) => m.startsWith('t:')).map((m) => m.slice(2));
+  } catch (error) {
+    ctx.link.failed(error);
+    return false;
+  }
+  if (held.length === 0) return false;
+  let final: readonly string[];
+  try {
+    final = await reconcile(held);
+  } catch (error) {
+    // The service did not answer: the hold keeps waiting; only the caller's abort ends it.
+    if (signal?.aborted) throw error;
+    return false;
+  }
+  if (final.length === 0) return false;
+  await ctx.settle(final.map((taskId) => ({ taskId })));
+  return true;
+}
+
+function sharedHold(ctx: SlotContext, id: string, count: number): SlotHold {
+  let done = false;
+  const finish = async (taskIds: readonly string[]): Promise<void> => {
+    if (done) return;
+    done = true;
+    const keys = ctx.keys();
+    await ctx.link.either(async () => {
+      const givenBack = Number(await ctx.link.eval(BIND, [keys.slots], [id, count, ...taskIds]));
+      if (givenBack > 0) await ctx.link.send(['PUBLISH', keys.channel, JSON.stringify(freedMessage())]);
+    }, () => undefined);
+  };
+  return { count, bind: finish, release: () => finish([]) };
+}
+
+function localHold(ctx: SlotContext, count: number): SlotHold {
+  let done = false;
+  const finish = (taskIds: readonly string[]): Promise<void> => {
+    if (!done) ctx.local.bind(count, taskIds);
+    done = true;
+    return Promise.resolve();
+  };
+  return { count, bind: finish, release: () => finish([]) };
+}

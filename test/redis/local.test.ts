@@ -1,0 +1,74 @@
+// The pure parts of the Redis coordinator, without Redis: its local fallback, its channel messages, its options.
+import { describe, expect, it } from 'vitest';
+import { parseHubMessage } from '../../src/redis/hub.js';
+import { LocalLimits } from '../../src/redis/local.js';
+import { prefixFromKeyHash, resolveOptions } from '../../src/redis/options.js';
+import { testClock } from './_clock.js';
+
+const limits = (maxActive: number) => new LocalLimits({ requests: 2, modelCalls: 1, maxActive }, () => clock);
+const clock = testClock();
+
+describe('local limits (Redis down)', () => {
+  it('grants holds first come, first served within maxActive, and frees on bind and settle', async () => {
+    const local = limits(2);
+    await local.hold(2);
+    const order: string[] = [];
+    const second = local.hold(1).then(() => order.push('second'));
+    const third = local.hold(1).then(() => order.push('third'));
+    local.bind(2, ['t1', 't2']);
+    expect(local.held).toBe(2);
+    local.settle(['t1']);
+    await second;
+    expect(order).toEqual(['second']);
+    local.bind(1, []);
+    await third;
+    expect(order).toEqual(['second', 'third']);
+    expect({ held: local.held, taskIds: local.taskIds, waiting: local.waiting }).toEqual({ held: 2, taskIds: ['t2'], waiting: 0 });
+  });
+
+  it('lets an aborted hold leave the line without holding up the next', async () => {
+    const local = limits(1);
+    await local.hold(1);
+    const controller = new AbortController();
+    const aborted = local.hold(1, controller.signal);
+    const next = local.hold(1);
+    controller.abort(new Error('gone'));
+    await expect(aborted).rejects.toThrow('gone');
+    local.bind(1, []);
+    await expect(next).resolves.toBeUndefined();
+  });
+
+  it('counts the request window on the attached clock', async () => {
+    const local = limits(1);
+    await local.take('requests');
+    await local.take('requests');
+    expect(local.requestsInWindow()).toBe(2);
+    clock.advance(60_000);
+    expect(local.requestsInWindow()).toBe(0);
+  });
+});
+
+describe('channel messages', () => {
+  it('reads a message of this coordinator and ignores anything else on the channel', () => {
+    expect(parseHubMessage('{"notices":[{"taskId":"t1","status":"completed"}],"freed":true,"receiver":true}')).toEqual({ notices: [{ taskId: 't1', status: 'completed' }], freed: true, receiver: true });
+    expect(parseHubMessage('{"notices":[{"id":"t1"}]}')).toBeUndefined();
+    expect(parseHubMessage('hello')).toBeUndefined();
+  });
+});
+
+describe('options', () => {
+  it('defaults to the service limits and an event retention past its 3-hour retry schedule', () => {
+    const options = resolveOptions({});
+    expect(options).toMatchObject({ requestsPerMinute: 60, maxActive: 50, modelCallsPerMinute: 10 });
+    expect(options.eventRetentionMs).toBeGreaterThanOrEqual(3 * 60 * 60_000);
+  });
+
+  it('refuses a limit that is not a positive number, naming it', () => {
+    expect(() => resolveOptions({ maxActive: 0 })).toThrow(/maxActive/);
+    expect(() => resolveOptions({ requestsPerMinute: Number.NaN })).toThrow(/requestsPerMinute/);
+  });
+
+  it('makes the default prefix of 16 hex digits of the key hash', () => {
+    expect(prefixFromKeyHash('0123456789abcdef'.repeat(4))).toBe('fsdk:0123456789abcdef');
+  });
+});

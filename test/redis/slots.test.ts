@@ -1,0 +1,172 @@
+// Active-forecast slots across processes: a FIFO queue, maxActive, bind/settle, abort, and the
+// slots of a process that died.
+import { describe, expect, it, vi } from 'vitest';
+import type { SlotHold } from '../../src/redis/index.js';
+import { RETRY_MS, WAITER_TTL_MS } from '../../src/redis/slots.js';
+import { testClock, type TestClock } from './_clock.js';
+import { processOn, type Process, useRedis } from './_setup.js';
+
+const redis = useRedis();
+
+let n = 0;
+/** Processes on one fresh prefix. */
+async function fleet(clock: TestClock, count: number, maxActive: number, extra = {}): Promise<Process[]> {
+  const prefix = `slots-${++n}`;
+  return Promise.all(Array.from({ length: count }, () => processOn(redis, clock, { prefix, maxActive, ...extra })));
+}
+
+/** Whether `promise` is still pending once a few Redis round trips (a waiter's retry included) have had their turn. */
+async function isPending(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  const client = await redis.client();
+  for (let i = 0; i < 5; i++) await client.ping();
+  return !done;
+}
+
+describe('shared active slots', () => {
+  it('serves holds first come, first served across processes, never past maxActive, and frees on settle', async () => {
+    const clock = testClock();
+    const [a, b, c] = await fleet(clock, 3, 3);
+    const first = await a!.coordinator.hold(3);
+    await first.bind(['t1', 't2', 't3']);
+    const bWaits = b!.coordinator.hold(1);
+    await vi.waitFor(async () => expect((await a!.coordinator.stats()).startsWaiting).toBe(1));
+    const cWaits = c!.coordinator.hold(2);
+    await vi.waitFor(async () => expect((await a!.coordinator.stats()).startsWaiting).toBe(2));
+
+    // One slot freed: b, first in line, gets it, woken by pub/sub (the clock never moves).
+    await a!.coordinator.settle([{ taskId: 't1', status: 'completed' }]);
+    const bHold = await bWaits;
+    expect(await isPending(cWaits)).toBe(true);
+    expect((await a!.coordinator.stats()).activeSlots).toBe(3);
+
+    // b's start was refused: its slot comes back, and c still needs two.
+    await bHold.release();
+    expect(await isPending(cWaits)).toBe(true);
+    await a!.coordinator.settle([{ taskId: 't2' }]);
+    const cHold = await cWaits;
+    await cHold.bind(['t4', 't5']);
+    const stats = await b!.coordinator.stats();
+    expect(stats).toMatchObject({ mode: 'shared', activeSlots: 3, startsWaiting: 0 });
+    expect(stats.activeTaskIds.sort()).toEqual(['t3', 't4', 't5']);
+    expect(clock.now()).toBe(testClock().now());
+  });
+
+  it('never holds more than maxActive while many starts of several processes compete', async () => {
+    const clock = testClock();
+    const processes = await fleet(clock, 3, 4);
+    const granted: string[] = [];
+    const starts = Array.from({ length: 12 }, (_, i) =>
+      processes[i % 3]!.coordinator.hold(1).then(async (hold) => {
+        await hold.bind([`task${i}`]);
+        granted.push(`task${i}`);
+      }),
+    );
+    for (let settled = 0; settled <= 8; settled++) {
+      await vi.waitFor(() => expect(granted).toHaveLength(4 + settled));
+      const stats = await processes[0]!.coordinator.stats();
+      expect(stats.activeSlots).toBe(4);
+      expect(stats.startsWaiting).toBe(8 - settled);
+      if (settled < 8) await processes[settled % 3]!.coordinator.settle([{ taskId: granted[settled]! }]);
+    }
+    await Promise.all(starts);
+  });
+
+  it('gives back the slots a start did not bind', async () => {
+    const clock = testClock();
+    const [a] = await fleet(clock, 1, 5);
+    const hold = await a!.coordinator.hold(3);
+    await hold.bind(['only']);
+    await hold.release(); // after bind: a no-op
+    expect(await a!.coordinator.stats()).toMatchObject({ activeSlots: 1, activeTaskIds: ['only'] });
+  });
+
+  it('lets an aborted hold leave the queue', async () => {
+    const clock = testClock();
+    const [a, b] = await fleet(clock, 2, 1);
+    await (await a!.coordinator.hold(1)).bind(['t1']);
+    const controller = new AbortController();
+    const waiting = b!.coordinator.hold(1, { signal: controller.signal });
+    await vi.waitFor(async () => expect((await a!.coordinator.stats()).startsWaiting).toBe(1));
+    controller.abort(new Error('no longer wanted'));
+    await expect(waiting).rejects.toThrow('no longer wanted');
+    await vi.waitFor(async () => expect((await a!.coordinator.stats()).startsWaiting).toBe(0));
+    // The next one is not stuck behind it.
+    await a!.coordinator.settle([{ taskId: 't1' }]);
+    await expect(a!.coordinator.hold(1)).resolves.toMatchObject({ count: 1 });
+  });
+
+  it('lets a start larger than maxActive go when nothing is held, rather than block the queue', async () => {
+    const [a] = await fleet(testClock(), 1, 2);
+    await expect(a!.coordinator.hold(5)).resolves.toMatchObject({ count: 5 });
+  });
+});
+
+describe('slots of a process that died', () => {
+  /** Moves the clock from wake-up to wake-up until `promise` settles. */
+  async function runClockUntil(clock: TestClock, promise: Promise<SlotHold>): Promise<SlotHold> {
+    let done = false;
+    void promise.then(() => (done = true), () => (done = true));
+    while (!done) {
+      await vi.waitFor(() => expect(done || clock.sleepers > 0).toBe(true));
+      const next = clock.nextWake();
+      if (!done && next !== undefined) clock.advanceTo(next);
+    }
+    return promise;
+  }
+
+  it('frees a pending hold that was never bound once pendingHoldTtlMs passes', async () => {
+    const clock = testClock();
+    const [dead, alive] = await fleet(clock, 2, 2, { pendingHoldTtlMs: 25_000 });
+    await dead!.coordinator.hold(2); // never bound: its process died mid-start
+    const start = clock.now();
+    await runClockUntil(clock, alive!.coordinator.hold(1));
+    expect(clock.now() - start).toBeGreaterThanOrEqual(25_000);
+    expect(clock.now() - start).toBeLessThanOrEqual(25_000 + RETRY_MS);
+  });
+
+  it("frees a dead process's bound slots through another's reconcile, at a bounded rate", async () => {
+    const clock = testClock();
+    const [dead, alive] = await fleet(clock, 2, 2, { reconcileIntervalMs: 60_000 });
+    await (await dead!.coordinator.hold(2)).bind(['t1', 't2']);
+    const asked: string[][] = [];
+    let finals: string[] = [];
+    const reconcile = async (ids: readonly string[]) => {
+      asked.push([...ids]);
+      return finals;
+    };
+    const waiting = alive!.coordinator.hold(1, { reconcile });
+    await vi.waitFor(() => expect(asked).toEqual([['t1', 't2']]));
+    // Still running on the service: the hold waits; retries within the interval do not ask again.
+    clock.advance(RETRY_MS);
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    expect(asked).toHaveLength(1);
+    finals = ['t2'];
+    const hold = await runClockUntil(clock, waiting);
+    expect(asked).toHaveLength(2);
+    expect(hold.count).toBe(1);
+    expect((await alive!.coordinator.stats()).activeTaskIds).toEqual(['t1']);
+  });
+
+  it('drops a waiter whose heartbeat stopped from the head of the queue', async () => {
+    const clock = testClock();
+    const [holder, next] = await fleet(clock, 2, 1);
+    const prefix = `slots-${n}`;
+    await (await holder!.coordinator.hold(1)).bind(['t1']);
+    // A process queued first, then died: its entry stays, its heartbeat is never renewed.
+    const client = await redis.client();
+    await client.zAdd(`{${prefix}}:queue`, { score: 0, value: 'ghost' });
+    await client.zAdd(`{${prefix}}:beats`, { score: clock.now() + WAITER_TTL_MS, value: 'ghost' });
+    const waiting = next!.coordinator.hold(1);
+    await holder!.coordinator.settle([{ taskId: 't1' }]);
+    expect(await isPending(waiting)).toBe(true);
+    const start = clock.now();
+    await runClockUntil(clock, waiting);
+    expect(clock.now() - start).toBeGreaterThanOrEqual(WAITER_TTL_MS);
+    expect(clock.now() - start).toBeLessThanOrEqual(WAITER_TTL_MS + RETRY_MS);
+  });
+});

@@ -1,0 +1,54 @@
+// The shared one-minute windows: every process's take() counts in one sorted set on Redis.
+import { describe, expect, it, vi } from 'vitest';
+import { testClock, type TestClock } from './_clock.js';
+import { processOn, useRedis } from './_setup.js';
+
+const redis = useRedis();
+
+/** Runs `takes` to the end, moving the clock to the next wake-up whenever every taker is done or asleep. */
+async function drive(clock: TestClock, takes: (() => Promise<void>)[]): Promise<number[]> {
+  const times: number[] = [];
+  const all = Promise.all(takes.map((take) => take().then(() => void times.push(clock.now()))));
+  while (times.length < takes.length) {
+    await vi.waitFor(() => expect(times.length + clock.sleepers).toBe(takes.length));
+    const next = clock.nextWake();
+    if (next !== undefined) clock.advanceTo(next);
+  }
+  await all;
+  return times.sort((a, b) => a - b);
+}
+
+/** The most calls any one-minute window (t - 60 s, t] holds. */
+const busiestMinute = (times: number[]) => Math.max(...times.map((t) => times.filter((s) => s > t - 60_000 && s <= t).length));
+
+describe('shared windows', () => {
+  it('keeps two coordinators together within requestsPerMinute in every minute', async () => {
+    const clock = testClock();
+    const start = clock.now();
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'win-a', requestsPerMinute: 5 }), processOn(redis, clock, { prefix: 'win-a', requestsPerMinute: 5 })]);
+    const times = await drive(clock, Array.from({ length: 16 }, (_, i) => () => (i % 2 ? a : b).coordinator.take('requests')));
+    expect(busiestMinute(times)).toBe(5);
+    // 16 calls at 5 a minute: the last goes in the fourth minute, not at once.
+    expect(times.at(-1)! - start).toBeGreaterThanOrEqual(3 * 60_000);
+    expect((await a.coordinator.stats()).requestsInWindow).toBeLessThanOrEqual(5);
+  });
+
+  it('counts model calls in their own window, with their own limit', async () => {
+    const clock = testClock();
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'win-m', modelCallsPerMinute: 2 }), processOn(redis, clock, { prefix: 'win-m', modelCallsPerMinute: 2 })]);
+    const times = await drive(clock, [a, b, a, b, a].map((p) => () => p.coordinator.take('modelCalls')));
+    expect(busiestMinute(times)).toBe(2);
+    expect((await a.coordinator.stats()).requestsInWindow).toBe(0);
+  });
+
+  it('gives up a wait when its signal aborts', async () => {
+    const clock = testClock();
+    const a = await processOn(redis, clock, { prefix: 'win-abort', requestsPerMinute: 1 });
+    await a.coordinator.take('requests');
+    const controller = new AbortController();
+    const waiting = a.coordinator.take('requests', controller.signal);
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+  });
+});
