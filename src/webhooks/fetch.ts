@@ -22,7 +22,7 @@
  * @module
  */
 import { WebhookVerificationError } from '../core/errors.js';
-import type { WebhookEvent } from '../schemas/events.js';
+import type { WebhookEvent } from './events.js';
 import {
   checkMaxBodyBytes,
   readCapped,

@@ -42,4 +42,4 @@ export type {
   ForecastCancelledEvent,
   ForecastReportCompletedEvent,
   WebhookTestEvent,
-} from '../schemas/events.js';
+} from './events.js';

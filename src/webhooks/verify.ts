@@ -5,7 +5,7 @@
  */
 import { WebhookVerificationError } from '../core/errors.js';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../core/limits.js';
-import type { KnownWebhookEvent, WebhookEvent } from '../schemas/events.js';
+import type { KnownWebhookEvent, WebhookEvent } from './events.js';
 import { cryptoBackend } from './crypto.js';
 import { SIGNATURE_HEADER, parseSignatureHeader, readHeader, type WebhookHeaders } from './headers.js';
 
