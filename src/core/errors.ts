@@ -7,7 +7,12 @@
  *
  * @module
  */
+import { ForecastingError } from './forecasting-error.js';
 import { MAX_TIMER_MS } from './sleep.js';
+
+// The base class and the webhook error live apart, so the webhooks entry (and its published
+// declarations) reach them without reaching the whole hierarchy.
+export { ForecastingError, WebhookVerificationError, type WebhookVerificationErrorCode } from './forecasting-error.js';
 
 /**
  * JSON members of the error envelope beyond `type` and `message` (`activeTaskId`, `files`, …).
@@ -17,30 +22,6 @@ import { MAX_TIMER_MS } from './sleep.js';
  * ```
  */
 export type ErrorExtras = Record<string, unknown>;
-
-/**
- * Base class of every error thrown by this SDK.
- *
- * @example
- * ```ts
- * try { await client.questions.retrieve(id); }
- * catch (err) { if (err instanceof ForecastingError) console.error(err.message); }
- * ```
- */
-export class ForecastingError extends Error {
-  override name = 'ForecastingError';
-  /**
-   * Set when this error ended a wait for one task that exists (`forecasts.wait`, and
-   * `forecasts.createAndWait` once its task is started): the task's id, to wait again with
-   * `forecasts.wait(err.taskId)` or `forecasting wait <id>`. The task keeps running on the service.
-   */
-  declare taskId?: string;
-  /**
-   * Set when this error ended a wait for tasks that exist: the ones it still waited for
-   * (`forecasts.wait`: the one task; `waitMany`: those not yet final; `runMany`: those running).
-   */
-  declare taskIds?: string[];
-}
 
 /**
  * Everything an {@link APIError} is built from.
@@ -369,37 +350,6 @@ export class ValidationError extends ForecastingError {
     super(list.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; '));
     this.field = first.field;
     this.issues = list;
-  }
-}
-
-/**
- * Why a webhook call was refused by {@link verifyWebhook}.
- * @example
- * ```ts
- * catch (err) { if (err instanceof WebhookVerificationError && err.code === 'timestamp_out_of_range') console.warn('check the server clock'); }
- * ```
- */
-export type WebhookVerificationErrorCode =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'timestamp_out_of_range'
-  | 'no_matching_signature'
-  | 'malformed_payload';
-
-/**
- * A webhook call failed verification; `code` says why.
- *
- * @example
- * ```ts
- * catch (err) { if (err instanceof WebhookVerificationError) res.status(400).send(err.code); }
- * ```
- */
-export class WebhookVerificationError extends ForecastingError {
-  override name = 'WebhookVerificationError';
-  readonly code: WebhookVerificationErrorCode;
-  constructor(code: WebhookVerificationErrorCode, message: string) {
-    super(message);
-    this.code = code;
   }
 }
 

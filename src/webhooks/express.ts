@@ -19,7 +19,7 @@
  * ```
  * @module
  */
-import { WebhookVerificationError } from '../core/errors.js';
+import { WebhookVerificationError } from '../core/forecasting-error.js';
 import type { WebhookEvent } from './events.js';
 import { checkMaxBodyBytes, readCapped, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
 import { toSecrets, verifyWebhook } from './verify.js';

@@ -21,7 +21,7 @@
  * ```
  * @module
  */
-import { WebhookVerificationError } from '../core/errors.js';
+import { WebhookVerificationError } from '../core/forecasting-error.js';
 import type { WebhookEvent } from './events.js';
 import {
   checkMaxBodyBytes,

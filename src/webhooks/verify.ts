@@ -3,7 +3,7 @@
  * Errors explain what to fix, stripe-node style, and never contain the secret.
  * @module
  */
-import { WebhookVerificationError } from '../core/errors.js';
+import { WebhookVerificationError } from '../core/forecasting-error.js';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../core/limits.js';
 import type { KnownWebhookEvent, WebhookEvent } from './events.js';
 import { cryptoBackend } from './crypto.js';
