@@ -29,6 +29,18 @@ describe('the OpenAPI components of the records', () => {
     for (const [group, names] of expected) expect(names.length, group).toBeGreaterThan(0);
   });
 
+  it('names each record once across the groups (a component is named after its export)', () => {
+    const owners = new Map<string, unknown>();
+    for (const module of Object.values(recordModules)) {
+      for (const [name, value] of Object.entries(module)) {
+        if (!isSchema(value)) continue;
+        // A module may re-export another's record (chat's ContextNote): the same schema, not a second one.
+        if (owners.has(name)) expect(owners.get(name), name).toBe(value);
+        owners.set(name, value);
+      }
+    }
+  });
+
   it.each(expected)('has a shared component for each record and sub-record of %s', (_group, names) => {
     for (const name of names) expect(components[name], name).toBeDefined();
   });
