@@ -17,9 +17,10 @@ interface EventEnvelope<T extends string, D> {
 }
 
 // The `data` shapes are type aliases, not interfaces: an object type alias is assignable to
-// `Record<string, unknown>` (UnknownWebhookEvent's `data`), an interface is not.
+// `Record<string, unknown>` (UnknownWebhookEvent's `data`), an interface is not. `@inline`: the
+// API reference shows their fields in each event, as no entry exports them.
 
-/** What a forecast event points at: ids and a link, never the forecast itself. */
+/** What a forecast event points at: ids and a link, never the forecast itself. @inline */
 type ForecastRefs<F extends string | null> = {
   /** The task; read it with `client.forecasts.retrieve(taskId)`. */
   taskId: string;
@@ -29,7 +30,7 @@ type ForecastRefs<F extends string | null> = {
   forecastId: F;
 };
 
-/** What `forecast.report.completed` carries: the ids, and whether the report is done or failed for good. */
+/** What `forecast.report.completed` carries: the ids, and whether the report is done or failed for good. @inline */
 type ReportRefs = {
   /** The task; read it with `client.forecasts.retrieve(taskId)`. */
   taskId: string;
@@ -40,7 +41,7 @@ type ReportRefs = {
   reportStatus: 'completed' | 'failed';
 };
 
-/** What `webhook.test` carries. */
+/** What `webhook.test` carries. @inline */
 type TestData = { test: true; webhookId: string };
 
 /**
