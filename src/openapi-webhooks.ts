@@ -12,7 +12,7 @@ import { WEBHOOK_USER_AGENT } from './testing/webhooks/engine.js';
 import { DELIVERY_ID_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER } from './webhooks/headers.js';
 
 /** The webhook event bodies, by kind, with the spec's "emitted when". */
-export const EVENTS: readonly { kind: string; schema: string; when: string }[] = [
+export const EVENTS = [
   { kind: 'forecast.started', schema: 'ForecastStartedEvent', when: 'A forecast was created and queued.' },
   { kind: 'forecast.completed', schema: 'ForecastCompletedEvent', when: 'A forecast has its answer.' },
   { kind: 'forecast.failed', schema: 'ForecastFailedEvent', when: 'A forecast failed.' },
@@ -23,11 +23,11 @@ export const EVENTS: readonly { kind: string; schema: string; when: string }[] =
     when: 'The report is done, or failed for the last time (`data.reportStatus`); arrives shortly after `forecast.completed`, and again when a failed report is rewritten.',
   },
   { kind: 'webhook.test', schema: 'WebhookTestEvent', when: 'A test call was requested (`POST /webhooks/{webhook_id}/test`), even while the webhook is paused. It cannot be subscribed to.' },
-];
+] as const satisfies readonly { kind: events.KnownWebhookEventType; schema: keyof typeof events; when: string }[];
 
 /** The event body schemas, by their component name. */
 export function eventSchemas(): Record<string, z.ZodMiniType> {
-  return Object.fromEntries(EVENTS.map(({ schema }) => [schema, (events as unknown as Record<string, z.ZodMiniType>)[schema]!]));
+  return Object.fromEntries(EVENTS.map(({ schema }) => [schema, events[schema]]));
 }
 
 /** `x-service-signature` → `X-Service-Signature`. */
