@@ -101,3 +101,23 @@ export function unknownValue(known: readonly string[]): z.ZodMiniType<UnknownVal
 export function openString<T extends string>(): z.ZodMiniType<T | UnknownValue> {
   return z.string() as z.ZodMiniType<T | UnknownValue>;
 }
+
+/**
+ * `true` when `A` and `B` are the same type to the compiler: the same fields, each as optional and
+ * of the same type (stricter than assignability both ways, which lets an optional field go missing).
+ */
+export type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
+
+/**
+ * The schema of a type written by hand (one a published entry must declare without zod): the
+ * compiler refuses `schema` unless what it parses is exactly `T`, so a field added, dropped or
+ * retyped on either side fails to compile.
+ * @example
+ * ```ts
+ * interface Ping { id: string }
+ * const Ping = schemaFor<Ping>()(exact({ id: z.string() }));
+ * ```
+ */
+export function schemaFor<T>() {
+  return <S extends z.ZodMiniType>(schema: S & (Same<z.output<S>, T> extends true ? unknown : { drift: 'the schema parses to another type than the one it describes' })): S => schema;
+}

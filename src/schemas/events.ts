@@ -3,12 +3,24 @@
  * discriminated union on `type`. Unknown fields pass through, so a field the service adds later
  * never breaks a receiver.
  *
- * The `forecasting-sdk/webhooks` entry imports only the types from here (it must not load zod);
- * the mock service uses the schemas to build and check the events it sends.
+ * The types are written by hand in `webhooks/events.ts` (the `forecasting-sdk/webhooks`
+ * declarations must stand without zod); each schema here is checked to parse to exactly its type.
+ * The mock service uses the schemas to build and check the events it sends.
  * @module
  */
 import * as z from 'zod/mini';
-import { Timestamp, exact } from './common.js';
+import type * as events from '../webhooks/events.js';
+import { Timestamp, exact, schemaFor } from './common.js';
+
+export type { KnownWebhookEventType, UnknownWebhookEvent, WebhookEvent } from '../webhooks/events.js';
+// Each schema below carries the name of the type it parses to, as the record schemas do.
+export type ForecastStartedEvent = events.ForecastStartedEvent;
+export type ForecastCompletedEvent = events.ForecastCompletedEvent;
+export type ForecastFailedEvent = events.ForecastFailedEvent;
+export type ForecastCancelledEvent = events.ForecastCancelledEvent;
+export type ForecastReportCompletedEvent = events.ForecastReportCompletedEvent;
+export type WebhookTestEvent = events.WebhookTestEvent;
+export type KnownWebhookEvent = events.KnownWebhookEvent;
 
 /**
  * The event kinds a webhook can subscribe to (`eventKinds`); `webhook.test` is sent on request only.
@@ -60,155 +72,29 @@ const forecastRefs = {
 };
 
 /** `forecast.started`: a forecast was created and queued. `data.forecastId` is `null`. */
-export const ForecastStartedEvent = eventSchema('forecast.started', { ...forecastRefs, forecastId: z.null() });
-/**
- * `forecast.started`: a forecast was created and queued. `data.forecastId` is `null`.
- *
- * @example
- * ```ts
- * if (event.type === 'forecast.started') console.log('queued', event.data.taskId);
- * ```
- */
-export interface ForecastStartedEvent extends z.output<typeof ForecastStartedEvent> {}
+export const ForecastStartedEvent = schemaFor<events.ForecastStartedEvent>()(eventSchema('forecast.started', { ...forecastRefs, forecastId: z.null() }));
 
 /** `forecast.completed`: a forecast has its answer; `data.forecastId` names it. */
-export const ForecastCompletedEvent = eventSchema('forecast.completed', { ...forecastRefs, forecastId: z.string() });
-/**
- * `forecast.completed`: a forecast has its answer; `data.forecastId` names it. The body carries ids and
- * a link, never the forecast: read it with the task id.
- *
- * @example
- * ```ts
- * if (isKnownWebhookEvent(event) && event.type === 'forecast.completed') {
- *   const task = await client.forecasts.retrieve(event.data.taskId);
- * }
- * ```
- */
-export interface ForecastCompletedEvent extends z.output<typeof ForecastCompletedEvent> {}
+export const ForecastCompletedEvent = schemaFor<events.ForecastCompletedEvent>()(eventSchema('forecast.completed', { ...forecastRefs, forecastId: z.string() }));
 
 /** `forecast.failed`: a forecast failed. `data.forecastId` is `null`. */
-export const ForecastFailedEvent = eventSchema('forecast.failed', { ...forecastRefs, forecastId: z.null() });
-/**
- * `forecast.failed`: a forecast failed. `data.forecastId` is `null`; the task's `error.message` explains.
- *
- * @example
- * ```ts
- * if (event.type === 'forecast.failed') alert(`forecast ${event.data.taskId} failed`);
- * ```
- */
-export interface ForecastFailedEvent extends z.output<typeof ForecastFailedEvent> {}
+export const ForecastFailedEvent = schemaFor<events.ForecastFailedEvent>()(eventSchema('forecast.failed', { ...forecastRefs, forecastId: z.null() }));
 
 /** `forecast.cancelled`: a forecast was cancelled. `data.forecastId` is `null`. */
-export const ForecastCancelledEvent = eventSchema('forecast.cancelled', { ...forecastRefs, forecastId: z.null() });
-/**
- * `forecast.cancelled`: a forecast was cancelled. `data.forecastId` is `null`.
- *
- * @example
- * ```ts
- * if (event.type === 'forecast.cancelled') jobs.drop(event.data.taskId);
- * ```
- */
-export interface ForecastCancelledEvent extends z.output<typeof ForecastCancelledEvent> {}
+export const ForecastCancelledEvent = schemaFor<events.ForecastCancelledEvent>()(eventSchema('forecast.cancelled', { ...forecastRefs, forecastId: z.null() }));
 
 /**
  * `forecast.report.completed`: the report is done (`reportStatus: 'completed'`) or failed for the last
  * time (`'failed'`). A rewritten failed report sends it again, so `failed` can be followed by `completed`.
  */
-export const ForecastReportCompletedEvent = eventSchema('forecast.report.completed', {
-  ...forecastRefs,
-  forecastId: z.string(),
-  reportStatus: z.enum(['completed', 'failed']),
-});
-/**
- * `forecast.report.completed`: the report is done or failed for the last time (see `data.reportStatus`).
- * A `failed` one can be followed by a `completed` one when the report is rewritten.
- *
- * @example
- * ```ts
- * if (isKnownWebhookEvent(event) && event.type === 'forecast.report.completed' && event.data.reportStatus === 'completed') {
- *   notify(event.data.forecastUrl);
- * }
- * ```
- */
-export interface ForecastReportCompletedEvent extends z.output<typeof ForecastReportCompletedEvent> {}
+export const ForecastReportCompletedEvent = schemaFor<events.ForecastReportCompletedEvent>()(
+  eventSchema('forecast.report.completed', { ...forecastRefs, forecastId: z.string(), reportStatus: z.enum(['completed', 'failed']) }),
+);
 
 /** `webhook.test`: sent by `POST /webhooks/{webhook_id}/test`, even while the webhook is paused. */
-export const WebhookTestEvent = eventSchema('webhook.test', { test: z.literal(true), webhookId: z.string() });
-/**
- * `webhook.test`: sent by `POST /webhooks/{webhook_id}/test`, even while the webhook is paused.
- *
- * @example
- * ```ts
- * if (event.type === 'webhook.test') return new Response('ok'); // data: { test: true, webhookId }
- * ```
- */
-export interface WebhookTestEvent extends z.output<typeof WebhookTestEvent> {}
+export const WebhookTestEvent = schemaFor<events.WebhookTestEvent>()(eventSchema('webhook.test', { test: z.literal(true), webhookId: z.string() }));
 
 /** Every event kind the spec names, discriminated on `type`. */
-export const KnownWebhookEvent = z.discriminatedUnion('type', [
-  ForecastStartedEvent,
-  ForecastCompletedEvent,
-  ForecastFailedEvent,
-  ForecastCancelledEvent,
-  ForecastReportCompletedEvent,
-  WebhookTestEvent,
-]);
-/**
- * Every event kind the spec names, discriminated on `type`: `switch (event.type)` narrows `data`.
- *
- * @example
- * ```ts
- * if (isKnownWebhookEvent(event)) {
- *   switch (event.type) {
- *     case 'forecast.completed': return onAnswer(event.data.forecastId); // string
- *     case 'forecast.failed': return onFailure(event.data.taskId);
- *   }
- * }
- * ```
- */
-export type KnownWebhookEvent =
-  | ForecastStartedEvent
-  | ForecastCompletedEvent
-  | ForecastFailedEvent
-  | ForecastCancelledEvent
-  | ForecastReportCompletedEvent
-  | WebhookTestEvent;
-
-/**
- * The `type` of an event kind the spec names.
- *
- * @example
- * ```ts
- * const handled: KnownWebhookEventType[] = ['forecast.completed', 'forecast.report.completed'];
- * ```
- */
-export type KnownWebhookEventType = KnownWebhookEvent['type'];
-
-/**
- * An event of a kind this SDK version does not know yet (the service may add kinds). Verification
- * accepts it, so a receiver can acknowledge it (answer 2xx) rather than have it retried.
- *
- * @example
- * ```ts
- * if (!isKnownWebhookEvent(event)) console.warn('unhandled event kind', event.type);
- * ```
- */
-export interface UnknownWebhookEvent {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: Record<string, unknown>;
-}
-
-/**
- * What a verified webhook call carries: a known event, or one of a kind added later. Narrow it with
- * `isKnownWebhookEvent` first: the open `UnknownWebhookEvent` keeps `event.type` checks alone from
- * narrowing `data`.
- *
- * @example
- * ```ts
- * const event: WebhookEvent = await verifyWebhook(body, headers, secret);
- * console.log(event.id, event.type, event.createdAt);
- * ```
- */
-export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
+export const KnownWebhookEvent = schemaFor<events.KnownWebhookEvent>()(
+  z.discriminatedUnion('type', [ForecastStartedEvent, ForecastCompletedEvent, ForecastFailedEvent, ForecastCancelledEvent, ForecastReportCompletedEvent, WebhookTestEvent]),
+);

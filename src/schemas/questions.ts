@@ -4,30 +4,14 @@
  * @module
  */
 import * as z from 'zod/mini';
-import {
-  MAX_DISCRETE_SPAN,
-  MAX_OPTIONS,
-  MAX_TAGS,
-  MAX_TITLE_LENGTH,
-  MIN_DISCRETE_SPAN,
-  MIN_OPTIONS,
-} from '../api/limits.js';
+import { MAX_DISCRETE_SPAN, MIN_DISCRETE_SPAN } from '../api/limits.js';
 import { CursorPageParams, OffsetPageParams, exact, unionByKey } from './common.js';
-
+import { Options, Tags, Title } from './question-fields.js';
 import { QUESTION_TYPES } from './enums.js';
 
 export { QUESTION_TYPES } from './enums.js';
 export type { QuestionType } from './enums.js';
-
-const Title = z.string().check(
-  z.minLength(1, { error: 'must not be empty' }),
-  z.maxLength(MAX_TITLE_LENGTH, { error: `must be at most ${MAX_TITLE_LENGTH} characters` }),
-);
-const Tags = z.array(z.string()).check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS}` }));
-const Options = z.array(z.string()).check(
-  z.minLength(MIN_OPTIONS, { error: `must hold at least ${MIN_OPTIONS}` }),
-  z.maxLength(MAX_OPTIONS, { error: `must hold at most ${MAX_OPTIONS}` }),
-);
+export { NormalizeClarifyParams, NormalizeParams, NormalizeReviseParams } from './normalize.js';
 
 /** Fields every question type takes. */
 const common = {
@@ -380,55 +364,3 @@ export const QuestionImportParams = exact({
  * ```
  */
 export interface QuestionImportParams extends z.input<typeof QuestionImportParams> {}
-
-/** Body of `POST /questions/normalize`: the rough question. */
-export const NormalizeParams = exact({
-  /** The rough question, in your words. */
-  title: Title,
-});
-/**
- * Body of `POST /questions/normalize`: the rough question.
- * @example
- * ```ts
- * const draft = await client.questions.normalize({ title: 'bitcoin above 100k next summer?' });
- * ```
- */
-export interface NormalizeParams extends z.input<typeof NormalizeParams> {}
-
-/**
- * Body of `POST /questions/normalize/clarify`. Not shown in the spec: this SDK sends `title` (the
- * original text) and `answer` (the reply to the clarification asked); other keys pass through.
- */
-export const NormalizeClarifyParams = exact({
-  /** The original text. */
-  title: z.optional(z.string()),
-  /** The reply to the clarification asked. */
-  answer: z.optional(z.string()),
-});
-/**
- * Body of `POST /questions/normalize/clarify` (not shown in the spec: the SDK's choice).
- * @example
- * ```ts
- * const draft = await client.questions.clarify({ title: 'rain in Paris?', answer: 'Any measurable rain at Montsouris, 1 June 2027' });
- * ```
- */
-export interface NormalizeClarifyParams extends z.input<typeof NormalizeClarifyParams> {}
-
-/**
- * Body of `POST /questions/normalize/revise`. Not shown in the spec: this SDK sends `question` (the
- * draft to revise) and `guidance` (what to change); other keys pass through.
- */
-export const NormalizeReviseParams = exact({
-  /** The draft to revise. */
-  question: z.optional(z.record(z.string(), z.unknown())),
-  /** What to change. */
-  guidance: z.optional(z.string()),
-});
-/**
- * Body of `POST /questions/normalize/revise` (not shown in the spec: the SDK's choice).
- * @example
- * ```ts
- * const revised = await client.questions.revise({ question: draft.question, guidance: 'Resolve on the Coinbase close.' });
- * ```
- */
-export interface NormalizeReviseParams extends z.input<typeof NormalizeReviseParams> {}

@@ -19,8 +19,8 @@
  * ```
  * @module
  */
-import { WebhookVerificationError } from '../core/errors.js';
-import type { WebhookEvent } from '../schemas/events.js';
+import { WebhookVerificationError } from '../core/webhook-errors.js';
+import type { WebhookEvent } from './events.js';
 import { checkMaxBodyBytes, readCapped, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
 import { toSecrets, verifyWebhook } from './verify.js';
 

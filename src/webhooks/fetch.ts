@@ -21,8 +21,8 @@
  * ```
  * @module
  */
-import { WebhookVerificationError } from '../core/errors.js';
-import type { WebhookEvent } from '../schemas/events.js';
+import { WebhookVerificationError } from '../core/webhook-errors.js';
+import type { WebhookEvent } from './events.js';
 import {
   checkMaxBodyBytes,
   readCapped,

@@ -19,7 +19,7 @@
  * ```
  * @module
  */
-export { WebhookVerificationError, type WebhookVerificationErrorCode } from '../core/errors.js';
+export { WebhookVerificationError, type WebhookVerificationErrorCode } from '../core/webhook-errors.js';
 export { verifyWebhook, isKnownWebhookEvent, type VerifyWebhookOptions, type WebhookPayload } from './verify.js';
 export { signWebhook, type SignWebhookOptions } from './sign.js';
 export { createDeliveryDeduper, type DeliveryDeduper, type DeliveryDeduperOptions } from './dedupe.js';
@@ -42,4 +42,4 @@ export type {
   ForecastCancelledEvent,
   ForecastReportCompletedEvent,
   WebhookTestEvent,
-} from '../schemas/events.js';
+} from './events.js';

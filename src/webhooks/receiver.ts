@@ -3,7 +3,8 @@
  * body cap and the reading up to it, and the warning about a secret that no longer matches.
  * @module
  */
-import { ForecastingError, WebhookVerificationError } from '../core/errors.js';
+import { ForecastingError } from '../core/error-base.js';
+import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { Logger } from '../core/logger.js';
 import { readHeader, type WebhookHeaders } from './headers.js';
 import { looksSignedWithAnotherSecret, type VerifyWebhookOptions } from './verify.js';

@@ -3,9 +3,9 @@
  * Errors explain what to fix, stripe-node style, and never contain the secret.
  * @module
  */
-import { WebhookVerificationError } from '../core/errors.js';
+import { WebhookVerificationError } from '../core/webhook-errors.js';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../api/limits.js';
-import type { KnownWebhookEvent, WebhookEvent } from '../schemas/events.js';
+import type { KnownWebhookEvent, WebhookEvent } from './events.js';
 import { cryptoBackend } from './crypto.js';
 import { SIGNATURE_HEADER, parseSignatureHeader, readHeader, type WebhookHeaders } from './headers.js';
 

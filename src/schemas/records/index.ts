@@ -5,63 +5,59 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { Credits } from './account.js';
-import { ChatThread } from './chat.js';
-import { ContextFile, ContextNote, ContextReady } from './context.js';
-import { Preset, PresetDefaults } from './presets.js';
-import { Decision, DecisionComment, DecisionCondition, DecisionDraft, DecisionForecastEstimate, DecisionForecastRun, DecisionLink, DecisionNode, DecisionNote, DecisionSummary } from './decisions.js';
-import { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from './forecasts.js';
-import { NormalizeResult, Question, Tag } from './questions.js';
-import { Schedule, Watch } from './schedules.js';
-import { Webhook, WebhookDelivery, WebhookDeliveryAttempt, WebhookWithSecret } from './webhooks.js';
-import { QuestionTemplate, QuestionTemplateApplication, QuestionTemplateFile, QuestionTemplateFill } from './templates.js';
-import { Connection, ConnectionSignIn } from './connections.js';
-import { QuestionSubscription, ShareLink } from './sharing.js';
+import type { GroupName } from '../../api/index.js';
+import * as account from './account.js';
+import * as chat from './chat.js';
+import * as connections from './connections.js';
+import * as context from './context.js';
+import * as decisions from './decisions.js';
+import * as forecasts from './forecasts.js';
+import * as presets from './presets.js';
+import * as questions from './questions.js';
+import * as schedules from './schedules.js';
+import * as sharing from './sharing.js';
+import * as templates from './templates.js';
+import * as webhooks from './webhooks.js';
 
-/** The record schemas an operation's `response` names. */
-export const recordSchemas = {
-  Question,
-  Tag,
-  NormalizeResult,
-  ForecastTask,
-  ForecastListItem,
-  RunMode,
-  ForecastBatchResult,
-  ForecastCancelBatchResult,
-  ChatThread,
-  ContextNote,
-  Schedule,
-  Watch,
-  Credits,
-  Webhook,
-  WebhookWithSecret,
-  WebhookDelivery,
-  WebhookDeliveryAttempt,
-  Decision,
-  DecisionDraft,
-  DecisionNode,
-  DecisionLink,
-  DecisionNote,
-  DecisionComment,
-  DecisionCondition,
-  DecisionSummary,
-  DecisionForecastEstimate,
-  DecisionForecastRun,
-  ContextFile,
-  ContextReady,
-  Preset,
-  PresetDefaults,
-  QuestionTemplate,
-  QuestionTemplateApplication,
-  QuestionTemplateFill,
-  QuestionTemplateFile,
-  Connection,
-  ConnectionSignIn,
-  ShareLink,
-  QuestionSubscription,
-};
+/**
+ * Each group's records module, keyed by the spec's groups (tags and normalize belong to questions,
+ * run modes to forecasts, credits to account): the compiler refuses a group left out. Every schema
+ * a module exports is a record: the names `response` can give, and components of the OpenAPI document.
+ */
+export const recordModules = {
+  questions,
+  forecasts,
+  chat,
+  schedules,
+  account,
+  webhooks,
+  decisions,
+  context,
+  presets,
+  templates,
+  connections,
+  sharing,
+} satisfies Record<GroupName, object>;
+
+type Modules = typeof recordModules;
+/** Every export of every records module, by its name. */
+type Exports = { [G in keyof Modules]: (x: Modules[G]) => void }[keyof Modules] extends (x: infer All) => void ? All : never;
+
+/** The record schemas by name: every schema the records modules export. */
+export type RecordSchemas = { [K in keyof Exports as Exports[K] extends z.ZodMiniType ? K : never]: Exports[K] };
+
 /** The name of a record schema. */
-export type RecordName = keyof typeof recordSchemas;
+export type RecordName = keyof RecordSchemas;
+
+/** Whether `value` is a zod schema (a records module also exports helpers and constants). */
+export function isSchema(value: unknown): value is z.ZodMiniType {
+  return typeof value === 'object' && value !== null && '_zod' in value;
+}
+
+/** The record schemas an operation's `response` names: each exported schema of each group's records module. */
+export const recordSchemas = Object.fromEntries(
+  Object.values(recordModules).flatMap((module) => Object.entries(module).filter(([, value]) => isSchema(value))),
+) as RecordSchemas;
 
 /** The list envelope `{type: 'list', data, hasMore, nextCursor}` around `item`. */
 export function listEnvelope<T extends z.ZodMiniType>(item: T) {

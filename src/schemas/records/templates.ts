@@ -85,6 +85,16 @@ export const QuestionTemplateFile = exact({
  */
 export interface QuestionTemplateFile extends z.output<typeof QuestionTemplateFile> {}
 
+export const QuestionTemplateNote = exact({ text: z.string(), treatment: z.optional(openEnum(TREATMENTS)) });
+/**
+ * A note a template holds (not shown in the spec beyond that a template may hold notes).
+ * @example
+ * ```ts
+ * const notes: QuestionTemplateNote[] = (await client.questionTemplates.retrieve(templateId)).notes ?? [];
+ * ```
+ */
+export interface QuestionTemplateNote extends z.output<typeof QuestionTemplateNote> {}
+
 export const QuestionTemplate = exact({
   id: z.string(),
   /** `builtin` (the service's own), `organization` or `personal`. */
@@ -97,7 +107,7 @@ export const QuestionTemplate = exact({
   /** One per key used in `fields`. */
   blanks: z.array(QuestionTemplateBlank),
   /** Not shown in the spec beyond that a template may hold notes. */
-  notes: z.optional(z.array(exact({ text: z.string(), treatment: z.optional(openEnum(TREATMENTS)) }))),
+  notes: z.optional(z.array(QuestionTemplateNote)),
   /** Not shown in the spec beyond that a template may hold files. */
   files: z.optional(z.array(QuestionTemplateFile)),
   /** Not shown in the spec beyond that a template may hold tags: the labels, as given. */

@@ -1,0 +1,178 @@
+/**
+ * The schemas of the OpenAPI document: zod's JSON Schema output of the record, request and event
+ * schemas, with what the document adds (formats, the spec's integer fields, the ids' `uuid` format),
+ * and every exported schema of every group's records module as a shared component.
+ * @module
+ * @internal
+ */
+import * as z from 'zod/mini';
+import type { Json } from './openapi-recorded.js';
+import { Timestamp } from './schemas/common.js';
+import { ForecastBatchParams, ForecastCreateParams } from './schemas/forecasts.js';
+import { QuestionCreateParams } from './schemas/questions.js';
+import { recordSchemas } from './schemas/records/index.js';
+import * as forecastRecords from './schemas/records/forecasts.js';
+import * as questionRecords from './schemas/records/questions.js';
+
+export type Schema = z.core.JSONSchema.BaseSchema;
+type $ZodType = z.core.$ZodType;
+
+/** What zod could not express goes in as `{}` (any value) with this note. */
+const UNEXPRESSED = 'not expressible in JSON Schema (a check the SDK runs in code): any value is accepted here';
+
+export function ref(name: string): Schema {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/**
+ * What the document adds to the zod schemas, by schema: formats and the integer type the spec
+ * states (the SDK's checks stay lenient), and the cross-field rule of `POST /forecasts`, which the
+ * SDK checks in code.
+ */
+const annotations = z.registry<Record<string, unknown>>();
+annotations.add(Timestamp, { format: 'date-time' });
+annotations.add(forecastRecords.ActiveForecastTask.shape.creditsCharged, { type: 'integer' });
+annotations.add(forecastRecords.ActiveForecastTask.shape.creditsRefunded, { type: 'integer' });
+// Objects the records leave open on purpose, described as the spec does.
+annotations.add(forecastRecords.ActiveForecastTask.shape.question, {
+  description: 'The question forecast: the spec shows `{id, type, title}` in its samples, and every question field is present.',
+  allOf: [ref('Question')],
+});
+annotations.add(questionRecords.NormalizeResult.shape.question._zod.def.innerType, {
+  description: 'The drafted question, not saved: it can be passed to `POST /questions` or, as `question`, to `POST /forecasts`.',
+  allOf: [ref('QuestionCreateParams')],
+});
+annotations.add(ForecastCreateParams, {
+  description: 'Exactly one of `questionId` or `question`, and the run options.',
+  oneOf: [{ required: ['questionId'] }, { required: ['question'] }],
+});
+
+/** Request schemas written once, as components: where they appear in a body, a `$ref`. */
+const requestRefs = new Map<unknown, string>([
+  [ForecastCreateParams, 'ForecastCreateParams'],
+  // Typed as a forecast body and checked by the service item by item: the SDK's schema takes any object.
+  [ForecastBatchParams.shape.items._zod.def.element, 'ForecastCreateParams'],
+  [QuestionCreateParams, 'QuestionCreateParams'],
+]);
+
+export function requestComponents(): Record<string, Schema> {
+  return {
+    ForecastCreateParams: schemaOf(ForecastCreateParams, 'input', false, ForecastCreateParams),
+    QuestionCreateParams: schemaOf(QuestionCreateParams, 'input', false, QuestionCreateParams),
+  };
+}
+
+
+/**
+ * Every record schema (each exported schema of each group's records module, by its export name) as
+ * a component, and the event bodies `events`: where one holds another (`Tag` inside `Question`,
+ * `PresetNote` inside `Preset`), a `$ref` instead of a copy.
+ */
+export function recordComponents(events: Readonly<Record<string, z.ZodMiniType>>): Record<string, Schema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, schema] of Object.entries({ ...recordSchemas, ...events })) registry.add(schema as z.ZodMiniType, { id: name });
+  const { schemas } = z.toJSONSchema(registry, {
+    io: 'output',
+    uri: (id: string) => `#/components/schemas/${id}`,
+    metadata: annotations,
+    unrepresentable: unexpressed(false),
+    override: emptyTuples,
+  });
+  const eventNames = new Set(Object.keys(events));
+  const out: Record<string, Schema> = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    const cleaned = clean(schema);
+    // An event's own `id` is `<prefix>:<kind>:<id>`, not a UUID: only the ids in its `data` are.
+    if (eventNames.has(name)) uuidIds((cleaned.properties as Record<string, Schema>)['data']!);
+    else uuidIds(cleaned);
+    out[name] = cleaned;
+  }
+  return out;
+}
+
+/**
+ * The spec's general rule, "ids are UUID strings": a string field named `id` or `…Id` (and the items
+ * of a `…Ids` array) of what the service answers gets `format: uuid`.
+ */
+function uuidIds(schema: Schema): void {
+  const strings = (s: Schema): Schema[] =>
+    s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')) ? [s] : ((s.anyOf ?? []) as Schema[]).filter((b) => b.type === 'string');
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    const s = value as Schema;
+    for (const [name, property] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
+      if (name === 'id' || /[a-z]Id$/.test(name)) for (const target of strings(property)) target.format ??= 'uuid';
+      if (/[a-z]Ids$/.test(name) && property.type === 'array' && property.items) for (const target of strings(property.items as Schema)) target.format ??= 'uuid';
+    }
+    for (const child of Object.values(s)) visit(child);
+  };
+  visit(schema);
+}
+
+/**
+ * One schema, inline (no `$schema`); what zod cannot express becomes `{}` with a `$comment`, or a file
+ * in a multipart body. The request components appear as `$ref`s, except `self`: the one being written.
+ */
+export function schemaOf(schema: $ZodType, io: 'input' | 'output', multipart: boolean, self?: unknown): Schema {
+  return clean(
+    z.toJSONSchema(schema, {
+      io,
+      metadata: annotations,
+      unrepresentable: unexpressed(multipart),
+      override: (ctx) => {
+        emptyTuples(ctx);
+        const name = ctx.zodSchema === self ? undefined : requestRefs.get(ctx.zodSchema);
+        if (name) {
+          for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
+          Object.assign(ctx.jsonSchema, ref(name));
+        }
+      },
+    }),
+  );
+}
+
+/**
+ * An empty tuple (a field a question type does not take, `options: []`) is written as an array of
+ * no items: zod's `prefixItems: []` is not valid JSON Schema 2020-12, which wants at least one.
+ */
+function emptyTuples({ zodSchema, jsonSchema }: { zodSchema: $ZodType; jsonSchema: Schema }): void {
+  const def = zodSchema._zod.def as { type: string; items?: unknown[]; rest?: unknown };
+  if (def.type !== 'tuple' || def.items?.length !== 0 || def.rest) return;
+  delete jsonSchema.prefixItems;
+  Object.assign(jsonSchema, { type: 'array', items: {}, maxItems: 0 });
+}
+
+function unexpressed(multipart: boolean) {
+  return ({ zodSchema }: { zodSchema: $ZodType }): Schema =>
+    multipart && zodSchema._zod.def.type === 'custom'
+      ? { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file: its bytes, as a multipart file part.' }
+      : { $comment: UNEXPRESSED };
+}
+
+/** Drops the keys that belong to a standalone JSON Schema document, not to a schema inside OpenAPI. */
+function clean(schema: Schema): Schema {
+  const { $schema: _schema, $id: _id, ...rest } = schema as Schema & { $schema?: string; $id?: string };
+  return rest;
+}
+
+/** The properties of an object schema, or of the branches of a union of objects (required only when every branch requires it). */
+export function propertiesOf(schema: Schema): Record<string, { schema: Schema; required: boolean }> {
+  const branches = (schema.anyOf ?? schema.oneOf ?? [schema]) as Schema[];
+  const out: Record<string, { schema: Schema; required: boolean }> = {};
+  branches.forEach((branch, i) => {
+    for (const [name, property] of Object.entries((branch.properties ?? {}) as Record<string, Schema>)) {
+      const required = (branch.required ?? []).includes(name) && (i === 0 || out[name]?.required === true);
+      out[name] ??= { schema: property, required };
+      out[name].required = required;
+    }
+  });
+  // A property some branch lacks is never required.
+  for (const name of Object.keys(out)) if (!branches.every((b) => name in ((b.properties ?? {}) as object))) out[name]!.required = false;
+  return out;
+}
+
+
+export function isArrayish(schema: Schema): boolean {
+  return schema.type === 'array' || ((schema.anyOf ?? []) as Schema[]).some((s) => s.type === 'array');
+}
