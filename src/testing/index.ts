@@ -37,7 +37,7 @@ export { ForecastControls } from './models/forecast-controls.js';
 export { FORECAST_ACTIVITY } from './models/forecast-activity.js';
 export type { ForecastActivityRecord } from './models/forecast-activity.js';
 export { TASK_TRANSITIONS, REPORT_TRANSITIONS, RUN_MODE_PLANS, FORECAST_OUTCOMES } from './models/forecast-task.js';
-export type { ForecastOutcome, ForecastEnv } from './models/forecast-task.js';
+export type { ForecastOutcome } from './models/forecast-task.js';
 export { CONTEXT_FILES, CONTEXT_NOTES, FILE_TRANSITIONS, FILE_PROCESSING_MS } from './models/context.js';
 export type { ContextFileRecord, ContextNoteRecord } from './models/context.js';
 export { ContextControls, UploadSwitch } from './models/context-controls.js';

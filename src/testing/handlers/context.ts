@@ -63,7 +63,7 @@ export const contextHandlers = [
 
   on(fops.retrieve, (ctx) => fileView(file(ctx))),
 
-  on(fops.update, (ctx) => fileView(editFile(ctx, file(ctx)))),
+  on(fops.update, (ctx) => fileView(editFile(ctx, ctx.input, file(ctx)))),
 
   on(fops.delete, (ctx) => deleteFile(ctx.store, file(ctx))),
 

@@ -96,7 +96,7 @@ export const presetHandlers = [
 
   on(fops.retrieve, (ctx) => fileView(findFile(ctx.store, { presetId: presetOf(ctx).id }, ctx.pathParams['file_id']!))),
 
-  on(fops.update, (ctx) => fileView(editFile(ctx, file(ctx)))),
+  on(fops.update, (ctx) => fileView(editFile(ctx, ctx.input, file(ctx)))),
 
   on(fops.delete, (ctx) => deleteFile(ctx.store, file(ctx))),
 ];

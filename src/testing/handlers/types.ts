@@ -5,32 +5,16 @@
  */
 import type * as z from 'zod/mini';
 import type { Operation } from '../../core/operation.js';
-import type { Principal } from '../auth.js';
-import type { MockClock } from '../clock.js';
-import type { MockStore } from '../store.js';
-import type { MockEventBus } from '../events.js';
+import type { CallEnv } from '../env.js';
 
 /** Everything a handler may use; handlers never read the wall clock or global state. */
-export interface HandlerContext<Input = unknown> {
+export interface HandlerContext<Input = unknown> extends CallEnv {
   /** The operation being answered. */
   operation: Operation;
   /** Path parameters by their template name (`question_id`), decoded. */
   pathParams: Record<string, string>;
   /** The body (POST/PUT/PATCH) or query (GET/DELETE), already checked with the operation's `params`. */
   input: Input;
-  /** Who is calling. */
-  principal: Principal;
-  store: MockStore;
-  clock: MockClock;
-  /** Forecast events: emit here, the webhook engine listens. */
-  events: MockEventBus;
-  /** `clock.now()` as the spec's timestamp: ISO 8601 UTC with milliseconds. */
-  timestamp(): string;
-  /**
-   * Counts a call against a named per-key limit; throws 429 `rate_limit_error` with `Retry-After`
-   * when over `perMinute`.
-   */
-  limit(name: string, perMinute: number): void;
   /** The original request (for multipart bodies and headers). */
   request: Request;
   /** Whether the caller's organization turned file uploads off (403 `uploads_disabled`). */

@@ -2,11 +2,12 @@
  * Test hooks of the forecast lifecycle, reached as `service.forecastControls`.
  * @module
  */
+import type { MockEnv } from '../env.js';
 import type { ForecastRecord } from '../store.js';
 import { newsMoved } from './automation.js';
 import { creditsOf, type CreditsRecord } from './credits.js';
 import { CONTEXT_FILES, type ContextFileRecord } from './context.js';
-import { FORECAST_OUTCOMES, type ForecastEnv, type ForecastOutcome } from './forecast-task.js';
+import { FORECAST_OUTCOMES, type ForecastOutcome } from './forecast-task.js';
 import { activityOf, type ForecastActivityRecord } from './forecast-activity.js';
 
 /**
@@ -24,7 +25,7 @@ import { activityOf, type ForecastActivityRecord } from './forecast-activity.js'
  */
 export class ForecastControls {
   constructor(
-    private readonly env: ForecastEnv,
+    private readonly env: MockEnv,
     private readonly defaultOrganizationId: string,
     private readonly defaultUserId = '',
   ) {}

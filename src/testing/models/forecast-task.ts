@@ -8,8 +8,8 @@
 import { MAX_ACTIVE_FORECASTS } from '../../core/limits.js';
 import type { RunModeKey, TaskStatus } from '../../schemas/forecasts.js';
 import type { ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
-import type { MockClock } from '../clock.js';
-import type { MockEventBus, MockForecastEvent } from '../events.js';
+import type { MockEnv } from '../env.js';
+import type { MockForecastEvent } from '../events.js';
 import { conflict, MockHttpError } from '../http.js';
 import { API_PREFIX } from '../router.js';
 import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type QuestionRecord } from '../store.js';
@@ -20,18 +20,6 @@ import { canSeePreset, PRESETS, resolvePreset, type PresetRecord, type Viewer } 
 import { forecastDataOf } from './forecast-data.js';
 import { recordRefusal, recordStart } from './forecast-activity.js';
 
-/**
- * What the state machine runs with (a handler context has all of it).
- * @example
- * ```ts
- * const env: ForecastEnv = { store: service.store, clock: service.clock, events: service.events };
- * ```
- */
-export interface ForecastEnv {
-  store: MockStore;
-  clock: MockClock;
-  events: MockEventBus;
-}
 
 /**
  * Legal moves of a task: the spec's table (moves between the running states are the mock's choice).
@@ -153,7 +141,7 @@ function startWarnings(question: QuestionRecord, preset: { scope: string } | nul
  * forecasts per user, too few credits with nothing charged), else charges it, stores it `queued`,
  * uses up the question's notes, schedules its moves and emits `forecast.started`.
  */
-export function startForecast(env: ForecastEnv, req: StartRequest): ForecastRecord {
+export function startForecast(env: MockEnv, req: StartRequest): ForecastRecord {
   const { store } = env;
   const questionId = req.question.id;
   const api = req.startedBy === 'api';
@@ -198,7 +186,7 @@ interface StartDecision {
 }
 
 /** Stores a start the checks let through, `queued`, and sets it running on the clock. */
-function insertStarted(env: ForecastEnv, req: StartRequest, { preset, connections, charged, running }: StartDecision): ForecastRecord {
+function insertStarted(env: MockEnv, req: StartRequest, { preset, connections, charged, running }: StartDecision): ForecastRecord {
   const { store, clock } = env;
   const questionId = req.question.id;
   const runMode = req.runMode ?? DEFAULT_RUN_MODE;
@@ -237,7 +225,7 @@ function insertStarted(env: ForecastEnv, req: StartRequest, { preset, connection
  * The timeline of a run of `total` ms: 5 % queued, 80 % subforecasts (finishing one by one), 15 %
  * synthesizing; then the report. A failing (or cancelling) outcome ends the task halfway through its subforecasts.
  */
-function scheduleRun(env: ForecastEnv, record: ForecastRecord, start: number, total: number): void {
+function scheduleRun(env: MockEnv, record: ForecastRecord, start: number, total: number): void {
   const outcome = env.store.collection(FORECAST_OUTCOMES).get(record.questionId);
   const at = (ms: number, step: (r: ForecastRecord) => void) => {
     record.timers.push(
@@ -270,7 +258,7 @@ function scheduleRun(env: ForecastEnv, record: ForecastRecord, start: number, to
 }
 
 /** Moves a task along its table; a move the table does not allow is ignored (the task moved on). */
-export function move(env: ForecastEnv, record: ForecastRecord, to: TaskStatus): boolean {
+export function move(env: MockEnv, record: ForecastRecord, to: TaskStatus): boolean {
   if (!TASK_TRANSITIONS[record.status].includes(to)) return false;
   const now = iso(env.clock.now());
   record.status = to;
@@ -290,24 +278,24 @@ export function move(env: ForecastEnv, record: ForecastRecord, to: TaskStatus): 
   return true;
 }
 
-function fail(env: ForecastEnv, record: ForecastRecord, message: string): void {
+function fail(env: MockEnv, record: ForecastRecord, message: string): void {
   if (!TASK_TRANSITIONS[record.status].includes('failed')) return;
   record.failureMessage = message;
   move(env, record, 'failed');
 }
 
-function moveReport(env: ForecastEnv, record: ForecastRecord, to: ForecastRecord['reportStatus']): void {
+function moveReport(env: MockEnv, record: ForecastRecord, to: ForecastRecord['reportStatus']): void {
   if (record.status !== 'completed' || !REPORT_TRANSITIONS[record.reportStatus].includes(to)) return;
   record.reportStatus = to;
   if (to === 'completed' || to === 'failed') emit(env, record, 'forecast.report.completed', to);
 }
 
 /** Cancels a queued or running task; `false` when it was already final. Nothing is refunded. */
-export function cancelForecast(env: ForecastEnv, record: ForecastRecord): boolean {
+export function cancelForecast(env: MockEnv, record: ForecastRecord): boolean {
   return move(env, record, 'cancelled');
 }
 
-function emit(env: ForecastEnv, r: ForecastRecord, type: MockForecastEvent['type'], reportStatus?: 'completed' | 'failed'): void {
+function emit(env: MockEnv, r: ForecastRecord, type: MockForecastEvent['type'], reportStatus?: 'completed' | 'failed'): void {
   env.events.emit({
     type,
     taskId: r.id,
