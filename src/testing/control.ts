@@ -14,7 +14,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { FORECAST_OUTCOMES } from './models/forecast-task.js';
+import { FORECAST_OUTCOMES } from './models/forecasts/task.js';
 import { errorResponse, jsonResponse, MockHttpError, notFound } from './http.js';
 import { readAtMost, validate } from './input.js';
 import { ScaledClock } from './clock.js';

@@ -34,11 +34,10 @@ import {
   type DecisionLinkRecord,
   type DecisionRecord,
 } from '../models/decision.js';
-import { DEFAULT_RUN_MODE, startForecast } from '../models/forecast-task.js';
+import { DEFAULT_RUN_MODE, startForecast } from '../models/forecasts/task.js';
 import { findVisibleQuestion, insertQuestion, pickDefinition, type QuestionDefinition } from '../models/question.js';
 import { cursorPage, offsetPage } from '../paging.js';
-import type { Operation } from '../../core/operation.js';
-import { on, type HandlerContext, type InputOf, type OperationHandler } from './types.js';
+import { handlersFor, type HandlerContext } from './types.js';
 
 type Ctx = HandlerContext;
 
@@ -54,8 +53,8 @@ function find(ctx: Ctx): DecisionRecord {
  * A handler that changes the decision: refused with 409 `decision_archived` while it is archived;
  * the decision's `updatedAt` moves only when the change succeeds.
  */
-function write<O extends Operation>(op: O, change: (ctx: HandlerContext<InputOf<O>>, d: DecisionRecord) => unknown): OperationHandler {
-  return on(op, (ctx) => {
+function write<I>(change: (ctx: HandlerContext<I>, d: DecisionRecord) => unknown): (ctx: HandlerContext<I>) => unknown {
+  return (ctx) => {
     const d = find(ctx);
     if (d.status === 'archived') throw conflict(`Decision ${d.id} is archived: unarchive it to change it`, 'decision_archived');
     const before = d.updatedAt;
@@ -66,7 +65,7 @@ function write<O extends Operation>(op: O, change: (ctx: HandlerContext<InputOf<
       d.updatedAt = before;
       throw err;
     }
-  });
+  };
 }
 
 /** Counts a call that uses a model: 10 a minute per key. */
@@ -133,270 +132,257 @@ function estimate(ctx: Ctx, d: DecisionRecord, input: { questionIds?: string[] |
 }
 
 export const decisionHandlers = [
-  on(ops.list, (ctx) => {
-    const { status } = ctx.input;
-    const found = ctx.store.collection(DECISIONS).list((d) => d.organizationId === ctx.principal.organizationId && (!status || d.status === status));
-    return offsetPage(found.map((d) => view(ctx, d)), ctx.input);
-  }),
-
-  on(ops.create, (ctx) => {
-    modelCall(ctx);
-    const now = ctx.timestamp();
-    const d = ctx.store.collection(DECISIONS).insert({
-      id: crypto.randomUUID(),
-      ownerId: ctx.principal.userId,
-      organizationId: ctx.principal.organizationId,
-      title: ctx.input.title,
-      description: ctx.input.description ?? '',
-      options: ctx.input.options,
-      status: 'active',
-      archivedAt: null,
-      live: false,
-      followers: [],
-      generation: null,
-      nodes: [],
-      links: [],
-      notes: [],
-      drafts: [],
-      comments: [],
-      conditions: [],
-      summary: { text: '', recommendation: null, generatedAt: now, forecasts: [] },
-      draftsMade: 0,
-      createdAt: now,
-      updatedAt: now,
-    });
-    writeSummary(ctx, d);
-    startGeneration(ctx, d);
-    return view(ctx, d);
-  }),
-
-  on(ops.retrieve, (ctx) => view(ctx, find(ctx))),
-
-  write(ops.update, (ctx, d) => {
-    const { title, description, options } = ctx.input;
-    Object.assign(d, title === undefined ? {} : { title }, description === undefined ? {} : { description });
-    if (options) {
-      d.options = options;
-      for (const x of [...d.nodes, ...d.drafts]) if (x.option !== null && !options.includes(x.option)) x.option = null;
-    }
-    return view(ctx, d);
-  }),
-
-  on(ops.archive, (ctx) => {
-    const d = find(ctx);
-    if (d.status === 'active') Object.assign(d, { status: 'archived', archivedAt: ctx.timestamp(), updatedAt: ctx.timestamp() });
-    return view(ctx, d);
-  }),
-
-  on(ops.unarchive, (ctx) => {
-    const d = find(ctx);
-    if (d.status === 'archived') Object.assign(d, { status: 'active', archivedAt: null, updatedAt: ctx.timestamp() });
-    return view(ctx, d);
-  }),
-
-  write(ops.generate, (ctx, d) => {
-    if (d.generation?.status === 'running') {
-      throw conflict(`Decision ${d.id} is still drafting (since ${d.generation.startedAt}): wait until generation.status is completed`, 'generation_in_progress');
-    }
-    modelCall(ctx);
-    startGeneration(ctx, d, ctx.input.guidance);
-    return view(ctx, d);
-  }),
-
-  write(ops.setLive, (ctx, d) => {
-    d.live = ctx.input.enabled;
-    return view(ctx, d);
-  }),
-
-  write(ops.setFollowing, (ctx, d) => {
-    const user = ctx.principal.userId;
-    d.followers = d.followers.filter((u) => u !== user).concat(ctx.input.following ? [user] : []);
-    return view(ctx, d);
-  }),
-
-  write(dops.update, (ctx, d) => {
-    const draft = item(ctx, d.drafts, 'draft_id', 'draft');
-    // The type rules hold for the draft as a whole, so they are checked on the merged fields.
-    draft.question = validate(QuestionDefinitionSchema, { ...draft.question, ...pickDefinition(ctx.input) }) as DecisionDraftQuestion;
-    return draft;
-  }),
-
-  write(dops.discard, (ctx, d) => {
-    for (const draft of selectDrafts(d, ctx.input.draftIds)) drop(d.drafts, draft);
-    return view(ctx, d);
-  }),
-
-  write(dops.keep, (ctx, d) => {
-    const drafts = selectDrafts(d, ctx.input.draftIds);
-    modelCall(ctx);
-    for (const draft of drafts) {
-      const question = insertQuestion(ctx, draft.question as QuestionDefinition);
-      d.nodes.push({ id: crypto.randomUUID(), questionId: question.id, option: draft.option, createdAt: ctx.timestamp() });
-      drop(d.drafts, draft);
-    }
-    return view(ctx, d);
-  }),
-
-  on(fops.estimate, (ctx) => estimate(ctx, find(ctx), ctx.input)),
-
-  write(fops.create, (ctx, d): DecisionForecastRun => {
-    const { totalCredits, runMode, items } = estimate(ctx, d, ctx.input);
-    const { maxTotalCredits } = ctx.input;
-    if (totalCredits > maxTotalCredits) {
-      throw conflict(`maxTotalCredits: the batch now costs ${totalCredits} credits, above the ${maxTotalCredits} approved; nothing was charged`, 'max_total_credits_exceeded', {
-        totalCredits,
-        maxTotalCredits,
+  ...handlersFor(ops, {
+    list: (ctx) => {
+      const { status } = ctx.input;
+      const found = ctx.store.collection(DECISIONS).list((d) => d.organizationId === ctx.principal.organizationId && (!status || d.status === status));
+      return offsetPage(found.map((d) => view(ctx, d)), ctx.input);
+    },
+    create: (ctx) => {
+      modelCall(ctx);
+      const now = ctx.timestamp();
+      const d = ctx.store.collection(DECISIONS).insert({
+        id: crypto.randomUUID(),
+        ownerId: ctx.principal.userId,
+        organizationId: ctx.principal.organizationId,
+        title: ctx.input.title,
+        description: ctx.input.description ?? '',
+        options: ctx.input.options,
+        status: 'active',
+        archivedAt: null,
+        live: false,
+        followers: [],
+        generation: null,
+        nodes: [],
+        links: [],
+        notes: [],
+        drafts: [],
+        comments: [],
+        conditions: [],
+        summary: { text: '', recommendation: null, generatedAt: now, forecasts: [] },
+        draftsMade: 0,
+        createdAt: now,
+        updatedAt: now,
       });
-    }
-    const account = creditsOf(ctx.store, ctx.principal.organizationId);
-    if (!account.unlimited && account.balance < totalCredits) {
-      throw conflict(`Not enough credits: the batch costs ${totalCredits}, the balance is ${account.balance}; nothing was charged`);
-    }
-    let creditsCharged = 0;
-    const started = items.map(({ questionId }) => {
-      try {
-        const task = startForecast(ctx, {
-          question: findVisibleQuestion(ctx, questionId),
-          ownerId: ctx.principal.userId,
-          organizationId: ctx.principal.organizationId,
-          runMode: runMode as never,
-          startedBy: 'api',
-        });
-        creditsCharged += task.creditsCharged;
-        return { questionId, status: 'accepted' as const, taskId: task.id };
-      } catch (err) {
-        // A question that cannot start (a forecast already running, say) is rejected alone and costs nothing.
-        if (!(err instanceof MockHttpError)) throw err;
-        return { questionId, status: 'rejected' as const, error: { type: err.type, message: err.message } };
+      writeSummary(ctx, d);
+      startGeneration(ctx, d);
+      return view(ctx, d);
+    },
+    retrieve: (ctx) => view(ctx, find(ctx)),
+    update: write((ctx, d) => {
+      const { title, description, options } = ctx.input;
+      Object.assign(d, title === undefined ? {} : { title }, description === undefined ? {} : { description });
+      if (options) {
+        d.options = options;
+        for (const x of [...d.nodes, ...d.drafts]) if (x.option !== null && !options.includes(x.option)) x.option = null;
       }
-    });
-    return { creditsCharged, items: started };
+      return view(ctx, d);
+    }),
+    archive: (ctx) => {
+      const d = find(ctx);
+      if (d.status === 'active') Object.assign(d, { status: 'archived', archivedAt: ctx.timestamp(), updatedAt: ctx.timestamp() });
+      return view(ctx, d);
+    },
+    unarchive: (ctx) => {
+      const d = find(ctx);
+      if (d.status === 'archived') Object.assign(d, { status: 'active', archivedAt: null, updatedAt: ctx.timestamp() });
+      return view(ctx, d);
+    },
+    generate: write((ctx, d) => {
+      if (d.generation?.status === 'running') {
+        throw conflict(`Decision ${d.id} is still drafting (since ${d.generation.startedAt}): wait until generation.status is completed`, 'generation_in_progress');
+      }
+      modelCall(ctx);
+      startGeneration(ctx, d, ctx.input.guidance);
+      return view(ctx, d);
+    }),
+    setLive: write((ctx, d) => {
+      d.live = ctx.input.enabled;
+      return view(ctx, d);
+    }),
+    setFollowing: write((ctx, d) => {
+      const user = ctx.principal.userId;
+      d.followers = d.followers.filter((u) => u !== user).concat(ctx.input.following ? [user] : []);
+      return view(ctx, d);
+    }),
   }),
-
-  write(nops.create, (ctx, d) => {
-    const { questionId, option } = ctx.input;
-    const question = findVisibleQuestion(ctx, questionId);
-    checkOption(d, option);
-    if (d.nodes.some((n) => n.questionId === question.id)) throw conflict(`questionId: question ${questionId} is already on the decision`);
-    const node = { id: crypto.randomUUID(), questionId: question.id, option: option ?? null, createdAt: ctx.timestamp() };
-    d.nodes.push(node);
-    return node;
+  ...handlersFor(dops, {
+    update: write((ctx, d) => {
+      const draft = item(ctx, d.drafts, 'draft_id', 'draft');
+      // The type rules hold for the draft as a whole, so they are checked on the merged fields.
+      draft.question = validate(QuestionDefinitionSchema, { ...draft.question, ...pickDefinition(ctx.input) }) as DecisionDraftQuestion;
+      return draft;
+    }),
+    discard: write((ctx, d) => {
+      for (const draft of selectDrafts(d, ctx.input.draftIds)) drop(d.drafts, draft);
+      return view(ctx, d);
+    }),
+    keep: write((ctx, d) => {
+      const drafts = selectDrafts(d, ctx.input.draftIds);
+      modelCall(ctx);
+      for (const draft of drafts) {
+        const question = insertQuestion(ctx, draft.question as QuestionDefinition);
+        d.nodes.push({ id: crypto.randomUUID(), questionId: question.id, option: draft.option, createdAt: ctx.timestamp() });
+        drop(d.drafts, draft);
+      }
+      return view(ctx, d);
+    }),
   }),
-
-  write(nops.delete, (ctx, d) => {
-    const node = item(ctx, d.nodes, 'node_id', 'node');
-    // Its links and conditions go with it.
-    drop(d.nodes, node);
-    d.links = d.links.filter((l) => l.fromNodeId !== node.id && l.toNodeId !== node.id);
-    d.conditions = d.conditions.filter((c) => c.nodeId !== node.id);
+  ...handlersFor(fops, {
+    estimate: (ctx) => estimate(ctx, find(ctx), ctx.input),
+    create: write((ctx, d): DecisionForecastRun => {
+      const { totalCredits, runMode, items } = estimate(ctx, d, ctx.input);
+      const { maxTotalCredits } = ctx.input;
+      if (totalCredits > maxTotalCredits) {
+        throw conflict(`maxTotalCredits: the batch now costs ${totalCredits} credits, above the ${maxTotalCredits} approved; nothing was charged`, 'max_total_credits_exceeded', {
+          totalCredits,
+          maxTotalCredits,
+        });
+      }
+      const account = creditsOf(ctx.store, ctx.principal.organizationId);
+      if (!account.unlimited && account.balance < totalCredits) {
+        throw conflict(`Not enough credits: the batch costs ${totalCredits}, the balance is ${account.balance}; nothing was charged`);
+      }
+      let creditsCharged = 0;
+      const started = items.map(({ questionId }) => {
+        try {
+          const task = startForecast(ctx, {
+            question: findVisibleQuestion(ctx, questionId),
+            ownerId: ctx.principal.userId,
+            organizationId: ctx.principal.organizationId,
+            runMode: runMode as never,
+            startedBy: 'api',
+          });
+          creditsCharged += task.creditsCharged;
+          return { questionId, status: 'accepted' as const, taskId: task.id };
+        } catch (err) {
+          // A question that cannot start (a forecast already running, say) is rejected alone and costs nothing.
+          if (!(err instanceof MockHttpError)) throw err;
+          return { questionId, status: 'rejected' as const, error: { type: err.type, message: err.message } };
+        }
+      });
+      return { creditsCharged, items: started };
+    }),
   }),
-
-  write(lops.create, (ctx, d) => {
-    const { fromNodeId, toNodeId, kind = 'related', label } = ctx.input;
-    nodeOf(d, fromNodeId, 'fromNodeId');
-    nodeOf(d, toNodeId, 'toNodeId');
-    if (kind === 'conditional') modelCall(ctx);
-    const now = ctx.timestamp();
-    const link: DecisionLinkRecord = { id: crypto.randomUUID(), fromNodeId, toNodeId, kind, status: 'ready', label: label ?? null, statement: null, error: null, createdAt: now, updatedAt: now, attempt: 0 };
-    d.links.push(link);
-    if (kind === 'conditional') draftLink(ctx, d, link);
-    const { attempt: _a, ...shown } = link;
-    return shown;
+  ...handlersFor(nops, {
+    create: write((ctx, d) => {
+      const { questionId, option } = ctx.input;
+      const question = findVisibleQuestion(ctx, questionId);
+      checkOption(d, option);
+      if (d.nodes.some((n) => n.questionId === question.id)) throw conflict(`questionId: question ${questionId} is already on the decision`);
+      const node = { id: crypto.randomUUID(), questionId: question.id, option: option ?? null, createdAt: ctx.timestamp() };
+      d.nodes.push(node);
+      return node;
+    }),
+    delete: write((ctx, d) => {
+      const node = item(ctx, d.nodes, 'node_id', 'node');
+      // Its links and conditions go with it.
+      drop(d.nodes, node);
+      d.links = d.links.filter((l) => l.fromNodeId !== node.id && l.toNodeId !== node.id);
+      d.conditions = d.conditions.filter((c) => c.nodeId !== node.id);
+    }),
   }),
-
-  write(lops.update, (ctx, d) => {
-    const link = item(ctx, d.links, 'link_id', 'link');
-    if (link.kind !== 'conditional' || link.status !== 'failed') {
-      throw conflict(`linkId: only a failed conditional link can be edited; this ${link.kind} link is ${link.status}`);
-    }
-    const { fromNodeId = link.fromNodeId, toNodeId = link.toNodeId, label } = ctx.input;
-    nodeOf(d, fromNodeId, 'fromNodeId');
-    nodeOf(d, toNodeId, 'toNodeId');
-    if (fromNodeId === toNodeId) throw badRequest('must differ from fromNodeId', 'toNodeId');
-    modelCall(ctx);
-    Object.assign(link, { fromNodeId, toNodeId, updatedAt: ctx.timestamp() }, label === undefined ? {} : { label });
-    draftLink(ctx, d, link);
-    const { attempt: _a, ...shown } = link;
-    return shown;
+  ...handlersFor(lops, {
+    create: write((ctx, d) => {
+      const { fromNodeId, toNodeId, kind = 'related', label } = ctx.input;
+      nodeOf(d, fromNodeId, 'fromNodeId');
+      nodeOf(d, toNodeId, 'toNodeId');
+      if (kind === 'conditional') modelCall(ctx);
+      const now = ctx.timestamp();
+      const link: DecisionLinkRecord = { id: crypto.randomUUID(), fromNodeId, toNodeId, kind, status: 'ready', label: label ?? null, statement: null, error: null, createdAt: now, updatedAt: now, attempt: 0 };
+      d.links.push(link);
+      if (kind === 'conditional') draftLink(ctx, d, link);
+      const { attempt: _a, ...shown } = link;
+      return shown;
+    }),
+    update: write((ctx, d) => {
+      const link = item(ctx, d.links, 'link_id', 'link');
+      if (link.kind !== 'conditional' || link.status !== 'failed') {
+        throw conflict(`linkId: only a failed conditional link can be edited; this ${link.kind} link is ${link.status}`);
+      }
+      const { fromNodeId = link.fromNodeId, toNodeId = link.toNodeId, label } = ctx.input;
+      nodeOf(d, fromNodeId, 'fromNodeId');
+      nodeOf(d, toNodeId, 'toNodeId');
+      if (fromNodeId === toNodeId) throw badRequest('must differ from fromNodeId', 'toNodeId');
+      modelCall(ctx);
+      Object.assign(link, { fromNodeId, toNodeId, updatedAt: ctx.timestamp() }, label === undefined ? {} : { label });
+      draftLink(ctx, d, link);
+      const { attempt: _a, ...shown } = link;
+      return shown;
+    }),
+    delete: write((ctx, d) => {
+      drop(d.links, item(ctx, d.links, 'link_id', 'link'));
+    }),
   }),
-
-  write(lops.delete, (ctx, d) => {
-    drop(d.links, item(ctx, d.links, 'link_id', 'link'));
+  ...handlersFor(tops, {
+    create: write((ctx, d) => {
+      const now = ctx.timestamp();
+      const note = { id: crypto.randomUUID(), text: ctx.input.text, createdAt: now, updatedAt: now };
+      d.notes.push(note);
+      return note;
+    }),
+    update: write((ctx, d) => {
+      return Object.assign(item(ctx, d.notes, 'note_id', 'note'), { text: ctx.input.text, updatedAt: ctx.timestamp() });
+    }),
+    delete: write((ctx, d) => {
+      drop(d.notes, item(ctx, d.notes, 'note_id', 'note'));
+    }),
   }),
-
-  write(tops.create, (ctx, d) => {
-    const now = ctx.timestamp();
-    const note = { id: crypto.randomUUID(), text: ctx.input.text, createdAt: now, updatedAt: now };
-    d.notes.push(note);
-    return note;
+  ...handlersFor(cops, {
+    list: (ctx) => cursorPage(find(ctx).comments, ctx.input, (c) => c.id),
+    create: write((ctx, d) => {
+      const now = ctx.timestamp();
+      const comment = { id: crypto.randomUUID(), text: ctx.input.text, authorId: ctx.principal.userId, createdAt: now, updatedAt: now };
+      d.comments.push(comment);
+      return comment;
+    }),
+    update: write((ctx, d) => Object.assign(ownComment(ctx, d), { text: ctx.input.text, updatedAt: ctx.timestamp() })),
+    delete: write((ctx, d) => {
+      drop(d.comments, ownComment(ctx, d));
+    }),
   }),
-
-  write(tops.update, (ctx, d) => {
-    return Object.assign(item(ctx, d.notes, 'note_id', 'note'), { text: ctx.input.text, updatedAt: ctx.timestamp() });
+  ...handlersFor(kops, {
+    list: (ctx) => cursorPage(find(ctx).conditions, ctx.input, (c) => c.id),
+    create: write((ctx, d) => {
+      const { nodeId, operator, threshold, option, label } = ctx.input;
+      checkConditionOption(ctx, d, nodeId, option);
+      const now = ctx.timestamp();
+      const condition = {
+        id: crypto.randomUUID(),
+        nodeId,
+        operator,
+        threshold,
+        option: option ?? null,
+        label: label ?? null,
+        status: 'armed' as const,
+        triggeredAt: null,
+        triggeredBy: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      d.conditions.push(condition);
+      return condition;
+    }),
+    update: write((ctx, d) => {
+      const condition = item(ctx, d.conditions, 'condition_id', 'condition');
+      const { armed, operator, threshold, option, label } = ctx.input;
+      if (option !== undefined) checkConditionOption(ctx, d, condition.nodeId, option);
+      for (const [key, value] of Object.entries({ operator, threshold, option, label })) if (value !== undefined) Object.assign(condition, { [key]: value });
+      if (armed !== undefined) Object.assign(condition, { status: armed ? 'armed' : 'disarmed', triggeredAt: null, triggeredBy: null });
+      condition.updatedAt = ctx.timestamp();
+      return condition;
+    }),
+    delete: write((ctx, d) => {
+      drop(d.conditions, item(ctx, d.conditions, 'condition_id', 'condition'));
+    }),
   }),
-
-  write(tops.delete, (ctx, d) => {
-    drop(d.notes, item(ctx, d.notes, 'note_id', 'note'));
-  }),
-
-  on(cops.list, (ctx) => cursorPage(find(ctx).comments, ctx.input, (c) => c.id)),
-
-  write(cops.create, (ctx, d) => {
-    const now = ctx.timestamp();
-    const comment = { id: crypto.randomUUID(), text: ctx.input.text, authorId: ctx.principal.userId, createdAt: now, updatedAt: now };
-    d.comments.push(comment);
-    return comment;
-  }),
-
-  write(cops.update, (ctx, d) => Object.assign(ownComment(ctx, d), { text: ctx.input.text, updatedAt: ctx.timestamp() })),
-
-  write(cops.delete, (ctx, d) => {
-    drop(d.comments, ownComment(ctx, d));
-  }),
-
-  on(kops.list, (ctx) => cursorPage(find(ctx).conditions, ctx.input, (c) => c.id)),
-
-  write(kops.create, (ctx, d) => {
-    const { nodeId, operator, threshold, option, label } = ctx.input;
-    checkConditionOption(ctx, d, nodeId, option);
-    const now = ctx.timestamp();
-    const condition = {
-      id: crypto.randomUUID(),
-      nodeId,
-      operator,
-      threshold,
-      option: option ?? null,
-      label: label ?? null,
-      status: 'armed' as const,
-      triggeredAt: null,
-      triggeredBy: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    d.conditions.push(condition);
-    return condition;
-  }),
-
-  write(kops.update, (ctx, d) => {
-    const condition = item(ctx, d.conditions, 'condition_id', 'condition');
-    const { armed, operator, threshold, option, label } = ctx.input;
-    if (option !== undefined) checkConditionOption(ctx, d, condition.nodeId, option);
-    for (const [key, value] of Object.entries({ operator, threshold, option, label })) if (value !== undefined) Object.assign(condition, { [key]: value });
-    if (armed !== undefined) Object.assign(condition, { status: armed ? 'armed' : 'disarmed', triggeredAt: null, triggeredBy: null });
-    condition.updatedAt = ctx.timestamp();
-    return condition;
-  }),
-
-  write(kops.delete, (ctx, d) => {
-    drop(d.conditions, item(ctx, d.conditions, 'condition_id', 'condition'));
-  }),
-
-  on(sops.retrieve, (ctx) => summaryView(ctx, find(ctx))),
-
-  write(sops.refresh, (ctx, d) => {
-    modelCall(ctx);
-    writeSummary(ctx, d);
-    return summaryView(ctx, d);
+  ...handlersFor(sops, {
+    retrieve: (ctx) => summaryView(ctx, find(ctx)),
+    refresh: write((ctx, d) => {
+      modelCall(ctx);
+      writeSummary(ctx, d);
+      return summaryView(ctx, d);
+    }),
   }),
 ];
 

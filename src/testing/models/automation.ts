@@ -11,7 +11,7 @@ import type { Schedule, Watch } from '../../schemas/records/schedules.js';
 import type { ScheduledCallback } from '../clock.js';
 import { MockHttpError } from '../http.js';
 import { collectionKey, type ForecastRecord, type Ownership } from '../store.js';
-import { startForecast } from './forecast-task.js';
+import { startForecast } from './forecasts/task.js';
 
 /** A question's schedule (`id` is the question id). */
 export interface ScheduleRecord extends Ownership {

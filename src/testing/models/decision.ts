@@ -11,7 +11,7 @@ import type { ForecastData } from '../../schemas/records/forecasts.js';
 import type { Question } from '../../schemas/records/questions.js';
 import { collectionKey, type MockStore, type Ownership } from '../store.js';
 import type { MockEnv } from '../env.js';
-import { forecastDataOf } from './forecast-data.js';
+import { forecastDataOf } from './forecasts/data.js';
 import { PRICE_CHANGES } from './credits.js';
 
 /**

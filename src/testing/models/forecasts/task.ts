@@ -5,20 +5,20 @@
  * clock callback, and each one that the spec names emits its event on the {@link MockEventBus}.
  * @module
  */
-import { MAX_ACTIVE_FORECASTS } from '../../core/limits.js';
-import type { RunModeKey, TaskStatus } from '../../schemas/forecasts.js';
-import type { ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
-import type { MockEnv } from '../env.js';
-import type { MockForecastEvent } from '../events.js';
-import { conflict, MockHttpError } from '../http.js';
-import { API_PREFIX } from '../router.js';
-import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type QuestionRecord } from '../store.js';
-import { unfinishedFiles, useNotes } from './context.js';
-import { connectionWarnings, planConnections, recordConnections, taskConnections, type ConnectionSwitches } from './connections.js';
-import { chargeForecast } from './credits.js';
-import { canSeePreset, PRESETS, resolvePreset, type PresetRecord, type Viewer } from './presets.js';
-import { forecastDataOf } from './forecast-data.js';
-import { recordRefusal, recordStart } from './forecast-activity.js';
+import { MAX_ACTIVE_FORECASTS } from '../../../core/limits.js';
+import type { RunModeKey, TaskStatus } from '../../../schemas/forecasts.js';
+import type { ForecastListItem, ForecastTask } from '../../../schemas/records/forecasts.js';
+import type { MockEnv } from '../../env.js';
+import type { MockForecastEvent } from '../../events.js';
+import { conflict, MockHttpError } from '../../http.js';
+import { API_PREFIX } from '../../router.js';
+import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type QuestionRecord } from '../../store.js';
+import { unfinishedFiles, useNotes } from '../context/files.js';
+import { connectionWarnings, planConnections, recordConnections, taskConnections, type ConnectionSwitches } from '../connections.js';
+import { chargeForecast } from '../credits.js';
+import { canSeePreset, PRESETS, resolvePreset, type PresetRecord, type Viewer } from '../presets.js';
+import { forecastDataOf } from './data.js';
+import { recordRefusal, recordStart } from './activity.js';
 
 
 /**

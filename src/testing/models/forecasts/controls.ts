@@ -2,13 +2,13 @@
  * Test hooks of the forecast lifecycle, reached as `service.forecastControls`.
  * @module
  */
-import type { MockEnv } from '../env.js';
-import type { ForecastRecord } from '../store.js';
-import { newsMoved } from './automation.js';
-import { creditsOf, type CreditsRecord } from './credits.js';
-import { CONTEXT_FILES, type ContextFileRecord } from './context.js';
-import { FORECAST_OUTCOMES, type ForecastOutcome } from './forecast-task.js';
-import { activityOf, type ForecastActivityRecord } from './forecast-activity.js';
+import type { MockEnv } from '../../env.js';
+import type { ForecastRecord } from '../../store.js';
+import { newsMoved } from '../automation.js';
+import { creditsOf, type CreditsRecord } from '../credits.js';
+import { CONTEXT_FILES, type ContextFileRecord } from '../context/files.js';
+import { FORECAST_OUTCOMES, type ForecastOutcome } from './task.js';
+import { activityOf, type ForecastActivityRecord } from './activity.js';
 
 /**
  * Steers the mock's forecasts from a test.

@@ -4,14 +4,14 @@
  * `ready`, or `failed` when a test asked it to (`service.contextControls.failFile`).
  * @module
  */
-import { MAX_FILES_PER_QUESTION, MAX_FILES_TOTAL_BYTES } from '../../core/limits.js';
-import type { ArtifactType, ContextFileStatus, FileTreatment, Treatment } from '../../schemas/enums.js';
-import type { ContextFile, ContextNote } from '../../schemas/records/context.js';
-import type { ScheduledCallback } from '../clock.js';
-import { conflict, MockHttpError } from '../http.js';
-import { collectionKey, type MockStore } from '../store.js';
-import type { MockEnv } from '../env.js';
-import type { ContextFileUpdateParams } from '../../schemas/context.js';
+import { MAX_FILES_PER_QUESTION, MAX_FILES_TOTAL_BYTES } from '../../../core/limits.js';
+import type { ArtifactType, ContextFileStatus, FileTreatment, Treatment } from '../../../schemas/enums.js';
+import type { ContextFile, ContextNote } from '../../../schemas/records/context.js';
+import type { ScheduledCallback } from '../../clock.js';
+import { conflict, MockHttpError } from '../../http.js';
+import { collectionKey, type MockStore } from '../../store.js';
+import type { MockEnv } from '../../env.js';
+import type { ContextFileUpdateParams } from '../../../schemas/context.js';
 
 /**
  * A context note of a question, as a read shows it.
