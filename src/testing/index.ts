@@ -56,5 +56,5 @@ export { BUILTIN_TEMPLATES, QUESTION_TEMPLATES, TEMPLATE_FILES, TEMPLATE_FILE_PR
 export type { TemplateRecord, TemplateFileRecord } from './models/templates.js';
 export { ConnectionControls, CONNECTIONS, SIMULATED_HOSTS } from './models/connections.js';
 export type { ConnectionRecord, SimulatedHost } from './models/connections.js';
-export { SHARE_LINKS, SUBSCRIPTIONS } from './handlers/sharing.js';
-export type { SubscriptionRecord } from './handlers/sharing.js';
+export { SHARE_LINKS, SUBSCRIPTIONS } from './models/sharing.js';
+export type { SubscriptionRecord } from './models/sharing.js';

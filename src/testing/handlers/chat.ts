@@ -5,41 +5,14 @@
  */
 import { CHAT_MESSAGES_PER_MINUTE } from '../../core/limits.js';
 import { chatOperations as ops } from '../../resources/forecasts/index.js';
-import type { ChatMessage, ChatThread } from '../../schemas/records/chat.js';
-import type { ForecastData } from '../../schemas/records/forecasts.js';
 import { badRequest, conflict, notFound } from '../http.js';
 import { forecastDataOf } from '../models/forecasts/data.js';
 import { cursorPage } from '../paging.js';
-import { collectionKey, type Ownership } from '../store.js';
+import { answer, THREADS, threadView, type ThreadRecord } from '../models/chat.js';
 import { addNote } from '../models/context/files.js';
 import type { Treatment } from '../../schemas/enums.js';
 import { findVisibleTask } from './forecasts.js';
 import { handlersFor, type HandlerContext } from './types.js';
-
-interface ThreadRecord extends Ownership {
-  id: string;
-  taskId: string;
-  questionId: string;
-  messages: ChatMessage[];
-  createdAt: string;
-  updatedAt: string;
-}
-const THREADS = collectionKey<ThreadRecord>('chatThreads');
-
-const threadView = ({ ownerId: _o, organizationId: _g, questionId: _q, ...thread }: ThreadRecord): ChatThread => thread;
-
-/** A short, deterministic answer from the forecast's number. */
-function answer(data: ForecastData, question: string): string {
-  const p = data.payload as Record<string, unknown>;
-  const pct = (x: number) => `${Math.round(x * 100)}%`;
-  const headline =
-    data.questionType === 'binary'
-      ? `The forecast gives ${pct(data.payload.probability)} for YES`
-      : data.questionType === 'multiple_choice'
-        ? `The most likely option is "${Object.entries(data.payload.probabilities).sort((a, b) => b[1] - a[1])[0]?.[0]}"`
-        : `The median estimate is ${String((p['percentiles'] as { p50: number }).p50)}`;
-  return `${headline} on "${question}". The subforecasts weighed base rates first, then recent news; a surprise in official data would move it most.`;
-}
 
 function thread(ctx: HandlerContext, taskId: string, threadId: string): ThreadRecord {
   const found = ctx.store.collection(THREADS).get(threadId);

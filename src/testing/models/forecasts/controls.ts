@@ -24,10 +24,10 @@ import { activityOf, type ForecastActivityRecord } from './activity.js';
  * ```
  */
 export class ForecastControls {
+  /** `caller` names who the hooks act for by default, read at each call (the service's default key). */
   constructor(
     private readonly env: MockEnv,
-    private readonly defaultOrganizationId: string,
-    private readonly defaultUserId = '',
+    private readonly caller: () => { organizationId: string; userId: string },
   ) {}
 
   /**
@@ -42,7 +42,7 @@ export class ForecastControls {
    * if (maxActive > 50 || refused['too_many_active_forecasts']) throw new Error('over the limit');
    * ```
    */
-  activity(userId = this.defaultUserId): ForecastActivityRecord & { active: number } {
+  activity(userId = this.caller().userId): ForecastActivityRecord & { active: number } {
     const active = this.env.store.forecasts.list((r) => r.ownerId === userId && r.startedBy === 'api' && r.finishedAt === null).length;
     const record = activityOf(this.env.store, userId);
     return { ...record, refused: { ...record.refused }, active };
@@ -60,12 +60,12 @@ export class ForecastControls {
   }
 
   /** Sets an organization's balance or unlimited flag (default: the organization of the service's default key). */
-  setCredits(change: { balance?: number; unlimited?: boolean }, organizationId = this.defaultOrganizationId): CreditsRecord {
+  setCredits(change: { balance?: number; unlimited?: boolean }, organizationId = this.caller().organizationId): CreditsRecord {
     return Object.assign(creditsOf(this.env.store, organizationId), change);
   }
 
   /** Reads an organization's credits record. */
-  credits(organizationId = this.defaultOrganizationId): CreditsRecord {
+  credits(organizationId = this.caller().organizationId): CreditsRecord {
     return creditsOf(this.env.store, organizationId);
   }
 
