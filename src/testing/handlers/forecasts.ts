@@ -15,10 +15,9 @@ import {
   RUN_MODE_PLANS,
   cancelForecast,
   isFinalTask,
-  listItemView,
   startForecast,
-  taskView,
 } from '../models/forecasts/task.js';
+import { listItemView, taskView } from '../models/forecasts/views.js';
 import { canSee, findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
 import { findTemplate, questionFromTemplate } from '../models/templates.js';
 import type { ConnectionSwitches } from '../models/connections.js';

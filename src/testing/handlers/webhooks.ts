@@ -10,16 +10,8 @@ import type { Webhook, WebhookWithSecret } from '../../schemas/records/webhooks.
 import { badRequest, conflict, notFound } from '../http.js';
 import { cursorPage } from '../paging.js';
 import { API_PREFIX } from '../router.js';
-import {
-  SECRET_OVERLAP_MS,
-  WEBHOOK_ATTEMPTS,
-  WEBHOOK_DELIVERIES,
-  WEBHOOKS,
-  webhookEngineOf,
-  type MockWebhookEngine,
-  type WebhookDeliveryRecord,
-  type WebhookRecord,
-} from '../webhooks/engine.js';
+import { SECRET_OVERLAP_MS, webhookEngineOf, type MockWebhookEngine } from '../webhooks/engine.js';
+import { WEBHOOK_ATTEMPTS, WEBHOOK_DELIVERIES, WEBHOOKS, type WebhookDeliveryRecord, type WebhookRecord } from '../webhooks/records.js';
 import { handlersFor, type HandlerContext } from './types.js';
 import { toBase64Url } from '../base64url.js';
 
