@@ -16,14 +16,6 @@ export interface ControlEnv extends MockEnv {
   defaultCaller(): { organizationId: string; userId: string };
 }
 
-/** Each group's control object, from the service's world. A new group's controls are one row here. */
-const CONTROL_GROUPS = {
-  forecasts: (env: ControlEnv) => new ForecastControls(env, () => env.defaultCaller()),
-  decisions: (env: ControlEnv) => new DecisionControls(env.store),
-  context: (env: ControlEnv) => new ContextControls(env, env.uploads),
-  connections: (env: ControlEnv) => new ConnectionControls(env.store, () => new Date(env.clock.now()).toISOString()),
-} satisfies Record<string, (env: ControlEnv) => object>;
-
 /**
  * The test hooks of a mock service, one object per group: `forecasts` (outcomes, credits, news,
  * activity), `decisions` (prices, link outcomes), `context` (failing files, uploads off, a question's
@@ -34,10 +26,23 @@ const CONTROL_GROUPS = {
  * service.controls.decisions.setPrice('forecast.light', 3);
  * ```
  */
-export type MockControls = { readonly [G in keyof typeof CONTROL_GROUPS]: ReturnType<(typeof CONTROL_GROUPS)[G]> };
+export interface MockControls {
+  readonly forecasts: ForecastControls;
+  readonly decisions: DecisionControls;
+  readonly context: ContextControls;
+  readonly connections: ConnectionControls;
+}
+
+/** Each group's control object, from the service's world. A new group's controls are one row here (and one field above). */
+const CONTROL_GROUPS: { readonly [G in keyof MockControls]: (env: ControlEnv) => MockControls[G] } = {
+  forecasts: (env) => new ForecastControls(env, () => env.defaultCaller()),
+  decisions: (env) => new DecisionControls(env.store),
+  context: (env) => new ContextControls(env, env.uploads),
+  connections: (env) => new ConnectionControls(env.store, () => new Date(env.clock.now()).toISOString()),
+};
 
 /** Builds every group's controls once. */
 export function buildControls(env: ControlEnv): MockControls {
   const built = Object.fromEntries(Object.entries(CONTROL_GROUPS).map(([group, build]) => [group, build(env)]));
-  return Object.freeze(built) as MockControls;
+  return Object.freeze(built) as unknown as MockControls;
 }

@@ -158,25 +158,25 @@ export class MockWebhookEngine {
     this.#limiter.reset();
   }
 
-  /** Counts a test or a replay of `userId` against the shared limit; throws 429 `rate_limit_error` over it. */
+  /** Counts a test or a replay of `userId` against the shared limit; throws 429 `rate_limit_error` over it. The handlers' side. @internal */
   countTestOrReplay(userId: string): void {
     this.#limiter.hit('webhook tests and replays', userId, WEBHOOK_TEST_REPLAY_PER_MINUTE);
   }
 
-  /** The secrets that sign a call now: the current one, and the previous one during the overlap. */
+  /** The secrets that sign a call now: the current one, and the previous one during the overlap. The handlers' side. @internal */
   signingSecrets(record: WebhookRecord): string[] {
     const now = this.#clock.now();
     return record.secrets.filter((s) => s.until === null || s.until > now).map((s) => s.secret);
   }
 
-  /** Creates a `webhook.test` delivery and starts it; returns the delivery as it was created (`pending`). */
+  /** Creates a `webhook.test` delivery and starts it; returns the delivery as it was created (`pending`). The handlers' side. @internal */
   startTest(record: WebhookRecord): WebhookDelivery {
     const id = crypto.randomUUID();
     const { id: eventId, body } = testEventBody(record.id, id, this.#clock.now());
     return this.#create(record, { id, eventKind: 'webhook.test', isTest: true, eventId, body });
   }
 
-  /** Cancels every waiting delivery of a webhook (address change or deletion). */
+  /** Cancels every waiting delivery of a webhook (address change or deletion). The handlers' side. @internal */
   cancelWaiting(webhookId: string): void {
     for (const rec of this.#store.collection(WEBHOOK_DELIVERIES).list((d) => d.delivery.webhookId === webhookId)) {
       if (!WAITING.has(rec.delivery.status)) continue;
@@ -186,7 +186,7 @@ export class MockWebhookEngine {
     }
   }
 
-  /** Sends a `failed` or `cancelled` delivery again: same id and body, fresh retries. The caller checked the rules. */
+  /** Sends a `failed` or `cancelled` delivery again: same id and body, fresh retries. The caller checked the rules. The handlers' side. @internal */
   replay(rec: WebhookDeliveryRecord, webhook: WebhookRecord): WebhookDelivery {
     rec.round++;
     const delivery = this.#update(rec, {
