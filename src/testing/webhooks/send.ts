@@ -2,16 +2,14 @@
  * One webhook call: a signed POST to a receiver, no redirect followed, a bounded read of the answer.
  * @module
  */
-import type { MockWebhookOptions } from './engine.js';
-
 /** Bytes of a receiver's answer that are read (then ignored). */
 const ANSWER_BYTES_READ = 1024;
 
 /** How one attempt ended. */
 export type Outcome = { status: number; error: string } | { status: null; error: string };
 
-/** One POST: no redirect followed, at most 1 KB of the answer read, within the answer limit. */
-export async function sendWebhook(options: Pick<MockWebhookOptions, 'answerTimeoutMs' | 'fetch'>, url: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+/** One POST: no redirect followed, at most 1 KB of the answer read, within the answer limit (`MockWebhookOptions`). */
+export async function sendWebhook(options: { answerTimeoutMs?: number | undefined; fetch?: typeof fetch | undefined }, url: string, headers: Record<string, string>, body: string): Promise<Outcome> {
   const limit = options.answerTimeoutMs ?? 10_000;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), limit);
