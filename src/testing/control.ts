@@ -154,7 +154,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: 'PUT',
     path: '/questions/{question_id}/outcome',
     summary: 'How later forecasts of a question end, halfway through: `{"task": "failed", "message": "…"}`, `{"task": "cancelled"}`; or `{"report": "failed"}`',
-    inProcess: '`service.controls.forecasts.setOutcome(id, outcome)`',
+    inProcess: '`service.forecastControls.setOutcome(id, outcome)`',
     body: Outcome,
     run: (service, input, params) => {
       const id = params['question_id']!;
@@ -167,14 +167,14 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: 'GET',
     path: '/credits',
     summary: "Read the organization's credits: `{balance, unlimited}`",
-    inProcess: '`service.controls.forecasts.credits()`',
+    inProcess: '`service.forecastControls.credits()`',
     run: (service) => service.controls.forecasts.credits(),
   }),
   route({
     method: 'PUT',
     path: '/credits',
     summary: 'Set the balance or the unlimited flag: `{"balance": 0}`',
-    inProcess: '`service.controls.forecasts.setCredits(change)`',
+    inProcess: '`service.forecastControls.setCredits(change)`',
     body: Credits,
     run: (service, input) => service.controls.forecasts.setCredits(input),
   }),
