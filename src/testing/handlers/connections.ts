@@ -35,87 +35,85 @@ function writable(ctx: HandlerContext): ConnectionRecord {
   return r;
 }
 
-export const connectionHandlers = [
-  ...handlersFor(ops, {
-    list: (ctx) =>
-      cursorPage(
-        ctx.store
-          .collection(CONNECTIONS)
-          .list((r) => canSeeConnection(r, ctx.principal.userId, ctx.principal.organizationId))
-          .map((r) => view(ctx, r)),
-        ctx.input,
-        (c) => c.id,
-      ),
-    create: (ctx) => {
-      const { scope, name, url, authKind, api_key, apiKeyHeader } = ctx.input;
-      if (scope === 'organization') requireOrganizationAdmin(ctx.principal, 'scope: an organization connection');
-      // The SDK judged the literal; the service resolves the name (here, on the simulated network).
-      const kind = resolvedKind(ctx.store, new URL(url).hostname);
-      if (kind) throw badRequest(`must reach a public address: the host resolves to a ${kind} one`, 'url');
-      const now = ctx.timestamp();
-      const id = crypto.randomUUID();
-      const draft: Connection = {
-        id,
-        scope,
-        name,
-        url,
-        authKind,
-        apiKeyHeader: apiKeyHeader ?? null,
-        hasApiKey: api_key !== undefined,
-        status: 'connected',
-        tools: [],
-        enabled: true,
-        lastTestedAt: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-      // Added and tested at once.
-      const { userId: ownerId, organizationId } = ctx.principal;
-      const record = { id, ownerId, organizationId, connection: draft, membersOff: [], signedIn: false };
-      record.connection = testConnection(ctx.store, record, now);
-      return view(ctx, ctx.store.collection(CONNECTIONS).insert(record));
-    },
-    retrieve: (ctx) => view(ctx, find(ctx)),
-    update: (ctx) => {
-      const r = writable(ctx);
-      const { name, enabled, tools } = ctx.input;
-      const known = new Set(r.connection.tools.map((t) => t.name));
-      for (const tool of Object.keys(tools ?? {})) {
-        if (!known.has(tool)) throw badRequest(`the server has no tool "${tool}"`, `tools.${tool}`);
-      }
-      r.connection = {
-        ...r.connection,
-        ...(name !== undefined && { name }),
-        ...(enabled !== undefined && { enabled }),
-        tools: r.connection.tools.map((t) => ({ ...t, allowed: tools?.[t.name] ?? t.allowed })),
-        updatedAt: ctx.timestamp(),
-      };
-      return view(ctx, r);
-    },
-    delete: (ctx) => {
-      ctx.store.collection(CONNECTIONS).delete(writable(ctx).id);
-    },
-    test: (ctx) => {
-      const r = writable(ctx);
-      r.connection = testConnection(ctx.store, r, ctx.timestamp());
-      return view(ctx, r);
-    },
-    memberSwitch: (ctx) => {
-      const r = find(ctx);
-      if (r.connection.scope !== 'organization') throw badRequest('the member switch is for organization connections; switch a personal one with enabled', 'connectionId');
-      const me = ctx.principal.userId;
-      r.membersOff = r.membersOff.filter((u) => u !== me).concat(ctx.input.enabled ? [] : [me]);
-      return view(ctx, r);
-    },
-    signIn: (ctx) => {
-      const r = writable(ctx);
-      if (r.connection.authKind !== 'oauth') throw badRequest(`signing in is for oauth connections; this one is ${r.connection.authKind}`, 'authKind');
-      const { origin } = new URL(r.connection.url);
-      const state = crypto.randomUUID();
-      return {
-        authorizationUrl: `${origin}/oauth/authorize?response_type=code&client_id=forecasting-service&state=${state}`,
-        expiresAt: new Date(ctx.clock.now() + SIGN_IN_TTL_MS).toISOString(),
-      };
-    },
-  }),
-];
+export const connectionHandlers = handlersFor(ops, {
+  list: (ctx) =>
+    cursorPage(
+      ctx.store
+        .collection(CONNECTIONS)
+        .list((r) => canSeeConnection(r, ctx.principal.userId, ctx.principal.organizationId))
+        .map((r) => view(ctx, r)),
+      ctx.input,
+      (c) => c.id,
+    ),
+  create: (ctx) => {
+    const { scope, name, url, authKind, api_key, apiKeyHeader } = ctx.input;
+    if (scope === 'organization') requireOrganizationAdmin(ctx.principal, 'scope: an organization connection');
+    // The SDK judged the literal; the service resolves the name (here, on the simulated network).
+    const kind = resolvedKind(ctx.store, new URL(url).hostname);
+    if (kind) throw badRequest(`must reach a public address: the host resolves to a ${kind} one`, 'url');
+    const now = ctx.timestamp();
+    const id = crypto.randomUUID();
+    const draft: Connection = {
+      id,
+      scope,
+      name,
+      url,
+      authKind,
+      apiKeyHeader: apiKeyHeader ?? null,
+      hasApiKey: api_key !== undefined,
+      status: 'connected',
+      tools: [],
+      enabled: true,
+      lastTestedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // Added and tested at once.
+    const { userId: ownerId, organizationId } = ctx.principal;
+    const record = { id, ownerId, organizationId, connection: draft, membersOff: [], signedIn: false };
+    record.connection = testConnection(ctx.store, record, now);
+    return view(ctx, ctx.store.collection(CONNECTIONS).insert(record));
+  },
+  retrieve: (ctx) => view(ctx, find(ctx)),
+  update: (ctx) => {
+    const r = writable(ctx);
+    const { name, enabled, tools } = ctx.input;
+    const known = new Set(r.connection.tools.map((t) => t.name));
+    for (const tool of Object.keys(tools ?? {})) {
+      if (!known.has(tool)) throw badRequest(`the server has no tool "${tool}"`, `tools.${tool}`);
+    }
+    r.connection = {
+      ...r.connection,
+      ...(name !== undefined && { name }),
+      ...(enabled !== undefined && { enabled }),
+      tools: r.connection.tools.map((t) => ({ ...t, allowed: tools?.[t.name] ?? t.allowed })),
+      updatedAt: ctx.timestamp(),
+    };
+    return view(ctx, r);
+  },
+  delete: (ctx) => {
+    ctx.store.collection(CONNECTIONS).delete(writable(ctx).id);
+  },
+  test: (ctx) => {
+    const r = writable(ctx);
+    r.connection = testConnection(ctx.store, r, ctx.timestamp());
+    return view(ctx, r);
+  },
+  memberSwitch: (ctx) => {
+    const r = find(ctx);
+    if (r.connection.scope !== 'organization') throw badRequest('the member switch is for organization connections; switch a personal one with enabled', 'connectionId');
+    const me = ctx.principal.userId;
+    r.membersOff = r.membersOff.filter((u) => u !== me).concat(ctx.input.enabled ? [] : [me]);
+    return view(ctx, r);
+  },
+  signIn: (ctx) => {
+    const r = writable(ctx);
+    if (r.connection.authKind !== 'oauth') throw badRequest(`signing in is for oauth connections; this one is ${r.connection.authKind}`, 'authKind');
+    const { origin } = new URL(r.connection.url);
+    const state = crypto.randomUUID();
+    return {
+      authorizationUrl: `${origin}/oauth/authorize?response_type=code&client_id=forecasting-service&state=${state}`,
+      expiresAt: new Date(ctx.clock.now() + SIGN_IN_TTL_MS).toISOString(),
+    };
+  },
+});

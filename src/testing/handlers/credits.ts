@@ -6,8 +6,6 @@ import { creditOperations as ops } from '../../resources/credits.js';
 import { creditsOf, creditsView } from '../models/credits.js';
 import { handlersFor } from './types.js';
 
-export const creditHandlers = [
-  ...handlersFor(ops, {
-    retrieve: (ctx) => creditsView(creditsOf(ctx.store, ctx.principal.organizationId), ctx.store),
-  }),
-];
+export const creditHandlers = handlersFor(ops, {
+  retrieve: (ctx) => creditsView(creditsOf(ctx.store, ctx.principal.organizationId), ctx.store),
+});
