@@ -11,7 +11,7 @@ import { cursorPage } from '../paging.js';
 import { answer, THREADS, threadView, type ThreadRecord } from '../models/chat.js';
 import { addNote } from '../models/context/files.js';
 import type { Treatment } from '../../schemas/enums.js';
-import { findVisibleTask } from './forecasts.js';
+import { findVisibleTask } from '../models/forecasts/views.js';
 import { handlersFor, type HandlerContext } from './types.js';
 
 function thread(ctx: HandlerContext, taskId: string, threadId: string): ThreadRecord {

@@ -7,7 +7,7 @@ import { forecastOperations as ops, questionForecastOperations as qops, runModeO
 import { QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../core/limits.js';
 import { ForecastCreateParams, type RunModeKey } from '../../schemas/forecasts.js';
 import type { ForecastListItem } from '../../schemas/records/forecasts.js';
-import { MockHttpError, notFound, Reply, type HeaderMap } from '../http.js';
+import { MockHttpError, Reply, type HeaderMap } from '../http.js';
 import { validate } from '../input.js';
 import { priceOf } from '../models/credits.js';
 import {
@@ -17,8 +17,8 @@ import {
   isFinalTask,
   startForecast,
 } from '../models/forecasts/task.js';
-import { listItemView, taskView } from '../models/forecasts/views.js';
-import { canSee, findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
+import { findVisibleTask, listItemView, taskView, visibleTask } from '../models/forecasts/views.js';
+import { findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
 import { findTemplate, questionFromTemplate } from '../models/templates.js';
 import type { ConnectionSwitches } from '../models/connections.js';
 import { cursorPage } from '../paging.js';
@@ -26,18 +26,6 @@ import type { ForecastRecord, QuestionRecord } from '../store.js';
 import { handlersFor, type HandlerContext, type InputOf } from './types.js';
 
 type CreateBody = InputOf<typeof ops.create>;
-
-/** A task the caller may see: its own, or one on a question its organization shares. Else 404. */
-export function findVisibleTask(ctx: HandlerContext, id: string): ForecastRecord {
-  const record = ctx.store.forecasts.get(id);
-  if (!record || !visible(ctx, record)) throw notFound(`taskId: no forecast task ${id}`);
-  return record;
-}
-
-function visible(ctx: HandlerContext, r: ForecastRecord): boolean {
-  const question = ctx.store.questions.get(r.questionId);
-  return r.ownerId === ctx.principal.userId || (question !== undefined && canSee(question, ctx.principal));
-}
 
 /** Context notes sent with a forecast need `questions:write` as well as `forecasts:write`. */
 function requireContextScope(ctx: HandlerContext, context: readonly unknown[] | undefined): void {
@@ -193,7 +181,7 @@ export const forecastHandlers = [
       const [statuses, questions, tasks] = [many(status), many(questionId), many(taskId)];
       const records = ctx.store.forecasts.list(
         (r) =>
-          (scope === 'all_visible' ? visible(ctx, r) : r.ownerId === ctx.principal.userId) &&
+          (scope === 'all_visible' ? visibleTask(ctx, r) : r.ownerId === ctx.principal.userId) &&
           (!statuses || statuses.includes(r.status)) &&
           (!questions || questions.includes(r.questionId)) &&
           (!tasks || tasks.includes(r.id)) &&
@@ -206,7 +194,7 @@ export const forecastHandlers = [
     list: (ctx) => {
       const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
       const statuses = many(ctx.input.status);
-      const records = ctx.store.forecasts.list((r) => r.questionId === question.id && visible(ctx, r) && (!statuses || statuses.includes(r.status)));
+      const records = ctx.store.forecasts.list((r) => r.questionId === question.id && visibleTask(ctx, r) && (!statuses || statuses.includes(r.status)));
       return page(ctx, records, ctx.input);
     },
     create: (ctx) => {

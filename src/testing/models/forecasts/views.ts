@@ -5,10 +5,13 @@
  */
 import type { TaskStatus } from '../../../schemas/forecasts.js';
 import type { ForecastListItem, ForecastTask } from '../../../schemas/records/forecasts.js';
+import type { CallEnv } from '../../env.js';
+import { notFound } from '../../http.js';
 import { API_PREFIX } from '../../router.js';
 import type { ForecastRecord, MockStore, QuestionRecord } from '../../store.js';
 import { connectionWarnings, taskConnections } from '../connections.js';
 import { canSeePreset, PRESETS, type Viewer } from '../presets.js';
+import { canSee } from '../question.js';
 import { forecastDataOf } from './data.js';
 
 const PROGRESS: Record<TaskStatus, (r: ForecastRecord) => string> = {
@@ -116,4 +119,17 @@ export function listItemView(store: MockStore, r: ForecastRecord, o: ViewOptions
     plannedSubforecastCount: r.subforecasts.length,
     autoforecast: r.startedBy === 'api' ? null : r.startedBy,
   };
+}
+
+/** A task the caller may see: its own, or one on a question its organization shares. Else 404. */
+export function findVisibleTask(ctx: CallEnv, id: string): ForecastRecord {
+  const record = ctx.store.forecasts.get(id);
+  if (!record || !visibleTask(ctx, record)) throw notFound(`taskId: no forecast task ${id}`);
+  return record;
+}
+
+/** Whether the caller may see a task: its own, or one on a question it sees. */
+export function visibleTask(ctx: CallEnv, r: ForecastRecord): boolean {
+  const question = ctx.store.questions.get(r.questionId);
+  return r.ownerId === ctx.principal.userId || (question !== undefined && canSee(question, ctx.principal));
 }
