@@ -73,8 +73,8 @@ export interface MockServiceOptions {
   seed?: string | number;
   /**
    * Serve the HTTP control surface at `/__mock` (the server root): the clock, outcomes, credits,
-   * faults, the request log and reset, for tests in other languages (see `MOCK_CONTROLS`). It needs
-   * one of the service's keys. Default `false`; `forecasting mock` turns it on.
+   * faults, the request log and reset, for tests in other languages (`GET /__mock` lists the
+   * routes). It needs one of the service's keys. Default `false`; `forecasting mock` turns it on.
    */
   httpControls?: boolean;
   /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
