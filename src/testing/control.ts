@@ -14,12 +14,27 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { FORECAST_OUTCOMES } from './models/forecast-task.js';
+import { FORECAST_OUTCOMES } from './models/forecasts/task.js';
 import { errorResponse, jsonResponse, MockHttpError, notFound } from './http.js';
 import { readAtMost, validate } from './input.js';
-import { ScaledClock } from './clock.js';
-import type { ActiveFault } from './faults.js';
-import type { MockService } from './service.js';
+import { ScaledClock, type MockClock } from './clock.js';
+import type { ActiveFault, FaultInjector } from './faults.js';
+import type { RequestLog } from './request-log.js';
+import type { MockStore } from './store.js';
+import type { MockControls } from './controls.js';
+
+/**
+ * What the control routes steer: the parts of a mock service they call. The service builds on
+ * the control surface, not the reverse.
+ */
+interface ControlledService {
+  readonly clock: MockClock;
+  readonly store: MockStore;
+  readonly faults: FaultInjector;
+  readonly requests: RequestLog;
+  readonly controls: Pick<MockControls, 'forecasts'>;
+  reset(): void;
+}
 
 /**
  * Where the control surface lives, at the server root.
@@ -62,7 +77,7 @@ export interface MockControlRoute {
 interface ControlRoute extends MockControlRoute {
   /** The JSON body it takes, if any. */
   body?: z.ZodMiniType;
-  run(service: MockService, input: unknown, params: Record<string, string>): unknown;
+  run(service: ControlledService, input: unknown, params: Record<string, string>): unknown;
 }
 
 const Outcome = z.strictObject({
@@ -92,7 +107,7 @@ const Fault = z.strictObject({
 
 /** A route, its input typed by its body schema. */
 function route<S extends z.ZodMiniType>(
-  r: MockControlRoute & { body: S; run(service: MockService, input: z.output<S>, params: Record<string, string>): unknown },
+  r: MockControlRoute & { body: S; run(service: ControlledService, input: z.output<S>, params: Record<string, string>): unknown },
 ): ControlRoute;
 function route(r: Omit<ControlRoute, 'body'>): ControlRoute;
 function route(r: ControlRoute): ControlRoute {
@@ -100,7 +115,7 @@ function route(r: ControlRoute): ControlRoute {
 }
 
 /** The clock as the control surface shows it. */
-function clockView(service: MockService) {
+function clockView(service: ControlledService) {
   const now = service.clock.now();
   const scaled = service.clock instanceof ScaledClock;
   return { now, iso: new Date(now).toISOString(), kind: scaled ? 'scaled' : 'manual', timeScale: scaled ? (service.clock as ScaledClock).timeScale : null };
@@ -144,7 +159,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     run: (service, input, params) => {
       const id = params['question_id']!;
       if (!service.store.questions.get(id)) throw notFound(`No question ${id}`);
-      service.forecastControls.setOutcome(id, input);
+      service.controls.forecasts.setOutcome(id, input);
       return service.store.collection(FORECAST_OUTCOMES).get(id);
     },
   }),
@@ -153,7 +168,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: '/credits',
     summary: "Read the organization's credits: `{balance, unlimited}`",
     inProcess: '`service.forecastControls.credits()`',
-    run: (service) => service.forecastControls.credits(),
+    run: (service) => service.controls.forecasts.credits(),
   }),
   route({
     method: 'PUT',
@@ -161,7 +176,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     summary: 'Set the balance or the unlimited flag: `{"balance": 0}`',
     inProcess: '`service.forecastControls.setCredits(change)`',
     body: Credits,
-    run: (service, input) => service.forecastControls.setCredits(input),
+    run: (service, input) => service.controls.forecasts.setCredits(input),
   }),
   route({
     method: 'POST',
@@ -263,7 +278,7 @@ async function readControlBody(request: Request): Promise<unknown> {
  * one of the mock's keys. Never throws: every failure is the typed error envelope.
  * @internal
  */
-export async function controlResponse(service: MockService, request: Request, authenticate: (headers: Headers) => unknown): Promise<Response> {
+export async function controlResponse(service: ControlledService, request: Request, authenticate: (headers: Headers) => unknown): Promise<Response> {
   try {
     authenticate(request.headers);
     const url = new URL(request.url);

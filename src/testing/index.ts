@@ -12,49 +12,47 @@
  * ```
  * @module
  */
+// What a test needs: the service, the server, the clocks, the client's options, and the names the
+// guides show (limits, timings and the store's collections a test reads). The types are those of
+// the service's public members. Everything else is internal: our own tests import it from its file.
 export { createMockService, MockService } from './service.js';
 export type { MockServiceOptions, RateLimitSetting } from './service.js';
+export type { MockControls } from './controls.js';
 export { startMockServer, DEFAULT_SERVER_TIME_SCALE } from './server.js';
 export type { MockServer, MockServerOptions } from './server.js';
-export { ManualClock, ScaledClock, DEFAULT_START_MS } from './clock.js';
+export { ManualClock, ScaledClock } from './clock.js';
 export type { MockClock, ScheduledCallback, ScaledClockOptions } from './clock.js';
 export { FaultInjector, MockConnectionDropped } from './faults.js';
 export type { ActiveFault, FaultRule } from './faults.js';
-export { RequestLog } from './request-log.js';
-export type { RecordedRequest, RequestFilter } from './request-log.js';
-export { ALL_SCOPES } from './auth.js';
+export type { RequestLog, RecordedRequest, RequestFilter } from './request-log.js';
 export type { MockApiKey } from './auth.js';
-export { Collection, MockStore, collectionKey, FORECASTS, QUESTIONS } from './store.js';
-export type { CollectionKey, ForecastRecord, Ownership, QuestionRecord } from './store.js';
-export { API_PREFIX } from './router.js';
-export { MAX_JSON_BODY_BYTES, MAX_JSON_UPLOAD_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, MAX_JSON_DEPTH, MAX_LOGGED_BODY_BYTES } from './input.js';
-export { MockEventBus } from './events.js';
-export { MOCK_CONTROLS, MOCK_CONTROL_PREFIX, MAX_CONTROL_BODY_BYTES, mockControlsMarkdown } from './control.js';
-export type { MockControlRoute } from './control.js';
-export { withMockControls } from './openapi.js';
 export { clientClockFor, mockClientOptions } from './client-clock.js';
-export { ForecastControls } from './models/forecast-controls.js';
-export { FORECAST_ACTIVITY } from './models/forecast-activity.js';
-export type { ForecastActivityRecord } from './models/forecast-activity.js';
-export { TASK_TRANSITIONS, REPORT_TRANSITIONS, RUN_MODE_PLANS, FORECAST_OUTCOMES } from './models/forecast-task.js';
-export type { ForecastOutcome, ForecastEnv } from './models/forecast-task.js';
-export { CONTEXT_FILES, CONTEXT_NOTES, FILE_TRANSITIONS, FILE_PROCESSING_MS } from './models/context.js';
-export type { ContextFileRecord, ContextNoteRecord } from './models/context.js';
-export { ContextControls, UploadSwitch } from './models/context-controls.js';
-export { PRESETS, PRESET_DEFAULTS } from './models/presets.js';
-export type { PresetRecord, PresetDefaultRecord } from './models/presets.js';
-export type { CreditsRecord } from './models/credits.js';
-export { PRICES, DEFAULT_BALANCE } from './models/credits.js';
-export { forecastDataFor } from './models/forecast-data.js';
-export type { MockForecastEvent, MockEventListener } from './events.js';
-export { MockWebhookEngine, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_USER_AGENT, WEBHOOKS, WEBHOOK_DELIVERIES, WEBHOOK_ATTEMPTS } from './webhooks/engine.js';
-export type { MockWebhookOptions, MockWebhookCall, WebhookRecord, WebhookDeliveryRecord, WebhookAttemptRecord } from './webhooks/engine.js';
-export { DecisionControls, DECISIONS, LINK_OUTCOMES, GENERATION_MS, LINK_DRAFT_MS, DRAFTS_PER_GENERATION } from './models/decision.js';
-export type { DecisionRecord, DecisionLinkRecord, LinkOutcome } from './models/decision.js';
-export { PRICE_CHANGES, priceOf } from './models/credits.js';
+// The control surface of `forecasting mock` (the CLI reads it from here).
+export { MOCK_CONTROL_PREFIX } from './control.js';
+export { withMockControls } from './openapi.js';
+// Input limits (docs/testing.md).
+export { MAX_JSON_BODY_BYTES, MAX_JSON_UPLOAD_BODY_BYTES, MAX_MULTIPART_BODY_BYTES, MAX_JSON_DEPTH, MAX_LOGGED_BODY_BYTES } from './input.js';
+// Lifecycles and timings the guides name.
+export { TASK_TRANSITIONS, REPORT_TRANSITIONS } from './models/forecasts/task.js';
+export { forecastDataFor } from './models/forecasts/data.js';
+export { PRICES } from './models/credits.js';
+export { FILE_PROCESSING_MS, CONTEXT_NOTES } from './models/context/files.js';
+export { GENERATION_MS, LINK_DRAFT_MS } from './models/decision.js';
 export { BUILTIN_TEMPLATES, QUESTION_TEMPLATES, TEMPLATE_FILES, TEMPLATE_FILE_PROCESSING_MS } from './models/templates.js';
+export { CONNECTIONS } from './models/connections.js';
+export { SHARE_LINKS, SUBSCRIPTIONS } from './models/sharing.js';
+// The types of the service's public members (`service.store`, `service.controls`, …).
+export type { Collection, CollectionKey, ForecastRecord, MockStore, Ownership, QuestionRecord } from './store.js';
+export type { MockEventBus, MockForecastEvent, MockEventListener } from './events.js';
+export type { MockWebhookEngine, MockWebhookOptions } from './webhooks/engine.js';
+export type { MockWebhookCall } from './webhooks/records.js';
+export type { ForecastControls } from './models/forecasts/controls.js';
+export type { ForecastOutcome } from './models/forecasts/task.js';
+export type { ForecastActivityRecord } from './models/forecasts/activity.js';
+export type { CreditsRecord } from './models/credits.js';
+export type { ContextControls } from './models/context/controls.js';
+export type { ContextFileRecord, ContextNoteRecord } from './models/context/files.js';
+export type { DecisionControls } from './models/decision.js';
+export type { ConnectionControls, ConnectionRecord } from './models/connections.js';
 export type { TemplateRecord, TemplateFileRecord } from './models/templates.js';
-export { ConnectionControls, CONNECTIONS, SIMULATED_HOSTS } from './models/connections.js';
-export type { ConnectionRecord, SimulatedHost } from './models/connections.js';
-export { SHARE_LINKS, SUBSCRIPTIONS } from './handlers/sharing.js';
-export type { SubscriptionRecord } from './handlers/sharing.js';
+export type { SubscriptionRecord } from './models/sharing.js';

@@ -8,6 +8,15 @@ import { rateLimited } from './http.js';
 const WINDOW_MS = 60_000;
 
 /**
+ * The general request limit, or `false` for none.
+ * @example
+ * ```ts
+ * createMockService({ rateLimit: { requestsPerMinute: 60 } }); // the spec's default for a key
+ * ```
+ */
+export type RateLimitSetting = { requestsPerMinute: number } | false;
+
+/**
  * Counts calls per key in the last minute of clock time.
  *
  * @example

@@ -3,38 +3,29 @@
  * handlers are thin adapters over it.
  * @module
  */
-import type { ServiceOperation as Operation } from '../api/index.js';
 import { declaredOperations } from '../api/index.js';
-import { generateKey, KeyRing, redactHeaders, requireScope, type MockApiKey, type Principal } from './auth.js';
+import { generateKey, KeyRing, type MockApiKey } from './auth.js';
 import { ManualClock, ScaledClock, type MockClock } from './clock.js';
-import { delay, FaultInjector, faultResponse, MockConnectionDropped, type FaultRule } from './faults.js';
+import { FaultInjector, type FaultRule } from './faults.js';
 import { allHandlers } from './handlers/index.js';
-import type { HandlerContext, OperationHandler } from './handlers/types.js';
-import { badRequest, errorResponse, jsonResponse, methodNotAllowed, MockHttpError, notFound, Reply } from './http.js';
-import { bodyFingerprint, bodyRefusal, formObject, loggedBody, protoKeyPath, queryObject, readBody, validate, type BodyRead } from './input.js';
-import { RateLimiter } from './rate-limit.js';
-import { RequestLog, type RecordedRequest } from './request-log.js';
-import { API_PREFIX, Router, type RouteMatch } from './router.js';
+import type { OperationHandler } from './handlers/types.js';
+import { RateLimiter, type RateLimitSetting } from './rate-limit.js';
+import { RequestLog } from './request-log.js';
+import { Router } from './router.js';
 import { MockStore } from './store.js';
 import { MockEventBus } from './events.js';
 import { IdempotencyLedger } from './idempotency.js';
-import { insertCompletedForecast } from './models/forecast-task.js';
-import { ForecastControls } from './models/forecast-controls.js';
-import { ContextControls, UploadSwitch } from './models/context-controls.js';
-import { ConnectionControls } from './models/connections.js';
+import { insertCompletedForecast } from './models/forecasts/task.js';
+import type { ForecastControls } from './models/forecasts/controls.js';
+import { UploadSwitch, type ContextControls } from './models/context/controls.js';
+import type { ConnectionControls } from './models/connections.js';
 import { MockWebhookEngine, type MockWebhookOptions } from './webhooks/engine.js';
-import { DecisionControls, watchDecisions } from './models/decision.js';
-import { isOpenApiPath, openApiResponse } from './openapi.js';
+import { watchDecisions, type DecisionControls } from './models/decision.js';
 import { controlResponse, isControlPath } from './control.js';
+import { buildControls, type ControlEnv, type MockControls } from './controls.js';
+import { answer, claimKey, injectFault, receive, refuseUnread, reply, type PipelineParts } from './pipeline.js';
 
-/**
- * The general request limit, or `false` for none.
- * @example
- * ```ts
- * createMockService({ rateLimit: { requestsPerMinute: 60 } }); // the spec's default for a key
- * ```
- */
-export type RateLimitSetting = { requestsPerMinute: number } | false;
+export type { RateLimitSetting } from './rate-limit.js';
 
 /**
  * Options of {@link createMockService}.
@@ -82,8 +73,8 @@ export interface MockServiceOptions {
   seed?: string | number;
   /**
    * Serve the HTTP control surface at `/__mock` (the server root): the clock, outcomes, credits,
-   * faults, the request log and reset, for tests in other languages (see `MOCK_CONTROLS`). It needs
-   * one of the service's keys. Default `false`; `forecasting mock` turns it on.
+   * faults, the request log and reset, for tests in other languages (`GET /__mock` lists the
+   * routes). It needs one of the service's keys. Default `false`; `forecasting mock` turns it on.
    */
   httpControls?: boolean;
   /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
@@ -122,14 +113,19 @@ export class MockService {
   /** Webhook deliveries: `await service.webhooks.idle()` waits for calls in flight; `calls()` lists them. */
   readonly webhooks: MockWebhookEngine;
 
+  /**
+   * The test hooks, one object per group, built once: `controls.forecasts`, `controls.decisions`,
+   * `controls.context`, `controls.connections` (the `…Controls` getters are the same objects).
+   */
+  readonly controls: MockControls;
+
   private readonly keys: KeyRing;
-  private readonly router = new Router(declaredOperations);
   private readonly handlers = new Map<string, OperationHandler>();
-  private readonly limiter: RateLimiter;
-  private readonly idempotency: IdempotencyLedger;
   private rateLimitSetting: RateLimitSetting;
   private readonly uploads: UploadSwitch;
   private readonly httpControls: boolean;
+  /** What the request steps share (see `pipeline.ts`). */
+  private readonly parts: PipelineParts;
 
   constructor(options: MockServiceOptions = {}) {
     if (options.clock && options.timeScale !== undefined) throw new TypeError('Pass clock or timeScale, not both');
@@ -139,21 +135,39 @@ export class MockService {
     this.keys = new KeyRing(keys);
     this.apiKey = keys[0]!.key;
     this.faults = new FaultInjector(options.faults);
-    this.limiter = new RateLimiter(this.clock);
-    this.idempotency = new IdempotencyLedger(this.clock);
     this.rateLimitSetting = options.rateLimit ?? false;
     this.uploads = new UploadSwitch(options.uploadsDisabled);
     this.httpControls = options.httpControls ?? false;
     if (options.seed !== undefined) this.store.seed = String(options.seed);
-    this.webhooks = new MockWebhookEngine({ store: this.store, clock: this.clock, events: this.events }, options.webhooks);
+    const env: ControlEnv = { store: this.store, clock: this.clock, events: this.events, uploads: this.uploads, defaultCaller: () => this.defaultCaller() };
+    this.webhooks = new MockWebhookEngine(env, options.webhooks);
     // Decisions hear completed forecasts: their conditions trigger and, in live mode, their summaries are rewritten.
-    watchDecisions({ store: this.store, clock: this.clock, events: this.events });
+    watchDecisions(env);
+    this.controls = buildControls(env);
     const declared = new Set(declaredOperations.map((op) => op.sdkMethod));
     for (const handler of options.handlers ?? allHandlers) {
       if (!declared.has(handler.sdkMethod)) throw new Error(`Handler for undeclared operation ${handler.sdkMethod}`);
       if (this.handlers.has(handler.sdkMethod)) throw new Error(`Two handlers for ${handler.sdkMethod}`);
       this.handlers.set(handler.sdkMethod, handler);
     }
+    this.parts = {
+      env,
+      keys: this.keys,
+      router: new Router(declaredOperations),
+      handlers: this.handlers,
+      limiter: new RateLimiter(this.clock),
+      idempotency: new IdempotencyLedger(this.clock),
+      faults: this.faults,
+      requests: this.requests,
+      rateLimit: () => this.rateLimitSetting,
+      httpControls: this.httpControls,
+    };
+  }
+
+  /** Who the controls act for by default: the default key's organization and user. */
+  private defaultCaller(): { organizationId: string; userId: string } {
+    const principal = this.keys.find(this.apiKey);
+    return { organizationId: principal?.organizationId ?? this.keys.defaultOrganizationId, userId: principal?.userId ?? '' };
   }
 
   /** The general request limit in force. */
@@ -232,10 +246,7 @@ export class MockService {
    * ```
    */
   get forecastControls(): ForecastControls {
-    // Hooks default to the organization of the service's default key.
-    const principal = this.keys.find(this.apiKey);
-    const organizationId = principal?.organizationId ?? this.keys.defaultOrganizationId;
-    return new ForecastControls({ store: this.store, clock: this.clock, events: this.events }, organizationId, principal?.userId);
+    return this.controls.forecasts;
   }
 
   /**
@@ -248,7 +259,7 @@ export class MockService {
    * ```
    */
   get decisionControls(): DecisionControls {
-    return new DecisionControls(this.store);
+    return this.controls.decisions;
   }
 
   /**
@@ -261,7 +272,7 @@ export class MockService {
    * ```
    */
   get contextControls(): ContextControls {
-    return new ContextControls({ store: this.store, clock: this.clock, events: this.events }, this.uploads);
+    return this.controls.context;
   }
 
   /**
@@ -274,7 +285,7 @@ export class MockService {
    * ```
    */
   get connectionControls(): ConnectionControls {
-    return new ConnectionControls(this.store, () => new Date(this.clock.now()).toISOString());
+    return this.controls.connections;
   }
 
   /** Empties the store, the request log, the fault rules and the rate-limit counts; keys and clock stay. */
@@ -282,8 +293,8 @@ export class MockService {
     this.store.clear();
     this.requests.clear();
     this.faults.clear();
-    this.limiter.reset();
-    this.idempotency.reset();
+    this.parts.limiter.reset();
+    this.parts.idempotency.reset();
     this.webhooks.reset();
   }
 
@@ -300,72 +311,10 @@ export class MockService {
     const url = new URL(request.url);
     // The control surface answers beside the service: not logged, no faults, its own small body cap.
     if (this.httpControls && isControlPath(url.pathname)) return controlResponse(this, request, (headers) => this.keys.authenticate(headers));
-    const method = request.method.toUpperCase();
-    // HEAD is answered as GET without the body (RFC 9110); the log and the faults see HEAD.
-    const head = method === 'HEAD';
-    const route = this.router.match(head ? 'GET' : method, url.pathname);
-    const operation = route.kind === 'operation' ? route.operation : undefined;
-    const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
-    const body = await readBody(request, operation?.multipart === true);
-    const entry: RecordedRequest = {
-      method,
-      path: this.keys.redact(`${path}${url.search}`),
-      operation: operation?.sdkMethod,
-      status: null,
-      dropped: false,
-      idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
-      headers: redactHeaders(request.headers, (value) => this.keys.redact(value)),
-      body: loggedBody(body),
-      at: this.clock.now(),
-      requestId: `req_${crypto.randomUUID()}`,
-    };
-    this.requests.add(entry);
-    // A body over its cap was never read: refused first, as a server's HTTP layer would.
-    if (body.kind === 'too_large') {
-      const response = errorResponse(bodyRefusal(body)!);
-      response.headers.set('x-request-id', entry.requestId);
-      entry.status = response.status;
-      return response;
-    }
-
-    // Keyed operations follow the spec's idempotency rules. The key is claimed before any delay, so a
-    // second request meanwhile finds the first in progress.
-    const claim = operation?.idempotent ? this.idempotency.claim(request.headers, `${method} ${path} ${bodyFingerprint(body)}`) : undefined;
-    if (claim?.kind === 'answer') {
-      claim.response.headers.set('x-request-id', entry.requestId);
-      entry.status = claim.response.status;
-      noteAnswer(entry, claim.response);
-      return claim.response;
-    }
-    const keyed = claim?.kind === 'proceed' ? claim : undefined;
-    const fault = this.faults.take({ method, path, template: operation?.path, operation: operation?.sdkMethod });
-    if (fault?.delayMs) {
-      await delay(fault.delayMs, request.signal).catch((err: unknown) => {
-        keyed?.release();
-        throw err;
-      });
-    }
-    if (fault?.drop && !fault.afterHandling) {
-      keyed?.release();
-      entry.dropped = true;
-      throw new MockConnectionDropped();
-    }
-    const injected = fault ? faultResponse(fault) : undefined;
-    const response =
-      injected instanceof Response
-        ? injected
-        : injected
-          ? errorResponse(injected)
-          : await this.answer(route, request, url, body);
-    response.headers.set('x-request-id', entry.requestId);
-    entry.status = response.status;
-    noteAnswer(entry, response);
-    await keyed?.settle(response);
-    if (fault?.drop) {
-      entry.dropped = true;
-      throw new MockConnectionDropped('connection dropped by an injected fault after the request was handled');
-    }
-    return head ? await withoutBody(response) : response;
+    // The steps in request order, as the client sends: each answers, or hands on to the next.
+    const call = await receive(this.parts, request, url);
+    const response = refuseUnread(call) ?? claimKey(this.parts, call) ?? (await injectFault(this.parts, call)) ?? (await answer(this.parts, call));
+    return reply(call, response);
   }
 
   /**
@@ -378,90 +327,8 @@ export class MockService {
    * ```
    */
   allowedMethods(pathname: string): string[] | undefined {
-    return this.router.allowed(pathname);
+    return this.parts.router.allowed(pathname);
   }
-
-  /** Routing, auth, limits, input checks and the handler; every refusal becomes the error envelope. */
-  private async answer(route: RouteMatch, request: Request, url: URL, body: BodyRead): Promise<Response> {
-    try {
-      // The service's OpenAPI document, beside the API (and at the root) and open to all (no operation has these paths).
-      if (route.kind === 'not_found' && isOpenApiPath(url.pathname)) return await openApiResponse(request, url, this.httpControls);
-      if (route.kind === 'not_found') throw notFound(`No route for ${request.method} ${url.pathname}`);
-      // OPTIONS asks what a path takes: 204 with `Allow`, no key needed.
-      if (route.kind === 'method_not_allowed' && request.method.toUpperCase() === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: route.allow.join(', ') } });
-      if (route.kind === 'method_not_allowed') throw methodNotAllowed(request.method, route.allow);
-      const { operation, pathParams } = route;
-      const principal = this.keys.authenticate(request.headers);
-      requireScope(principal, operation.scope);
-      if (this.rateLimitSetting) this.limiter.hit('requests', principal.key, this.rateLimitSetting.requestsPerMinute);
-      const handler = this.handlers.get(operation.sdkMethod);
-      if (!handler) {
-        throw new MockHttpError(501, 'not_implemented', `${operation.sdkMethod} is not implemented by the mock service yet`);
-      }
-      // The body was read once, above: a multipart handler gets the bytes back as a request of its own.
-      const forHandler = body.kind === 'multipart' ? new Request(request, { body: body.bytes }) : request;
-      const ctx = this.context(operation, pathParams, await inputOf(operation, url, body, request), principal, forHandler);
-      return toResponse(await handler.handle(ctx), operation);
-    } catch (err) {
-      if (err instanceof MockHttpError) return errorResponse(err);
-      const message = err instanceof Error ? err.message : String(err);
-      return errorResponse(new MockHttpError(500, 'api_error', `The mock service failed: ${message}`));
-    }
-  }
-
-  private context(
-    operation: Operation,
-    pathParams: Record<string, string>,
-    input: unknown,
-    principal: Principal,
-    request: Request,
-  ): HandlerContext {
-    return {
-      operation,
-      pathParams,
-      input,
-      principal,
-      store: this.store,
-      clock: this.clock,
-      events: this.events,
-      timestamp: () => new Date(this.clock.now()).toISOString(),
-      limit: (name, perMinute) => this.limiter.hit(name, principal.key, perMinute),
-      request,
-      uploadsDisabled: this.uploads.disabled(principal.organizationId),
-    };
-  }
-}
-
-/** A HEAD answer: the GET answer's status and headers, its length kept, no body. */
-async function withoutBody(response: Response): Promise<Response> {
-  const headers = new Headers(response.headers);
-  if (response.body) headers.set('content-length', String((await response.arrayBuffer()).byteLength));
-  return new Response(null, { status: response.status, statusText: response.statusText, headers });
-}
-
-/** The checked body (POST/PUT/PATCH; an upload's form with its files) or query (GET/DELETE). */
-async function inputOf(operation: Operation, url: URL, body: BodyRead, request: Request): Promise<unknown> {
-  const refusal = bodyRefusal(body);
-  if (refusal) throw refusal;
-  const query = operation.method === 'GET' || operation.method === 'DELETE';
-  const form = operation.multipart && body.kind === 'multipart';
-  const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : form ? await formObject(body.bytes, request.headers) : {};
-  const proto = protoKeyPath(raw);
-  if (proto !== undefined) throw badRequest('is not a field the service takes', proto);
-  return operation.params ? validate(operation.params, raw) : raw;
-}
-
-/** Notes in the log what a test may ask of an answer: its `Retry-After`, and whether it was a replay. */
-function noteAnswer(entry: RecordedRequest, response: Response): void {
-  const retryAfter = response.headers.get('retry-after');
-  if (retryAfter !== null) entry.retryAfter = retryAfter;
-  if (response.headers.get('idempotent-replayed') === 'true') entry.replayed = true;
-}
-
-function toResponse(result: unknown, operation: Operation): Response {
-  if (result instanceof Reply) return jsonResponse(result.status ?? operation.status ?? 200, result.body, result.headers);
-  if (result === undefined) return new Response(null, { status: operation.status ?? 204 });
-  return jsonResponse(operation.status ?? 200, result);
 }
 
 /**

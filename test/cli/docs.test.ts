@@ -64,7 +64,7 @@ describe('docs/cli.md', () => {
   });
 
   it('"Testing from Python, Go or any language": the table of control routes is the one the code serves', async () => {
-    const { mockControlsMarkdown } = await import('../../src/testing/index.js');
+    const { mockControlsMarkdown } = await import('../../src/testing/control.js');
     expect(readFileSync(join(ROOT, 'docs/cli.md'), 'utf8')).toContain(`\n${mockControlsMarkdown()}\n`);
   });
 

@@ -16,7 +16,8 @@ import {
   toFile,
   type ContextFileUploadParams,
 } from '../../src/index.js';
-import { CONTEXT_FILES, FILE_PROCESSING_MS, createMockService } from '../../src/testing/index.js';
+import { FILE_PROCESSING_MS, createMockService } from '../../src/testing/index.js';
+import { CONTEXT_FILES } from '../../src/testing/models/context/files.js';
 import { binary, form, KEYS, MiB, SECOND, useContextMock } from './_context.js';
 
 const h = useContextMock();

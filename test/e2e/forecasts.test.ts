@@ -11,7 +11,8 @@ import {
   ValidationError,
   type ForecastTask,
 } from '../../src/index.js';
-import { DEFAULT_BALANCE, PRICES, type MockForecastEvent } from '../../src/testing/index.js';
+import { PRICES, type MockForecastEvent } from '../../src/testing/index.js';
+import { DEFAULT_BALANCE } from '../../src/testing/models/credits.js';
 import { binary, HOUR, KEYS, MINUTE, multipleChoice, numeric, useForecastMock } from './_forecasts.js';
 
 const h = useForecastMock();

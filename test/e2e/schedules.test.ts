@@ -1,7 +1,7 @@
 // Schedules and watches end to end: forecasts started on the mock clock, cadence and size limits.
 import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../../src/index.js';
-import { DEFAULT_BALANCE, PRICES } from '../../src/testing/index.js';
+import { DEFAULT_BALANCE, PRICES } from '../../src/testing/models/credits.js';
 import { binary, HOUR, useForecastMock } from './_forecasts.js';
 
 const h = useForecastMock();

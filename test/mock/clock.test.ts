@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_START_MS, ManualClock, ScaledClock, createMockService } from '../../src/testing/index.js';
+import { ManualClock, ScaledClock, createMockService } from '../../src/testing/index.js';
+import { DEFAULT_START_MS } from '../../src/testing/clock.js';
 import { binary, call, type Question } from './_helpers.js';
 
 describe('ManualClock', () => {

@@ -2,7 +2,8 @@
 // OpenAPI document, and the real service's document (dist/openapi.json) without it.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createMockService, MOCK_CONTROLS, MOCK_CONTROL_PREFIX, withMockControls } from '../../src/testing/index.js';
+import { createMockService, MOCK_CONTROL_PREFIX, withMockControls } from '../../src/testing/index.js';
+import { MOCK_CONTROLS } from '../../src/testing/control.js';
 
 const ORIGIN = 'http://mock';
 const get = (service: ReturnType<typeof createMockService>, path: string) =>

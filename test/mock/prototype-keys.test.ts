@@ -3,7 +3,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForecastData } from '../../src/schemas/records/forecasts.js';
-import { createMockService, ManualClock, priceOf, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { createMockService, ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { priceOf } from '../../src/testing/models/credits.js';
 import { forecastValue } from '../../src/testing/models/decision.js';
 import { canonicalJson } from '../../src/testing/webhooks/body.js';
 

@@ -5,8 +5,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ForecastingClient, verifyWebhook, type WebhookEvent } from '../../src/index.js';
-import { DEFAULT_START_MS, ManualClock, mockClientOptions, startMockServer, type MockServer, type MockServerOptions } from '../../src/testing/index.js';
-import { REPORT_PENDING_MS, REPORT_WRITING_MS } from '../../src/testing/models/forecast-task.js';
+import { ManualClock, mockClientOptions, startMockServer, type MockServer, type MockServerOptions } from '../../src/testing/index.js';
+import { DEFAULT_START_MS } from '../../src/testing/clock.js';
+import { REPORT_PENDING_MS, REPORT_WRITING_MS } from '../../src/testing/models/forecasts/task.js';
 import { webhookMiddleware } from '../../src/webhooks/express.js';
 import { startReceiver } from './_receiver.js';
 

@@ -5,41 +5,14 @@
  */
 import { CHAT_MESSAGES_PER_MINUTE } from '../../api/limits.js';
 import { chatOperations as ops } from '../../api/chat.js';
-import type { ChatMessage, ChatThread } from '../../schemas/records/chat.js';
-import type { ForecastData } from '../../schemas/records/forecasts.js';
 import { badRequest, conflict, notFound } from '../http.js';
-import { forecastDataOf } from '../models/forecast-data.js';
+import { forecastDataOf } from '../models/forecasts/data.js';
 import { cursorPage } from '../paging.js';
-import { collectionKey, type Ownership } from '../store.js';
-import { addNote } from '../models/context.js';
+import { answer, THREADS, threadView, type ThreadRecord } from '../models/chat.js';
+import { addNote } from '../models/context/files.js';
 import type { Treatment } from '../../schemas/enums.js';
-import { findVisibleTask } from './forecasts.js';
-import { on, type HandlerContext } from './types.js';
-
-interface ThreadRecord extends Ownership {
-  id: string;
-  taskId: string;
-  questionId: string;
-  messages: ChatMessage[];
-  createdAt: string;
-  updatedAt: string;
-}
-const THREADS = collectionKey<ThreadRecord>('chatThreads');
-
-const threadView = ({ ownerId: _o, organizationId: _g, questionId: _q, ...thread }: ThreadRecord): ChatThread => thread;
-
-/** A short, deterministic answer from the forecast's number. */
-function answer(data: ForecastData, question: string): string {
-  const p = data.payload as Record<string, unknown>;
-  const pct = (x: number) => `${Math.round(x * 100)}%`;
-  const headline =
-    data.questionType === 'binary'
-      ? `The forecast gives ${pct(data.payload.probability)} for YES`
-      : data.questionType === 'multiple_choice'
-        ? `The most likely option is "${Object.entries(data.payload.probabilities).sort((a, b) => b[1] - a[1])[0]?.[0]}"`
-        : `The median estimate is ${String((p['percentiles'] as { p50: number }).p50)}`;
-  return `${headline} on "${question}". The subforecasts weighed base rates first, then recent news; a surprise in official data would move it most.`;
-}
+import { findVisibleTask } from '../models/forecasts/views.js';
+import { handlersFor, type HandlerContext } from './types.js';
 
 function thread(ctx: HandlerContext, taskId: string, threadId: string): ThreadRecord {
   const found = ctx.store.collection(THREADS).get(threadId);
@@ -47,14 +20,13 @@ function thread(ctx: HandlerContext, taskId: string, threadId: string): ThreadRe
   return found;
 }
 
-export const chatHandlers = [
-  on(ops.list, (ctx) => {
+export const chatHandlers = handlersFor(ops, {
+  list: (ctx) => {
     const task = findVisibleTask(ctx, ctx.pathParams['task_id']!);
     const threads = ctx.store.collection(THREADS).list((t) => t.taskId === task.id && t.ownerId === ctx.principal.userId);
     return cursorPage(threads.map(threadView), ctx.input, (t) => t.id);
-  }),
-
-  on(ops.create, (ctx) => {
+  },
+  create: (ctx) => {
     const task = findVisibleTask(ctx, ctx.pathParams['task_id']!);
     if (task.status !== 'completed') throw conflict(`Chat works on a completed forecast; this one is ${task.status}`);
     ctx.limit('chat messages', CHAT_MESSAGES_PER_MINUTE);
@@ -86,14 +58,12 @@ export const chatHandlers = [
     );
     record.updatedAt = now;
     return threadView(record);
-  }),
-
-  on(ops.retrieve, (ctx) => {
+  },
+  retrieve: (ctx) => {
     const task = findVisibleTask(ctx, ctx.pathParams['task_id']!);
     return threadView(thread(ctx, task.id, ctx.pathParams['thread_id']!));
-  }),
-
-  on(ops.acceptContext, (ctx) => {
+  },
+  acceptContext: (ctx) => {
     const id = ctx.pathParams['message_id']!;
     const owner = ctx.store.collection(THREADS).list((t) => t.ownerId === ctx.principal.userId && t.messages.some((m) => m.id === id))[0];
     const message = owner?.messages.find((m) => m.id === id);
@@ -101,5 +71,5 @@ export const chatHandlers = [
     const suggestion = message.suggestedContext;
     if (message.role !== 'assistant' || !suggestion) throw badRequest('has no suggested context to save', 'messageId');
     return addNote(ctx, owner.questionId, suggestion.text, (ctx.input.treatment ?? suggestion.treatment ?? 'consider') as Treatment);
-  }),
-];
+  },
+});

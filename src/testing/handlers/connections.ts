@@ -10,7 +10,7 @@ import { requireOrganizationAdmin } from '../auth.js';
 import { badRequest, notFound } from '../http.js';
 import { canSeeConnection, CONNECTIONS, resolvedKind, testConnection, type ConnectionRecord } from '../models/connections.js';
 import { cursorPage } from '../paging.js';
-import { on, type HandlerContext } from './types.js';
+import { handlersFor, type HandlerContext } from './types.js';
 
 /** How long a sign-in address works, in ms (the mock's choice). */
 const SIGN_IN_TTL_MS = 10 * 60_000;
@@ -35,8 +35,8 @@ function writable(ctx: HandlerContext): ConnectionRecord {
   return r;
 }
 
-export const connectionHandlers = [
-  on(ops.list, (ctx) =>
+export const connectionHandlers = handlersFor(ops, {
+  list: (ctx) =>
     cursorPage(
       ctx.store
         .collection(CONNECTIONS)
@@ -45,9 +45,7 @@ export const connectionHandlers = [
       ctx.input,
       (c) => c.id,
     ),
-  ),
-
-  on(ops.create, (ctx) => {
+  create: (ctx) => {
     const { scope, name, url, authKind, api_key, apiKeyHeader } = ctx.input;
     if (scope === 'organization') requireOrganizationAdmin(ctx.principal, 'scope: an organization connection');
     // The SDK judged the literal; the service resolves the name (here, on the simulated network).
@@ -75,11 +73,9 @@ export const connectionHandlers = [
     const record = { id, ownerId, organizationId, connection: draft, membersOff: [], signedIn: false };
     record.connection = testConnection(ctx.store, record, now);
     return view(ctx, ctx.store.collection(CONNECTIONS).insert(record));
-  }),
-
-  on(ops.retrieve, (ctx) => view(ctx, find(ctx))),
-
-  on(ops.update, (ctx) => {
+  },
+  retrieve: (ctx) => view(ctx, find(ctx)),
+  update: (ctx) => {
     const r = writable(ctx);
     const { name, enabled, tools } = ctx.input;
     const known = new Set(r.connection.tools.map((t) => t.name));
@@ -94,27 +90,23 @@ export const connectionHandlers = [
       updatedAt: ctx.timestamp(),
     };
     return view(ctx, r);
-  }),
-
-  on(ops.delete, (ctx) => {
+  },
+  delete: (ctx) => {
     ctx.store.collection(CONNECTIONS).delete(writable(ctx).id);
-  }),
-
-  on(ops.test, (ctx) => {
+  },
+  test: (ctx) => {
     const r = writable(ctx);
     r.connection = testConnection(ctx.store, r, ctx.timestamp());
     return view(ctx, r);
-  }),
-
-  on(ops.memberSwitch, (ctx) => {
+  },
+  memberSwitch: (ctx) => {
     const r = find(ctx);
     if (r.connection.scope !== 'organization') throw badRequest('the member switch is for organization connections; switch a personal one with enabled', 'connectionId');
     const me = ctx.principal.userId;
     r.membersOff = r.membersOff.filter((u) => u !== me).concat(ctx.input.enabled ? [] : [me]);
     return view(ctx, r);
-  }),
-
-  on(ops.signIn, (ctx) => {
+  },
+  signIn: (ctx) => {
     const r = writable(ctx);
     if (r.connection.authKind !== 'oauth') throw badRequest(`signing in is for oauth connections; this one is ${r.connection.authKind}`, 'authKind');
     const { origin } = new URL(r.connection.url);
@@ -123,5 +115,5 @@ export const connectionHandlers = [
       authorizationUrl: `${origin}/oauth/authorize?response_type=code&client_id=forecasting-service&state=${state}`,
       expiresAt: new Date(ctx.clock.now() + SIGN_IN_TTL_MS).toISOString(),
     };
-  }),
-];
+  },
+});

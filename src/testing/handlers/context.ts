@@ -5,10 +5,10 @@
  */
 import { contextOperations as nops, fileOperations as fops } from '../../api/context.js';
 import { conflict, MockHttpError, notFound, Reply } from '../http.js';
-import { addNote, CONTEXT_NOTES, deleteFile, editFile, fileView, filesOf, findFile, replaceFile, storeFile, type UploadInput } from '../models/context.js';
+import { addNote, CONTEXT_NOTES, deleteFile, editFile, fileView, filesOf, findFile, replaceFile, storeFile, type UploadInput } from '../models/context/files.js';
 import { findVisibleQuestion } from '../models/question.js';
 import { cursorPage } from '../paging.js';
-import { on, type HandlerContext } from './types.js';
+import { handlersFor, type HandlerContext } from './types.js';
 
 const questionOf = (ctx: HandlerContext) => findVisibleQuestion(ctx, ctx.pathParams['question_id']!).id;
 
@@ -27,49 +27,43 @@ function note(ctx: HandlerContext) {
 const file = (ctx: HandlerContext) => findFile(ctx.store, { questionId: questionOf(ctx) }, ctx.pathParams['file_id']!);
 
 export const contextHandlers = [
-  on(nops.list, (ctx) => {
-    const questionId = questionOf(ctx);
-    return cursorPage(ctx.store.collection(CONTEXT_NOTES).list((n) => n.questionId === questionId), ctx.input, (n) => n.id);
+  ...handlersFor(nops, {
+    list: (ctx) => {
+      const questionId = questionOf(ctx);
+      return cursorPage(ctx.store.collection(CONTEXT_NOTES).list((n) => n.questionId === questionId), ctx.input, (n) => n.id);
+    },
+    create: (ctx) => addNote(ctx, questionOf(ctx), ctx.input.text, ctx.input.treatment ?? 'consider'),
+    update: (ctx) => {
+      const found = note(ctx);
+      if (found.usedByTaskId) throw conflict(`noteId: forecast ${found.usedByTaskId} already used this note; add a new one`);
+      const { text = found.text, treatment = found.treatment } = ctx.input;
+      return Object.assign(found, { text, treatment, updatedAt: ctx.timestamp() });
+    },
+    delete: (ctx) => {
+      ctx.store.collection(CONTEXT_NOTES).delete(note(ctx).id);
+    },
+    ready: (ctx) => {
+      const files = filesOf(ctx.store, { questionId: questionOf(ctx) });
+      // The mock's choice: while a file is processing, Retry-After says when the next one is done.
+      const next = Math.min(...files.map((f) => f.timer?.at ?? Infinity));
+      const headers: Record<string, string> = next < Infinity ? { 'retry-after': String(ctx.clock.realSeconds(next - ctx.clock.now())) } : {};
+      return new Reply({ ready: files.every((f) => f.status === 'ready') }, { headers });
+    },
   }),
-
-  on(nops.create, (ctx) => addNote(ctx, questionOf(ctx), ctx.input.text, ctx.input.treatment ?? 'consider')),
-
-  on(nops.update, (ctx) => {
-    const found = note(ctx);
-    if (found.usedByTaskId) throw conflict(`noteId: forecast ${found.usedByTaskId} already used this note; add a new one`);
-    const { text = found.text, treatment = found.treatment } = ctx.input;
-    return Object.assign(found, { text, treatment, updatedAt: ctx.timestamp() });
-  }),
-
-  on(nops.delete, (ctx) => {
-    ctx.store.collection(CONTEXT_NOTES).delete(note(ctx).id);
-  }),
-
-  on(nops.ready, (ctx) => {
-    const files = filesOf(ctx.store, { questionId: questionOf(ctx) });
-    // The mock's choice: while a file is processing, Retry-After says when the next one is done.
-    const next = Math.min(...files.map((f) => f.timer?.at ?? Infinity));
-    const headers: Record<string, string> = next < Infinity ? { 'retry-after': String(ctx.clock.realSeconds(next - ctx.clock.now())) } : {};
-    return new Reply({ ready: files.every((f) => f.status === 'ready') }, { headers });
-  }),
-
-  on(fops.list, (ctx) => cursorPage(filesOf(ctx.store, { questionId: questionOf(ctx) }).map(fileView), ctx.input, (f) => f.id)),
-
-  on(fops.upload, async (ctx) => {
-    const questionId = questionOf(ctx);
-    requireUploads(ctx);
-    return fileView(await storeFile(ctx, { questionId }, ctx.input as UploadInput));
-  }),
-
-  on(fops.retrieve, (ctx) => fileView(file(ctx))),
-
-  on(fops.update, (ctx) => fileView(editFile(ctx, file(ctx)))),
-
-  on(fops.delete, (ctx) => deleteFile(ctx.store, file(ctx))),
-
-  on(fops.replace, async (ctx) => {
-    const found = file(ctx);
-    requireUploads(ctx);
-    return fileView(await replaceFile(ctx, found, ctx.input as UploadInput));
+  ...handlersFor(fops, {
+    list: (ctx) => cursorPage(filesOf(ctx.store, { questionId: questionOf(ctx) }).map(fileView), ctx.input, (f) => f.id),
+    upload: async (ctx) => {
+      const questionId = questionOf(ctx);
+      requireUploads(ctx);
+      return fileView(await storeFile(ctx, { questionId }, ctx.input as UploadInput));
+    },
+    retrieve: (ctx) => fileView(file(ctx)),
+    update: (ctx) => fileView(editFile(ctx, ctx.input, file(ctx))),
+    delete: (ctx) => deleteFile(ctx.store, file(ctx)),
+    replace: async (ctx) => {
+      const found = file(ctx);
+      requireUploads(ctx);
+      return fileView(await replaceFile(ctx, found, ctx.input as UploadInput));
+    },
   }),
 ];

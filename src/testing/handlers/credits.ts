@@ -4,6 +4,8 @@
  */
 import { creditOperations as ops } from '../../api/account.js';
 import { creditsOf, creditsView } from '../models/credits.js';
-import { on } from './types.js';
+import { handlersFor } from './types.js';
 
-export const creditHandlers = [on(ops.retrieve, (ctx) => creditsView(creditsOf(ctx.store, ctx.principal.organizationId), ctx.store))];
+export const creditHandlers = handlersFor(ops, {
+  retrieve: (ctx) => creditsView(creditsOf(ctx.store, ctx.principal.organizationId), ctx.store),
+});

@@ -10,7 +10,7 @@ import { badRequest } from '../http.js';
 import { validate } from '../input.js';
 import { draftQuestion, withClarification, withGuidance } from '../models/draft.js';
 import { pickDefinition, type QuestionDefinition } from '../models/question.js';
-import { on, type HandlerContext } from './types.js';
+import type { HandlerContext, HandlerTable } from './types.js';
 
 /** Counts the call against the drafting limit shared by the three operations. */
 const countDraft = (ctx: HandlerContext) => ctx.limit('drafting calls', DRAFTING_PER_MINUTE);
@@ -21,24 +21,23 @@ function requiredText(value: string | undefined, field: string): string {
   return value;
 }
 
-export const draftingHandlers = [
-  on(ops.normalize, (ctx) => {
+/** The drafting part of the questions' table (`handlers/questions.ts` holds the rest). */
+export const draftingHandlers: Pick<HandlerTable<typeof ops>, 'normalize' | 'clarify' | 'revise'> = {
+  normalize: (ctx) => {
     countDraft(ctx);
     return draftQuestion(ctx.input.title, ctx.clock.now());
-  }),
-
-  on(ops.clarify, (ctx) => {
+  },
+  clarify: (ctx) => {
     countDraft(ctx);
     const title = requiredText(ctx.input.title, 'title');
     const answer = requiredText(ctx.input.answer, 'answer');
     return withClarification(draftQuestion(title, ctx.clock.now()), answer);
-  }),
-
-  on(ops.revise, (ctx) => {
+  },
+  revise: (ctx) => {
     countDraft(ctx);
     if (ctx.input.question === undefined) throw badRequest('is required', 'question');
     const guidance = requiredText(ctx.input.guidance, 'guidance');
     const draft = pickDefinition(validate(QuestionDefinitionSchema, ctx.input.question, 'question')) as QuestionDefinition;
     return { status: 'ok', question: withGuidance(draft, guidance) };
-  }),
-];
+  },
+};

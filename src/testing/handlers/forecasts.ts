@@ -7,7 +7,7 @@ import { forecastOperations as ops, questionForecastOperations as qops, runModeO
 import { QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../api/limits.js';
 import { ForecastCreateParams, type RunModeKey } from '../../schemas/forecasts.js';
 import type { ForecastListItem } from '../../schemas/records/forecasts.js';
-import { MockHttpError, notFound, Reply, type HeaderMap } from '../http.js';
+import { MockHttpError, Reply, type HeaderMap } from '../http.js';
 import { validate } from '../input.js';
 import { priceOf } from '../models/credits.js';
 import {
@@ -15,30 +15,17 @@ import {
   RUN_MODE_PLANS,
   cancelForecast,
   isFinalTask,
-  listItemView,
   startForecast,
-  taskView,
-} from '../models/forecast-task.js';
-import { canSee, findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
+} from '../models/forecasts/task.js';
+import { findVisibleTask, listItemView, taskView, visibleTask } from '../models/forecasts/views.js';
+import { findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
 import { findTemplate, questionFromTemplate } from '../models/templates.js';
 import type { ConnectionSwitches } from '../models/connections.js';
 import { cursorPage } from '../paging.js';
 import type { ForecastRecord, QuestionRecord } from '../store.js';
-import { on, type HandlerContext, type InputOf } from './types.js';
+import { handlersFor, type HandlerContext, type InputOf } from './types.js';
 
 type CreateBody = InputOf<typeof ops.create>;
-
-/** A task the caller may see: its own, or one on a question its organization shares. Else 404. */
-export function findVisibleTask(ctx: HandlerContext, id: string): ForecastRecord {
-  const record = ctx.store.forecasts.get(id);
-  if (!record || !visible(ctx, record)) throw notFound(`taskId: no forecast task ${id}`);
-  return record;
-}
-
-function visible(ctx: HandlerContext, r: ForecastRecord): boolean {
-  const question = ctx.store.questions.get(r.questionId);
-  return r.ownerId === ctx.principal.userId || (question !== undefined && canSee(question, ctx.principal));
-}
 
 /** Context notes sent with a forecast need `questions:write` as well as `forecasts:write`. */
 function requireContextScope(ctx: HandlerContext, context: readonly unknown[] | undefined): void {
@@ -137,86 +124,83 @@ const page = (ctx: HandlerContext, records: ForecastRecord[], query: { fields?: 
 };
 
 export const forecastHandlers = [
-  on(runModeOperations.list, (ctx) =>
-    cursorPage(
-      Object.entries(RUN_MODE_PLANS).map(([key, plan]) => ({
-        key,
-        name: plan.name,
-        credits: priceOf(ctx.store, `forecast.${key}`),
-        approximateMinutes: plan.minutes,
-        isDefault: key === DEFAULT_RUN_MODE,
-      })),
-      ctx.input,
-      (m) => m.key,
-    ),
-  ),
-
-  on(ops.create, (ctx) => new Reply(taskView(ctx.store, startFromBody(ctx, ctx.input), { viewer: ctx.principal }), { headers: started(ctx) })),
-
-  on(ops.retrieve, (ctx) => {
-    const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
-    return new Reply(taskView(ctx.store, record, { ...ctx.input, viewer: ctx.principal }), { headers: retryAfter(ctx, readAgainIn(record)) });
+  ...handlersFor(runModeOperations, {
+    list: (ctx) =>
+      cursorPage(
+        Object.entries(RUN_MODE_PLANS).map(([key, plan]) => ({
+          key,
+          name: plan.name,
+          credits: priceOf(ctx.store, `forecast.${key}`),
+          approximateMinutes: plan.minutes,
+          isDefault: key === DEFAULT_RUN_MODE,
+        })),
+        ctx.input,
+        (m) => m.key,
+      ),
   }),
-
-  on(ops.cancel, (ctx) => {
-    const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
-    cancelForecast(ctx, record);
-    return taskView(ctx.store, record, { viewer: ctx.principal });
+  ...handlersFor(ops, {
+    create: (ctx) => new Reply(taskView(ctx.store, startFromBody(ctx, ctx.input), { viewer: ctx.principal }), { headers: started(ctx) }),
+    retrieve: (ctx) => {
+      const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
+      return new Reply(taskView(ctx.store, record, { ...ctx.input, viewer: ctx.principal }), { headers: retryAfter(ctx, readAgainIn(record)) });
+    },
+    cancel: (ctx) => {
+      const record = findVisibleTask(ctx, ctx.pathParams['task_id']!);
+      cancelForecast(ctx, record);
+      return taskView(ctx.store, record, { viewer: ctx.principal });
+    },
+    createBatch: (ctx) => {
+      const items = ctx.input.items.map((raw, index) => {
+        try {
+          const body = validate(ForecastCreateParams, raw, `items.${index}`);
+          return { index, status: 'accepted', taskId: startFromBody(ctx, body).id };
+        } catch (err) {
+          return { index, status: 'rejected', error: itemError(err) };
+        }
+      });
+      const accepted = items.filter((i) => i.status === 'accepted').length;
+      return new Reply({ counts: { total: items.length, accepted, rejected: items.length - accepted }, items }, { headers: accepted > 0 ? started(ctx) : {} });
+    },
+    cancelBatch: (ctx) => {
+      const items = ctx.input.taskIds.map((taskId) => {
+        try {
+          const record = findVisibleTask(ctx, taskId);
+          return { taskId, status: cancelForecast(ctx, record) ? 'cancelled' : 'already_finished' };
+        } catch (err) {
+          return { taskId, status: 'rejected', error: itemError(err) };
+        }
+      });
+      const count = (status: string) => items.filter((i) => i.status === status).length;
+      return {
+        items,
+        counts: { total: items.length, cancelled: count('cancelled'), alreadyFinished: count('already_finished'), rejected: count('rejected') },
+      };
+    },
+    list: (ctx) => {
+      const { status, questionId, taskId, autoforecast, scope } = ctx.input;
+      const [statuses, questions, tasks] = [many(status), many(questionId), many(taskId)];
+      const records = ctx.store.forecasts.list(
+        (r) =>
+          (scope === 'all_visible' ? visibleTask(ctx, r) : r.ownerId === ctx.principal.userId) &&
+          (!statuses || statuses.includes(r.status)) &&
+          (!questions || questions.includes(r.questionId)) &&
+          (!tasks || tasks.includes(r.id)) &&
+          (!autoforecast || (autoforecast === 'any' ? r.startedBy !== 'api' : r.startedBy === autoforecast)),
+      );
+      return page(ctx, records, ctx.input);
+    },
   }),
-
-  on(ops.createBatch, (ctx) => {
-    const items = ctx.input.items.map((raw, index) => {
-      try {
-        const body = validate(ForecastCreateParams, raw, `items.${index}`);
-        return { index, status: 'accepted', taskId: startFromBody(ctx, body).id };
-      } catch (err) {
-        return { index, status: 'rejected', error: itemError(err) };
-      }
-    });
-    const accepted = items.filter((i) => i.status === 'accepted').length;
-    return new Reply({ counts: { total: items.length, accepted, rejected: items.length - accepted }, items }, { headers: accepted > 0 ? started(ctx) : {} });
-  }),
-
-  on(ops.cancelBatch, (ctx) => {
-    const items = ctx.input.taskIds.map((taskId) => {
-      try {
-        const record = findVisibleTask(ctx, taskId);
-        return { taskId, status: cancelForecast(ctx, record) ? 'cancelled' : 'already_finished' };
-      } catch (err) {
-        return { taskId, status: 'rejected', error: itemError(err) };
-      }
-    });
-    const count = (status: string) => items.filter((i) => i.status === status).length;
-    return {
-      items,
-      counts: { total: items.length, cancelled: count('cancelled'), alreadyFinished: count('already_finished'), rejected: count('rejected') },
-    };
-  }),
-
-  on(ops.list, (ctx) => {
-    const { status, questionId, taskId, autoforecast, scope } = ctx.input;
-    const [statuses, questions, tasks] = [many(status), many(questionId), many(taskId)];
-    const records = ctx.store.forecasts.list(
-      (r) =>
-        (scope === 'all_visible' ? visible(ctx, r) : r.ownerId === ctx.principal.userId) &&
-        (!statuses || statuses.includes(r.status)) &&
-        (!questions || questions.includes(r.questionId)) &&
-        (!tasks || tasks.includes(r.id)) &&
-        (!autoforecast || (autoforecast === 'any' ? r.startedBy !== 'api' : r.startedBy === autoforecast)),
-    );
-    return page(ctx, records, ctx.input);
-  }),
-
-  on(qops.list, (ctx) => {
-    const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
-    const statuses = many(ctx.input.status);
-    const records = ctx.store.forecasts.list((r) => r.questionId === question.id && visible(ctx, r) && (!statuses || statuses.includes(r.status)));
-    return page(ctx, records, ctx.input);
-  }),
-
-  on(qops.create, (ctx) => {
-    const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
-    requireContextScope(ctx, ctx.input.context);
-    return new Reply(taskView(ctx.store, start(ctx, question, ctx.input), { viewer: ctx.principal }), { headers: started(ctx) });
+  ...handlersFor(qops, {
+    list: (ctx) => {
+      const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
+      const statuses = many(ctx.input.status);
+      const records = ctx.store.forecasts.list((r) => r.questionId === question.id && visibleTask(ctx, r) && (!statuses || statuses.includes(r.status)));
+      return page(ctx, records, ctx.input);
+    },
+    create: (ctx) => {
+      const question = findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
+      requireContextScope(ctx, ctx.input.context);
+      return new Reply(taskView(ctx.store, start(ctx, question, ctx.input), { viewer: ctx.principal }), { headers: started(ctx) });
+    },
   }),
 ];

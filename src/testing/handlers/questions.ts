@@ -21,28 +21,25 @@ import {
 } from '../models/question.js';
 import { findTemplate, questionFromTemplate } from '../models/templates.js';
 import { cursorPage, offsetPage } from '../paging.js';
-import { on, type HandlerContext } from './types.js';
+import { draftingHandlers } from './drafting.js';
+import { handlersFor, type HandlerContext } from './types.js';
 
 const EDITABLE_AFTER_FORECAST: ReadonlySet<string> = new Set(FIELDS_EDITABLE_AFTER_FORECAST);
 
 /** The `question_id` path parameter (the router always sets it for these routes). */
 const questionId = (ctx: HandlerContext) => ctx.pathParams['question_id'] ?? '';
 
-export const questionHandlers = [
-  on(
-    ops.create,
-    (ctx) => {
-      if ('templateId' in ctx.input && typeof ctx.input.templateId === 'string') {
-        const built = questionFromTemplate(findTemplate(ctx, ctx.input.templateId), ctx.input);
-        return insertQuestion(ctx, built.definition, built.sourceTemplate, built.presetId);
-      }
-      return insertQuestion(ctx, ctx.input as QuestionDefinition);
-    },
-  ),
-
-  on(ops.retrieve, (ctx) => findVisibleQuestion(ctx, questionId(ctx)).question),
-
-  on(ops.update, (ctx) => {
+export const questionHandlers = handlersFor(ops, {
+  ...draftingHandlers,
+  create: (ctx) => {
+    if ('templateId' in ctx.input && typeof ctx.input.templateId === 'string') {
+      const built = questionFromTemplate(findTemplate(ctx, ctx.input.templateId), ctx.input);
+      return insertQuestion(ctx, built.definition, built.sourceTemplate, built.presetId);
+    }
+    return insertQuestion(ctx, ctx.input as QuestionDefinition);
+  },
+  retrieve: (ctx) => findVisibleQuestion(ctx, questionId(ctx)).question,
+  update: (ctx) => {
     const record = findVisibleQuestion(ctx, questionId(ctx));
     const current = definitionOf(record.question);
     const patch = pickDefinition(ctx.input);
@@ -67,17 +64,14 @@ export const questionHandlers = [
     });
     ctx.store.questions.replace({ ...record, question });
     return question;
-  }),
-
-  on(ops.list, (ctx) =>
+  },
+  list: (ctx) =>
     cursorPage(
       visibleQuestions(ctx).map((r) => r.question),
       ctx.input,
       (q) => q.id,
     ),
-  ),
-
-  on(ops.browse, (ctx) => {
+  browse: (ctx) => {
     // Filters are not in the spec; the mock supports `q` (text in the title) and `type`, and ignores others.
     const text = typeof ctx.input['q'] === 'string' ? ctx.input['q'].toLowerCase() : undefined;
     const rawType = ctx.input['type'];
@@ -86,13 +80,12 @@ export const questionHandlers = [
       .map((r) => r.question)
       .filter((q) => (text === undefined || q.title.toLowerCase().includes(text)) && (!types || types.includes(q.type)));
     return offsetPage(found, ctx.input);
-  }),
-
-  on(ops.import, (ctx) => {
+  },
+  import: (ctx) => {
     const url = new URL(ctx.input.reference);
     if (url.protocol !== 'https:') throw badRequest('must be an https link to a market question', 'reference');
     const def = importedQuestion(url);
     if (!def) throw badRequest('must link to a question page (its last path segment names the question)', 'reference');
     return insertQuestion(ctx, def);
-  }),
-];
+  },
+});

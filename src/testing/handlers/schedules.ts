@@ -9,7 +9,7 @@ import { chargeForecast } from '../models/credits.js';
 import { findVisibleQuestion } from '../models/question.js';
 import { findPreset } from '../models/presets.js';
 import { cursorPage } from '../paging.js';
-import { on, type HandlerContext } from './types.js';
+import { handlersFor, type HandlerContext } from './types.js';
 
 const questionOf = (ctx: HandlerContext) => findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
 const owner = (ctx: HandlerContext) => ({ ownerId: ctx.principal.userId, organizationId: ctx.principal.organizationId });
@@ -17,59 +17,58 @@ const owner = (ctx: HandlerContext) => ({ ownerId: ctx.principal.userId, organiz
 const checkPreset = (ctx: HandlerContext, presetId: string | null | undefined) => presetId && presetId !== 'none' && findPreset(ctx.store, ctx.principal, presetId);
 
 export const scheduleHandlers = [
-  on(sops.retrieve, (ctx) => {
-    const found = ctx.store.collection(SCHEDULES).get(questionOf(ctx).id);
-    if (!found) throw notFound('The question has no schedule');
-    return scheduleView(found);
+  ...handlersFor(sops, {
+    retrieve: (ctx) => {
+      const found = ctx.store.collection(SCHEDULES).get(questionOf(ctx).id);
+      if (!found) throw notFound('The question has no schedule');
+      return scheduleView(found);
+    },
+    update: (ctx) => {
+      const questionId = questionOf(ctx).id;
+      checkPreset(ctx, ctx.input.presetId);
+      return scheduleView(putSchedule(ctx, owner(ctx), questionId, ctx.input));
+    },
+    delete: (ctx) => {
+      if (!deleteSchedule(ctx, questionOf(ctx).id)) throw notFound('The question has no schedule');
+    },
   }),
-
-  on(sops.update, (ctx) => {
-    const questionId = questionOf(ctx).id;
-    checkPreset(ctx, ctx.input.presetId);
-    return scheduleView(putSchedule(ctx, owner(ctx), questionId, ctx.input));
+  ...handlersFor(wops, {
+    retrieve: (ctx) => {
+      const found = ctx.store.collection(WATCHES).get(questionOf(ctx).id);
+      if (!found) throw notFound('The question has no watch');
+      return watchView(found);
+    },
+    update: (ctx) => {
+      const questionId = questionOf(ctx).id;
+      checkPreset(ctx, ctx.input.presetId);
+      const watches = ctx.store.collection(WATCHES);
+      const old = watches.get(questionId);
+      // Monitoring costs a monthly fee, charged when a watch is switched on (409 and no change when short).
+      if (ctx.input.enabled && !old?.enabled) chargeForecast(ctx.store, ctx.principal.organizationId, 'monitoring.question_month');
+      if (old) watches.delete(questionId);
+      const now = ctx.timestamp();
+      const record = watches.insert({
+        id: questionId,
+        questionId,
+        ...owner(ctx),
+        enabled: ctx.input.enabled,
+        changeThreshold: ctx.input.changeThreshold ?? old?.changeThreshold ?? null,
+        presetId: ctx.input.presetId === undefined ? (old?.presetId ?? null) : ctx.input.presetId,
+        createdAt: old?.createdAt ?? now,
+        updatedAt: now,
+      });
+      return watchView(record);
+    },
+    delete: (ctx) => {
+      if (!ctx.store.collection(WATCHES).delete(questionOf(ctx).id)) throw notFound('The question has no watch');
+    },
   }),
-
-  on(sops.delete, (ctx) => {
-    if (!deleteSchedule(ctx, questionOf(ctx).id)) throw notFound('The question has no schedule');
+  ...handlersFor(scheduleOperations, {
+    list: (ctx) =>
+      cursorPage(ctx.store.collection(SCHEDULES).list((s) => s.ownerId === ctx.principal.userId).map(scheduleView), ctx.input, (s) => s.questionId!),
   }),
-
-  on(wops.retrieve, (ctx) => {
-    const found = ctx.store.collection(WATCHES).get(questionOf(ctx).id);
-    if (!found) throw notFound('The question has no watch');
-    return watchView(found);
+  ...handlersFor(watchOperations, {
+    list: (ctx) =>
+      cursorPage(ctx.store.collection(WATCHES).list((w) => w.ownerId === ctx.principal.userId).map(watchView), ctx.input, (w) => w.questionId!),
   }),
-
-  on(wops.update, (ctx) => {
-    const questionId = questionOf(ctx).id;
-    checkPreset(ctx, ctx.input.presetId);
-    const watches = ctx.store.collection(WATCHES);
-    const old = watches.get(questionId);
-    // Monitoring costs a monthly fee, charged when a watch is switched on (409 and no change when short).
-    if (ctx.input.enabled && !old?.enabled) chargeForecast(ctx.store, ctx.principal.organizationId, 'monitoring.question_month');
-    if (old) watches.delete(questionId);
-    const now = ctx.timestamp();
-    const record = watches.insert({
-      id: questionId,
-      questionId,
-      ...owner(ctx),
-      enabled: ctx.input.enabled,
-      changeThreshold: ctx.input.changeThreshold ?? old?.changeThreshold ?? null,
-      presetId: ctx.input.presetId === undefined ? (old?.presetId ?? null) : ctx.input.presetId,
-      createdAt: old?.createdAt ?? now,
-      updatedAt: now,
-    });
-    return watchView(record);
-  }),
-
-  on(wops.delete, (ctx) => {
-    if (!ctx.store.collection(WATCHES).delete(questionOf(ctx).id)) throw notFound('The question has no watch');
-  }),
-
-  on(scheduleOperations.list, (ctx) =>
-    cursorPage(ctx.store.collection(SCHEDULES).list((s) => s.ownerId === ctx.principal.userId).map(scheduleView), ctx.input, (s) => s.questionId!),
-  ),
-
-  on(watchOperations.list, (ctx) =>
-    cursorPage(ctx.store.collection(WATCHES).list((w) => w.ownerId === ctx.principal.userId).map(watchView), ctx.input, (w) => w.questionId!),
-  ),
 ];

@@ -5,45 +5,13 @@
  * @module
  */
 import { shareLinkOperations as ops, subscriptionOperations as subs } from '../../api/sharing.js';
-import type { QuestionSubscription, ShareLink } from '../../schemas/records/sharing.js';
+import type { ShareLink } from '../../schemas/records/sharing.js';
 import { badRequest, conflict, notFound } from '../http.js';
 import { findVisibleQuestion } from '../models/question.js';
 import { cursorPage } from '../paging.js';
-import { collectionKey } from '../store.js';
-import { on, type HandlerContext } from './types.js';
+import { SHARE_LINKS, SUBSCRIPTIONS } from '../models/sharing.js';
+import { handlersFor, type HandlerContext } from './types.js';
 import { toBase64Url } from '../base64url.js';
-
-/**
- * Share links, as reads show them (`id` is the link id).
- * @example
- * ```ts
- * const revoked = service.store.collection(SHARE_LINKS).list((l) => l.questionId === questionId && l.revoked);
- * ```
- */
-export const SHARE_LINKS = collectionKey<ShareLink>('shareLinks');
-
-/**
- * A subscription: who follows which question (`id` is `userId:questionId`).
- * @example
- * ```ts
- * const record: SubscriptionRecord | undefined = service.store.collection(SUBSCRIPTIONS).get(`${userId}:${questionId}`);
- * console.log(record?.subscription.follows.title);
- * ```
- */
-export interface SubscriptionRecord {
-  id: string;
-  userId: string;
-  subscription: QuestionSubscription;
-}
-/**
- * The subscriptions of every user, one {@link SubscriptionRecord} per user and question followed.
- * @example
- * ```ts
- * await client.questions.subscription.follow(questionId);
- * const followers = service.store.collection(SUBSCRIPTIONS).list((s) => s.subscription.follows.id === questionId).map((s) => s.userId);
- * ```
- */
-export const SUBSCRIPTIONS = collectionKey<SubscriptionRecord>('subscriptions');
 
 const questionOf = (ctx: HandlerContext) => findVisibleQuestion(ctx, ctx.pathParams['question_id']!);
 
@@ -64,70 +32,66 @@ function expiry(ctx: HandlerContext, value: string | null | undefined): string |
 }
 
 export const sharingHandlers = [
-  on(ops.list, (ctx) => {
-    const question = questionOf(ctx);
-    return cursorPage(ctx.store.collection(SHARE_LINKS).list((l) => l.questionId === question.id), ctx.input, (l) => l.id);
+  ...handlersFor(ops, {
+    list: (ctx) => {
+      const question = questionOf(ctx);
+      return cursorPage(ctx.store.collection(SHARE_LINKS).list((l) => l.questionId === question.id), ctx.input, (l) => l.id);
+    },
+    create: (ctx) => {
+      const question = questionOf(ctx);
+      const now = ctx.timestamp();
+      const token = toBase64Url(crypto.getRandomValues(new Uint8Array(18)));
+      return ctx.store.collection(SHARE_LINKS).insert({
+        id: crypto.randomUUID(),
+        questionId: question.id,
+        // The address a person opens, on the host the request came to.
+        url: `${new URL(ctx.request.url).origin}/share/${token}`,
+        label: ctx.input.label ?? null,
+        revoked: false,
+        revokedAt: null,
+        expiresAt: expiry(ctx, ctx.input.expiresAt) ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    },
+    retrieve: (ctx) => findLink(ctx),
+    update: (ctx) => {
+      const link = findLink(ctx);
+      if (link.revoked) throw conflict('linkId: a revoked share link cannot change; create a new one');
+      const expiresAt = expiry(ctx, ctx.input.expiresAt);
+      return Object.assign(link, {
+        ...(ctx.input.label !== undefined && { label: ctx.input.label }),
+        ...(expiresAt !== undefined && { expiresAt }),
+        updatedAt: ctx.timestamp(),
+      });
+    },
+    delete: (ctx) => {
+      ctx.store.collection(SHARE_LINKS).delete(findLink(ctx).id);
+    },
+    revoke: (ctx) => {
+      const link = findLink(ctx);
+      // Revoking again changes nothing.
+      if (!link.revoked) Object.assign(link, { revoked: true, revokedAt: ctx.timestamp(), updatedAt: ctx.timestamp() });
+      return link;
+    },
   }),
-
-  on(ops.create, (ctx) => {
-    const question = questionOf(ctx);
-    const now = ctx.timestamp();
-    const token = toBase64Url(crypto.getRandomValues(new Uint8Array(18)));
-    return ctx.store.collection(SHARE_LINKS).insert({
-      id: crypto.randomUUID(),
-      questionId: question.id,
-      // The address a person opens, on the host the request came to.
-      url: `${new URL(ctx.request.url).origin}/share/${token}`,
-      label: ctx.input.label ?? null,
-      revoked: false,
-      revokedAt: null,
-      expiresAt: expiry(ctx, ctx.input.expiresAt) ?? null,
-      createdAt: now,
-      updatedAt: now,
-    });
-  }),
-
-  on(ops.retrieve, (ctx) => findLink(ctx)),
-
-  on(ops.update, (ctx) => {
-    const link = findLink(ctx);
-    if (link.revoked) throw conflict('linkId: a revoked share link cannot change; create a new one');
-    const expiresAt = expiry(ctx, ctx.input.expiresAt);
-    return Object.assign(link, {
-      ...(ctx.input.label !== undefined && { label: ctx.input.label }),
-      ...(expiresAt !== undefined && { expiresAt }),
-      updatedAt: ctx.timestamp(),
-    });
-  }),
-
-  on(ops.delete, (ctx) => {
-    ctx.store.collection(SHARE_LINKS).delete(findLink(ctx).id);
-  }),
-
-  on(ops.revoke, (ctx) => {
-    const link = findLink(ctx);
-    // Revoking again changes nothing.
-    if (!link.revoked) Object.assign(link, { revoked: true, revokedAt: ctx.timestamp(), updatedAt: ctx.timestamp() });
-    return link;
-  }),
-
-  on(subs.retrieve, (ctx) => {
-    const found = ctx.store.collection(SUBSCRIPTIONS).get(`${ctx.principal.userId}:${questionOf(ctx).id}`);
-    if (!found) throw notFound('You do not follow this question');
-    return found.subscription;
-  }),
-
-  on(subs.follow, (ctx) => {
-    const { question } = questionOf(ctx);
-    const all = ctx.store.collection(SUBSCRIPTIONS);
-    const id = `${ctx.principal.userId}:${question.id}`;
-    const found = all.get(id);
-    if (found) return found.subscription;
-    const subscription = { id: crypto.randomUUID(), follows: { type: 'question' as const, id: question.id, title: question.title }, createdAt: ctx.timestamp() };
-    return all.insert({ id, userId: ctx.principal.userId, subscription }).subscription;
-  }),
-
-  on(subs.unfollow, (ctx) => {
-    if (!ctx.store.collection(SUBSCRIPTIONS).delete(`${ctx.principal.userId}:${questionOf(ctx).id}`)) throw notFound('You do not follow this question');
+  ...handlersFor(subs, {
+    retrieve: (ctx) => {
+      const found = ctx.store.collection(SUBSCRIPTIONS).get(`${ctx.principal.userId}:${questionOf(ctx).id}`);
+      if (!found) throw notFound('You do not follow this question');
+      return found.subscription;
+    },
+    follow: (ctx) => {
+      const { question } = questionOf(ctx);
+      const all = ctx.store.collection(SUBSCRIPTIONS);
+      const id = `${ctx.principal.userId}:${question.id}`;
+      const found = all.get(id);
+      if (found) return found.subscription;
+      const subscription = { id: crypto.randomUUID(), follows: { type: 'question' as const, id: question.id, title: question.title }, createdAt: ctx.timestamp() };
+      return all.insert({ id, userId: ctx.principal.userId, subscription }).subscription;
+    },
+    unfollow: (ctx) => {
+      if (!ctx.store.collection(SUBSCRIPTIONS).delete(`${ctx.principal.userId}:${questionOf(ctx).id}`)) throw notFound('You do not follow this question');
+    },
   }),
 ];

@@ -1,36 +1,21 @@
 /**
- * What a handler group is: a list of handlers, each bound to a declared operation. A new group is
- * one file exporting such a list, added to `handlers/index.ts`.
+ * What a handler group is: a table keyed by the names of a group's declared operations, one handler
+ * each, which the compiler checks against the group (`handlersFor`). A new group is one file
+ * exporting its table, added to `handlers/index.ts`.
  * @module
  */
 import type * as z from 'zod/mini';
 import type { Operation } from '../../core/operation.js';
-import type { Principal } from '../auth.js';
-import type { MockClock } from '../clock.js';
-import type { MockStore } from '../store.js';
-import type { MockEventBus } from '../events.js';
+import type { CallEnv } from '../env.js';
 
 /** Everything a handler may use; handlers never read the wall clock or global state. */
-export interface HandlerContext<Input = unknown> {
+export interface HandlerContext<Input = unknown> extends CallEnv {
   /** The operation being answered. */
   operation: Operation;
   /** Path parameters by their template name (`question_id`), decoded. */
   pathParams: Record<string, string>;
   /** The body (POST/PUT/PATCH) or query (GET/DELETE), already checked with the operation's `params`. */
   input: Input;
-  /** Who is calling. */
-  principal: Principal;
-  store: MockStore;
-  clock: MockClock;
-  /** Forecast events: emit here, the webhook engine listens. */
-  events: MockEventBus;
-  /** `clock.now()` as the spec's timestamp: ISO 8601 UTC with milliseconds. */
-  timestamp(): string;
-  /**
-   * Counts a call against a named per-key limit; throws 429 `rate_limit_error` with `Retry-After`
-   * when over `perMinute`.
-   */
-  limit(name: string, perMinute: number): void;
   /** The original request (for multipart bodies and headers). */
   request: Request;
   /** Whether the caller's organization turned file uploads off (403 `uploads_disabled`). */
@@ -50,23 +35,35 @@ export interface OperationHandler {
   readonly handle: (ctx: HandlerContext) => unknown;
 }
 
+/** A group's operation objects, keyed by their names (`questionOperations`, …). */
+export type OperationGroup = Readonly<Record<string, Operation>>;
+
+/** What answers one operation: its `ctx.input` typed from the operation's schema. */
+export type HandlerOf<O extends Operation> = (ctx: HandlerContext<InputOf<O>>) => unknown;
+
 /**
- * Binds a handler to a declared operation; its `ctx.input` is typed from the operation's schema.
+ * One handler per operation of a group, keyed by the operation's name: a missing or misspelt name
+ * is a compile error. `Pick<HandlerTable<G>, 'a' | 'b'>` is a part kept in another file.
+ */
+export type HandlerTable<G extends OperationGroup> = { readonly [K in keyof G]: HandlerOf<G[K]> };
+
+/**
+ * Binds a group's handler table to its operations.
  *
  * @example
  * ```ts
- * export const tagHandlers = [
- *   on(tagOperations.list, (ctx) => cursorPage(tagsVisibleTo(ctx), ctx.input, (t) => t.slug)),
- * ];
+ * export const tagHandlers = handlersFor(tagOperations, {
+ *   list: (ctx) => cursorPage(tagsVisibleTo(ctx), ctx.input, (t) => t.slug),
+ * });
  * ```
  */
-export function on<O extends Operation>(
-  operation: O,
-  handle: (ctx: HandlerContext<InputOf<O>>) => unknown,
-): OperationHandler {
-  return {
-    sdkMethod: operation.sdkMethod,
+export function handlersFor<G extends OperationGroup>(group: G, table: HandlerTable<G>): readonly OperationHandler[] {
+  return Object.keys(group).map((name) => {
+    const operation = group[name]!;
+    const handle = table[name];
+    // A table built outside the compiler's eye (a cast) still fails loudly, at start, not at a request.
+    if (typeof handle !== 'function') throw new Error(`No handler for ${operation.sdkMethod}`);
     // The service checked the input with the operation's schema before calling, so the type holds.
-    handle: (ctx) => handle(ctx as HandlerContext<InputOf<O>>),
-  };
+    return { sdkMethod: operation.sdkMethod, handle: (ctx: HandlerContext) => handle(ctx as HandlerContext<never>) };
+  });
 }

@@ -4,13 +4,14 @@
  * when the news moves the picture by more than `changeThreshold` (news is simulated by a test hook).
  * @module
  */
+import type { MockEnv } from '../env.js';
 import { MAX_SCHEDULE_OCCURRENCES } from '../../api/limits.js';
 import type { ScheduleParams } from '../../schemas/schedules.js';
 import type { Schedule, Watch } from '../../schemas/records/schedules.js';
 import type { ScheduledCallback } from '../clock.js';
 import { MockHttpError } from '../http.js';
 import { collectionKey, type ForecastRecord, type Ownership } from '../store.js';
-import { startForecast, type ForecastEnv } from './forecast-task.js';
+import { startForecast } from './forecasts/task.js';
 
 /** A question's schedule (`id` is the question id). */
 export interface ScheduleRecord extends Ownership {
@@ -54,7 +55,7 @@ function later(ms: number, count: number, unit: string): number {
 }
 
 /** Creates or replaces the schedule of a question; the first forecast is due at `startAt` (default now). */
-export function putSchedule(env: ForecastEnv, owner: Ownership, questionId: string, p: ScheduleParams): ScheduleRecord {
+export function putSchedule(env: MockEnv, owner: Ownership, questionId: string, p: ScheduleParams): ScheduleRecord {
   const schedules = env.store.collection(SCHEDULES);
   const old = schedules.get(questionId);
   old?.timer?.cancel();
@@ -81,18 +82,18 @@ export function putSchedule(env: ForecastEnv, owner: Ownership, questionId: stri
 }
 
 /** Deletes a schedule; a forecast it started keeps running. */
-export function deleteSchedule(env: ForecastEnv, questionId: string): boolean {
+export function deleteSchedule(env: MockEnv, questionId: string): boolean {
   const schedules = env.store.collection(SCHEDULES);
   schedules.get(questionId)?.timer?.cancel();
   return schedules.delete(questionId);
 }
 
-function arm(env: ForecastEnv, s: ScheduleRecord): void {
+function arm(env: MockEnv, s: ScheduleRecord): void {
   s.timer = s.nextDueAt === null ? null : env.clock.schedule(Date.parse(s.nextDueAt), () => due(env, s.id));
 }
 
 /** A due time: start a forecast (skipped when one is running or credits are short), then move on. */
-function due(env: ForecastEnv, id: string): void {
+function due(env: MockEnv, id: string): void {
   const s = env.store.collection(SCHEDULES).get(id);
   const question = env.store.questions.get(id);
   if (!s || s.nextDueAt === null) return;
@@ -107,9 +108,9 @@ function due(env: ForecastEnv, id: string): void {
 }
 
 function tryStart(
-  env: ForecastEnv,
+  env: MockEnv,
   owner: Ownership,
-  question: NonNullable<ReturnType<ForecastEnv['store']['questions']['get']>>,
+  question: NonNullable<ReturnType<MockEnv['store']['questions']['get']>>,
   startedBy: 'schedule' | 'watch',
   presetId: string | null | undefined,
 ): ForecastRecord | null {
@@ -126,7 +127,7 @@ function tryStart(
  * News moved a watched question by `shift` (in its own units): starts a forecast when the watch is
  * enabled and `|shift|` exceeds its `changeThreshold`. Returns the started task, or `null`.
  */
-export function newsMoved(env: ForecastEnv, questionId: string, shift: number): ForecastRecord | null {
+export function newsMoved(env: MockEnv, questionId: string, shift: number): ForecastRecord | null {
   const w = env.store.collection(WATCHES).get(questionId);
   const question = env.store.questions.get(questionId);
   if (!w || !w.enabled || !question || Math.abs(shift) <= (w.changeThreshold ?? 0)) return null;

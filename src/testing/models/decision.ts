@@ -10,8 +10,8 @@ import type { Decision, DecisionComment, DecisionCondition, DecisionDraft, Decis
 import type { ForecastData } from '../../schemas/records/forecasts.js';
 import type { Question } from '../../schemas/records/questions.js';
 import { collectionKey, type MockStore, type Ownership } from '../store.js';
-import type { ForecastEnv } from './forecast-task.js';
-import { forecastDataOf } from './forecast-data.js';
+import type { MockEnv } from '../env.js';
+import { forecastDataOf } from './forecasts/data.js';
 import { PRICE_CHANGES } from './credits.js';
 
 /**
@@ -135,7 +135,7 @@ export function decisionView(d: DecisionRecord, userId: string): Decision {
 }
 
 /** Starts a drafting run: three drafts appear once it completes, {@link GENERATION_MS} later. */
-export function startGeneration(env: ForecastEnv, d: DecisionRecord, guidance?: string): void {
+export function startGeneration(env: MockEnv, d: DecisionRecord, guidance?: string): void {
   const generation: DecisionGeneration = { status: 'running', startedAt: iso(env.clock.now()), finishedAt: null };
   d.generation = generation;
   env.clock.schedule(env.clock.now() + GENERATION_MS, () => {
@@ -176,7 +176,7 @@ function draft(d: DecisionRecord, n: number, guidance: string | undefined, now: 
 }
 
 /** Has the model write a conditional link: `drafting`, then `ready` or (as a test asked) `failed`, {@link LINK_DRAFT_MS} later. */
-export function draftLink(env: ForecastEnv, d: DecisionRecord, link: DecisionLinkRecord): void {
+export function draftLink(env: MockEnv, d: DecisionRecord, link: DecisionLinkRecord): void {
   const attempt = ++link.attempt;
   Object.assign(link, { status: 'drafting', statement: null, error: null });
   env.clock.schedule(env.clock.now() + LINK_DRAFT_MS, () => {
@@ -213,7 +213,7 @@ export function forecastValue(data: ForecastData, option?: string | null): numbe
 }
 
 /** The latest completed forecast on each question of the decision, with its number. */
-function latestForecasts(env: ForecastEnv, d: DecisionRecord): DecisionSummary['forecasts'] {
+function latestForecasts(env: MockEnv, d: DecisionRecord): DecisionSummary['forecasts'] {
   const out: DecisionSummary['forecasts'] = [];
   for (const questionId of new Set(d.nodes.map((n) => n.questionId))) {
     const question = env.store.questions.get(questionId)?.question;
@@ -225,7 +225,7 @@ function latestForecasts(env: ForecastEnv, d: DecisionRecord): DecisionSummary['
 }
 
 /** Writes the summary anew from the latest forecasts: each question's number, and the option they favour. */
-export function writeSummary(env: ForecastEnv, d: DecisionRecord): void {
+export function writeSummary(env: MockEnv, d: DecisionRecord): void {
   const forecasts = latestForecasts(env, d);
   const question = (id: string) => env.store.questions.get(id)?.question as Question;
   // An option's score: the mean probability of YES of the binary questions put on it.
@@ -250,7 +250,7 @@ export function writeSummary(env: ForecastEnv, d: DecisionRecord): void {
 }
 
 /** The summary as reads show it: `stale` when a newer forecast completed on one of its questions. */
-export function summaryView(env: ForecastEnv, d: DecisionRecord): DecisionSummary {
+export function summaryView(env: MockEnv, d: DecisionRecord): DecisionSummary {
   const ids = (list: DecisionSummary['forecasts']) => list.map((f) => f.taskId).join();
   return { ...d.summary, stale: ids(latestForecasts(env, d)) !== ids(d.summary.forecasts) };
 }
@@ -260,7 +260,7 @@ export function summaryView(env: ForecastEnv, d: DecisionRecord): DecisionSummar
  * forecast's number crosses trigger, and in live mode the summary is written anew. Returns the
  * function that stops listening.
  */
-export function watchDecisions(env: ForecastEnv): () => void {
+export function watchDecisions(env: MockEnv): () => void {
   return env.events.on((event) => {
     if (event.type !== 'forecast.completed') return;
     const question = env.store.questions.get(event.questionId)?.question;

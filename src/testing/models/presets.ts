@@ -9,7 +9,7 @@ import type { Preset } from '../../schemas/records/presets.js';
 import type { Principal } from '../auth.js';
 import { MockHttpError, notFound } from '../http.js';
 import { collectionKey, type MockStore, type QuestionRecord } from '../store.js';
-import { deleteFile, fileView, filesOf } from './context.js';
+import { deleteFile, fileView, filesOf } from './context/files.js';
 
 /**
  * A stored preset and who owns it.

@@ -6,7 +6,7 @@ import type { QuestionType } from '../../schemas/questions.js';
 import type { Question } from '../../schemas/records/questions.js';
 import type { SourceTemplate } from '../../schemas/records/templates.js';
 import type { Principal } from '../auth.js';
-import type { HandlerContext } from '../handlers/types.js';
+import type { CallEnv } from '../env.js';
 import { notFound } from '../http.js';
 import type { QuestionRecord } from '../store.js';
 import { callsignFor } from './callsign.js';
@@ -123,7 +123,7 @@ export function definitionOf(q: Question): QuestionDefinition {
 }
 
 /** Stores a new question owned by the caller (built from a template when `sourceTemplate` is given). */
-export function insertQuestion(ctx: HandlerContext, def: QuestionDefinition, sourceTemplate?: SourceTemplate, presetId: string | null = null): Question {
+export function insertQuestion(ctx: CallEnv, def: QuestionDefinition, sourceTemplate?: SourceTemplate, presetId: string | null = null): Question {
   const questions = ctx.store.questions;
   const now = ctx.timestamp();
   const callsign = callsignFor(def.title, (c) => questions.some((r) => r.question.callsign === c));
@@ -147,12 +147,12 @@ export function canSee(record: QuestionRecord, principal: Principal): boolean {
 }
 
 /** The question records the caller sees, newest first. */
-export function visibleQuestions(ctx: HandlerContext): QuestionRecord[] {
+export function visibleQuestions(ctx: CallEnv): QuestionRecord[] {
   return ctx.store.questions.list((r) => canSee(r, ctx.principal));
 }
 
 /** The record of `id` if the caller sees it; otherwise 404, as for an id that does not exist. */
-export function findVisibleQuestion(ctx: HandlerContext, id: string): QuestionRecord {
+export function findVisibleQuestion(ctx: CallEnv, id: string): QuestionRecord {
   const record = ctx.store.questions.get(id);
   if (!record || !canSee(record, ctx.principal)) throw notFound(`questionId: no question ${id}`);
   return record;

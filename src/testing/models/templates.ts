@@ -9,7 +9,7 @@ import { fillBlanks } from '../../schemas/templates.js';
 import type { QuestionTemplate, QuestionTemplateFile, SourceTemplate } from '../../schemas/records/templates.js';
 import type { Question } from '../../schemas/records/questions.js';
 import { requireOrganizationAdmin, type Principal } from '../auth.js';
-import type { HandlerContext } from '../handlers/types.js';
+import type { CallEnv } from '../env.js';
 import { badRequest, MockHttpError, notFound } from '../http.js';
 import { validate } from '../input.js';
 import { collectionKey, type MockStore, type Ownership } from '../store.js';
@@ -131,19 +131,19 @@ function canSeeTemplate(record: TemplateRecord, principal: Principal): boolean {
 const builtins = BUILTIN_TEMPLATES.map(({ files: _f, ...template }): TemplateRecord => ({ id: template.id, ownerId: '', organizationId: '', template }));
 
 /** The templates the caller sees, newest first after the builtin ones. */
-export function visibleTemplates(ctx: HandlerContext): TemplateRecord[] {
+export function visibleTemplates(ctx: CallEnv): TemplateRecord[] {
   return [...builtins, ...ctx.store.collection(QUESTION_TEMPLATES).list((r) => canSeeTemplate(r, ctx.principal))];
 }
 
 /** The template `id` if the caller sees it, else 404 naming `field`. */
-export function findTemplate(ctx: HandlerContext, id: string, field = 'templateId'): TemplateRecord {
+export function findTemplate(ctx: CallEnv, id: string, field = 'templateId'): TemplateRecord {
   const found = builtins.find((b) => b.id === id) ?? ctx.store.collection(QUESTION_TEMPLATES).get(id);
   if (!found || (found.template.scope !== 'builtin' && !canSeeTemplate(found, ctx.principal))) throw notFound(`${field}: no question template ${id}`);
   return found;
 }
 
 /** The template `id` if the caller may change it: not a builtin one (403), an organization's only for an admin (403). */
-export function findWritableTemplate(ctx: HandlerContext, id: string): TemplateRecord {
+export function findWritableTemplate(ctx: CallEnv, id: string): TemplateRecord {
   const record = findTemplate(ctx, id);
   if (record.template.scope === 'builtin') throw new MockHttpError(403, 'permission_denied', 'templateId: a builtin template cannot be changed');
   if (record.template.scope === 'organization') requireOrganizationAdmin(ctx.principal, 'templateId: changing an organization template');
@@ -239,4 +239,4 @@ export function fillFromPrompt(record: TemplateRecord, prompt: string, given: Re
 }
 
 /** Who owns what the caller creates. */
-export const ownerOf = (ctx: HandlerContext): Ownership => ({ ownerId: ctx.principal.userId, organizationId: ctx.principal.organizationId });
+export const ownerOf = (ctx: CallEnv): Ownership => ({ ownerId: ctx.principal.userId, organizationId: ctx.principal.organizationId });

@@ -10,13 +10,15 @@
  */
 import { WEBHOOK_TEST_REPLAY_PER_MINUTE } from '../../api/limits.js';
 import { addressKind, withoutTrailingDot } from '../../schemas/addresses.js';
-import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt } from '../../schemas/records/webhooks.js';
+import type { WebhookDelivery } from '../../schemas/records/webhooks.js';
 import { signWebhook } from '../../webhooks/sign.js';
 import type { MockClock, ScheduledCallback } from '../clock.js';
 import type { MockEventBus, MockForecastEvent } from '../events.js';
 import { RateLimiter } from '../rate-limit.js';
-import { collectionKey, type MockStore, type Ownership } from '../store.js';
+import type { MockStore } from '../store.js';
+import { WEBHOOK_ATTEMPTS, WEBHOOK_DELIVERIES, WEBHOOKS, type MockWebhookCall, type WebhookDeliveryRecord, type WebhookRecord } from './records.js';
 import { forecastEventBody, testEventBody } from './body.js';
+import { sendWebhook, type Outcome } from './send.js';
 
 /**
  * Waits before each retry, in ms: 30 s, 2 min, 10 min, 30 min, 2 h (6 attempts in all).
@@ -37,8 +39,6 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
  * ```
  */
 export const WEBHOOK_USER_AGENT = 'Service-Webhooks/1';
-/** Bytes of a receiver's answer that are read (then ignored). */
-const ANSWER_BYTES_READ = 1024;
 
 /**
  * Options of the mock's webhook engine (`createMockService({ webhooks })`).
@@ -76,101 +76,6 @@ export interface MockWebhookOptions {
    */
   realTime?: () => number;
 }
-
-/**
- * A stored webhook: what reads show, plus its secrets and the base URL its events link to.
- * @example
- * ```ts
- * const hook: WebhookRecord | undefined = service.store.collection(WEBHOOKS).get(webhookId);
- * console.log(hook?.secrets.length); // 2 during a rotation
- * ```
- */
-export interface WebhookRecord extends Ownership {
-  id: string;
-  webhook: Webhook;
-  /** Newest first. A previous secret signs too until `until` (clock ms); the current one has `until: null`. */
-  secrets: { secret: string; until: number | null }[];
-  /** The service's base URL as the owner called it (`…/api/v1/external`), for `data.forecastUrl`. */
-  apiBase: string;
-}
-
-/**
- * A stored delivery: what reads show, plus the exact body and event id it sends every time.
- * @example
- * ```ts
- * const deliveries: WebhookDeliveryRecord[] = service.store.collection(WEBHOOK_DELIVERIES).list();
- * console.log(deliveries.map((d) => d.delivery.status));
- * ```
- */
-export interface WebhookDeliveryRecord {
-  id: string;
-  ownerId: string;
-  delivery: WebhookDelivery;
-  eventId: string;
-  body: string;
-  /** Bumped on every replay, so an attempt of an earlier round never moves the delivery. */
-  round: number;
-}
-
-/**
- * One call the mock made (or, for a public address, would have made), as the receiver saw it.
- * @example
- * ```ts
- * await service.webhooks.idle();
- * const calls: MockWebhookCall[] = service.webhooks.calls();
- * for (const call of calls) console.log(call.url, call.headers['x-service-event-type'], call.sent);
- * ```
- */
-export interface MockWebhookCall {
-  url: string;
-  /** Lower-case names. */
-  headers: Record<string, string>;
-  body: string;
-  /** False when the address was not called (public, or loopback without `allowLoopbackReceivers`). */
-  sent: boolean;
-}
-
-/**
- * A stored attempt: what reads show, plus the call itself for tests.
- * @example
- * ```ts
- * const attempts: WebhookAttemptRecord[] = service.store.collection(WEBHOOK_ATTEMPTS).list((a) => a.deliveryId === deliveryId);
- * ```
- */
-export interface WebhookAttemptRecord {
-  id: string;
-  deliveryId: string;
-  attempt: WebhookDeliveryAttempt;
-  call: MockWebhookCall;
-}
-
-/**
- * The engine's collections in the service's store.
- * @example
- * ```ts
- * const hooks = service.store.collection(WEBHOOKS).list((w) => w.webhook.enabled);
- * ```
- */
-export const WEBHOOKS = collectionKey<WebhookRecord>('webhooks');
-/**
- * The store collection of webhook deliveries: what reads show, plus the exact body each sends.
- * @example
- * ```ts
- * const failed = service.store.collection(WEBHOOK_DELIVERIES).list((d) => d.delivery.status === 'failed');
- * ```
- */
-export const WEBHOOK_DELIVERIES = collectionKey<WebhookDeliveryRecord>('webhookDeliveries');
-/**
- * The store collection of delivery attempts, each with the call it made.
- * @example
- * ```ts
- * const attempts = service.store.collection(WEBHOOK_ATTEMPTS).list((a) => a.deliveryId === deliveryId);
- * ```
- */
-export const WEBHOOK_ATTEMPTS = collectionKey<WebhookAttemptRecord>('webhookAttempts');
-
-/** How one attempt ended. */
-type Outcome = { status: number; error: string } | { status: null; error: string };
 
 /** Each store's engine: the handlers reach the engine of the service answering through `ctx.store`. */
 const engines = new WeakMap<MockStore, MockWebhookEngine>();
@@ -253,25 +158,25 @@ export class MockWebhookEngine {
     this.#limiter.reset();
   }
 
-  /** Counts a test or a replay of `userId` against the shared limit; throws 429 `rate_limit_error` over it. */
+  /** Counts a test or a replay of `userId` against the shared limit; throws 429 `rate_limit_error` over it. The handlers' side. @internal */
   countTestOrReplay(userId: string): void {
     this.#limiter.hit('webhook tests and replays', userId, WEBHOOK_TEST_REPLAY_PER_MINUTE);
   }
 
-  /** The secrets that sign a call now: the current one, and the previous one during the overlap. */
+  /** The secrets that sign a call now: the current one, and the previous one during the overlap. The handlers' side. @internal */
   signingSecrets(record: WebhookRecord): string[] {
     const now = this.#clock.now();
     return record.secrets.filter((s) => s.until === null || s.until > now).map((s) => s.secret);
   }
 
-  /** Creates a `webhook.test` delivery and starts it; returns the delivery as it was created (`pending`). */
+  /** Creates a `webhook.test` delivery and starts it; returns the delivery as it was created (`pending`). The handlers' side. @internal */
   startTest(record: WebhookRecord): WebhookDelivery {
     const id = crypto.randomUUID();
     const { id: eventId, body } = testEventBody(record.id, id, this.#clock.now());
     return this.#create(record, { id, eventKind: 'webhook.test', isTest: true, eventId, body });
   }
 
-  /** Cancels every waiting delivery of a webhook (address change or deletion). */
+  /** Cancels every waiting delivery of a webhook (address change or deletion). The handlers' side. @internal */
   cancelWaiting(webhookId: string): void {
     for (const rec of this.#store.collection(WEBHOOK_DELIVERIES).list((d) => d.delivery.webhookId === webhookId)) {
       if (!WAITING.has(rec.delivery.status)) continue;
@@ -281,7 +186,7 @@ export class MockWebhookEngine {
     }
   }
 
-  /** Sends a `failed` or `cancelled` delivery again: same id and body, fresh retries. The caller checked the rules. */
+  /** Sends a `failed` or `cancelled` delivery again: same id and body, fresh retries. The caller checked the rules. The handlers' side. @internal */
   replay(rec: WebhookDeliveryRecord, webhook: WebhookRecord): WebhookDelivery {
     rec.round++;
     const delivery = this.#update(rec, {
@@ -363,7 +268,7 @@ export class MockWebhookEngine {
     const callable = this.#callable(url);
     const call: MockWebhookCall = { url, headers, body: rec.body, sent: callable };
     const outcome: Outcome = callable
-      ? await this.#send(url, headers, rec.body)
+      ? await sendWebhook(this.#options, url, headers, rec.body)
       : { status: null, error: `not sent: the mock service calls only loopback receivers, and only with allowLoopbackReceivers (${url})` };
     if (generation !== this.#generation) return; // the service was reset meanwhile
 
@@ -424,32 +329,6 @@ export class MockWebhookEngine {
     }
   }
 
-  /** One POST: no redirect followed, at most 1 KB of the answer read, within the answer limit. */
-  async #send(url: string, headers: Record<string, string>, body: string): Promise<Outcome> {
-    const limit = this.#options.answerTimeoutMs ?? 10_000;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), limit);
-    try {
-      const response = await (this.#options.fetch ?? fetch)(url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-      await readSome(response, ANSWER_BYTES_READ);
-      const { status } = response;
-      if (status >= 200 && status < 300) return { status, error: '' };
-      if (status >= 300 && status < 400) return { status, error: `redirect (${status}) not followed` };
-      return { status, error: `receiver answered ${status}` };
-    } catch (err) {
-      if (controller.signal.aborted) return { status: null, error: `no answer within ${limit} ms` };
-      return { status: null, error: `unreachable: ${err instanceof Error ? err.message : String(err)}` };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   #update(rec: WebhookDeliveryRecord, patch: Partial<WebhookDelivery>): WebhookDelivery {
     rec.delivery = { ...rec.delivery, ...patch };
     return { ...rec.delivery };
@@ -462,21 +341,5 @@ export class MockWebhookEngine {
 
   #iso(ms: number): string {
     return new Date(ms).toISOString();
-  }
-}
-
-/** Reads up to `max` bytes of the answer, then lets the rest go. */
-async function readSome(response: Response, max: number): Promise<void> {
-  const reader = response.body?.getReader();
-  if (!reader) return;
-  let read = 0;
-  try {
-    while (read < max) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
   }
 }

@@ -4,7 +4,7 @@
  * kept inside the 50-active limit and never met a refusal it should have avoided.
  * @module
  */
-import { collectionKey, type MockStore } from '../store.js';
+import { collectionKey, type MockStore } from '../../store.js';
 
 /**
  * One user's record of API-started forecasts (`id` is the user id), kept by the mock as it starts

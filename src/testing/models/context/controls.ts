@@ -2,8 +2,8 @@
  * Test hooks of question context and presets, reached as `service.contextControls`.
  * @module
  */
-import { CONTEXT_FILES } from './context.js';
-import type { ForecastEnv } from './forecast-task.js';
+import { CONTEXT_FILES } from './files.js';
+import type { MockEnv } from '../../env.js';
 
 /**
  * Whether file uploads are turned off, for every organization or for some: an organization setting
@@ -53,7 +53,7 @@ export class UploadSwitch {
  */
 export class ContextControls {
   constructor(
-    private readonly env: ForecastEnv,
+    private readonly env: MockEnv,
     private readonly uploads: UploadSwitch,
   ) {}
 

@@ -2,12 +2,13 @@
  * Test hooks of the forecast lifecycle, reached as `service.forecastControls`.
  * @module
  */
-import type { ForecastRecord } from '../store.js';
-import { newsMoved } from './automation.js';
-import { creditsOf, type CreditsRecord } from './credits.js';
-import { CONTEXT_FILES, type ContextFileRecord } from './context.js';
-import { FORECAST_OUTCOMES, type ForecastEnv, type ForecastOutcome } from './forecast-task.js';
-import { activityOf, type ForecastActivityRecord } from './forecast-activity.js';
+import type { MockEnv } from '../../env.js';
+import type { ForecastRecord } from '../../store.js';
+import { newsMoved } from '../automation.js';
+import { creditsOf, type CreditsRecord } from '../credits.js';
+import { CONTEXT_FILES, type ContextFileRecord } from '../context/files.js';
+import { FORECAST_OUTCOMES, type ForecastOutcome } from './task.js';
+import { activityOf, type ForecastActivityRecord } from './activity.js';
 
 /**
  * Steers the mock's forecasts from a test.
@@ -23,10 +24,10 @@ import { activityOf, type ForecastActivityRecord } from './forecast-activity.js'
  * ```
  */
 export class ForecastControls {
+  /** `caller` names who the hooks act for by default, read at each call (the service's default key). */
   constructor(
-    private readonly env: ForecastEnv,
-    private readonly defaultOrganizationId: string,
-    private readonly defaultUserId = '',
+    private readonly env: MockEnv,
+    private readonly caller: () => { organizationId: string; userId: string },
   ) {}
 
   /**
@@ -41,7 +42,7 @@ export class ForecastControls {
    * if (maxActive > 50 || refused['too_many_active_forecasts']) throw new Error('over the limit');
    * ```
    */
-  activity(userId = this.defaultUserId): ForecastActivityRecord & { active: number } {
+  activity(userId = this.caller().userId): ForecastActivityRecord & { active: number } {
     const active = this.env.store.forecasts.list((r) => r.ownerId === userId && r.startedBy === 'api' && r.finishedAt === null).length;
     const record = activityOf(this.env.store, userId);
     return { ...record, refused: { ...record.refused }, active };
@@ -59,12 +60,12 @@ export class ForecastControls {
   }
 
   /** Sets an organization's balance or unlimited flag (default: the organization of the service's default key). */
-  setCredits(change: { balance?: number; unlimited?: boolean }, organizationId = this.defaultOrganizationId): CreditsRecord {
+  setCredits(change: { balance?: number; unlimited?: boolean }, organizationId = this.caller().organizationId): CreditsRecord {
     return Object.assign(creditsOf(this.env.store, organizationId), change);
   }
 
   /** Reads an organization's credits record. */
-  credits(organizationId = this.defaultOrganizationId): CreditsRecord {
+  credits(organizationId = this.caller().organizationId): CreditsRecord {
     return creditsOf(this.env.store, organizationId);
   }
 

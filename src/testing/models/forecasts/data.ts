@@ -4,9 +4,9 @@
  * within the bounds, `p10 <= p50 <= p90`, dates in Unix seconds).
  * @module
  */
-import type { ForecastData } from '../../schemas/records/forecasts.js';
-import type { Question } from '../../schemas/records/questions.js';
-import type { MockStore } from '../store.js';
+import type { ForecastData } from '../../../schemas/records/forecasts.js';
+import type { Question } from '../../../schemas/records/questions.js';
+import type { MockStore } from '../../store.js';
 
 /** Buckets of a numeric or date distribution. */
 const BUCKETS = 20;

@@ -4,15 +4,14 @@
  * `ready`, or `failed` when a test asked it to (`service.contextControls.failFile`).
  * @module
  */
-import { MAX_FILES_PER_QUESTION, MAX_FILES_TOTAL_BYTES } from '../../api/limits.js';
-import type { ArtifactType, ContextFileStatus, FileTreatment, Treatment } from '../../schemas/enums.js';
-import type { ContextFile, ContextNote } from '../../schemas/records/context.js';
-import type { ScheduledCallback } from '../clock.js';
-import { conflict, MockHttpError } from '../http.js';
-import { collectionKey, type MockStore } from '../store.js';
-import type { ForecastEnv } from './forecast-task.js';
-import type { HandlerContext } from '../handlers/types.js';
-import type { ContextFileUpdateParams } from '../../schemas/context.js';
+import { MAX_FILES_PER_QUESTION, MAX_FILES_TOTAL_BYTES } from '../../../api/limits.js';
+import type { ArtifactType, ContextFileStatus, FileTreatment, Treatment } from '../../../schemas/enums.js';
+import type { ContextFile, ContextNote } from '../../../schemas/records/context.js';
+import type { ScheduledCallback } from '../../clock.js';
+import { conflict, MockHttpError } from '../../http.js';
+import { collectionKey, type MockStore } from '../../store.js';
+import type { MockEnv } from '../../env.js';
+import type { ContextFileUpdateParams } from '../../../schemas/context.js';
 
 /**
  * A context note of a question, as a read shows it.
@@ -99,13 +98,13 @@ export const FILE_PROCESSING_MS = 10_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Adds a note to a question. */
-export function addNote(env: ForecastEnv, questionId: string, text: string, treatment: Treatment): ContextNoteRecord {
+export function addNote(env: MockEnv, questionId: string, text: string, treatment: Treatment): ContextNoteRecord {
   const now = iso(env.clock.now());
   return env.store.collection(CONTEXT_NOTES).insert({ id: crypto.randomUUID(), questionId, text, treatment, usedByTaskId: null, usedAt: null, createdAt: now, updatedAt: now });
 }
 
 /** A started forecast uses up the question's notes: the next one no longer sees them. */
-export function useNotes(env: ForecastEnv, questionId: string, taskId: string): void {
+export function useNotes(env: MockEnv, questionId: string, taskId: string): void {
   const now = iso(env.clock.now());
   for (const note of env.store.collection(CONTEXT_NOTES).list((n) => n.questionId === questionId && n.usedByTaskId === null)) {
     note.usedByTaskId = taskId;
@@ -130,7 +129,7 @@ export const filesOf = (store: MockStore, owner: { questionId?: string; presetId
  * Stores an upload as a `processing` file of its question or preset. A question holds at most 10
  * files and 30 MiB (409 past either).
  */
-export async function storeFile(env: ForecastEnv, owner: { questionId: string } | { presetId: string }, input: UploadInput): Promise<ContextFileRecord> {
+export async function storeFile(env: MockEnv, owner: { questionId: string } | { presetId: string }, input: UploadInput): Promise<ContextFileRecord> {
   const content = new Uint8Array(await input.file.arrayBuffer());
   if ('questionId' in owner) checkQuota(filesOf(env.store, owner), content.byteLength);
   const now = iso(env.clock.now());
@@ -167,7 +166,7 @@ function checkQuota(files: readonly ContextFileRecord[], size: number, replacing
 }
 
 /** Replaces a file's bytes: it is `processing` again. A failed file cannot be replaced (409): delete it. */
-export async function replaceFile(env: ForecastEnv, record: ContextFileRecord, input: { file: Blob; filename?: string | undefined }): Promise<ContextFileRecord> {
+export async function replaceFile(env: MockEnv, record: ContextFileRecord, input: { file: Blob; filename?: string | undefined }): Promise<ContextFileRecord> {
   if (!FILE_TRANSITIONS[record.status].includes('processing')) throw conflict(`fileId: a ${record.status} file cannot be replaced; delete it and upload again`);
   const content = new Uint8Array(await input.file.arrayBuffer());
   if (record.questionId) checkQuota(filesOf(env.store, record), content.byteLength, record);
@@ -184,7 +183,7 @@ export async function replaceFile(env: ForecastEnv, record: ContextFileRecord, i
 }
 
 /** Schedules the end of processing: `ready`, or `failed` when a test asked for it. */
-function startProcessing(env: ForecastEnv, record: ContextFileRecord): void {
+function startProcessing(env: MockEnv, record: ContextFileRecord): void {
   record.timer?.cancel();
   record.timer = env.clock.schedule(env.clock.now() + FILE_PROCESSING_MS, () => {
     record.timer = null;
@@ -197,9 +196,9 @@ function startProcessing(env: ForecastEnv, record: ContextFileRecord): void {
 }
 
 /** Changes a file's settings: only those the PATCH body sent (other keys of the body are ignored). */
-export function editFile(ctx: HandlerContext<ContextFileUpdateParams>, record: ContextFileRecord): ContextFileRecord {
-  const { artifactType = record.artifactType, treatment = record.treatment, userNote = record.userNote } = ctx.input;
-  return Object.assign(record, { artifactType, treatment, userNote, updatedAt: ctx.timestamp() });
+export function editFile(env: MockEnv, input: ContextFileUpdateParams, record: ContextFileRecord): ContextFileRecord {
+  const { artifactType = record.artifactType, treatment = record.treatment, userNote = record.userNote } = input;
+  return Object.assign(record, { artifactType, treatment, userNote, updatedAt: iso(env.clock.now()) });
 }
 
 /** Deletes a file (and its pending end of processing). */

@@ -5,33 +5,18 @@
  * clock callback, and each one that the spec names emits its event on the {@link MockEventBus}.
  * @module
  */
-import { MAX_ACTIVE_FORECASTS } from '../../api/limits.js';
-import type { RunModeKey, TaskStatus } from '../../schemas/forecasts.js';
-import type { ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
-import type { MockClock } from '../clock.js';
-import type { MockEventBus, MockForecastEvent } from '../events.js';
-import { conflict, MockHttpError } from '../http.js';
-import { API_PREFIX } from '../router.js';
-import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type QuestionRecord } from '../store.js';
-import { unfinishedFiles, useNotes } from './context.js';
-import { connectionWarnings, planConnections, recordConnections, taskConnections, type ConnectionSwitches } from './connections.js';
-import { chargeForecast } from './credits.js';
-import { canSeePreset, PRESETS, resolvePreset, type PresetRecord, type Viewer } from './presets.js';
-import { forecastDataOf } from './forecast-data.js';
-import { recordRefusal, recordStart } from './forecast-activity.js';
+import { MAX_ACTIVE_FORECASTS } from '../../../api/limits.js';
+import type { RunModeKey, TaskStatus } from '../../../schemas/forecasts.js';
+import type { MockEnv } from '../../env.js';
+import type { MockForecastEvent } from '../../events.js';
+import { conflict, MockHttpError } from '../../http.js';
+import { collectionKey, FORECASTS, type ForecastRecord, type MockStore, type QuestionRecord } from '../../store.js';
+import { unfinishedFiles, useNotes } from '../context/files.js';
+import { planConnections, recordConnections, type ConnectionSwitches } from '../connections.js';
+import { chargeForecast } from '../credits.js';
+import { resolvePreset, type PresetRecord } from '../presets.js';
+import { recordRefusal, recordStart } from './activity.js';
 
-/**
- * What the state machine runs with (a handler context has all of it).
- * @example
- * ```ts
- * const env: ForecastEnv = { store: service.store, clock: service.clock, events: service.events };
- * ```
- */
-export interface ForecastEnv {
-  store: MockStore;
-  clock: MockClock;
-  events: MockEventBus;
-}
 
 /**
  * Legal moves of a task: the spec's table (moves between the running states are the mock's choice).
@@ -153,7 +138,7 @@ function startWarnings(question: QuestionRecord, preset: { scope: string } | nul
  * forecasts per user, too few credits with nothing charged), else charges it, stores it `queued`,
  * uses up the question's notes, schedules its moves and emits `forecast.started`.
  */
-export function startForecast(env: ForecastEnv, req: StartRequest): ForecastRecord {
+export function startForecast(env: MockEnv, req: StartRequest): ForecastRecord {
   const { store } = env;
   const questionId = req.question.id;
   const api = req.startedBy === 'api';
@@ -198,7 +183,7 @@ interface StartDecision {
 }
 
 /** Stores a start the checks let through, `queued`, and sets it running on the clock. */
-function insertStarted(env: ForecastEnv, req: StartRequest, { preset, connections, charged, running }: StartDecision): ForecastRecord {
+function insertStarted(env: MockEnv, req: StartRequest, { preset, connections, charged, running }: StartDecision): ForecastRecord {
   const { store, clock } = env;
   const questionId = req.question.id;
   const runMode = req.runMode ?? DEFAULT_RUN_MODE;
@@ -237,7 +222,7 @@ function insertStarted(env: ForecastEnv, req: StartRequest, { preset, connection
  * The timeline of a run of `total` ms: 5 % queued, 80 % subforecasts (finishing one by one), 15 %
  * synthesizing; then the report. A failing (or cancelling) outcome ends the task halfway through its subforecasts.
  */
-function scheduleRun(env: ForecastEnv, record: ForecastRecord, start: number, total: number): void {
+function scheduleRun(env: MockEnv, record: ForecastRecord, start: number, total: number): void {
   const outcome = env.store.collection(FORECAST_OUTCOMES).get(record.questionId);
   const at = (ms: number, step: (r: ForecastRecord) => void) => {
     record.timers.push(
@@ -270,7 +255,7 @@ function scheduleRun(env: ForecastEnv, record: ForecastRecord, start: number, to
 }
 
 /** Moves a task along its table; a move the table does not allow is ignored (the task moved on). */
-export function move(env: ForecastEnv, record: ForecastRecord, to: TaskStatus): boolean {
+export function move(env: MockEnv, record: ForecastRecord, to: TaskStatus): boolean {
   if (!TASK_TRANSITIONS[record.status].includes(to)) return false;
   const now = iso(env.clock.now());
   record.status = to;
@@ -290,24 +275,24 @@ export function move(env: ForecastEnv, record: ForecastRecord, to: TaskStatus): 
   return true;
 }
 
-function fail(env: ForecastEnv, record: ForecastRecord, message: string): void {
+function fail(env: MockEnv, record: ForecastRecord, message: string): void {
   if (!TASK_TRANSITIONS[record.status].includes('failed')) return;
   record.failureMessage = message;
   move(env, record, 'failed');
 }
 
-function moveReport(env: ForecastEnv, record: ForecastRecord, to: ForecastRecord['reportStatus']): void {
+function moveReport(env: MockEnv, record: ForecastRecord, to: ForecastRecord['reportStatus']): void {
   if (record.status !== 'completed' || !REPORT_TRANSITIONS[record.reportStatus].includes(to)) return;
   record.reportStatus = to;
   if (to === 'completed' || to === 'failed') emit(env, record, 'forecast.report.completed', to);
 }
 
 /** Cancels a queued or running task; `false` when it was already final. Nothing is refunded. */
-export function cancelForecast(env: ForecastEnv, record: ForecastRecord): boolean {
+export function cancelForecast(env: MockEnv, record: ForecastRecord): boolean {
   return move(env, record, 'cancelled');
 }
 
-function emit(env: ForecastEnv, r: ForecastRecord, type: MockForecastEvent['type'], reportStatus?: 'completed' | 'failed'): void {
+function emit(env: MockEnv, r: ForecastRecord, type: MockForecastEvent['type'], reportStatus?: 'completed' | 'failed'): void {
   env.events.emit({
     type,
     taskId: r.id,
@@ -345,113 +330,6 @@ export function insertCompletedForecast(store: MockStore, question: QuestionReco
     startedBy: 'api',
     timers: [],
   });
-}
-
-const PROGRESS: Record<TaskStatus, (r: ForecastRecord) => string> = {
-  queued: () => 'Queued: waiting for a forecaster',
-  running_subforecasts: (r) => `Researching: ${done(r)} of ${r.subforecasts.length} subforecasts finished`,
-  synthesizing: () => 'Combining the subforecasts',
-  completed: () => 'Forecast complete',
-  failed: (r) => r.failureMessage ?? 'The forecast failed',
-  cancelled: () => 'Cancelled',
-};
-const done = (r: ForecastRecord) => r.subforecasts.filter((s) => s.status === 'completed').length;
-
-/** Report texts: null until the report is `completed`. */
-function reportOf(r: ForecastRecord, question: QuestionRecord['question']) {
-  const ready = r.reportStatus === 'completed';
-  const short = `Our forecast for "${question.title}" weighs the base rate against recent news; ${r.subforecasts.length} independent subforecasts broadly agreed.`;
-  return {
-    status: r.reportStatus,
-    short: ready ? short : null,
-    medium: ready ? `## Summary\n\n${short}\n\n## Key drivers\n\n- Base rates\n- Recent developments` : null,
-    detailed: ready ? `## Summary\n\n${short}\n\n## Method\n\nEach subforecast researched the question on its own.` : null,
-  };
-}
-
-const SOURCES = [{ kind: 'web', display_name: 'Example News', url: 'https://news.example/article' }];
-
-/** Query options of a read. */
-export interface ViewOptions {
-  fields?: 'numeric' | undefined;
-  includeSubforecasts?: boolean | undefined;
-  /** Who reads it: the preset's `id` and `name` show only to a reader who may see the preset (default: shown). */
-  viewer?: Viewer | undefined;
-}
-
-/** `preset` of a task: null when none was used; its id and name only for a reader who may see it. */
-function presetOf(store: MockStore, r: ForecastRecord, viewer: Viewer | undefined): ForecastTask['preset'] {
-  if (!r.presetId) return null;
-  const p = store.collection(PRESETS).get(r.presetId);
-  return p && (!viewer || canSeePreset(p, viewer)) ? { used: true, id: p.id, name: p.name } : { used: true };
-}
-
-/** The task as `GET /forecasts/{task_id}` shows it. */
-export function taskView(store: MockStore, r: ForecastRecord, o: ViewOptions = {}): ForecastTask {
-  const question = store.questions.get(r.questionId)!.question;
-  const completed = r.status === 'completed';
-  const numeric = o.fields === 'numeric';
-  // One object for every status; the record's status decides which branch of the union it is.
-  return <ForecastTask>{
-    id: r.id,
-    type: 'forecast_task',
-    status: r.status,
-    createdAt: r.createdAt,
-    startedAt: r.startedAt,
-    finishedAt: r.finishedAt,
-    question,
-    pollingUrl: `${API_PREFIX}/forecasts/${r.id}`,
-    progressMessage: PROGRESS[r.status](r),
-    partial: !completed,
-    completedSubforecastCount: done(r),
-    plannedSubforecastCount: r.subforecasts.length,
-    subforecasts: r.subforecasts.map((s) => ({
-      ...s,
-      ...(o.includeSubforecasts && s.status === 'completed'
-        ? {
-            forecastData: forecastDataOf(store, question, r.id, `:sub:${s.sequenceIndex}`),
-            writeUp: `Subforecast ${s.sequenceIndex + 1} looked at the question from its own angle.`,
-            sources: SOURCES,
-          }
-        : {}),
-    })),
-    creditsCharged: r.creditsCharged,
-    creditsRefunded: 0,
-    runMode: r.runMode,
-    forecast: completed
-      ? {
-          id: r.forecastId!,
-          generatedAt: r.generatedAt!,
-          forecastData: forecastDataOf(store, question, r.id),
-          ...(numeric ? {} : { report: reportOf(r, question), sources: SOURCES }),
-        }
-      : null,
-    error: r.status === 'failed' ? { message: r.failureMessage ?? 'The forecast failed' } : null,
-    preset: presetOf(store, r, o.viewer),
-    connections: taskConnections(store, r, done(r)),
-    warnings: [...(r.warnings ?? []).map((code) => ({ code })), ...connectionWarnings(store, r, question.visibility)],
-  };
-}
-
-/** The task as an item of `GET /forecasts` shows it. */
-export function listItemView(store: MockStore, r: ForecastRecord, o: ViewOptions = {}): ForecastListItem {
-  const question = store.questions.get(r.questionId)!.question;
-  const completed = r.status === 'completed';
-  const report = reportOf(r, question);
-  return {
-    taskId: r.id,
-    status: r.status,
-    forecastData: completed ? forecastDataOf(store, question, r.id) : null,
-    // The spec's item always carries the report's status and short text; `pending` until writing starts.
-    ...(o.fields === 'numeric' ? {} : { report: { status: report.status, short: report.short } }),
-    questionId: r.questionId,
-    runMode: r.runMode,
-    createdAt: r.createdAt,
-    progressMessage: PROGRESS[r.status](r),
-    completedSubforecastCount: done(r),
-    plannedSubforecastCount: r.subforecasts.length,
-    autoforecast: r.startedBy === 'api' ? null : r.startedBy,
-  };
 }
 
 /** Whether `r` is final. */

@@ -1,0 +1,51 @@
+/**
+ * One webhook call: a signed POST to a receiver, no redirect followed, a bounded read of the answer.
+ * @module
+ */
+/** Bytes of a receiver's answer that are read (then ignored). */
+const ANSWER_BYTES_READ = 1024;
+
+/** How one attempt ended. */
+export type Outcome = { status: number; error: string } | { status: null; error: string };
+
+/** One POST: no redirect followed, at most 1 KB of the answer read, within the answer limit (`MockWebhookOptions`). */
+export async function sendWebhook(options: { answerTimeoutMs?: number | undefined; fetch?: typeof fetch | undefined }, url: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+  const limit = options.answerTimeoutMs ?? 10_000;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), limit);
+  try {
+    const response = await (options.fetch ?? fetch)(url, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: controller.signal,
+    });
+    await readSome(response, ANSWER_BYTES_READ);
+    const { status } = response;
+    if (status >= 200 && status < 300) return { status, error: '' };
+    if (status >= 300 && status < 400) return { status, error: `redirect (${status}) not followed` };
+    return { status, error: `receiver answered ${status}` };
+  } catch (err) {
+    if (controller.signal.aborted) return { status: null, error: `no answer within ${limit} ms` };
+    return { status: null, error: `unreachable: ${err instanceof Error ? err.message : String(err)}` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads up to `max` bytes of the answer, then lets the rest go. */
+async function readSome(response: Response, max: number): Promise<void> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  let read = 0;
+  try {
+    while (read < max) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
