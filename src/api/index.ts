@@ -29,12 +29,9 @@ import { presetFileOperations, presetOperations } from './presets.js';
 import { questionTemplateFileOperations, questionTemplateOperations } from './templates.js';
 import { connectionOperations } from './connections.js';
 import { shareLinkOperations, subscriptionOperations } from './sharing.js';
+import type { GroupName } from './groups.js';
 
-/** The spec's operation groups. */
-export const GROUP_NAMES = ['questions', 'forecasts', 'chat', 'schedules', 'account', 'webhooks', 'decisions', 'context', 'presets', 'templates', 'connections', 'sharing'] as const;
-
-/** The name of one of the spec's operation groups. */
-export type GroupName = (typeof GROUP_NAMES)[number];
+export { GROUP_NAMES, type GroupName } from './groups.js';
 
 /** An operation of this service: its scope is one of the spec's. */
 export type ServiceOperation = Operation<Scope>;

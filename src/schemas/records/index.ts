@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import type { GroupName } from '../../api/index.js';
+import type { GroupName } from '../../api/groups.js';
 import * as account from './account.js';
 import * as chat from './chat.js';
 import * as connections from './connections.js';
