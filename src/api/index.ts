@@ -29,9 +29,9 @@ import { presetFileOperations, presetOperations } from './presets.js';
 import { questionTemplateFileOperations, questionTemplateOperations } from './templates.js';
 import { connectionOperations } from './connections.js';
 import { shareLinkOperations, subscriptionOperations } from './sharing.js';
-import type { GroupName } from './groups.js';
+import { GROUP_NAMES, type GroupName } from './groups.js';
 
-export { GROUP_NAMES, type GroupName } from './groups.js';
+export { GROUP_NAMES, type GroupName };
 
 /** An operation of this service: its scope is one of the spec's. */
 export type ServiceOperation = Operation<Scope>;
