@@ -20,6 +20,7 @@ const selfReference: EsbuildPlugin = {
       'src/index': 'forecasting-sdk',
       'src/testing/index': 'forecasting-sdk/testing',
       'src/webhooks/index': 'forecasting-sdk/webhooks',
+      'src/redis/index': 'forecasting-sdk/redis',
     };
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       // The CLI's bundled libraries import their own files.
@@ -146,7 +147,8 @@ const cli: Options = {
   platform: 'node',
   removeNodeProtocol: false,
   noExternal: ['commander', 'log-update'],
-  external: [/^forecasting-sdk(\/|$)/, /^node:/],
+  // redis: the optional peer that only `fleet status` loads, from the user's install.
+  external: [/^forecasting-sdk(\/|$)/, /^node:/, 'redis'],
   // commander is CommonJS: its require() of Node's modules needs a `require` in these ES modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   esbuildPlugins: [cleanCliOutput, selfReference],

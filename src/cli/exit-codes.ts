@@ -12,7 +12,7 @@ export const EXIT = {
   unexpected: 1,
   /** Bad usage: an unknown command or option, a missing argument, a bad value (the SDK's `ValidationError`). */
   usage: 2,
-  /** The service refused the request or could not be reached (`APIError`, `APIConnectionError`). */
+  /** The service refused the request or could not be reached (`APIError`, `APIConnectionError`); for `fleet status`, Redis. */
   api: 3,
   /** A task failed, or a batch item was rejected. */
   failed: 4,
@@ -34,7 +34,7 @@ export const EXIT_CODE_HELP = `Exit codes:
   0    success: every task completed, the webhook verified
   1    unexpected error
   2    bad usage: unknown command or option, missing argument, bad value (ValidationError)
-  3    API error: the service refused the request or could not be reached
+  3    API error: the service refused the request or could not be reached (fleet status: Redis)
   4    a task failed, or a batch item was rejected
   5    a task was cancelled
   6    the wait timed out (--timeout)

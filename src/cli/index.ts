@@ -19,6 +19,7 @@ const load = {
   wait: () => import('./commands/wait.js'),
   webhooks: () => import('./commands/webhooks.js'),
   mock: () => import('./commands/mock.js'),
+  fleet: () => import('./commands/fleet.js'),
 };
 
 const ENV_HELP = `Environment:
@@ -149,6 +150,17 @@ program
   .option('--json', 'print the address and key as one JSON line')
   .addHelpText('after', `\nPrints "export FORECASTING_BASE_URL=…" and "export FORECASTING_API_KEY=…" (paste them into a shell), or one JSON line with --json, then serves until stopped.\nControl routes under /__mock (the same key) set outcomes and credits, move the clock, inject faults: GET /__mock lists them.`)
   .action(run(async (cmd) => (await load.mock()).mock(cmd)));
+
+// fleet
+const fleet = program.command('fleet').description('the processes that share one key through a Redis coordinator (forecasting-sdk/redis)');
+fleet
+  .command('status')
+  .description('print the shared state: requests in the window, active slots and their tasks, starts waiting, receivers seen, events published and deduplicated, mode')
+  .option('--redis <url>', 'the Redis the coordinators share: redis://host:6379 (needs the `redis` package installed)')
+  .option('--prefix <prefix>', 'the key namespace given to createRedisCoordinator (default: derived from the hash of $FORECASTING_API_KEY, as the coordinator does)')
+  .option('--json', 'print the stats as JSON')
+  .addHelpText('after', `\nExit code 0 and the stats; 2 for bad usage (no --redis, no namespace, redis not installed); 3 when Redis cannot be reached.\n\nExample:\n  forecasting fleet status --redis redis://127.0.0.1:6379 --json`)
+  .action(run(async (cmd) => (await load.fleet()).status(cmd)));
 
 /** A usage error from commander as one line: its message without the "error: " prefix, and where to look. */
 function usageLine(err: CommanderError): string {

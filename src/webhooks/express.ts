@@ -19,13 +19,15 @@
  * ```
  * @module
  */
+import type { EventCoordinator } from '../core/coordination.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
+import { exactlyOnce, isRetriedStatus, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
 import { checkMaxBodyBytes, readCapped, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
 import { toSecrets, verifyWebhook } from './verify.js';
 
 export { WebhookVerificationError };
-export type { WebhookEvent, WebhookReceiverOptions };
+export type { WebhookEvent, WebhookReceiverOptions, WebhookCoordinationOptions, EventCoordinator };
 
 declare global {
   // Express's own extension point for request properties (merged into `req` in handlers).
@@ -34,6 +36,8 @@ declare global {
     interface Request {
       /** The verified webhook event, set by `webhookMiddleware` before your handler runs. */
       webhookEvent?: WebhookEvent;
+      /** `true` when `webhookMiddleware` with a `coordinator` answered a repeat delivery itself (your handler did not run). */
+      webhookRepeat?: boolean;
     }
   }
 }
@@ -57,6 +61,8 @@ export interface WebhookMiddlewareRequest extends AsyncIterable<Uint8Array | str
   readonly readableEnded: boolean;
   /** Set by the middleware before it calls `next()`. */
   webhookEvent?: WebhookEvent | undefined;
+  /** Set to `true` by a middleware with a `coordinator` before it answers a repeat delivery itself. */
+  webhookRepeat?: boolean | undefined;
 }
 
 /**
@@ -72,6 +78,15 @@ export interface WebhookMiddlewareResponse {
   status(code: number): WebhookMiddlewareResponse;
   type(type: string): WebhookMiddlewareResponse;
   send(body: string): unknown;
+  /**
+   * With a `coordinator`: the answer's status, read when it is sent, to know whether the handler
+   * failed. A Node response (Express's) has it, and the two below.
+   */
+  statusCode?: number;
+  /** Whether the whole answer was sent (read on `close`: closed before, the handler failed). */
+  readonly writableFinished?: boolean;
+  /** Node's `once('finish' | 'close', …)`: without it, a handler's failure cannot give the event's claim back. */
+  once?(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
 /**
@@ -117,7 +132,7 @@ export type WebhookRequest<R extends WebhookMiddlewareRequest = WebhookMiddlewar
  * webhookMiddleware(secret, { toleranceSeconds: 300, maxBodyBytes: 64 * 1024, logger: console });
  * ```
  */
-export interface WebhookMiddlewareOptions extends WebhookReceiverOptions {
+export interface WebhookMiddlewareOptions extends WebhookReceiverOptions, WebhookCoordinationOptions {
   /**
    * Called with the reason whenever a call is refused for its signature, age or body (before the
    * answer): log it, count it. It comes on top of the middleware's own warnings to `logger`, which
@@ -126,6 +141,12 @@ export interface WebhookMiddlewareOptions extends WebhookReceiverOptions {
    * refused for a missing, garbled or old signature are not logged, so a stranger cannot fill your logs.
    */
   onError?: (error: WebhookVerificationError, req: WebhookMiddlewareRequest) => void;
+  /**
+   * With a `coordinator`: called when a delivery is a repeat of an event a process already handled
+   * (within the coordinator's `eventRetentionMs`), before the middleware answers it `200` itself, with
+   * `req.webhookRepeat` set to `true`. Your handler does not run for it.
+   */
+  onRepeat?: (event: WebhookEvent, req: WebhookMiddlewareRequest) => void;
 }
 
 /** A body a parser already read as bytes or text (`express.raw()`, `express.text()`), else `undefined`. */
@@ -152,6 +173,12 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
  *   three hours) until the route is fixed;
  * - a body over `maxBodyBytes`: `413 payload_too_large`, reading no further.
  *
+ * With a `coordinator` (see {@link WebhookCoordinationOptions}), a verified event is published to
+ * every process that shares it, and its id claimed: a repeat delivery sets `req.webhookRepeat`, calls
+ * `onRepeat` and is answered `200 repeat` without calling `next()`; when the route's handler fails
+ * (`next(err)`, an answer of 408, 425, 429 or a 5xx, or a connection closed before the answer), the
+ * claim is given back, so the service's retry runs the handler again.
+ *
  * @param secret - the signing secret (`whsec_…`), or several during a rotation
  * @example
  * ```ts
@@ -160,29 +187,45 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
  *   res.sendStatus(200); // answer within 10 seconds; work after
  *   if (isKnownWebhookEvent(event) && event.type === 'forecast.completed') await queue.add(event.data.taskId);
  * });
+ *
+ * // Many replicas: the handler runs once per event, and waits in every replica wake on it.
+ * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL }).connect());
+ * app.post('/webhooks', webhookMiddleware(secret, { coordinator }), (req, res) => void res.sendStatus(200));
  * ```
  */
 export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): WebhookMiddleware {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'webhookMiddleware');
-  const { onError, logger = console, ...verifyOptions } = options;
+  const { onError, onRepeat, coordinator, logger = console, ...verifyOptions } = options;
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes, 'webhookMiddleware');
   const warnWrongSecret = wrongSecretWarner(options, secrets.length);
   // Any caller can trigger it on a mis-mounted route, so it is rate-limited too.
   const warnSetupMistake = onceAMinute({ ...options, logger });
+  const once = exactlyOnce(coordinator, logger);
   return (req, res, next) => {
     let parsedElsewhere = false;
-    const run = async () => {
+    /** Verifies, then, with a coordinator, publishes and claims: `false` for a repeat. */
+    const run = async (): Promise<boolean> => {
       let payload: unknown = parsedRaw(req.body);
       if (payload === undefined) {
         parsedElsewhere = streamConsumed(req);
         payload = parsedElsewhere ? req.body : await readCapped(req, req.headers, maxBodyBytes);
       }
-      req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secrets, verifyOptions);
+      const event = (req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secrets, verifyOptions));
+      return once.begin(event);
     };
     const answer = (status: number, text: string) => void res.status(status).type('text/plain').send(text);
     run().then(
-      () => next(),
+      (first) => {
+        const event = req.webhookEvent!;
+        if (!first) {
+          req.webhookRepeat = true;
+          if (onRepeat) runHook(() => onRepeat(event, req));
+          return answer(200, 'repeat');
+        }
+        if (coordinator) onFailure(res, () => void once.fail(event.id));
+        next();
+      },
       (err: unknown) => {
         if (err instanceof WebhookVerificationError) {
           const setupMistake = parsedElsewhere && err.code === 'malformed_payload';
@@ -190,7 +233,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
             err.message = `${err.message} The body of this request was already read by another body parser (often app.use(express.json()) before this route): mount the webhook route first, or give it express.raw({ type: 'application/json' }).`;
             warnSetupMistake(`[forecasting-sdk] webhook refused (${err.code}): ${err.message}`);
           } else warnWrongSecret(err, req.headers);
-          if (onError) reportError(onError, err, req);
+          if (onError) runHook(() => onError(err, req));
           // A set-up mistake gets a 5xx, which the service retries: the delivery waits for the fix
           // instead of failing for good, as it would on a 4xx.
           answer(setupMistake ? 500 : 400, setupMistake ? 'body_already_read' : err.code);
@@ -201,11 +244,18 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
   };
 }
 
-/** Runs the hook; a hook that throws must not turn the answer into a hung request. */
-function reportError(onError: NonNullable<WebhookMiddlewareOptions['onError']>, error: WebhookVerificationError, req: WebhookMiddlewareRequest): void {
-  try {
-    onError(error, req);
-  } catch {
-    // The answer is still sent; the hook's own failure is the hook's business.
-  }
+/**
+ * Calls `failed` once if the route's handler fails: its answer has a status the service retries
+ * (`next(err)` ends in Express's 500), or the connection closes before the answer is sent.
+ */
+function onFailure(res: WebhookMiddlewareResponse, failed: () => void): void {
+  if (typeof res.once !== 'function') return;
+  let done = false;
+  const settle = (didFail: boolean) => {
+    if (done) return;
+    done = true;
+    if (didFail) failed();
+  };
+  res.once('finish', () => settle(isRetriedStatus(res.statusCode ?? 200)));
+  res.once('close', () => settle(res.writableFinished !== true));
 }

@@ -21,8 +21,10 @@
  * ```
  * @module
  */
+import type { EventCoordinator } from '../core/coordination.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
+import { exactlyOnce, isRetriedStatus, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
 import {
   checkMaxBodyBytes,
   readCapped,
@@ -34,7 +36,7 @@ import {
 import { toSecrets, verifyWebhook, type VerifyWebhookOptions } from './verify.js';
 
 export { WebhookVerificationError, WebhookPayloadTooLargeError };
-export type { WebhookEvent, VerifyWebhookOptions, VerifyWebhookRequestOptions, WebhookReceiverOptions };
+export type { WebhookEvent, VerifyWebhookOptions, VerifyWebhookRequestOptions, WebhookReceiverOptions, WebhookCoordinationOptions, EventCoordinator };
 
 /** The chunks of a body stream; leaving the loop early cancels the stream, so the rest is never read. */
 async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -115,4 +117,95 @@ export function createWebhookVerifier(
       warnWrongSecret(err, request.headers);
       throw err;
     });
+}
+
+/**
+ * What {@link createWebhookHandler} runs for each verified event (once per event id with a
+ * `coordinator`): return a `Response`, or nothing for `200`. Throwing, or returning a status the
+ * service retries (408, 425, 429, 5xx), makes the delivery fail, so the service sends it again.
+ * @example
+ * ```ts
+ * const onEvent: WebhookEventHandler = async (event) => {
+ *   if (event.type === 'forecast.completed') await queue.add(event.id);
+ * };
+ * ```
+ */
+export type WebhookEventHandler = (event: WebhookEvent, request: Request) => Response | void | Promise<Response | void>;
+
+/**
+ * Options of {@link createWebhookHandler}: those of {@link createWebhookVerifier}, a `coordinator`
+ * for many processes, and a hook for repeat deliveries.
+ * @example
+ * ```ts
+ * createWebhookHandler(secret, onEvent, { coordinator, onRepeat: (event) => console.log('repeat', event.id) });
+ * ```
+ */
+export interface WebhookHandlerOptions extends WebhookReceiverOptions, WebhookCoordinationOptions {
+  /**
+   * With a `coordinator`: called when a delivery is a repeat of an event a process already handled
+   * (within the coordinator's `eventRetentionMs`), before it is answered `200` without running the handler.
+   */
+  onRepeat?: (event: WebhookEvent, request: Request) => void;
+}
+
+const text = (status: number, body: string) => new Response(body, { status, headers: { 'content-type': 'text/plain' } });
+
+/**
+ * Makes a whole fetch-style webhook route, `(request: Request) => Promise<Response>`: it verifies the
+ * call as {@link createWebhookVerifier} does (a refused call is answered `400` with its code, a body
+ * over `maxBodyBytes` `413`), then runs `handler` with the event and answers what it returns (`200`
+ * when it returns nothing). An error the handler throws is thrown on, for your framework to answer
+ * (a 5xx, which the service retries).
+ *
+ * With a `coordinator` (`createRedisCoordinator` of `forecasting-sdk/redis`), every verified event is
+ * published to the processes that share it (waits there wake on their task's final event) and the
+ * handler runs once per event id across them: a repeat delivery calls `onRepeat` and is answered
+ * `200 repeat` without running it. When the handler throws or answers 408, 425, 429 or a 5xx, the
+ * event's claim is given back, so the service's retry runs it again.
+ *
+ * @param secret - the signing secret (`whsec_…`), or several during a rotation
+ * @param handler - runs for each verified event; see {@link WebhookEventHandler}
+ * @example
+ * ```ts
+ * import { createClient } from 'redis';
+ * import { createRedisCoordinator } from 'forecasting-sdk/redis';
+ * import { createWebhookHandler } from 'forecasting-sdk/webhooks/fetch';
+ *
+ * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL }).connect());
+ * export const POST = createWebhookHandler(process.env.WEBHOOK_SECRET!, async (event) => {
+ *   await queue.add(event.id); // runs once per event across every replica
+ * }, { coordinator });
+ * ```
+ */
+export function createWebhookHandler(
+  secret: string | readonly string[],
+  handler: WebhookEventHandler,
+  options: WebhookHandlerOptions = {},
+): (request: Request) => Promise<Response> {
+  const { coordinator, onRepeat, ...receiverOptions } = options;
+  const verify = createWebhookVerifier(secret, receiverOptions);
+  const once = exactlyOnce(coordinator, receiverOptions.logger ?? console);
+  return async (request) => {
+    let event: WebhookEvent;
+    try {
+      event = await verify(request);
+    } catch (err) {
+      if (err instanceof WebhookPayloadTooLargeError) return text(413, err.code);
+      if (err instanceof WebhookVerificationError) return text(400, err.code);
+      throw err;
+    }
+    if (!(await once.begin(event))) {
+      if (onRepeat) runHook(() => onRepeat(event, request));
+      return text(200, 'repeat');
+    }
+    let response: Response;
+    try {
+      response = (await handler(event, request)) ?? new Response(null, { status: 200 });
+    } catch (err) {
+      await once.fail(event.id);
+      throw err;
+    }
+    if (isRetriedStatus(response.status)) await once.fail(event.id);
+    return response;
+  };
 }

@@ -2,13 +2,23 @@
 // built package, and the blocks marked `ts run` run to completion. Markers: test/docs/README.md.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../redis/_redis.js';
 import { examplesOf, runExample, typecheckExamples } from './harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The markdown files whose examples are tested: the README and every guide in docs/, so none is missed. */
 const DOCS = ['README.md', ...readdirSync(`${root}docs`).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const examples = DOCS.flatMap((file) => examplesOf(root, file));
+
+// The examples that read REDIS_URL (docs/fleet.md) run against a redis-server the harness starts,
+// as the Redis tests do (a missing redis-server fails them, never skips them).
+const usesRedis = examples.some((e) => e.run && /process\.env\.REDIS_URL\b/.test(e.code));
+let redis: TestRedis | undefined;
+beforeAll(async () => {
+  if (usesRedis) redis = await startRedis();
+});
+afterAll(() => redis?.close());
 
 describe('documentation examples', () => {
   it('finds the examples of every file, some of them runnable', () => {
@@ -30,7 +40,7 @@ describe('documentation examples', () => {
 
   // Concurrent: most of their time is waiting (a forecast on the mock's running clock, servers).
   it.concurrent.each(examples.filter((e) => e.run).map((e) => [e.name, e] as const))('runs %s', async (_name, example) => {
-    const result = await runExample(root, example, 30_000);
+    const result = await runExample(root, example, 30_000, redis ? { REDIS_URL: redis.url } : {});
     expect(result.timedOut, 'did not finish within 30 s (a server or timer left open?)').toBe(false);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

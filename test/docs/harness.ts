@@ -188,9 +188,9 @@ export interface RunResult {
 
 /**
  * Runs an example as an ES module with Node, from `root` (so `forecasting-sdk` is this package, as
- * built), after stripping its types. Ends it after `timeoutMs`.
+ * built), after stripping its types, with `env` added to the environment. Ends it after `timeoutMs`.
  */
-export function runExample(root: string, example: DocExample, timeoutMs = 30_000): Promise<RunResult> {
+export function runExample(root: string, example: DocExample, timeoutMs = 30_000, env: Record<string, string> = {}): Promise<RunResult> {
   const js = ts.transpileModule(sourceOf(example), {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
     fileName: 'example.ts',
@@ -199,7 +199,7 @@ export function runExample(root: string, example: DocExample, timeoutMs = 30_000
     execFile(
       process.execPath,
       ['--input-type=module', '-e', js],
-      { cwd: root, timeout: timeoutMs, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1' } },
+      { cwd: root, timeout: timeoutMs, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1', ...env } },
       (error, stdout, stderr) => {
         const timedOut = Boolean(error && (error as { killed?: boolean }).killed);
         done({ code: error ? ((error as { code?: number }).code ?? null) : 0, timedOut, stdout, stderr });

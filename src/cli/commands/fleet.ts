@@ -1,0 +1,91 @@
+/**
+ * `forecasting fleet status --redis <url>`: what the processes sharing a key through a Redis
+ * coordinator are doing, from `coordinator.stats()`: requests in the window, active slots and their
+ * tasks, starts waiting, receivers seen, events published and deduplicated, and the mode. Loads
+ * node-redis (the optional peer `redis`) only here, and never prints the API key or the URL's password.
+ * @module
+ */
+import type { Command } from 'commander';
+import type { CoordinatorStats } from '../../redis/index.js';
+import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
+import { json, out } from '../output.js';
+import { addSecret } from '../report.js';
+
+/** Real-time limit on connecting and on each command: a fleet status that hangs helps nobody. */
+const TIMEOUT_MS = 5_000;
+
+interface FleetFlags {
+  redis?: string;
+  prefix?: string;
+  json?: boolean;
+}
+
+/** Checks `--redis` is a Redis URL, and keeps its user and password out of every line. */
+function hideCredentials(url: string): void {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed?.protocol !== 'redis:' && parsed?.protocol !== 'rediss:') {
+    throw new CliError('--redis must be a URL: redis://host:6379 (or rediss://, with user:password@ when needed)');
+  }
+  addSecret(decodeURIComponent(parsed.password));
+  addSecret(decodeURIComponent(parsed.username));
+}
+
+/** The `redis` package, or a usage error saying how to install it. */
+async function loadRedis(): Promise<typeof import('redis')> {
+  try {
+    return await import('redis');
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') {
+      throw new CliError('fleet status needs the `redis` package (node-redis), an optional peer dependency: npm install redis');
+    }
+    throw err;
+  }
+}
+
+/** The lines of the text output. */
+export function statusLines(stats: CoordinatorStats, prefix: string): string[] {
+  return [
+    `mode                ${stats.mode}`,
+    `prefix              ${prefix}`,
+    `requests in window  ${stats.requestsInWindow}`,
+    `active slots        ${stats.activeSlots}`,
+    `active task ids     ${stats.activeTaskIds.length > 0 ? stats.activeTaskIds.join(' ') : '-'}`,
+    `starts waiting      ${stats.startsWaiting}`,
+    `receivers seen      ${stats.receiversSeen}`,
+    `events published    ${stats.eventsPublished}`,
+    `events deduplicated ${stats.eventsDeduplicated}`,
+  ];
+}
+
+export async function status(cmd: Command): Promise<ExitCode> {
+  const flags = cmd.opts<FleetFlags>();
+  if (!flags.redis) throw new CliError('--redis is required: the Redis the coordinators share, e.g. --redis redis://127.0.0.1:6379');
+  hideCredentials(flags.redis);
+  const apiKey = process.env['FORECASTING_API_KEY'];
+  addSecret(apiKey);
+  if (flags.prefix === undefined && !apiKey) {
+    throw new CliError('the key namespace is unknown: pass --prefix (as given to createRedisCoordinator), or set FORECASTING_API_KEY (the default prefix derives from its hash)');
+  }
+  const { createClient } = await loadRedis();
+  const { createRedisCoordinator } = await import('../../redis/index.js');
+  const redis = createClient({ url: flags.redis, socket: { connectTimeout: TIMEOUT_MS, reconnectStrategy: false } });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+  } catch (err) {
+    throw new CliError(`could not connect to Redis at --redis (${(err as { code?: unknown }).code ?? (err as Error).name})`, EXIT.api, 'RedisConnectionError');
+  }
+  try {
+    // No client attaches: the namespace is --prefix, or the coordinator's own from FORECASTING_API_KEY.
+    const coordinator = createRedisCoordinator(redis, { commandTimeoutMs: TIMEOUT_MS, ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }) });
+    const stats = await coordinator.stats();
+    await coordinator.close();
+    // `local`: Redis stopped answering after the connection; these would be this process's own zeros.
+    if (stats.mode === 'local') throw new CliError('Redis did not answer in time at --redis', EXIT.api, 'RedisConnectionError');
+    if (flags.json) json(stats);
+    else for (const line of statusLines(stats, flags.prefix ?? "derived from FORECASTING_API_KEY's hash")) out(line);
+    return EXIT.ok;
+  } finally {
+    redis.destroy();
+  }
+}

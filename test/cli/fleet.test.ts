@@ -1,0 +1,118 @@
+// `forecasting fleet status --redis <url>`: the built binary against a real redis-server, reading
+// what coordinators (standing for the processes of a fleet) left there.
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realClock } from '../../src/core/clock.js';
+import { createRedisCoordinator, type CoordinatorStats, type RedisCoordinator } from '../../src/redis/index.js';
+import { API_KEY, KEY_HASH, useRedis } from '../redis/_setup.js';
+import { ROOT, run } from './_cli.js';
+
+const redis = useRedis();
+const open: RedisCoordinator[] = [];
+afterAll(() => Promise.all(open.map((c) => c.close())));
+
+/** A coordinator as a client of the test key attaches it, on real time (the binary reads real time too). */
+async function processOn(options: { prefix?: string }): Promise<{ coordinator: RedisCoordinator }> {
+  const coordinator = createRedisCoordinator(await redis.client(), options);
+  open.push(coordinator);
+  coordinator.attach({ keyHash: KEY_HASH, clock: realClock });
+  return { coordinator };
+}
+
+/** A fleet's traces under `prefix` (or the key's own namespace): requests, two running tasks, a pending start, events. */
+async function activity(prefix?: string): Promise<void> {
+  const { coordinator } = await processOn(prefix === undefined ? {} : { prefix });
+  for (let i = 0; i < 3; i++) await coordinator.take('requests');
+  await (await coordinator.hold(2)).bind(['task_a', 'task_b']);
+  await coordinator.hold(1);
+  await coordinator.publish({ id: 'svc:forecast.started:task_a', type: 'forecast.started', taskId: 'task_a', final: false });
+  await coordinator.claimEvent('svc:forecast.started:task_a');
+  await coordinator.claimEvent('svc:forecast.started:task_a');
+}
+
+describe('forecasting fleet status', () => {
+  beforeAll(async () => {
+    await activity('fleet-cli');
+    await activity();
+  });
+
+  it('prints the stats of a prefix as text', async () => {
+    const r = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-cli']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'mode                shared',
+        'prefix              fleet-cli',
+        'requests in window  3',
+        'active slots        3',
+        'active task ids     task_a task_b',
+        'starts waiting      0',
+        'receivers seen      1',
+        'events published    1',
+        'events deduplicated 1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the stats as JSON with --json: what coordinator.stats() returns', async () => {
+    const r = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-cli', '--json']);
+    expect(r.code).toBe(0);
+    const stats = JSON.parse(r.stdout) as CoordinatorStats;
+    const { coordinator } = await processOn({ prefix: 'fleet-cli' });
+    expect(stats).toEqual({ ...(await coordinator.stats()), activeTaskIds: expect.arrayContaining(['task_a', 'task_b']) });
+    expect(stats).toMatchObject({ mode: 'shared', requestsInWindow: 3, activeSlots: 3, eventsPublished: 1, eventsDeduplicated: 1 });
+  });
+
+  it("reads the namespace of FORECASTING_API_KEY's hash without --prefix, and never prints the key", async () => {
+    const r = await run(['fleet', 'status', '--redis', redis.url, '--json'], { env: { FORECASTING_API_KEY: API_KEY } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ requestsInWindow: 3, activeTaskIds: expect.arrayContaining(['task_a', 'task_b']) });
+    const text = await run(['fleet', 'status', '--redis', redis.url], { env: { FORECASTING_API_KEY: API_KEY } });
+    expect(text.stdout).toContain("prefix              derived from FORECASTING_API_KEY's hash\n");
+    expect(`${r.stdout}${r.stderr}${text.stdout}${text.stderr}`).not.toContain(API_KEY);
+  });
+
+  it('is bad usage (exit 2) without --redis, with a --redis that is no URL, or with no namespace', async () => {
+    const noRedis = await run(['fleet', 'status', '--prefix', 'p']);
+    expect([noRedis.code, noRedis.stderr]).toEqual([2, expect.stringMatching(/^UsageError: --redis is required/)]);
+    const notUrl = await run(['fleet', 'status', '--redis', 'localhost:6379', '--prefix', 'p']);
+    expect([notUrl.code, notUrl.stderr]).toEqual([2, expect.stringMatching(/^UsageError: --redis must be a URL/)]);
+    const noNamespace = await run(['fleet', 'status', '--redis', redis.url]);
+    expect([noNamespace.code, noNamespace.stderr]).toEqual([2, expect.stringMatching(/^UsageError: the key namespace is unknown: pass --prefix/)]);
+  });
+
+  it('exits 3 with one line when Redis cannot be reached, never showing the password of the URL', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as { port: number };
+        server.close(() => resolve(free));
+      });
+    });
+    const r = await run(['fleet', 'status', '--redis', `redis://fleet:s3cret-pass@127.0.0.1:${port}`, '--prefix', 'p']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^RedisConnectionError: could not connect to Redis at --redis \(ECONNREFUSED\)\n$/);
+    expect(r.stderr).not.toContain('s3cret-pass');
+  });
+
+  it('says to install redis when the optional peer is missing (exit 2)', () => {
+    // The package as installed without its optional peers: dist/ and package.json, no node_modules.
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-no-redis-'));
+    try {
+      cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+      cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+      writeFileSync(join(dir, 'README.md'), '');
+      const r = spawnSync(process.execPath, [join(dir, 'dist/cli.js'), 'fleet', 'status', '--redis', redis.url, '--prefix', 'p'], { cwd: dir, encoding: 'utf8' });
+      expect(r.stderr).toBe('UsageError: fleet status needs the `redis` package (node-redis), an optional peer dependency: npm install redis\n');
+      expect(r.status).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

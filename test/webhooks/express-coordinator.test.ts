@@ -1,0 +1,159 @@
+// webhookMiddleware with a coordinator, on real Express apps (5 and 4) and a real Redis: two apps
+// with a coordinator each stand for two replicas. The handler runs once per event across them, a
+// failed handler lets the retry run it, and every verified event reaches waiters elsewhere.
+import express from 'express';
+import express4 from 'express4';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TaskFinalNotice } from '../../src/redis/index.js';
+import { webhookMiddleware, type WebhookMiddlewareOptions } from '../../src/webhooks/express.js';
+import { testClock } from '../redis/_clock.js';
+import { processOn, useRedis } from '../redis/_setup.js';
+import { brokenCoordinator, deliveryHeaders, forecastEvent, SECRET } from './_coordinator.js';
+
+const redis = useRedis();
+
+/** What a route's handler does: answer, fail with next(err), or throw. */
+type Behaviour = 'ok' | 'next-error' | 'status-500' | 'status-429' | 'hang-up';
+
+interface Replica {
+  url: string;
+  /** Event ids the handler ran for, in order. */
+  handled: string[];
+  repeats: { id: string; flag: boolean | undefined }[];
+  behave(next: Behaviour): void;
+  close(): Promise<void>;
+}
+
+async function replica(createExpress: typeof express, options: WebhookMiddlewareOptions): Promise<Replica> {
+  const app = createExpress();
+  const handled: string[] = [];
+  const repeats: Replica['repeats'] = [];
+  let behaviour: Behaviour = 'ok';
+  app.post(
+    '/hooks',
+    webhookMiddleware(SECRET, { ...options, onRepeat: (event, req) => repeats.push({ id: event.id, flag: req.webhookRepeat }) }),
+    (req: express.Request, res: express.Response, next: express.NextFunction) => {
+      handled.push(req.webhookEvent!.id);
+      if (behaviour === 'next-error') return next(new Error('the database is down'));
+      if (behaviour === 'hang-up') return void res.socket?.destroy();
+      res.sendStatus(behaviour === 'status-500' ? 500 : behaviour === 'status-429' ? 429 : 200);
+    },
+  );
+  // Express's default error handler would print the error's stack: answer 500 quietly instead.
+  app.use((_err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).send('failed'));
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    handled,
+    repeats,
+    behave: (next) => void (behaviour = next),
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+/** One delivery attempt of `body` to `url`: its status and answer, or `hung up`. */
+async function deliver(url: string, body: string): Promise<string> {
+  try {
+    const response = await fetch(url, { method: 'POST', body, headers: await deliveryHeaders(body) });
+    return `${response.status} ${await response.text()}`;
+  } catch {
+    return 'hung up';
+  }
+}
+
+describe.each([
+  ['Express 5', express],
+  ['Express 4', express4 as unknown as typeof express],
+])('webhookMiddleware with a coordinator on %s', (name, createExpress) => {
+  const prefix = `hooks-${name.replace(' ', '')}`;
+  let a: Replica;
+  let b: Replica;
+  const clock = testClock();
+
+  beforeAll(async () => {
+    const [pa, pb] = await Promise.all([processOn(redis, clock, { prefix }), processOn(redis, clock, { prefix })]);
+    [a, b] = await Promise.all([replica(createExpress, { coordinator: pa.coordinator }), replica(createExpress, { coordinator: pb.coordinator })]);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('runs the handler once for an event delivered to two replicas and once more to the first; repeats get 200 and are flagged', async () => {
+    const event = forecastEvent('completed');
+    expect(await deliver(a.url, event.body)).toBe('200 OK');
+    expect(await deliver(b.url, event.body)).toBe('200 repeat');
+    expect(await deliver(a.url, event.body)).toBe('200 repeat');
+    expect([...a.handled, ...b.handled].filter((id) => id === event.id)).toEqual([event.id]);
+    expect([...a.repeats, ...b.repeats].filter((r) => r.id === event.id)).toEqual([
+      { id: event.id, flag: true },
+      { id: event.id, flag: true },
+    ]);
+    const { coordinator } = await processOn(redis, clock, { prefix });
+    expect(await coordinator.stats()).toMatchObject({ eventsDeduplicated: 2 });
+  });
+
+  it.each<[string, Behaviour, string]>([
+    ['next(err)', 'next-error', '500 failed'],
+    ['an answer of 500', 'status-500', '500 Internal Server Error'],
+    ['an answer of 429 (retried by the service too)', 'status-429', '429 Too Many Requests'],
+    ['a connection closed before the answer', 'hang-up', 'hung up'],
+  ])('lets the retry run the handler again after %s', async (_what, failure, answer) => {
+    const event = forecastEvent('completed');
+    a.behave(failure);
+    try {
+      expect(await deliver(a.url, event.body)).toBe(answer);
+    } finally {
+      a.behave('ok');
+    }
+    // The claim is given back when the answer is sent or the connection closes: the retry may come at once.
+    await vi.waitFor(async () => expect(await deliver(b.url, event.body)).toBe('200 OK'));
+    expect(await deliver(a.url, event.body)).toBe('200 repeat');
+    expect(b.handled.filter((id) => id === event.id)).toEqual([event.id]);
+  });
+
+  it("publishes every verified event: a task's final event wakes a watch in another process", async () => {
+    const { coordinator: waiter } = await processOn(redis, clock, { prefix });
+    const seen: TaskFinalNotice[] = [];
+    const started = forecastEvent('started');
+    const failed = forecastEvent('failed', started.taskId);
+    waiter.watch([started.taskId], (notice) => seen.push(notice));
+    const client = await redis.client();
+    await vi.waitFor(async () => expect((await client.pubSubNumSub(`{${prefix}}:events`))[`{${prefix}}:events`]).toBeGreaterThan(0));
+    await deliver(a.url, started.body);
+    await deliver(b.url, failed.body);
+    await vi.waitFor(() => expect(seen).toEqual([{ taskId: started.taskId, status: 'failed' }]));
+    expect(waiter.receiving()).toBe(true);
+  });
+});
+
+describe('webhookMiddleware with a coordinator that fails', () => {
+  it('still verifies and runs the handler (not a repeat), warns once without the error text, and never hangs', async () => {
+    const warn = vi.fn();
+    const coordinator = brokenCoordinator();
+    const app = await replica(express, { coordinator, logger: { warn } });
+    try {
+      const event = forecastEvent('completed');
+      expect(await deliver(app.url, event.body)).toBe('200 OK');
+      expect(await deliver(app.url, event.body)).toBe('200 OK');
+      app.behave('status-500');
+      expect(await deliver(app.url, event.body)).toBe('500 Internal Server Error');
+      expect(app.handled).toEqual([event.id, event.id, event.id]);
+      await vi.waitFor(() => expect(coordinator.calls).toContain('unclaimEvent'));
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/^\[forecasting-sdk\] webhook coordinator failed \(TypeError\)/);
+      expect(warn.mock.calls[0]![0]).not.toMatch(/hunter2|10\.0\.0\.5/);
+      // A forged call is refused before the coordinator is asked anything.
+      const before = coordinator.calls.length;
+      const refused = await fetch(app.url, { method: 'POST', body: event.body, headers: { 'x-service-signature': 't=1,v1=00' } });
+      expect(refused.status).toBe(400);
+      expect(coordinator.calls).toHaveLength(before);
+    } finally {
+      await app.close();
+    }
+  });
+});
