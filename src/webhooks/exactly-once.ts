@@ -47,12 +47,23 @@ export function runHook(hook: () => void): void {
   }
 }
 
+/**
+ * What an event is claimed by: its id, which a resent event keeps. The one exception the spec names:
+ * a failed report written again sends `forecast.report.completed` again under the same id, now with
+ * another `reportStatus`, a new fact the handler must see; so a report event's claim adds it. @internal
+ */
+export function claimKeyOf(event: WebhookEvent): string {
+  if (event.type !== 'forecast.report.completed') return event.id;
+  const status = (event.data as { reportStatus?: unknown } | null)?.reportStatus;
+  return typeof status === 'string' ? `${event.id}:${status}` : event.id;
+}
+
 /** A receiver's use of its coordinator; both functions never reject. @internal */
 export interface ExactlyOnce {
   /** Publishes `event` and claims its id: `true` when this call must run the handler, `false` for a repeat. */
   begin(event: WebhookEvent): Promise<boolean>;
   /** The handler failed (threw, or answered a status the service retries): gives the claim back. */
-  fail(eventId: string): Promise<void>;
+  fail(event: WebhookEvent): Promise<void>;
 }
 
 /** The class name of what a coordinator rejected with: never its message, which may name a host or a user. */
@@ -81,10 +92,10 @@ export function exactlyOnce(coordinator: EventCoordinator | undefined, logger: P
   };
   return {
     async begin(event) {
-      const [, first] = await Promise.all([guarded(() => coordinator.publish(eventNotice(event)), undefined), guarded(() => coordinator.claimEvent(event.id), true)]);
+      const [, first] = await Promise.all([guarded(() => coordinator.publish(eventNotice(event)), undefined), guarded(() => coordinator.claimEvent(claimKeyOf(event)), true)]);
       return first;
     },
-    fail: (eventId) => guarded(() => coordinator.unclaimEvent(eventId), undefined),
+    fail: (event) => guarded(() => coordinator.unclaimEvent(claimKeyOf(event)), undefined),
   };
 }
 
@@ -101,7 +112,8 @@ export interface WebhookCoordinationOptions {
    * Shares the receiver's events with every process on the same coordinator (`createRedisCoordinator`
    * of `forecasting-sdk/redis`): each verified event is published, so waits in any process wake on
    * their task's final event, and the route's handler runs once per event id across all processes
-   * (for the coordinator's `eventRetentionMs`, default 4 hours). A repeat delivery is answered `200`
+   * (for the coordinator's `eventRetentionMs`, default 4 hours; a report rewritten after failing
+   * comes again under its id with a new `reportStatus`, and runs the handler again). A repeat delivery is answered `200`
    * without running the handler. When the handler fails (throws, or answers 408, 425, 429 or a 5xx),
    * the claim is given back, so the service's retry runs it again. A coordinator that fails never
    * fails the call: the event is handled as a first delivery, with one warning to `logger`.

@@ -223,7 +223,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
           if (onRepeat) runHook(() => onRepeat(event, req));
           return answer(200, 'repeat');
         }
-        if (coordinator) onFailure(res, () => void once.fail(event.id));
+        if (coordinator) onFailure(res, () => void once.fail(event));
         next();
       },
       (err: unknown) => {

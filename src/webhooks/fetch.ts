@@ -202,10 +202,10 @@ export function createWebhookHandler(
     try {
       response = (await handler(event, request)) ?? new Response(null, { status: 200 });
     } catch (err) {
-      await once.fail(event.id);
+      await once.fail(event);
       throw err;
     }
-    if (isRetriedStatus(response.status)) await once.fail(event.id);
+    if (isRetriedStatus(response.status)) await once.fail(event);
     return response;
   };
 }

@@ -1,7 +1,7 @@
 // What a receiver tells its coordinator of each event kind, and which of the handler's answers give
 // the event's claim back (those the service retries).
 import { describe, expect, it } from 'vitest';
-import { eventNotice, isRetriedStatus } from '../../src/webhooks/exactly-once.js';
+import { claimKeyOf, eventNotice, isRetriedStatus } from '../../src/webhooks/exactly-once.js';
 import type { WebhookEvent } from '../../src/webhooks/index.js';
 
 const event = (type: string, data: Record<string, unknown> = { taskId: 't1' }): WebhookEvent => ({ id: `svc:${type}:t1`, type, createdAt: '2026-01-01T00:00:00Z', data });
@@ -31,5 +31,19 @@ describe("the handler's answers that give the claim back", () => {
   it('are those the service retries: 408, 425, 429 and every 5xx', () => {
     const retried = [200, 204, 400, 404, 407, 408, 409, 425, 428, 429, 430, 499, 500, 503, 599].filter(isRetriedStatus);
     expect(retried).toEqual([408, 425, 429, 500, 503, 599]);
+  });
+});
+
+describe('what an event is claimed by', () => {
+  it('is its id, which a resent event keeps', () => {
+    expect(claimKeyOf(event('forecast.completed'))).toBe('svc:forecast.completed:t1');
+  });
+
+  it("adds a report's status: a failed report written again comes under the same id with another outcome, and must reach the handler", () => {
+    const failed = claimKeyOf(event('forecast.report.completed', { taskId: 't1', reportStatus: 'failed' }));
+    const rewritten = claimKeyOf(event('forecast.report.completed', { taskId: 't1', reportStatus: 'completed' }));
+    expect(failed).toBe('svc:forecast.report.completed:t1:failed');
+    expect(rewritten).not.toBe(failed);
+    expect(claimKeyOf(event('forecast.report.completed', { taskId: 't1', reportStatus: 'completed' }))).toBe(rewritten);
   });
 });
