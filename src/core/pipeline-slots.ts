@@ -54,7 +54,7 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
     try {
       received = await attempts(call);
     } catch (err) {
-      await hold.release();
+      await hold.release().catch(() => undefined);
       throw err;
     }
     let taskIds: readonly string[] = [];
@@ -63,7 +63,8 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
     } catch {
       // An answer without the tasks it started: the call's decode says so; the slots go back.
     }
-    await hold.bind(taskIds);
+    // The start succeeded: a coordinator that fails to record it does not fail the call.
+    await hold.bind(taskIds).catch(() => undefined);
     return received;
   };
 }
