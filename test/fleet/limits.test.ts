@@ -45,6 +45,39 @@ describe('clients sharing a coordinator in one process', () => {
     }
   });
 
+  it('runMany, createAndWait and questions.forecasts.create of three clients share the 50 slots', { timeout: 120_000 }, async () => {
+    const mock = await startMockServer({ clock: new ManualClock(), rateLimit: { requestsPerMinute: 60 } });
+    const shared = countingRedis(await redis.client());
+    const coordinator = createRedisCoordinator(shared);
+    try {
+      const options = { ...mockClientOptions(mock, { busy: shared.busy }), coordinator, logLevel: 'off' as const };
+      const [a, b, c] = [new ForecastingClient(options), new ForecastingClient(options), new ForecastingClient(options)];
+      const questionIds = async (client: ForecastingClient, n: number) => {
+        const ids: string[] = [];
+        for (let i = 0; i < n; i++) ids.push((await client.questions.create({ type: 'binary', title: `Will it snow in town ${i}?` })).id);
+        return ids;
+      };
+      // 40 + 10 + 10 = 60 starts against 50 slots.
+      const viaRunMany = async () => {
+        const statuses: string[] = [];
+        for await (const r of a.forecasts.runMany((await questionIds(a, 40)).map((questionId) => ({ questionId, runMode: 'light' as const })))) statuses.push(r.status);
+        return statuses;
+      };
+      const viaCreateAndWait = async () => Promise.all((await questionIds(b, 10)).map(async (questionId) => (await b.forecasts.createAndWait({ questionId, runMode: 'light' })).status));
+      const viaQuestion = async () => {
+        const tasks = await Promise.all((await questionIds(c, 10)).map((id) => c.questions.forecasts.create(id, { runMode: 'light' })));
+        return (await c.forecasts.waitMany(tasks.map((t) => t.id), { full: false })).map((t) => t.status);
+      };
+      const statuses = (await Promise.all([viaRunMany(), viaCreateAndWait(), viaQuestion()])).flat();
+      expect(statuses).toEqual(Array(60).fill('completed'));
+      expectWithinLimits(mock);
+      expect(await coordinator.stats()).toMatchObject({ activeSlots: 0, startsWaiting: 0 });
+    } finally {
+      await coordinator.close();
+      await mock.close();
+    }
+  });
+
   it("counts decisions' model calls in one shared window: no rate_limit_error past 10 a minute", { timeout: 60_000 }, async () => {
     const mock = await startMockServer({ clock: new ManualClock() });
     const shared = countingRedis(await redis.client());
