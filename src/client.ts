@@ -1,5 +1,6 @@
 import { BaseClient } from './core/base-client.js';
 import { SPEC_ERRORS } from './api/error-rules.js';
+import { finalOfHeld } from './api/held-tasks.js';
 import type { ClientOptions } from './core/options.js';
 import { Questions } from './resources/questions.js';
 import { Tags } from './resources/tags.js';
@@ -54,11 +55,11 @@ export class ForecastingClient extends BaseClient {
 
   /**
    * @param options - see {@link ClientOptions}. A missing key or base URL throws `ValidationError` naming
-   * the option and its environment variable.
+   * the option and its environment variable. With a `coordinator`, the client attaches to it here.
    */
   constructor(options: ClientOptions = {}) {
     // The record schemas are a chunk of their own, loaded only when `validateResponses` is on; the
     // spec's error codes are handed to the core, which knows only the statuses.
-    super(options, () => import('./schemas/records/index.js').then((m) => m.schemaOf), SPEC_ERRORS);
+    super(options, () => import('./schemas/records/index.js').then((m) => m.schemaOf), SPEC_ERRORS, finalOfHeld);
   }
 }

@@ -58,6 +58,16 @@ export { RUN_MODES, TASK_STATUSES } from './schemas/forecasts.js';
 export type { ForecastProgress, ForecastProgressEvents } from './resources/forecasts/progress.js';
 export type { TypedEmitter } from './core/emitter.js';
 export type { ClientClock } from './core/clock.js';
+export type {
+  CoordinatedWindow,
+  Coordinator,
+  CoordinatorAttachment,
+  CoordinatorStats,
+  EventCoordinator,
+  HoldOptions,
+  SlotHold,
+  TaskFinalNotice,
+} from './core/coordination.js';
 export type { UnknownValue } from './schemas/common.js';
 export type {
   ContextNoteInput,

@@ -27,6 +27,12 @@ import {
 } from '../schemas/decisions.js';
 import { DecisionConflictError } from './errors.js';
 import { QUESTIONS, type Scope } from './scopes.js';
+import { decisionStart } from './task-slots.js';
+
+/** The spec's "decision calls using a model" (10 a minute per key): counted in a coordinator's `modelCalls` window. */
+const modelCall = ['modelCalls'] as const;
+/** Only a conditional link is drafted by a model. */
+const conditionalLink = (params: unknown) => ((params as { kind?: unknown } | undefined)?.kind === 'conditional' ? modelCall : []);
 
 /**
  * The questions scopes. The spec's list of decision codes is open: a 409 whose code the error table
@@ -37,12 +43,12 @@ const group: GroupOptions<Scope> = { scopes: QUESTIONS, unknownCode: { status: 4
 /** The Decisions group: the decision itself, its modes and drafting. */
 export const decisionOperations = defineOperations('decisions', {
   list: { method: 'GET', path: '/decisions', params: DecisionListParams, response: returns('Decision'), paging: 'offset' },
-  create: { method: 'POST', path: '/decisions', params: DecisionCreateParams, response: returns('Decision'), status: 201, idempotent: true },
+  create: { method: 'POST', path: '/decisions', params: DecisionCreateParams, response: returns('Decision'), status: 201, idempotent: true, windows: modelCall },
   retrieve: { method: 'GET', path: '/decisions/{decision_id}', response: returns('Decision') },
   update: { method: 'PATCH', path: '/decisions/{decision_id}', params: DecisionUpdateParams, response: returns('Decision') },
   archive: { method: 'POST', path: '/decisions/{decision_id}/archive', response: returns('Decision') },
   unarchive: { method: 'POST', path: '/decisions/{decision_id}/unarchive', response: returns('Decision') },
-  generate: { method: 'POST', path: '/decisions/{decision_id}/generate', params: DecisionGenerateParams, response: returns('Decision'), status: 202 },
+  generate: { method: 'POST', path: '/decisions/{decision_id}/generate', params: DecisionGenerateParams, response: returns('Decision'), status: 202, windows: modelCall },
   setLive: { method: 'PUT', path: '/decisions/{decision_id}/live', scope: 'forecasts:write', params: DecisionLiveParams, response: returns('Decision') },
   setFollowing: { method: 'PUT', path: '/decisions/{decision_id}/follow', params: DecisionFollowParams, response: returns('Decision') },
 }, group);
@@ -51,12 +57,12 @@ export const decisionOperations = defineOperations('decisions', {
 export const decisionDraftOperations = defineOperations('decisions.drafts', {
   update: { method: 'PATCH', path: '/decisions/{decision_id}/drafts/{draft_id}', params: DecisionDraftUpdateParams, response: returns('DecisionDraft') },
   discard: { method: 'POST', path: '/decisions/{decision_id}/drafts/discard', params: DecisionDraftSelectParams, response: returns('Decision') },
-  keep: { method: 'POST', path: '/decisions/{decision_id}/drafts/keep', params: DecisionDraftSelectParams, response: returns('Decision') },
+  keep: { method: 'POST', path: '/decisions/{decision_id}/drafts/keep', params: DecisionDraftSelectParams, response: returns('Decision'), windows: modelCall },
 }, group);
 
 /** A decision's priced forecasts. */
 export const decisionForecastOperations = defineOperations('decisions.forecasts', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/forecasts', scope: 'forecasts:write', params: DecisionForecastCreateParams, response: returns('DecisionForecastRun'), status: 202, idempotent: true },
+  create: { method: 'POST', path: '/decisions/{decision_id}/forecasts', scope: 'forecasts:write', params: DecisionForecastCreateParams, response: returns('DecisionForecastRun'), status: 202, idempotent: true, starts: decisionStart },
   estimate: { method: 'POST', path: '/decisions/{decision_id}/forecasts/estimate', scope: 'forecasts:read', params: DecisionForecastEstimateParams, response: returns('DecisionForecastEstimate') },
 }, group);
 
@@ -68,8 +74,9 @@ export const decisionNodeOperations = defineOperations('decisions.nodes', {
 
 /** Links between a decision's questions. */
 export const decisionLinkOperations = defineOperations('decisions.links', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/links', params: DecisionLinkCreateParams, response: returns('DecisionLink'), status: 201 },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/links/{link_id}', params: DecisionLinkUpdateParams, response: returns('DecisionLink') },
+  create: { method: 'POST', path: '/decisions/{decision_id}/links', params: DecisionLinkCreateParams, response: returns('DecisionLink'), status: 201, windows: conditionalLink },
+  // Only a failed conditional link can be edited; the edit drafts it again.
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/links/{link_id}', params: DecisionLinkUpdateParams, response: returns('DecisionLink'), windows: modelCall },
   delete: { method: 'DELETE', path: '/decisions/{decision_id}/links/{link_id}', status: 204 },
 }, group);
 
@@ -99,5 +106,5 @@ export const decisionConditionOperations = defineOperations('decisions.condition
 /** A decision's summary. */
 export const decisionSummaryOperations = defineOperations('decisions.summary', {
   retrieve: { method: 'GET', path: '/decisions/{decision_id}/summary', response: returns('DecisionSummary') },
-  refresh: { method: 'POST', path: '/decisions/{decision_id}/summary/refresh', response: returns('DecisionSummary') },
+  refresh: { method: 'POST', path: '/decisions/{decision_id}/summary/refresh', response: returns('DecisionSummary'), windows: modelCall },
 }, group);

@@ -17,22 +17,24 @@ import {
   RunModeListParams,
 } from '../schemas/forecasts.js';
 import { FORECASTS } from './scopes.js';
+import { batchStart, finalCancelled, finalListed, finalTask, singleStart } from './task-slots.js';
 
 const group = { scopes: FORECASTS };
 
 /** The Forecasts group (7 of its 9 operations; the other two are `questions.forecasts.*`). */
 export const forecastOperations = defineOperations('forecasts', {
-  list: { method: 'GET', path: '/forecasts', params: ForecastListParams, response: returns('ForecastListItem'), paging: 'cursor' },
-  create: { method: 'POST', path: '/forecasts', params: ForecastCreateParams, response: returns('ForecastTask'), status: 202, idempotent: true },
-  retrieve: { method: 'GET', path: '/forecasts/{task_id}', params: ForecastRetrieveParams, response: returns('ForecastTask') },
-  cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', response: returns('ForecastTask') },
-  createBatch: { method: 'POST', path: '/forecasts/batch', params: ForecastBatchParams, response: returns('ForecastBatchResult'), idempotent: true },
+  list: { method: 'GET', path: '/forecasts', params: ForecastListParams, response: returns('ForecastListItem'), paging: 'cursor', finalTasks: finalListed },
+  create: { method: 'POST', path: '/forecasts', params: ForecastCreateParams, response: returns('ForecastTask'), status: 202, idempotent: true, starts: singleStart },
+  retrieve: { method: 'GET', path: '/forecasts/{task_id}', params: ForecastRetrieveParams, response: returns('ForecastTask'), finalTasks: finalTask },
+  cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', response: returns('ForecastTask'), finalTasks: finalTask },
+  createBatch: { method: 'POST', path: '/forecasts/batch', params: ForecastBatchParams, response: returns('ForecastBatchResult'), idempotent: true, starts: batchStart },
   cancelBatch: {
     method: 'POST',
     path: '/forecasts/cancel',
     params: ForecastCancelBatchParams,
     response: returns('ForecastCancelBatchResult'),
     read: { expects: 'a result per task, such as {items: [{taskId, status}]}', from: readCancelBatch },
+    finalTasks: finalCancelled,
   },
 }, group);
 
@@ -43,6 +45,6 @@ export const runModeOperations = defineOperations('runModes', {
 
 /** A question's forecasts, of the Forecasts group. */
 export const questionForecastOperations = defineOperations('questions.forecasts', {
-  list: { method: 'GET', path: '/questions/{question_id}/forecasts', params: QuestionForecastListParams, response: returns('ForecastListItem'), paging: 'cursor' },
-  create: { method: 'POST', path: '/questions/{question_id}/forecasts', params: QuestionForecastCreateParams, response: returns('ForecastTask'), status: 202 },
+  list: { method: 'GET', path: '/questions/{question_id}/forecasts', params: QuestionForecastListParams, response: returns('ForecastListItem'), paging: 'cursor', finalTasks: finalListed },
+  create: { method: 'POST', path: '/questions/{question_id}/forecasts', params: QuestionForecastCreateParams, response: returns('ForecastTask'), status: 202, starts: singleStart },
 }, group);

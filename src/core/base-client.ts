@@ -13,15 +13,24 @@ import { leveled, type LeveledLogger } from './logger.js';
 import { buildPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, type Operation, type OutputOf } from './operation.js';
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
-import { Call, Pipeline, type AttemptStep } from './pipeline.js';
+import { Call, Pipeline, type AttemptStep, type CallStep } from './pipeline.js';
+import { settlingDecode, sharedBudgetStep, slotsStep } from './pipeline-slots.js';
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordSchemas } from './pipeline-steps.js';
 import type { ClientClock } from './clock.js';
+import type { HoldOptions } from './coordination.js';
 import { RequestBudget } from './request-budget.js';
+import { sha256Hex } from './sha256.js';
 import { Transport, type Received } from './transport.js';
 import { unknownKeyMessage, unknownKeys, parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
 
 export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './pipeline-steps.js';
+
+/**
+ * How a client answers a coordinator's question "which of these held tasks are final?", from the
+ * service; given the client, so the core names no operation. @internal
+ */
+export type ReconcileWith = (client: BaseClient) => NonNullable<HoldOptions['reconcile']>;
 
 type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<O['params']> : never;
 
@@ -70,9 +79,10 @@ export class BaseClient {
    * @param options - see {@link ClientOptions}
    * @param loadSchemas - loads the record schemas for `validateResponses` (a chunk of its own)
    * @param errorRules - the service's error classes by `status error.type`, and its unknown-code rules
+   * @param reconcileWith - with a coordinator: reads which held tasks are final (see {@link ReconcileWith})
    * @internal
    */
-  constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>, errorRules?: ErrorRules) {
+  constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>, errorRules?: ErrorRules, reconcileWith?: ReconcileWith) {
     const o = (this.#options = resolveOptions(options));
     let schemas: Promise<RecordSchemas> | undefined;
     if (o.validateResponses) {
@@ -88,11 +98,17 @@ export class BaseClient {
     const headers = Object.freeze({ accept: 'application/json', 'user-agent': `forecasting-sdk/${VERSION}`, ...lowerCaseNames(o.defaultHeaders), ...auth });
     // The attempt steps in call order; the budget only when one is set (an attempt without it skips a step).
     const attempt: AttemptStep[] = [eventsStep(this.#events, log), transportStep(new Transport(o.baseURL, o.fetch))];
-    if (o.requestsPerMinute) attempt.unshift(budgetStep(new RequestBudget(o.requestsPerMinute, o.clock)));
-    this.#pipeline = new Pipeline(
-      { options: o, log, events: this.#events, apiPathMissing, errorRules },
-      { prepare: prepareStep(headers, auth), attempt, decode: decodeStep(schemas) },
-    );
+    const call: CallStep[] = [];
+    let decode = decodeStep(schemas);
+    const coordinator = o.coordinator;
+    if (coordinator) {
+      // The coordinator learns the key's hash (its namespace, and the check that its clients share a key), never the key.
+      coordinator.attach({ keyHash: sha256Hex(o.apiKey), clock: o.clock, warn: (message) => log.warn(message) });
+      attempt.unshift(sharedBudgetStep(coordinator));
+      call.push(slotsStep(coordinator, reconcileWith?.(this)));
+      decode = settlingDecode(decode, coordinator);
+    } else if (o.requestsPerMinute) attempt.unshift(budgetStep(new RequestBudget(o.requestsPerMinute, o.clock)));
+    this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules }, { prepare: prepareStep(headers, auth), call, attempt, decode });
   }
 
   /** The time source of waits and of the request budget. @internal */

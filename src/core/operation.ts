@@ -5,6 +5,7 @@
  * @module
  */
 import type * as z from 'zod/mini';
+import type { CoordinatedWindow, TaskFinalNotice } from './coordination.js';
 import { ValidationError, type APIErrorClass } from './errors.js';
 
 /**
@@ -59,6 +60,31 @@ export interface OperationSpec<S extends string = string> {
    * rejects with `InvalidResponseError` saying it expected `expects`.
    */
   read?: { expects: string; from(json: unknown): unknown };
+  /**
+   * The shared per-minute windows a call counts in besides `requests` (decisions' model calls), from
+   * its params; read only by a client with a coordinator.
+   */
+  windows?: readonly CoordinatedWindow[] | ((params: unknown) => readonly CoordinatedWindow[]);
+  /** A start of forecasts: see {@link ForecastStart}. Read only by a client with a coordinator. */
+  starts?: ForecastStart;
+  /**
+   * The final tasks an answer shows (a task read, a list page, a cancel result), whose active-forecast
+   * slots are then freed; from the decoded answer. Read only by a client with a coordinator.
+   */
+  finalTasks?: (answer: unknown) => readonly TaskFinalNotice[];
+}
+
+/**
+ * How an operation starts forecasts: the active-forecast slots it needs before it is sent, from its
+ * params, and the tasks it started, from its answer (a refused item has none: its slot is freed).
+ * @example
+ * ```ts
+ * const starts: ForecastStart = { slots: () => 1, taskIds: (task) => [(task as { taskId: string }).taskId] };
+ * ```
+ */
+export interface ForecastStart {
+  slots(params: unknown): number;
+  taskIds(answer: unknown): readonly string[];
 }
 
 /**

@@ -5,6 +5,7 @@
 import { ValidationError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import { realClock, type ClientClock } from './clock.js';
+import type { Coordinator } from './coordination.js';
 import { MAX_TIMER_MS } from './sleep.js';
 
 /**
@@ -68,6 +69,23 @@ export interface ClientOptions {
   rateLimit?: { requestsPerMinute: number };
   /** Time source of waits and of the request budget (default: real time). See {@link ClientClock}. */
   clock?: ClientClock;
+  /**
+   * Shares the key's limits with every client on the same coordinator, in any process: one request
+   * budget (every attempt of every call), one set of active-forecast slots (every start waits for
+   * its slots instead of meeting `too_many_active_forecasts`; a slot is freed when any process sees
+   * its task final), and one model-call budget for decisions. It replaces `rateLimit`. The client
+   * hands it only a SHA-256 hash of the key, never the key. `forecasting-sdk/redis` makes one.
+   * @example
+   * ```ts
+   * import { createClient } from 'redis';
+   * import { ForecastingClient } from 'forecasting-sdk';
+   * import { createRedisCoordinator } from 'forecasting-sdk/redis';
+   *
+   * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+   * const client = new ForecastingClient({ coordinator: createRedisCoordinator(redis) });
+   * ```
+   */
+  coordinator?: Coordinator | undefined;
 }
 
 /**
@@ -111,6 +129,7 @@ export interface ResolvedOptions {
   validateResponses: boolean;
   requestsPerMinute: number | undefined;
   clock: ClientClock;
+  coordinator: Coordinator | undefined;
 }
 
 function env(name: string): string | undefined {
@@ -204,11 +223,14 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     );
   }
   const ms = (name: string, value: number | undefined, fallback: number) => (value === undefined ? fallback : checkMs(name, value));
-  const { fetch, authHeader = 'bearer', clock = realClock, logLevel, rateLimit } = options;
+  const { fetch, authHeader = 'bearer', clock = realClock, logLevel, rateLimit, coordinator } = options;
   if (fetch !== undefined && typeof fetch !== 'function') throw new ValidationError('must be a fetch function', 'fetch');
   if (authHeader !== 'bearer' && authHeader !== 'x-api-key') throw new ValidationError(`must be 'bearer' or 'x-api-key'`, 'authHeader');
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) throw new ValidationError(`must be one of ${LOG_LEVELS.join(', ')}`, 'logLevel');
   if (typeof clock?.now !== 'function' || typeof clock.sleep !== 'function') throw new ValidationError('must have now() and sleep(ms, signal)', 'clock');
+  if (coordinator !== undefined && !COORDINATOR_METHODS.every((m) => typeof coordinator?.[m] === 'function')) {
+    throw new ValidationError(`must be a coordinator (with ${COORDINATOR_METHODS.join(', ')}), such as createRedisCoordinator(redis)`, 'coordinator');
+  }
   const perMinute = rateLimit ? rateLimit.requestsPerMinute : undefined;
   if (perMinute !== undefined && !(typeof perMinute === 'number' && Number.isFinite(perMinute) && perMinute > 0)) {
     throw new ValidationError(`must be a number > 0, got ${describe(perMinute)}`, 'rateLimit.requestsPerMinute');
@@ -228,10 +250,13 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     validateResponses: options.validateResponses ?? false,
     requestsPerMinute: perMinute,
     clock,
+    coordinator,
   };
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
+/** What the client calls on a coordinator. */
+const COORDINATOR_METHODS = ['attach', 'take', 'hold', 'settle'] as const;
 
 /**
  * `https://` for any host; plain `http://` only for loopback (`localhost`, `127.0.0.0/8`, `[::1]`),

@@ -66,10 +66,20 @@ export type Next = (call: Call) => Promise<Received>;
  */
 export type AttemptStep = (call: Call, next: Next) => Promise<Received>;
 
+/**
+ * A step around all the attempts of a call, run once per call after `prepare`: `attempts` runs them
+ * (under the retry policy) and resolves with the successful answer or rejects as the call fails for
+ * good. What it takes before `attempts` is held across the call's retries (active-forecast slots).
+ * @internal
+ */
+export type CallStep = (call: Call, attempts: Next) => Promise<Received>;
+
 /** The pipeline's steps, in call order. @internal */
 export interface PipelineSteps {
   /** Builds the call's request (headers, query, body), once per call. May throw to refuse the call. */
   prepare(call: Call): PreparedRequest;
+  /** Run once per call around its attempts, in this order (the first is outermost). */
+  call?: readonly CallStep[];
   /** Run on every attempt, in this order (budget → events → transport); the last one must answer. */
   attempt: readonly AttemptStep[];
   /** Reads a successful answer as the call's result; only when the caller awaits the data. */
@@ -102,11 +112,15 @@ export class Pipeline {
   readonly #env: PipelineEnv;
   readonly #steps: PipelineSteps;
   readonly #attempt: Next;
+  /** The call steps around the attempts' driver, composed once. */
+  readonly #run: Next;
 
   constructor(env: PipelineEnv, steps: PipelineSteps) {
     this.#env = env;
     this.#steps = steps;
     this.#attempt = chain(steps.attempt);
+    const attempts: Next = (call) => this.#attempts(call);
+    this.#run = (steps.call ?? []).reduceRight<Next>((next, step) => (call) => step(call, next), attempts);
   }
 
   /** Prepares and sends `call`, resolving with its successful answer. Every refusal rejects; nothing throws synchronously. */
@@ -124,7 +138,7 @@ export class Pipeline {
     return this.#steps.decode(call, received);
   }
 
-  async #run(call: Call): Promise<Received> {
+  async #attempts(call: Call): Promise<Received> {
     const o = this.#env.options;
     const clock = o.clock;
     const { options, request: req } = call;

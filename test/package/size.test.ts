@@ -17,10 +17,12 @@ const SPEC_OPERATIONS = readFileSync(`${root}spec/operations.tsv`, 'utf8').trim(
  * the CHANGELOG). A later group must keep its cost per operation, and so the projection, inside these.
  * Raised from 1.55 when the client gained, at about 5 KB gzipped in all, the one address check the
  * mock shares (every non-public IPv4 and IPv6 form), the run-time warning on unknown keys with its
- * "did you mean", and waits that ride out outages.
+ * "did you mean", and waits that ride out outages. Raised from 1.6 when the client gained, at about
+ * 1.5 KB gzipped, the coordinator's steps (a shared budget, active-forecast slots, slots freed by
+ * final tasks) and a synchronous SHA-256 of the key for it.
  */
 const PER_OPERATION_BUDGET = 140;
-const PROJECTED_RATIO_BUDGET = 1.6;
+const PROJECTED_RATIO_BUDGET = 1.66;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;

@@ -1,0 +1,22 @@
+/**
+ * How a client answers its coordinator's "which of these held tasks are final?": from the service.
+ * @module
+ */
+import type { ReconcileWith } from '../core/base-client.js';
+import { forecastOperations } from './forecasts.js';
+import { MAX_PAGE_SIZE } from './limits.js';
+import { finalListed } from './task-slots.js';
+
+/**
+ * The forecasts list filtered by task ids, 100 ids a request; the list's answer frees the final
+ * tasks' slots as any list does. The coordinator asks at a bounded rate, only while a start waits.
+ */
+export const finalOfHeld: ReconcileWith = (client) => async (taskIds) => {
+  const final: string[] = [];
+  for (let i = 0; i < taskIds.length; i += MAX_PAGE_SIZE) {
+    const taskId = taskIds.slice(i, i + MAX_PAGE_SIZE).join(',');
+    const page = await client._list(forecastOperations.list, [], { taskId, limit: MAX_PAGE_SIZE });
+    final.push(...finalListed(page).map((n) => n.taskId));
+  }
+  return final;
+};

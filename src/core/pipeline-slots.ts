@@ -1,0 +1,99 @@
+/**
+ * The pipeline's steps for a client with a coordinator (`coordination.ts`): the shared request budget
+ * (and model-call window) on every attempt, active-forecast slots around a start's attempts, and the
+ * slots freed when an answer shows tasks final. They read what an operation declares (`windows`,
+ * `starts`, `finalTasks`) and name none.
+ * @module
+ */
+import type { Coordinator, HoldOptions, TaskFinalNotice } from './coordination.js';
+import type { AttemptStep, Call, CallStep } from './pipeline.js';
+import { decodeBody, type Received } from './transport.js';
+import { endUpload } from './uploads.js';
+
+/** Most task ids a client remembers as settled, so a list polled again settles its final tasks once. */
+const MAX_REMEMBERED = 10_000;
+
+/** What a call sends as its params: the body of a write, the query of a read. */
+const paramsOf = (call: Call): unknown => call.body ?? call.query;
+
+/**
+ * The budget step with a coordinator: every attempt takes `requests` of the shared window, and first
+ * any other window the operation declares (decisions' model calls). Aborted while waiting, the call
+ * ends with the abort reason and nothing is sent. @internal
+ */
+export function sharedBudgetStep(coordinator: Coordinator): AttemptStep {
+  return async (call, next) => {
+    const signal = call.options.signal;
+    try {
+      const declared = call.op?.windows;
+      const windows = typeof declared === 'function' ? declared(paramsOf(call)) : declared;
+      for (const window of windows ?? []) if (window !== 'requests') await coordinator.take(window, signal);
+      await coordinator.take('requests', signal);
+    } catch (err) {
+      // Nothing was sent, but an upload's source is still let go.
+      endUpload(call.request.body, () => err);
+      throw err;
+    }
+    return next(call);
+  };
+}
+
+/**
+ * The slots step, around a start's attempts: takes the slots its params need (waiting its turn,
+ * abortable), keeps them across the call's retries, binds them to the started tasks once the service
+ * answers (a refused item's slot is given back), or gives them all back when the call fails for good.
+ * @internal
+ */
+export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reconcile']): CallStep {
+  return async (call, attempts) => {
+    const starts = call.op?.starts;
+    const count = starts ? starts.slots(paramsOf(call)) : 0;
+    if (!starts || count <= 0) return attempts(call);
+    const hold = await coordinator.hold(count, { signal: call.options.signal, reconcile });
+    let received: Received;
+    try {
+      received = await attempts(call);
+    } catch (err) {
+      await hold.release().catch(() => undefined);
+      throw err;
+    }
+    let taskIds: readonly string[] = [];
+    try {
+      taskIds = starts.taskIds(decodeBody(received, 'json'));
+    } catch {
+      // An answer without the tasks it started: the call's decode says so; the slots go back.
+    }
+    // The start succeeded: a coordinator that fails to record it does not fail the call.
+    await hold.bind(taskIds).catch(() => undefined);
+    return received;
+  };
+}
+
+/**
+ * Wraps the decode step: when a decoded answer shows tasks final (the operation's `finalTasks`), the
+ * coordinator frees their slots and tells every process, before the caller sees the answer. A task
+ * already settled by this client is not settled again. @internal
+ */
+export function settlingDecode(decode: (call: Call, received: Received) => unknown, coordinator: Coordinator): (call: Call, received: Received) => unknown {
+  const settled = new Set<string>();
+  const settle = (call: Call, data: unknown): unknown => {
+    const finalTasks = call.op?.finalTasks;
+    if (!finalTasks) return data;
+    const fresh: TaskFinalNotice[] = finalTasks(data).filter((n) => !settled.has(n.taskId));
+    if (fresh.length === 0) return data;
+    for (const { taskId } of fresh) {
+      // Bounded: the oldest ids are forgotten first (settling one again is harmless, only a command).
+      if (settled.size >= MAX_REMEMBERED) settled.delete(settled.values().next().value as string);
+      settled.add(taskId);
+    }
+    // A coordinator that fails to record it does not fail the call: the answer stands.
+    return coordinator.settle(fresh).then(
+      () => data,
+      () => data,
+    );
+  };
+  return (call, received) => {
+    const data = decode(call, received);
+    return data instanceof Promise ? data.then((d) => settle(call, d)) : settle(call, data);
+  };
+}
