@@ -19,7 +19,6 @@ import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transp
 import type { ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
 import { RequestBudget } from './request-budget.js';
-import { sha256Hex } from './sha256.js';
 import { Transport, type Received } from './transport.js';
 import { unknownKeyMessage, unknownKeys, parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
@@ -103,7 +102,8 @@ export class BaseClient {
     const coordinator = o.coordinator;
     if (coordinator) {
       // The coordinator learns the key's hash (its namespace, and the check that its clients share a key), never the key.
-      coordinator.attach({ keyHash: sha256Hex(o.apiKey), clock: o.clock, warn: (message) => log.warn(message) });
+      const apiKey = o.apiKey;
+      coordinator.attach({ keyHash: (sha256Hex) => sha256Hex(apiKey), clock: o.clock, warn: (message) => log.warn(message) });
       attempt.unshift(sharedBudgetStep(coordinator));
       call.push(slotsStep(coordinator, reconcileWith?.(this)));
       decode = settlingDecode(decode, coordinator);

@@ -74,12 +74,16 @@ export interface TaskFinalNotice {
  * What a client tells the coordinator it is built on, once, at construction.
  * @example
  * ```ts
- * coordinator.attach({ keyHash, clock: { now: () => Date.now(), sleep }, warn: (m) => console.warn(m) });
+ * coordinator.attach({ keyHash: (sha256Hex) => sha256Hex(apiKey), clock: { now: () => Date.now(), sleep }, warn: (m) => console.warn(m) });
  * ```
  */
 export interface CoordinatorAttachment {
-  /** A SHA-256 hex digest of the client's API key: the default key namespace, never the key itself. */
-  keyHash: string;
+  /**
+   * The SHA-256 hex digest of the client's API key, the default key namespace (never the key itself),
+   * made with the hash function the coordinator brings: the core stays free of any platform's crypto
+   * (Web Crypto's digest is asynchronous), and the coordinator never holds the key.
+   */
+  keyHash(sha256Hex: (text: string) => string): string;
   /** The client's time source (the mock's fast clock in tests): windows and waits are measured on it. */
   clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
   /** Where the one warning goes when the shared store becomes unreachable (and when it is back). */

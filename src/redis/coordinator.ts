@@ -11,7 +11,7 @@ import { EventHub, type HubMessage } from './hub.js';
 import { coordinatorKeys, type CoordinatorKeys } from './keys.js';
 import { RedisLink, type RedisClientLike } from './link.js';
 import { LocalLimits } from './local.js';
-import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
+import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
 import { PUBLISH, SETTLE, STATS, TAKE } from './scripts.js';
 import { holdSlots, type SlotContext } from './slots.js';
 
@@ -59,14 +59,15 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   attach(attachment: CoordinatorAttachment): void {
-    if (this.#keyHash !== undefined && this.#keyHash !== attachment.keyHash) {
+    const keyHash = attachment.keyHash(sha256Hex);
+    if (this.#keyHash !== undefined && this.#keyHash !== keyHash) {
       throw new ValidationError('Every client of one coordinator must use the same API key: the limits it shares belong to one key.', 'coordinator');
     }
     // A receiver that derived its prefix from FORECASTING_API_KEY before a client attached: the keys must agree.
-    if (this.#keys && this.#explicitPrefix === undefined && this.#keys.prefix !== prefixFromKeyHash(attachment.keyHash)) {
+    if (this.#keys && this.#explicitPrefix === undefined && this.#keys.prefix !== prefixFromKeyHash(keyHash)) {
       throw new ValidationError('This coordinator already uses the namespace of another API key (FORECASTING_API_KEY): pass the client the same key, or `prefix`.', 'coordinator');
     }
-    this.#keyHash = attachment.keyHash;
+    this.#keyHash = keyHash;
     this.#clock = attachment.clock;
     if (attachment.warn) this.#warn = attachment.warn;
   }

@@ -76,5 +76,8 @@ export function prefixFromEnvironment(): string {
   if (!apiKey) {
     throw new Error('createRedisCoordinator: no key namespace. Pass the `prefix` option, attach a client (new ForecastingClient({ coordinator })), or set FORECASTING_API_KEY.');
   }
-  return prefixFromKeyHash(createHash('sha256').update(apiKey).digest('hex'));
+  return prefixFromKeyHash(sha256Hex(apiKey));
 }
+
+/** SHA-256 of `text` as lowercase hex: what a client's API key is known by. @internal */
+export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');

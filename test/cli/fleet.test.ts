@@ -19,7 +19,7 @@ afterAll(() => Promise.all(open.map((c) => c.close())));
 async function processOn(options: { prefix?: string }): Promise<{ coordinator: RedisCoordinator }> {
   const coordinator = createRedisCoordinator(await redis.client(), options);
   open.push(coordinator);
-  coordinator.attach({ keyHash: KEY_HASH, clock: realClock });
+  coordinator.attach({ keyHash: () => KEY_HASH, clock: realClock });
   return { coordinator };
 }
 

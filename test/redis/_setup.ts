@@ -27,7 +27,7 @@ export async function processOn(redis: TestRedis, clock: TestClock, options: Red
   const coordinator = createRedisCoordinator(client, options);
   open.push(coordinator);
   const warnings: string[] = [];
-  coordinator.attach({ keyHash: KEY_HASH, clock, warn: (message) => warnings.push(message) });
+  coordinator.attach({ keyHash: () => KEY_HASH, clock, warn: (message) => warnings.push(message) });
   return { coordinator, client, warnings };
 }
 
