@@ -142,7 +142,10 @@ function operationObject(op: Operation, schemas: Record<string, Schema>): Json {
   const query = op.method === 'GET' || op.method === 'DELETE';
   const parameters: Json[] = op.pathParams.map((name) =>
     withExample(
-      { name, in: 'path', required: true, description: `The ${name.replace(/_id$/, '').replaceAll('_', ' ')} id.`, schema: { type: 'string', format: 'uuid' } },
+      // Every id the service hands out is a UUID; another path parameter (a slug) is only text.
+      name.endsWith('_id')
+        ? { name, in: 'path', required: true, description: `The ${name.slice(0, -3).replaceAll('_', ' ')} id.`, schema: { type: 'string', format: 'uuid' } }
+        : { name, in: 'path', required: true, description: `The ${name.replaceAll('_', ' ')}.`, schema: { type: 'string' } },
       first((x) => x.request.path?.[name]),
     ),
   );
