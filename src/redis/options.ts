@@ -3,6 +3,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
+import { ValidationError } from '../core/errors.js';
 
 /**
  * Options of {@link createRedisCoordinator}. Every process that shares a key must use the same
@@ -70,11 +71,11 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
 /** `fsdk:` and 16 hex digits of the key's SHA-256: enough to keep keys apart, nothing to recover a key from. */
 export const prefixFromKeyHash = (keyHash: string): string => `fsdk:${keyHash.slice(0, 16)}`;
 
-/** The prefix of a process with no client attached: from `FORECASTING_API_KEY`, else an error naming `prefix`. */
+/** The prefix of a process with no client attached: from `FORECASTING_API_KEY`, else a `ValidationError` naming `prefix` (a receiver logs its message). */
 export function prefixFromEnvironment(): string {
   const apiKey = globalThis.process?.env?.['FORECASTING_API_KEY'];
   if (!apiKey) {
-    throw new Error('createRedisCoordinator: no key namespace. Pass the `prefix` option, attach a client (new ForecastingClient({ coordinator })), or set FORECASTING_API_KEY.');
+    throw new ValidationError('createRedisCoordinator has no key namespace: pass the `prefix` option, attach a client (new ForecastingClient({ coordinator })), or set FORECASTING_API_KEY.', 'prefix');
   }
   return prefixFromKeyHash(createHash('sha256').update(apiKey).digest('hex'));
 }
