@@ -27,8 +27,9 @@ export interface RedisCoordinatorOptions {
   /** Decisions' model calls a minute, all processes together. Default 10. */
   modelCallsPerMinute?: number;
   /**
-   * How long a claimed webhook event id stays claimed, so a repeat delivery is known. Default
-   * 4 hours: the service retries a delivery for up to 3 hours, plus an hour of slack.
+   * How long a handled webhook event id (its handler succeeded) stays known, so a repeat delivery is
+   * answered without running it. Default 4 hours: the service retries a delivery for up to 3 hours,
+   * plus an hour of slack. A claim whose handler is still running lives at most a minute.
    */
   eventRetentionMs?: number;
   /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
