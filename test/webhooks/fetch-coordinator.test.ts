@@ -145,14 +145,16 @@ describe('createWebhookHandler', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const hang = () => new Promise<never>(() => undefined);
-      const handle = createWebhookHandler(SECRET, recording(), { coordinator: { publish: hang, claimEvent: hang, finishEvent: hang, unclaimEvent: hang }, logger: { warn: () => undefined } });
+      const handler = recording();
+      const handle = createWebhookHandler(SECRET, handler, { coordinator: { publish: hang, claimEvent: hang, finishEvent: hang, unclaimEvent: hang }, logger: { warn: () => undefined } });
       let answered = false;
       const answer = handle(await post(forecastEvent('completed').body)).then((r) => ((answered = true), r));
       await vi.advanceTimersByTimeAsync(1_999);
-      expect(answered).toBe(false);
+      expect([handler.handled.length, answered]).toEqual([0, false]);
       await vi.advanceTimersByTimeAsync(1);
-      await vi.waitFor(() => expect(answered).toBe(false));
-      // The handler ran; its "done" waits its own 2 seconds.
+      // The handler ran; marking its claim done waits its own 2 seconds.
+      await vi.waitFor(() => expect(handler.handled).toHaveLength(1));
+      expect(answered).toBe(false);
       await vi.advanceTimersByTimeAsync(2_000);
       expect((await answer).status).toBe(200);
     } finally {
