@@ -10,15 +10,18 @@ import { escapeLines, note } from './output.js';
 /** Every secret the line must not show: the API key and the webhook secret from the environment, and those given as flags. */
 const secrets = new Set<string>();
 
-/** Adds a value the error lines must never show. */
+/**
+ * Adds a value the lines must never show, however short: a password of three characters is still a
+ * password (its redaction may mark more than the secret; it never shows it).
+ */
 export function addSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
+  if (value) secrets.add(value);
 }
 
-/** `text` with every known secret replaced. */
+/** `text` with every known secret replaced; the longest first, so a short secret inside a longer one leaves none of it. */
 export function redact(text: string): string {
   let out = text;
-  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(secret).join('[redacted]');
   return out;
 }
 

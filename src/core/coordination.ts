@@ -133,7 +133,12 @@ export interface Coordinator {
   attach(attachment: CoordinatorAttachment): void;
   /** Resolves when one more call of `window` may be sent within its per-minute limit; the slot is taken at once. */
   take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void>;
-  /** Takes `count` active-forecast slots, waiting first come, first served across processes. */
+  /**
+   * Takes `count` active-forecast slots, waiting first come, first served across processes. `count`
+   * must be a whole number from 1 to the coordinator's `maxActive`: any other (`NaN`, `-10`, a
+   * million) is refused with a `ValidationError` naming `count` before anything is sent, so a start
+   * larger than `maxActive` is split by its caller.
+   */
   hold(count: number, options?: HoldOptions): Promise<SlotHold>;
   /** Tasks seen final by this process (a read, a list, an event): frees their slots and tells every waiter. */
   settle(notices: readonly TaskFinalNotice[]): Promise<void>;
@@ -146,26 +151,43 @@ export interface Coordinator {
 }
 
 /**
- * What a webhook receiver uses of a coordinator: exactly-once handling and the fan-out of events.
- * Kept apart so `forecasting-sdk/webhooks` needs no client.
+ * Where a claim of a webhook event stands: `claimed` (this call runs the handler), `running` (a
+ * handler in some process took it and has not answered yet) or `done` (a handler succeeded: a repeat).
  * @example
  * ```ts
- * if (await coordinator.claimEvent(event.id)) {
+ * const claim: EventClaim = await coordinator.claimEvent(event.id);
+ * ```
+ */
+export type EventClaim = 'claimed' | 'running' | 'done';
+
+/**
+ * What a webhook receiver uses of a coordinator: exactly-once handling and the fan-out of events.
+ * Kept apart so `forecasting-sdk/webhooks` needs no client. A claim has two states: `running` while
+ * a handler runs (a short time to live, so a claim of a process that died frees before the service's
+ * next retry), then `done` once it succeeded (kept for the retention); a failure deletes it.
+ * @example
+ * ```ts
+ * const claim = await coordinator.claimEvent(event.id);
+ * if (claim === 'claimed') {
  *   try {
  *     await handle(event);
+ *     await coordinator.finishEvent(event.id); // repeats are now answered 200
  *   } catch (err) {
  *     await coordinator.unclaimEvent(event.id); // the service's retry runs it again
  *     throw err;
  *   }
  * }
+ * // 'running': answer a status the service retries (503); 'done': answer 200 without handling.
  * ```
  */
 export interface EventCoordinator {
   /**
-   * Claims `eventId` for this process's handler: `true` when no process claimed it within the
-   * retention, `false` for a repeat.
+   * Claims `eventId` for this process's handler: `claimed` when no process holds it, `running` while
+   * another process's handler has it and has not answered, `done` for a repeat of a handled event.
    */
-  claimEvent(eventId: string): Promise<boolean>;
+  claimEvent(eventId: string): Promise<EventClaim>;
+  /** The handler succeeded: the claim becomes `done`, so every later delivery is a repeat (for the retention). */
+  finishEvent(eventId: string): Promise<void>;
   /** Gives a claim back after the handler failed, so the service's retry runs it again. */
   unclaimEvent(eventId: string): Promise<void>;
   /**

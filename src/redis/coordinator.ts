@@ -5,11 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { realClock, type ClientClock } from '../core/clock.js';
-import type { CoordinatedWindow, Coordinator, CoordinatorAttachment, CoordinatorStats, EventCoordinator, HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
+import type { CoordinatedWindow, Coordinator, CoordinatorAttachment, CoordinatorStats, EventClaim, EventCoordinator, HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
 import { ValidationError } from '../core/errors.js';
 import { EventHub, type HubMessage } from './hub.js';
 import { coordinatorKeys, type CoordinatorKeys } from './keys.js';
-import { RedisLink, type RedisClientLike } from './link.js';
+import { EventClaims } from './claims.js';
+import { arrayReply, integerReply, RedisLink, stringsReply, type RedisClientLike } from './link.js';
 import { LocalLimits } from './local.js';
 import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
 import { PUBLISH, SETTLE, STATS, TAKE } from './scripts.js';
@@ -36,12 +37,12 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #hub: EventHub;
   readonly #local: LocalLimits;
   readonly #receiverId = randomUUID();
-  readonly #localClaims = new Map<string, number>();
+  readonly #claims: EventClaims;
   #keyHash: string | undefined;
   #keys: CoordinatorKeys | undefined;
   #clock: ClientClock = realClock;
   #warn: (message: string) => void = (message) => console.warn(message);
-  #localCounts = { published: 0, deduplicated: 0 };
+  #publishedLocally = 0;
   #listening = false;
 
   /** Prefer {@link createRedisCoordinator}, which does the same. */
@@ -51,6 +52,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#link = new RedisLink(redis, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs);
     this.#hub = new EventHub(redis, () => this.#clock.now());
     this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive }, () => this.#clock);
+    this.#claims = new EventClaims({ link: this.#link, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys() });
   }
 
   /** `shared` while Redis answers, `local` during an outage. */
@@ -78,7 +80,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     for (;;) {
       signal?.throwIfAborted();
       const wait = await this.#link.either(
-        async () => Number(await this.#link.eval(TAKE, [key], [this.#clock.now(), limit, WINDOW_MS, MARGIN_MS, randomUUID()])),
+        // A wait is at most a window and its margin (twice that, for clocks apart): any other reply is no wait.
+        async () => integerReply(await this.#link.eval(TAKE, [key], [this.#clock.now(), limit, WINDOW_MS, MARGIN_MS, randomUUID()]), 'TAKE', 0, 2 * (WINDOW_MS + MARGIN_MS)),
         () => undefined,
       );
       if (wait === undefined) return this.#local.take(window, signal);
@@ -98,7 +101,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#local.settle(taskIds);
     this.#hub.receive(message);
     const keys = this.#resolveKeys();
-    await this.#link.either(() => this.#link.eval(SETTLE, [keys.slots], [keys.channel, JSON.stringify(message), ...taskIds]), () => undefined);
+    await this.#link.either(async () => void integerReply(await this.#link.eval(SETTLE, [keys.slots], [keys.channel, JSON.stringify(message), ...taskIds]), 'SETTLE'), () => undefined);
   }
 
   watch(taskIds: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void {
@@ -111,35 +114,28 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     return this.#hub.receiverSeenWithin(this.#options.receiverTtlMs);
   }
 
-  async claimEvent(eventId: string): Promise<boolean> {
-    const key = this.#resolveKeys().event(eventId);
-    const claimed = await this.#link.either(
-      async () => (await this.#link.send(['SET', key, '1', 'NX', 'PX', String(this.#options.eventRetentionMs)])) !== null,
-      () => this.#claimLocally(eventId),
-    );
-    if (!claimed) {
-      this.#localCounts.deduplicated++;
-      const counters = this.#resolveKeys().counters;
-      await this.#link.either(() => this.#link.send(['HINCRBY', counters, 'deduplicated', '1']), () => undefined);
-    }
-    return claimed;
+  /** `claimed`, `running` (another handler has it, for at most a minute) or `done` (a repeat, kept `eventRetentionMs`). */
+  claimEvent(eventId: string): Promise<EventClaim> {
+    return this.#claims.claim(eventId);
   }
 
-  async unclaimEvent(eventId: string): Promise<void> {
-    this.#localClaims.delete(eventId);
-    const key = this.#resolveKeys().event(eventId);
-    await this.#link.either(() => this.#link.send(['DEL', key]), () => undefined);
+  finishEvent(eventId: string): Promise<void> {
+    return this.#claims.finish(eventId);
+  }
+
+  unclaimEvent(eventId: string): Promise<void> {
+    return this.#claims.unclaim(eventId);
   }
 
   async publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean }): Promise<void> {
     const taskId = event.final ? event.taskId : undefined;
     const message: HubMessage = { notices: taskId === undefined ? [] : [{ taskId, ...(event.status === undefined ? {} : { status: event.status }) }], freed: taskId !== undefined, receiver: true };
-    this.#localCounts.published++;
+    this.#publishedLocally++;
     if (taskId !== undefined) this.#local.settle([taskId]);
     this.#hub.receive(message);
     const keys = this.#resolveKeys();
     await this.#link.either(
-      () => this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#receiverId, taskId ?? '']),
+      async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#receiverId, taskId ?? '']), 'PUBLISH'),
       () => undefined,
     );
   }
@@ -148,7 +144,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     const keys = this.#resolveKeys();
     const now = this.#clock.now();
     const shared = await this.#link.either(
-      async () => (await this.#link.eval(STATS, [keys.requests, keys.slots, keys.beats, keys.receivers, keys.counters], [now, WINDOW_MS, this.#options.receiverTtlMs])) as (string | number)[],
+      async () => sharedStats(await this.#link.eval(STATS, [keys.requests, keys.slots, keys.beats, keys.receivers, keys.counters], [now, WINDOW_MS, this.#options.receiverTtlMs])),
       () => undefined,
     );
     if (shared === undefined) {
@@ -159,21 +155,11 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
         activeTaskIds: this.#local.taskIds,
         startsWaiting: this.#local.waiting,
         receiversSeen: this.#hub.receiverSeenWithin(this.#options.receiverTtlMs) ? 1 : 0,
-        eventsPublished: this.#localCounts.published,
-        eventsDeduplicated: this.#localCounts.deduplicated,
+        eventsPublished: this.#publishedLocally,
+        eventsDeduplicated: this.#claims.deduplicatedLocally,
       };
     }
-    const [requests, waiting, receivers, published, deduplicated, ...slots] = shared.map(String);
-    return {
-      mode: 'shared',
-      requestsInWindow: Number(requests),
-      activeSlots: slots.length,
-      activeTaskIds: slots.filter((m) => m.startsWith('t:')).map((m) => m.slice(2)),
-      startsWaiting: Number(waiting),
-      receiversSeen: Number(receivers),
-      eventsPublished: Number(published),
-      eventsDeduplicated: Number(deduplicated),
-    };
+    return shared;
   }
 
   /** Closes the coordinator's own subscriber connection and stops its probe; the client it was given stays open. */
@@ -199,18 +185,11 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     void this.#link
       .either(async () => {
         // RESP2 answers [member, score]; RESP3 [[member, score]].
-        const last = ((await this.#link.send(['ZRANGE', keys.receivers, '-1', '-1', 'WITHSCORES'])) as unknown[]).flat();
-        if (last[1] !== undefined) this.#hub.sawReceiver(Number(last[1]));
+        const last = arrayReply(await this.#link.send(['ZRANGE', keys.receivers, '-1', '-1', 'WITHSCORES']), 'ZRANGE').flat();
+        const at = last[1] === undefined ? undefined : Number(last[1]);
+        if (at !== undefined && Number.isFinite(at)) this.#hub.sawReceiver(at);
       }, () => undefined)
       .catch(() => undefined);
-  }
-
-  #claimLocally(eventId: string): boolean {
-    const now = this.#clock.now();
-    for (const [id, until] of this.#localClaims) if (until <= now) this.#localClaims.delete(id);
-    if (this.#localClaims.has(eventId)) return false;
-    this.#localClaims.set(eventId, now + this.#options.eventRetentionMs);
-    return true;
   }
 
   #slotContext(): SlotContext {
@@ -224,4 +203,21 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       settle: (notices) => this.settle(notices),
     };
   }
+}
+
+/** The STATS script's reply as stats, checked: {requests, waiting, receivers, published, deduplicated, ...slot members}. */
+function sharedStats(reply: unknown): CoordinatorStats {
+  const items = arrayReply(reply, 'STATS', 5);
+  const [requests, waiting, receivers, published, deduplicated] = items.slice(0, 5).map((n) => integerReply(n, 'STATS'));
+  const slots = stringsReply(items.slice(5), 'STATS');
+  return {
+    mode: 'shared',
+    requestsInWindow: requests!,
+    activeSlots: slots.length,
+    activeTaskIds: slots.filter((m) => m.startsWith('t:')).map((m) => m.slice(2)),
+    startsWaiting: waiting!,
+    receiversSeen: receivers!,
+    eventsPublished: published!,
+    eventsDeduplicated: deduplicated!,
+  };
 }

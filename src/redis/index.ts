@@ -18,6 +18,7 @@ export type {
   Coordinator,
   CoordinatorAttachment,
   CoordinatorStats,
+  EventClaim,
   EventCoordinator,
   HoldOptions,
   SlotHold,

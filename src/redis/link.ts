@@ -45,6 +45,40 @@ export interface RedisClientLike extends RedisCommandClient {
   duplicate(): RedisSubscriberClient;
 }
 
+/**
+ * A reply of Redis that is not the shape the coordinator's script or command gives: another server
+ * on the port, a proxy, a script of another version. It counts as a failure of the link (the
+ * coordinator turns `local`, with one warning), never as a number to wait on. @internal
+ */
+export class UnexpectedReplyError extends Error {
+  override name = 'UnexpectedReplyError';
+}
+
+const unexpected = (what: string): never => {
+  throw new UnexpectedReplyError(`Redis answered ${what} with an unexpected reply`);
+};
+
+/** `reply` as an integer from `min` to `max`, else an {@link UnexpectedReplyError}. @internal */
+export function integerReply(reply: unknown, what: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  return typeof reply === 'number' && Number.isInteger(reply) && reply >= min && reply <= max ? reply : unexpected(what);
+}
+
+/** `reply` as an array of at least `length` items, else an {@link UnexpectedReplyError}. @internal */
+export function arrayReply(reply: unknown, what: string, length = 0): unknown[] {
+  return Array.isArray(reply) && reply.length >= length ? (reply as unknown[]) : unexpected(what);
+}
+
+/** `reply` as an array of strings, else an {@link UnexpectedReplyError}. @internal */
+export function stringsReply(reply: unknown, what: string): string[] {
+  const items = arrayReply(reply, what);
+  return items.every((item): item is string => typeof item === 'string') ? items : unexpected(what);
+}
+
+/** `reply` when it is one of `values`, else an {@link UnexpectedReplyError}. @internal */
+export function oneOfReply<T extends string>(reply: unknown, what: string, values: readonly T[]): T {
+  return values.includes(reply as T) ? (reply as T) : unexpected(what);
+}
+
 /** The mode `stats()` reports. */
 export type LinkMode = 'shared' | 'local';
 
@@ -140,7 +174,8 @@ export class RedisLink {
 
   async #tryBack(): Promise<void> {
     try {
-      await this.send(['PING']);
+      // Only Redis's own answer counts: a server that answers anything else is still not Redis.
+      oneOfReply(await this.send(['PING']), 'PING', ['PONG']);
     } catch {
       return this.#schedule();
     }

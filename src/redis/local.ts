@@ -5,9 +5,21 @@
  */
 import type { ClientClock } from '../core/clock.js';
 import type { CoordinatedWindow } from '../core/coordination.js';
+import { ValidationError } from '../core/errors.js';
 import { RequestBudget } from '../core/request-budget.js';
 
 const WINDOW_MS = 60_000;
+
+/**
+ * Refuses a hold of anything but a whole number of slots from 1 to `maxActive`, before any command:
+ * a huge count would block a shared Redis while its slots are written and fill it, and `NaN` or a
+ * negative count would be granted as nothing. @internal
+ */
+export function checkHoldCount(count: number, maxActive: number): void {
+  if (!Number.isInteger(count) || count < 1 || count > maxActive) {
+    throw new ValidationError(`must be a whole number of slots from 1 to maxActive (${maxActive}), got ${String(count)}`, 'count');
+  }
+}
 
 interface Waiter {
   count: number;
@@ -37,6 +49,7 @@ export class LocalLimits {
 
   /** Resolves once `count` slots are free for this hold, first come, first served within the process. */
   hold(count: number, signal?: AbortSignal): Promise<void> {
+    checkHoldCount(count, this.limits.maxActive);
     signal?.throwIfAborted();
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
@@ -87,7 +100,7 @@ export class LocalLimits {
     return this.#requestTimes.length;
   }
 
-  // Strict FIFO as in Redis; a start larger than maxActive goes when nothing is held.
+  // Strict FIFO as in Redis (a hold is never larger than maxActive: checkHoldCount).
   #pump(): void {
     for (let head = this.#queue[0]; head !== undefined; head = this.#queue[0]) {
       if (this.held + head.count > this.limits.maxActive && this.held > 0) return;

@@ -3,6 +3,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
+import { ValidationError } from '../core/errors.js';
 
 /**
  * Options of {@link createRedisCoordinator}. Every process that shares a key must use the same
@@ -26,8 +27,9 @@ export interface RedisCoordinatorOptions {
   /** Decisions' model calls a minute, all processes together. Default 10. */
   modelCallsPerMinute?: number;
   /**
-   * How long a claimed webhook event id stays claimed, so a repeat delivery is known. Default
-   * 4 hours: the service retries a delivery for up to 3 hours, plus an hour of slack.
+   * How long a handled webhook event id (its handler succeeded) stays known, so a repeat delivery is
+   * answered without running it. Default 4 hours: the service retries a delivery for up to 3 hours,
+   * plus an hour of slack. A claim whose handler is still running lives at most a minute.
    */
   eventRetentionMs?: number;
   /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
@@ -70,11 +72,11 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
 /** `fsdk:` and 16 hex digits of the key's SHA-256: enough to keep keys apart, nothing to recover a key from. */
 export const prefixFromKeyHash = (keyHash: string): string => `fsdk:${keyHash.slice(0, 16)}`;
 
-/** The prefix of a process with no client attached: from `FORECASTING_API_KEY`, else an error naming `prefix`. */
+/** The prefix of a process with no client attached: from `FORECASTING_API_KEY`, else a `ValidationError` naming `prefix` (a receiver logs its message). */
 export function prefixFromEnvironment(): string {
   const apiKey = globalThis.process?.env?.['FORECASTING_API_KEY'];
   if (!apiKey) {
-    throw new Error('createRedisCoordinator: no key namespace. Pass the `prefix` option, attach a client (new ForecastingClient({ coordinator })), or set FORECASTING_API_KEY.');
+    throw new ValidationError('createRedisCoordinator has no key namespace: pass the `prefix` option, attach a client (new ForecastingClient({ coordinator })), or set FORECASTING_API_KEY.', 'prefix');
   }
   return prefixFromKeyHash(sha256Hex(apiKey));
 }

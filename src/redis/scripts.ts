@@ -33,9 +33,8 @@ return math.ceil(wait)
  * with its expiry), queue (hold id scored by arrival), beats (hold id scored by its heartbeat's
  * expiry), seq (the arrival counter). ARGV: now, hold id, count, maxActive, waiter expiry, pending
  * expiry. Drops expired pending slots and dead waiters, queues the hold (once) and refreshes its
- * heartbeat; grants it only at the head of the queue with room (or with nothing held, so a start
- * larger than `maxActive` meets the service's own answer instead of blocking the queue for ever).
- * Returns {granted 0|1, slots held, holds waiting}.
+ * heartbeat; grants it only at the head of the queue with room (`count` is from 1 to `maxActive`:
+ * the caller refuses any other before sending this). Returns {granted 0|1, slots held, holds waiting}.
  */
 export const HOLD = `
 local now = tonumber(ARGV[1])
@@ -50,7 +49,7 @@ if not redis.call('ZSCORE', KEYS[2], id) then
 end
 local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
 local held = redis.call('ZCARD', KEYS[1])
-if head == id and (held + count <= tonumber(ARGV[4]) or held == 0) then
+if head == id and held + count <= tonumber(ARGV[4]) then
   redis.call('ZREM', KEYS[2], id)
   redis.call('ZREM', KEYS[3], id)
   for i = 1, count do redis.call('ZADD', KEYS[1], ARGV[6], 'p:' .. id .. ':' .. i) end
@@ -104,6 +103,23 @@ redis.call('HINCRBY', KEYS[3], 'published', 1)
 if ARGV[5] ~= '' then redis.call('ZREM', KEYS[1], 't:' .. ARGV[5]) end
 redis.call('PUBLISH', ARGV[1], ARGV[2])
 return 0
+`;
+
+/**
+ * Claims a webhook event for one handler run. KEYS: the event's key, counters. ARGV: the claim's
+ * time to live while its handler runs. Returns `claimed` (this caller runs the handler), `running`
+ * (another run has not answered yet) or `done` (a run succeeded: a repeat, counted as deduplicated).
+ * A claim of the previous version (`1`) counts as `done`.
+ */
+export const CLAIM = `
+if redis.call('SET', KEYS[1], 'running', 'NX', 'PX', ARGV[1]) then return 'claimed' end
+local state = redis.call('GET', KEYS[1])
+if state == 'running' then return 'running' end
+if state == 'done' or state == '1' then
+  redis.call('HINCRBY', KEYS[2], 'deduplicated', 1)
+  return 'done'
+end
+return state
 `;
 
 /**

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { ClientClock } from '../core/clock.js';
 import type { HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
 import type { EventHub, HubMessage } from './hub.js';
-import type { RedisLink } from './link.js';
-import type { LocalLimits } from './local.js';
+import { arrayReply, integerReply, stringsReply, type RedisLink } from './link.js';
+import { checkHoldCount, type LocalLimits } from './local.js';
 import type { ResolvedOptions } from './options.js';
 import { BIND, HOLD, LEAVE } from './scripts.js';
 import type { CoordinatorKeys } from './keys.js';
@@ -31,8 +31,12 @@ export interface SlotContext {
 
 const freedMessage = (): HubMessage => ({ notices: [], freed: true, receiver: false });
 
-/** Takes `count` slots: in the shared queue while Redis answers, in the process's own limits once it does not. */
+/**
+ * Takes `count` slots: in the shared queue while Redis answers, in the process's own limits once it
+ * does not. A `count` that is not a whole number from 1 to `maxActive` is refused before any command.
+ */
 export async function holdSlots(ctx: SlotContext, count: number, options: HoldOptions = {}): Promise<SlotHold> {
+  checkHoldCount(count, ctx.options.maxActive);
   const { signal, reconcile } = options;
   signal?.throwIfAborted();
   const id = randomUUID();
@@ -46,8 +50,9 @@ export async function holdSlots(ctx: SlotContext, count: number, options: HoldOp
       const freedBefore = ctx.hub.freedCount;
       let granted: boolean;
       try {
-        const reply = (await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq], [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs])) as number[];
-        granted = Number(reply[0]) === 1;
+        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq], [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs]), 'HOLD', 3);
+        granted = integerReply(reply[0], 'HOLD', 0, 1) === 1;
+        for (const n of reply.slice(1, 3)) integerReply(n, 'HOLD');
       } catch (error) {
         ctx.link.failed(error);
         break;
@@ -89,7 +94,7 @@ async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined): 
 async function reconcileHeld(ctx: SlotContext, reconcile: NonNullable<HoldOptions['reconcile']>, signal: AbortSignal | undefined): Promise<boolean> {
   let held: string[];
   try {
-    const members = (await ctx.link.send(['ZRANGEBYSCORE', ctx.keys().slots, '+inf', '+inf'])) as string[];
+    const members = stringsReply(await ctx.link.send(['ZRANGEBYSCORE', ctx.keys().slots, '+inf', '+inf']), 'ZRANGEBYSCORE');
     held = members.filter((m) => m.startsWith('t:')).map((m) => m.slice(2));
   } catch (error) {
     ctx.link.failed(error);
@@ -116,8 +121,8 @@ function sharedHold(ctx: SlotContext, id: string, count: number): SlotHold {
     done = true;
     const keys = ctx.keys();
     await ctx.link.either(async () => {
-      const givenBack = Number(await ctx.link.eval(BIND, [keys.slots], [id, count, ...taskIds]));
-      if (givenBack > 0) await ctx.link.send(['PUBLISH', keys.channel, JSON.stringify(freedMessage())]);
+      const givenBack = integerReply(await ctx.link.eval(BIND, [keys.slots], [id, count, ...taskIds]), 'BIND', 0, count);
+      if (givenBack > 0) integerReply(await ctx.link.send(['PUBLISH', keys.channel, JSON.stringify(freedMessage())]), 'PUBLISH');
     }, () => undefined);
   };
   return { count, bind: finish, release: () => finish([]) };

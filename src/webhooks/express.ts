@@ -22,7 +22,7 @@
 import type { EventCoordinator } from '../core/coordination.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
-import { exactlyOnce, isRetriedStatus, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
+import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type Delivery, type ExactlyOnce, type WebhookCoordinationOptions } from './exactly-once.js';
 import { checkMaxBodyBytes, readCapped, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
 import { toSecrets, verifyWebhook } from './verify.js';
 
@@ -83,9 +83,15 @@ export interface WebhookMiddlewareResponse {
    * failed. A Node response (Express's) has it, and the two below.
    */
   statusCode?: number;
+  /** With a `coordinator`: sets `Retry-After` on the `503` of a delivery whose event another process is still handling (Node's). */
+  setHeader?(name: string, value: string): unknown;
   /** Whether the whole answer was sent (read on `close`: closed before, the handler failed). */
   readonly writableFinished?: boolean;
-  /** Node's `once('finish' | 'close', …)`: without it, a handler's failure cannot give the event's claim back. */
+  /**
+   * Node's `once('finish' | 'close', …)`, to tell the coordinator how the handler ended. Without it,
+   * neither a failure gives the event's claim back nor a success marks it done: the claim frees a
+   * minute after the event came.
+   */
   once?(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
@@ -174,10 +180,14 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
  * - a body over `maxBodyBytes`: `413 payload_too_large`, reading no further.
  *
  * With a `coordinator` (see {@link WebhookCoordinationOptions}), a verified event is published to
- * every process that shares it, and its id claimed: a repeat delivery sets `req.webhookRepeat`, calls
- * `onRepeat` and is answered `200 repeat` without calling `next()`; when the route's handler fails
- * (`next(err)`, an answer of 408, 425, 429 or a 5xx, or a connection closed before the answer), the
- * claim is given back, so the service's retry runs the handler again.
+ * every process that shares it, and its id claimed: a repeat of a handled event sets
+ * `req.webhookRepeat`, calls `onRepeat` and is answered `200 repeat` without calling `next()`; a
+ * delivery whose event another process's handler still runs is answered `503 running` with
+ * `Retry-After: 30` (the service retries it and then meets the outcome; a `200` would lose the event
+ * should that run fail). Once the route's handler answers a status the service does not retry, the
+ * claim is marked done; when it fails (`next(err)`, an answer of 408, 425, 429 or a 5xx, or a
+ * connection closed before the answer), the claim is given back, so the service's retry runs the
+ * handler again.
  *
  * @param secret - the signing secret (`whsec_…`), or several during a rotation
  * @example
@@ -196,16 +206,16 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
 export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): WebhookMiddleware {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'webhookMiddleware');
-  const { onError, onRepeat, coordinator, logger = console, ...verifyOptions } = options;
+  const { onError, onRepeat, coordinator, coordinatorTimeoutMs, logger = console, ...verifyOptions } = options;
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes, 'webhookMiddleware');
   const warnWrongSecret = wrongSecretWarner(options, secrets.length);
   // Any caller can trigger it on a mis-mounted route, so it is rate-limited too.
   const warnSetupMistake = onceAMinute({ ...options, logger });
-  const once = exactlyOnce(coordinator, logger);
+  const once = exactlyOnce(coordinator, logger, checkCoordinatorTimeout(coordinatorTimeoutMs, 'webhookMiddleware'));
   return (req, res, next) => {
     let parsedElsewhere = false;
-    /** Verifies, then, with a coordinator, publishes and claims: `false` for a repeat. */
-    const run = async (): Promise<boolean> => {
+    /** Verifies, then, with a coordinator, publishes and claims. */
+    const run = async (): Promise<Delivery> => {
       let payload: unknown = parsedRaw(req.body);
       if (payload === undefined) {
         parsedElsewhere = streamConsumed(req);
@@ -216,14 +226,18 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
     };
     const answer = (status: number, text: string) => void res.status(status).type('text/plain').send(text);
     run().then(
-      (first) => {
+      (delivery) => {
         const event = req.webhookEvent!;
-        if (!first) {
+        if (delivery === 'running') {
+          res.setHeader?.('Retry-After', RUNNING_ANSWER.retryAfter);
+          return answer(RUNNING_ANSWER.status, RUNNING_ANSWER.text);
+        }
+        if (delivery === 'repeat') {
           req.webhookRepeat = true;
           if (onRepeat) runHook(() => onRepeat(event, req));
           return answer(200, 'repeat');
         }
-        if (coordinator) onFailure(res, () => void once.fail(event));
+        if (coordinator) onAnswered(res, once, event);
         next();
       },
       (err: unknown) => {
@@ -245,17 +259,18 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
 }
 
 /**
- * Calls `failed` once if the route's handler fails: its answer has a status the service retries
- * (`next(err)` ends in Express's 500), or the connection closes before the answer is sent.
+ * Tells the coordinator, once, how the route's handler ended: failed when its answer has a status
+ * the service retries (`next(err)` ends in Express's 500) or the connection closes before the answer
+ * is sent (the claim is given back); else done (every later delivery is a repeat).
  */
-function onFailure(res: WebhookMiddlewareResponse, failed: () => void): void {
+function onAnswered(res: WebhookMiddlewareResponse, once: ExactlyOnce, event: WebhookEvent): void {
   if (typeof res.once !== 'function') return;
-  let done = false;
-  const settle = (didFail: boolean) => {
-    if (done) return;
-    done = true;
-    if (didFail) failed();
+  let ended = false;
+  const end = (failed: boolean) => {
+    if (ended) return;
+    ended = true;
+    void (failed ? once.fail(event) : once.finish(event));
   };
-  res.once('finish', () => settle(isRetriedStatus(res.statusCode ?? 200)));
-  res.once('close', () => settle(res.writableFinished !== true));
+  res.once('finish', () => end(isRetriedStatus(res.statusCode ?? 200)));
+  res.once('close', () => end(res.writableFinished !== true));
 }

@@ -24,7 +24,7 @@
 import type { EventCoordinator } from '../core/coordination.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
-import { exactlyOnce, isRetriedStatus, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
+import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
 import {
   checkMaxBodyBytes,
   readCapped,
@@ -159,9 +159,12 @@ const text = (status: number, body: string) => new Response(body, { status, head
  *
  * With a `coordinator` (`createRedisCoordinator` of `forecasting-sdk/redis`), every verified event is
  * published to the processes that share it (waits there wake on their task's final event) and the
- * handler runs once per event id across them: a repeat delivery calls `onRepeat` and is answered
- * `200 repeat` without running it. When the handler throws or answers 408, 425, 429 or a 5xx, the
- * event's claim is given back, so the service's retry runs it again.
+ * handler runs once per event id across them: a repeat of a handled event calls `onRepeat` and is
+ * answered `200 repeat` without running it; a delivery whose event another process's handler still
+ * runs is answered `503 running` with `Retry-After: 30` (the service retries it and then meets the
+ * outcome; a `200` would lose the event should that run fail). Once the handler answers a status the
+ * service does not retry, the claim is marked done; when it throws or answers 408, 425, 429 or a
+ * 5xx, the claim is given back, so the service's retry runs it again.
  *
  * @param secret - the signing secret (`whsec_…`), or several during a rotation
  * @param handler - runs for each verified event; see {@link WebhookEventHandler}
@@ -182,9 +185,9 @@ export function createWebhookHandler(
   handler: WebhookEventHandler,
   options: WebhookHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
-  const { coordinator, onRepeat, ...receiverOptions } = options;
+  const { coordinator, onRepeat, coordinatorTimeoutMs, ...receiverOptions } = options;
   const verify = createWebhookVerifier(secret, receiverOptions);
-  const once = exactlyOnce(coordinator, receiverOptions.logger ?? console);
+  const once = exactlyOnce(coordinator, receiverOptions.logger ?? console, checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
   return async (request) => {
     let event: WebhookEvent;
     try {
@@ -194,7 +197,12 @@ export function createWebhookHandler(
       if (err instanceof WebhookVerificationError) return text(400, err.code);
       throw err;
     }
-    if (!(await once.begin(event))) {
+    const delivery = await once.begin(event);
+    if (delivery === 'running') {
+      const { status, retryAfter, text: body } = RUNNING_ANSWER;
+      return new Response(body, { status, headers: { 'content-type': 'text/plain', 'retry-after': retryAfter } });
+    }
+    if (delivery === 'repeat') {
       if (onRepeat) runHook(() => onRepeat(event, request));
       return text(200, 'repeat');
     }
@@ -205,7 +213,7 @@ export function createWebhookHandler(
       await once.fail(event);
       throw err;
     }
-    if (isRetriedStatus(response.status)) await once.fail(event);
+    await (isRetriedStatus(response.status) ? once.fail(event) : once.finish(event));
     return response;
   };
 }

@@ -31,6 +31,7 @@ async function activity(prefix?: string): Promise<void> {
   await coordinator.hold(1);
   await coordinator.publish({ id: 'svc:forecast.started:task_a', type: 'forecast.started', taskId: 'task_a', final: false });
   await coordinator.claimEvent('svc:forecast.started:task_a');
+  await coordinator.finishEvent('svc:forecast.started:task_a');
   await coordinator.claimEvent('svc:forecast.started:task_a');
 }
 
@@ -85,6 +86,35 @@ describe('forecasting fleet status', () => {
     expect([notUrl.code, notUrl.stderr]).toEqual([2, expect.stringMatching(/^UsageError: --redis must be a URL/)]);
     const noNamespace = await run(['fleet', 'status', '--redis', redis.url]);
     expect([noNamespace.code, noNamespace.stderr]).toEqual([2, expect.stringMatching(/^UsageError: the key namespace is unknown: pass --prefix/)]);
+  });
+
+  it('is bad usage (exit 2) naming --redis when its user or password is not valid percent-encoding, showing none of it', async () => {
+    for (const url of ['redis://u:bad%zzPW@127.0.0.1:6379', 'redis://us%zzer:s3cretPW@127.0.0.1:6379']) {
+      const r = await run(['fleet', 'status', '--redis', url, '--prefix', 'p']);
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr).toMatch(/^UsageError: --redis has a user name or password that is not valid percent-encoding/);
+      expect(r.stderr).not.toMatch(/bad|zzPW|s3cretPW|us%zzer|URIError/);
+    }
+  });
+
+  it('keeps the API key and the Redis password out of stdout (text and --json) whatever Redis holds, a password of 2 characters too', async () => {
+    const admin = await redis.client();
+    await admin.sendCommand(['ACL', 'SETUSER', 'fleetuser', 'on', '>pw', '~*', '&*', '+@all']);
+    const { coordinator } = await processOn({ prefix: 'fleet-secret' });
+    // Task ids are whatever is in Redis: here, ones that carry both secrets.
+    await (await coordinator.hold(2)).bind([`task_${API_KEY}`, 'task_pw']);
+    const { port } = new URL(redis.url);
+    const url = `redis://fleetuser:pw@127.0.0.1:${port}`;
+    const env = { env: { FORECASTING_API_KEY: API_KEY } };
+    const text = await run(['fleet', 'status', '--redis', url, '--prefix', 'fleet-secret'], env);
+    const asJson = await run(['fleet', 'status', '--redis', url, '--prefix', 'fleet-secret', '--json'], env);
+    expect([text.code, asJson.code]).toEqual([0, 0]);
+    expect(text.stdout).toContain('active task ids     task_[redacted] task_[redacted]\n');
+    expect((JSON.parse(asJson.stdout) as CoordinatorStats).activeTaskIds.sort()).toEqual(['task_[redacted]', 'task_[redacted]']);
+    for (const output of [text.stdout, text.stderr, asJson.stdout, asJson.stderr]) {
+      expect(output).not.toContain(API_KEY);
+      expect(output).not.toContain('pw');
+    }
   });
 
   it('exits 3 with one line when Redis cannot be reached, never showing the password of the URL', async () => {

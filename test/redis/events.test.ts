@@ -1,32 +1,65 @@
 // Webhook events across processes: one claim per event id, and the fan-out of final events.
 import { describe, expect, it, vi } from 'vitest';
 import type { TaskFinalNotice } from '../../src/redis/index.js';
+import { RUNNING_CLAIM_TTL_MS } from '../../src/redis/claims.js';
 import { testClock } from './_clock.js';
 import { processOn, useRedis } from './_setup.js';
 
 const redis = useRedis();
 
 describe('event claims', () => {
-  it('claims an event id once across processes, and again after unclaimEvent', async () => {
+  it('claims an event id once across processes: running while its handler runs, done once it finished', async () => {
     const clock = testClock();
     const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'ev-claim' }), processOn(redis, clock, { prefix: 'ev-claim' })]);
-    expect(await a.coordinator.claimEvent('evt_1')).toBe(true);
-    expect(await b.coordinator.claimEvent('evt_1')).toBe(false);
-    expect(await a.coordinator.claimEvent('evt_1')).toBe(false);
-    // The handler failed: the service's retry must run it again.
-    await a.coordinator.unclaimEvent('evt_1');
-    expect(await b.coordinator.claimEvent('evt_1')).toBe(true);
+    expect(await a.coordinator.claimEvent('evt_1')).toBe('claimed');
+    // The first run has not answered: a second delivery must not be told "handled".
+    expect(await b.coordinator.claimEvent('evt_1')).toBe('running');
+    await a.coordinator.finishEvent('evt_1');
+    expect(await b.coordinator.claimEvent('evt_1')).toBe('done');
+    expect(await a.coordinator.claimEvent('evt_1')).toBe('done');
+    // Only the repeats of a handled event count as deduplicated.
     expect((await a.coordinator.stats()).eventsDeduplicated).toBe(2);
   });
 
-  it('keeps a claim for eventRetentionMs', async () => {
+  it('frees a claim whose handler failed (unclaimEvent), so the next delivery runs it', async () => {
+    const clock = testClock();
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'ev-fail' }), processOn(redis, clock, { prefix: 'ev-fail' })]);
+    expect(await a.coordinator.claimEvent('evt_f')).toBe('claimed');
+    await a.coordinator.unclaimEvent('evt_f');
+    expect(await b.coordinator.claimEvent('evt_f')).toBe('claimed');
+  });
+
+  it('keeps a running claim a minute (a dead process frees it before the retry at 2 minutes) and a done claim eventRetentionMs', async () => {
     const clock = testClock();
     const a = await processOn(redis, clock, { prefix: 'ev-ttl', eventRetentionMs: 3 * 60 * 60_000 });
-    await a.coordinator.claimEvent('evt_ttl');
     const client = await redis.client();
-    const ttl = await client.pTTL('{ev-ttl}:event:evt_ttl');
-    expect(ttl).toBeGreaterThan(3 * 60 * 60_000 - 60_000);
-    expect(ttl).toBeLessThanOrEqual(3 * 60 * 60_000);
+    await a.coordinator.claimEvent('evt_ttl');
+    const running = await client.pTTL('{ev-ttl}:event:evt_ttl');
+    expect(running).toBeGreaterThan(RUNNING_CLAIM_TTL_MS - 10_000);
+    expect(running).toBeLessThanOrEqual(RUNNING_CLAIM_TTL_MS);
+    expect(RUNNING_CLAIM_TTL_MS).toBeLessThan(2 * 60_000);
+    await a.coordinator.finishEvent('evt_ttl');
+    const done = await client.pTTL('{ev-ttl}:event:evt_ttl');
+    expect(done).toBeGreaterThan(3 * 60 * 60_000 - 60_000);
+    expect(done).toBeLessThanOrEqual(3 * 60 * 60_000);
+  });
+
+  it('records a run done when it outlived its running claim, so a later delivery is a repeat', async () => {
+    const clock = testClock();
+    const a = await processOn(redis, clock, { prefix: 'ev-slow' });
+    const client = await redis.client();
+    expect(await a.coordinator.claimEvent('evt_slow')).toBe('claimed');
+    await client.del('{ev-slow}:event:evt_slow'); // the running claim expired while the handler ran
+    await a.coordinator.finishEvent('evt_slow');
+    expect(await a.coordinator.claimEvent('evt_slow')).toBe('done');
+  });
+
+  it('reads a claim of the previous version (one value for every claim) as done', async () => {
+    const clock = testClock();
+    const a = await processOn(redis, clock, { prefix: 'ev-old' });
+    const client = await redis.client();
+    await client.set('{ev-old}:event:evt_old', '1', { PX: 60_000 });
+    expect(await a.coordinator.claimEvent('evt_old')).toBe('done');
   });
 });
 

@@ -49,7 +49,7 @@ describe('the key namespace', () => {
   it('derives the prefix of a receiver with no client from FORECASTING_API_KEY', async () => {
     vi.stubEnv('FORECASTING_API_KEY', API_KEY);
     const coordinator = createRedisCoordinator(await redis.client());
-    expect(await coordinator.claimEvent('evt_env')).toBe(true);
+    expect(await coordinator.claimEvent('evt_env')).toBe('claimed');
     const client = await redis.client();
     expect(await client.exists(`{${DEFAULT_PREFIX}}:event:evt_env`)).toBe(1);
     await coordinator.close();
@@ -58,8 +58,8 @@ describe('the key namespace', () => {
   it('asks for `prefix` when there is neither a client nor FORECASTING_API_KEY', async () => {
     vi.stubEnv('FORECASTING_API_KEY', '');
     const coordinator = createRedisCoordinator(await redis.client());
-    await expect(coordinator.claimEvent('evt_x')).rejects.toThrow(/`prefix`/);
-    await expect(createRedisCoordinator(await redis.client(), { prefix: 'mine' }).claimEvent('evt_x')).resolves.toBe(true);
+    await expect(coordinator.claimEvent('evt_x')).rejects.toMatchObject({ name: 'ValidationError', field: 'prefix', message: expect.stringMatching(/`prefix`/) });
+    await expect(createRedisCoordinator(await redis.client(), { prefix: 'mine' }).claimEvent('evt_x')).resolves.toBe('claimed');
   });
 
   it('refuses a second client with another API key', async () => {

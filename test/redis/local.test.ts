@@ -26,6 +26,14 @@ describe('local limits (Redis down)', () => {
     expect({ held: local.held, taskIds: local.taskIds, waiting: local.waiting }).toEqual({ held: 2, taskIds: ['t2'], waiting: 0 });
   });
 
+  it('refuses a hold that is not a whole number of slots from 1 to maxActive, naming count', () => {
+    const local = limits(2);
+    for (const count of [Number.NaN, -10, 0, 1.5, 3, 3_000_000]) {
+      expect(() => local.hold(count)).toThrow(expect.objectContaining({ name: 'ValidationError', field: 'count' }));
+    }
+    expect(local.held).toBe(0);
+  });
+
   it('lets an aborted hold leave the line without holding up the next', async () => {
     const local = limits(1);
     await local.hold(1);

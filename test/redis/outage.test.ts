@@ -20,8 +20,10 @@ describe('Redis down', () => {
     await coordinator.take('requests');
     const hold = await coordinator.hold(1);
     await hold.bind(['t1']);
-    expect(await coordinator.claimEvent('evt_1')).toBe(true);
-    expect(await coordinator.claimEvent('evt_1')).toBe(false);
+    expect(await coordinator.claimEvent('evt_1')).toBe('claimed');
+    expect(await coordinator.claimEvent('evt_1')).toBe('running');
+    await coordinator.finishEvent('evt_1');
+    expect(await coordinator.claimEvent('evt_1')).toBe('done');
     await coordinator.publish({ id: 'evt_1', type: 'forecast.completed', taskId: 't0', final: true });
     const seen: string[] = [];
     coordinator.watch(['t1'], (n) => seen.push(n.taskId));
@@ -55,7 +57,7 @@ describe('Redis down', () => {
     const admin = await redis.client();
     // The server holds every client's commands for a while: connected, but no answer.
     await admin.sendCommand(['CLIENT', 'PAUSE', '400', 'ALL']);
-    await expect(coordinator.claimEvent('evt_paused')).resolves.toBe(true);
+    await expect(coordinator.claimEvent('evt_paused')).resolves.toBe('claimed');
     expect(coordinator.mode).toBe('local');
     expect(warnings[0]).toMatch(/did not answer \(TimeoutError\)/);
     await vi.waitFor(() => expect(coordinator.mode).toBe('shared'), { timeout: 5_000 });

@@ -100,9 +100,13 @@ describe('shared active slots', () => {
     await expect(a!.coordinator.hold(1)).resolves.toMatchObject({ count: 1 });
   });
 
-  it('lets a start larger than maxActive go when nothing is held, rather than block the queue', async () => {
+  it.each([Number.NaN, -10, 0, 1.5, 3, 3_000_000, Number.POSITIVE_INFINITY])('refuses hold(%s) with a ValidationError naming count, before any command', async (count) => {
     const [a] = await fleet(testClock(), 1, 2);
-    await expect(a!.coordinator.hold(5)).resolves.toMatchObject({ count: 5 });
+    const sendCommand = vi.spyOn(a!.client, 'sendCommand');
+    await expect(a!.coordinator.hold(count)).rejects.toMatchObject({ name: 'ValidationError', field: 'count' });
+    expect(sendCommand).not.toHaveBeenCalled();
+    expect(a!.coordinator.mode).toBe('shared');
+    expect((await a!.coordinator.stats()).activeSlots).toBe(0);
   });
 });
 

@@ -26,5 +26,5 @@ export function brokenCoordinator(): EventCoordinator & { calls: string[] } {
     calls.push(name);
     return Promise.reject(new TypeError('connect ECONNREFUSED redis://user:hunter2@10.0.0.5:6379'));
   };
-  return { calls, claimEvent: () => fail('claimEvent'), unclaimEvent: () => fail('unclaimEvent'), publish: () => fail('publish') };
+  return { calls, claimEvent: () => fail('claimEvent'), finishEvent: () => fail('finishEvent'), unclaimEvent: () => fail('unclaimEvent'), publish: () => fail('publish') };
 }

@@ -15,7 +15,7 @@ import { brokenCoordinator, deliveryHeaders, forecastEvent, SECRET } from './_co
 const redis = useRedis();
 
 /** What a route's handler does: answer, fail with next(err), or throw. */
-type Behaviour = 'ok' | 'next-error' | 'status-500' | 'status-429' | 'hang-up';
+type Behaviour = 'ok' | 'next-error' | 'status-500' | 'status-429' | 'hang-up' | 'wait';
 
 interface Replica {
   url: string;
@@ -23,6 +23,8 @@ interface Replica {
   handled: string[];
   repeats: { id: string; flag: boolean | undefined }[];
   behave(next: Behaviour): void;
+  /** Lets a handler that waits (behaviour `wait`) answer 200. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ async function replica(createExpress: typeof express, options: WebhookMiddleware
   const handled: string[] = [];
   const repeats: Replica['repeats'] = [];
   let behaviour: Behaviour = 'ok';
+  let release = () => undefined as void;
   app.post(
     '/hooks',
     webhookMiddleware(SECRET, { ...options, onRepeat: (event, req) => repeats.push({ id: event.id, flag: req.webhookRepeat }) }),
@@ -38,6 +41,7 @@ async function replica(createExpress: typeof express, options: WebhookMiddleware
       handled.push(req.webhookEvent!.id);
       if (behaviour === 'next-error') return next(new Error('the database is down'));
       if (behaviour === 'hang-up') return void res.socket?.destroy();
+      if (behaviour === 'wait') return void new Promise<void>((resolve) => (release = resolve)).then(() => res.sendStatus(200));
       res.sendStatus(behaviour === 'status-500' ? 500 : behaviour === 'status-429' ? 429 : 200);
     },
   );
@@ -51,6 +55,7 @@ async function replica(createExpress: typeof express, options: WebhookMiddleware
     handled,
     repeats,
     behave: (next) => void (behaviour = next),
+    release: () => release(),
     close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
@@ -86,7 +91,8 @@ describe.each([
   it('runs the handler once for an event delivered to two replicas and once more to the first; repeats get 200 and are flagged', async () => {
     const event = forecastEvent('completed');
     expect(await deliver(a.url, event.body)).toBe('200 OK');
-    expect(await deliver(b.url, event.body)).toBe('200 repeat');
+    // The claim is marked done when the answer is sent: a delivery in the same instant may meet it still running (503).
+    await vi.waitFor(async () => expect(await deliver(b.url, event.body)).toBe('200 repeat'));
     expect(await deliver(a.url, event.body)).toBe('200 repeat');
     expect([...a.handled, ...b.handled].filter((id) => id === event.id)).toEqual([event.id]);
     expect([...a.repeats, ...b.repeats].filter((r) => r.id === event.id)).toEqual([
@@ -112,8 +118,26 @@ describe.each([
     }
     // The claim is given back when the answer is sent or the connection closes: the retry may come at once.
     await vi.waitFor(async () => expect(await deliver(b.url, event.body)).toBe('200 OK'));
-    expect(await deliver(a.url, event.body)).toBe('200 repeat');
+    await vi.waitFor(async () => expect(await deliver(a.url, event.body)).toBe('200 repeat'));
     expect(b.handled.filter((id) => id === event.id)).toEqual([event.id]);
+  });
+
+  it('answers 503 with Retry-After: 30 to a delivery while another replica still runs the event, without running the handler', async () => {
+    const event = forecastEvent('completed');
+    a.behave('wait');
+    const first = deliver(a.url, event.body);
+    try {
+      await vi.waitFor(() => expect(a.handled).toContain(event.id));
+      const response = await fetch(b.url, { method: 'POST', body: event.body, headers: await deliveryHeaders(event.body) });
+      expect([response.status, response.headers.get('retry-after'), await response.text()]).toEqual([503, '30', 'running']);
+      expect(b.repeats.filter((r) => r.id === event.id)).toEqual([]);
+    } finally {
+      a.behave('ok');
+      a.release();
+    }
+    expect(await first).toBe('200 OK');
+    await vi.waitFor(async () => expect(await deliver(b.url, event.body)).toBe('200 repeat'));
+    expect([...a.handled, ...b.handled].filter((id) => id === event.id)).toEqual([event.id]);
   });
 
   it("publishes every verified event: a task's final event wakes a watch in another process", async () => {
@@ -128,6 +152,24 @@ describe.each([
     await deliver(b.url, failed.body);
     await vi.waitFor(() => expect(seen).toEqual([{ taskId: started.taskId, status: 'failed' }]));
     expect(waiter.receiving()).toBe(true);
+  });
+});
+
+describe('webhookMiddleware with a coordinator that does not answer', () => {
+  it('goes on without it after coordinatorTimeoutMs: the handler runs, one warning', async () => {
+    const warn = vi.fn();
+    const hang = () => new Promise<never>(() => undefined);
+    const app = await replica(express, { coordinator: { publish: hang, claimEvent: hang, finishEvent: hang, unclaimEvent: hang }, coordinatorTimeoutMs: 20, logger: { warn } });
+    try {
+      const event = forecastEvent('completed');
+      expect(await deliver(app.url, event.body)).toBe('200 OK');
+      expect(await deliver(app.url, event.body)).toBe('200 OK');
+      expect(app.handled).toEqual([event.id, event.id]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/webhook coordinator failed \(TimeoutError\)/);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // Redis, two coordinators standing for two processes), the handler runs once per event id, a
 // failure lets the retry run it, and every verified event reaches waiters elsewhere.
 import { describe, expect, it, vi } from 'vitest';
-import type { TaskFinalNotice } from '../../src/redis/index.js';
+import { createRedisCoordinator, type TaskFinalNotice } from '../../src/redis/index.js';
 import { createWebhookHandler, type WebhookEventHandler, type WebhookHandlerOptions } from '../../src/webhooks/fetch.js';
 import { testClock } from '../redis/_clock.js';
 import { processOn, useRedis } from '../redis/_setup.js';
@@ -85,6 +85,106 @@ describe('createWebhookHandler', () => {
     expect(await answerOf(await b(await post(event.body)))).toBe('200 repeat');
   });
 
+  it('answers 503 with Retry-After: 30 to a delivery while another process still runs the event, without running the handler; a repeat once it succeeded', async () => {
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const handled: string[] = [];
+    const [a, b] = await replicas('fetch-running', async (event) => {
+      handled.push(event.id);
+      await gate;
+    });
+    const event = forecastEvent('completed');
+    const first = a(await post(event.body));
+    await vi.waitFor(() => expect(handled).toHaveLength(1));
+    const second = await b(await post(event.body));
+    expect([second.status, second.headers.get('retry-after'), await second.text()]).toEqual([503, '30', 'running']);
+    finish();
+    expect((await first).status).toBe(200);
+    expect(await answerOf(await b(await post(event.body)))).toBe('200 repeat');
+    expect(handled).toEqual([event.id]);
+  });
+
+  it('runs the handler on the retry of a delivery that met a running claim whose run then failed: the event is not lost', async () => {
+    let fail!: () => void;
+    const gate = new Promise<void>((resolve) => (fail = resolve));
+    const handled: string[] = [];
+    const [a, b] = await replicas('fetch-lost', async (event) => {
+      handled.push(event.id);
+      if (handled.length === 1) {
+        await gate;
+        throw new Error('the database is down');
+      }
+    });
+    const event = forecastEvent('completed');
+    const first = a(await post(event.body));
+    await vi.waitFor(() => expect(handled).toHaveLength(1));
+    expect((await b(await post(event.body))).status).toBe(503);
+    fail();
+    await expect(first).rejects.toThrow('the database is down');
+    expect(await answerOf(await b(await post(event.body)))).toBe('200 ');
+    expect(handled).toEqual([event.id, event.id]);
+  });
+
+  it('goes on without a coordinator that does not answer within coordinatorTimeoutMs: the handler runs, one warning', async () => {
+    const warn = vi.fn();
+    const calls: string[] = [];
+    const hang = (name: string) => () => (calls.push(name), new Promise<never>(() => undefined));
+    const coordinator = { publish: hang('publish'), claimEvent: hang('claimEvent'), finishEvent: hang('finishEvent'), unclaimEvent: hang('unclaimEvent') };
+    const handler = recording();
+    const handle = createWebhookHandler(SECRET, handler, { coordinator, coordinatorTimeoutMs: 20, logger: { warn } });
+    const event = forecastEvent('completed');
+    expect(await answerOf(await handle(await post(event.body)))).toBe('200 ');
+    expect(await answerOf(await handle(await post(event.body)))).toBe('200 ');
+    expect(handler.handled).toEqual([event.id, event.id]);
+    expect(calls).toEqual(['publish', 'claimEvent', 'finishEvent', 'publish', 'claimEvent', 'finishEvent']);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toMatch(/^\[forecasting-sdk\] webhook coordinator failed \(TimeoutError\)/);
+  });
+
+  it('waits 2 seconds for a coordinator by default', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const hang = () => new Promise<never>(() => undefined);
+      const handler = recording();
+      const handle = createWebhookHandler(SECRET, handler, { coordinator: { publish: hang, claimEvent: hang, finishEvent: hang, unclaimEvent: hang }, logger: { warn: () => undefined } });
+      let answered = false;
+      const answer = handle(await post(forecastEvent('completed').body)).then((r) => ((answered = true), r));
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect([handler.handled.length, answered]).toEqual([0, false]);
+      await vi.advanceTimersByTimeAsync(1);
+      // The handler ran; marking its claim done waits its own 2 seconds.
+      await vi.waitFor(() => expect(handler.handled).toHaveLength(1));
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect((await answer).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses a coordinatorTimeoutMs that is not a positive number, at construction', () => {
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createWebhookHandler(SECRET, recording(), { coordinatorTimeoutMs: bad })).toThrow(/coordinatorTimeoutMs/);
+    }
+  });
+
+  it('says once, naming `prefix`, that a coordinator with no key namespace (no prefix, no FORECASTING_API_KEY) cannot share events', async () => {
+    vi.stubEnv('FORECASTING_API_KEY', '');
+    try {
+      const warn = vi.fn();
+      const coordinator = createRedisCoordinator(await redis.client());
+      const handler = recording();
+      const handle = createWebhookHandler(SECRET, handler, { coordinator, logger: { warn } });
+      for (let i = 0; i < 3; i++) expect((await handle(await post(forecastEvent('completed').body))).status).toBe(200);
+      expect(handler.handled).toHaveLength(3);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/no key namespace: pass the `prefix` option/);
+      await coordinator.close();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("publishes every verified event: a task's final event wakes a watch in another process", async () => {
     const [a] = await replicas('fetch-fan', recording());
     const { coordinator: waiter } = await processOn(redis, clock, { prefix: 'fetch-fan' });
@@ -108,7 +208,7 @@ describe('createWebhookHandler', () => {
     await expect(handle(await post(event.body))).rejects.toThrow('the database is down');
     expect((await handle(await post(event.body))).status).toBe(200);
     expect(handler.handled).toEqual([event.id, event.id]);
-    expect(coordinator.calls).toEqual(['publish', 'claimEvent', 'unclaimEvent', 'publish', 'claimEvent']);
+    expect(coordinator.calls).toEqual(['publish', 'claimEvent', 'unclaimEvent', 'publish', 'claimEvent', 'finishEvent']);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]![0])).not.toMatch(/hunter2|10\.0\.0\.5/);
   });

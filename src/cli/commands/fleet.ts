@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { CoordinatorStats } from '../../redis/index.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { json, out } from '../output.js';
-import { addSecret } from '../report.js';
+import { addSecret, redact } from '../report.js';
 
 /** Real-time limit on connecting and on each command: a fleet status that hangs helps nobody. */
 const TIMEOUT_MS = 5_000;
@@ -20,14 +20,39 @@ interface FleetFlags {
   json?: boolean;
 }
 
-/** Checks `--redis` is a Redis URL, and keeps its user and password out of every line. */
+/** `text` percent-decoded, or `undefined` when it is no valid percent-encoding. */
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks `--redis` is a Redis URL, and keeps its password out of every line (as written and decoded,
+ * however short), and its user name too when it is long enough not to blank out common words.
+ * A user or password that is no valid percent-encoding is a usage error that shows neither.
+ */
 function hideCredentials(url: string): void {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (parsed?.protocol !== 'redis:' && parsed?.protocol !== 'rediss:') {
     throw new CliError('--redis must be a URL: redis://host:6379 (or rediss://, with user:password@ when needed)');
   }
-  addSecret(decodeURIComponent(parsed.password));
-  addSecret(decodeURIComponent(parsed.username));
+  const password = decoded(parsed.password);
+  const username = decoded(parsed.username);
+  addSecret(parsed.password);
+  addSecret(password);
+  if (parsed.username.length >= 4) addSecret(parsed.username);
+  if (username !== undefined && username.length >= 4) addSecret(username);
+  if (password === undefined || username === undefined) {
+    throw new CliError('--redis has a user name or password that is not valid percent-encoding: write a reserved character of it as %XX (an @ as %40, a % as %25)');
+  }
+}
+
+/** The stats with every secret out of their text (task ids are whatever Redis holds). */
+function redacted(stats: CoordinatorStats): CoordinatorStats {
+  return { ...stats, activeTaskIds: stats.activeTaskIds.map(redact) };
 }
 
 /** The `redis` package, or a usage error saying how to install it. */
@@ -82,8 +107,8 @@ export async function status(cmd: Command): Promise<ExitCode> {
     await coordinator.close();
     // `local`: Redis stopped answering after the connection; these would be this process's own zeros.
     if (stats.mode === 'local') throw new CliError('Redis did not answer in time at --redis', EXIT.api, 'RedisConnectionError');
-    if (flags.json) json(stats);
-    else for (const line of statusLines(stats, flags.prefix ?? "derived from FORECASTING_API_KEY's hash")) out(line);
+    if (flags.json) json(redacted(stats));
+    else for (const line of statusLines(stats, flags.prefix ?? "derived from FORECASTING_API_KEY's hash")) out(redact(line));
     return EXIT.ok;
   } finally {
     redis.destroy();
