@@ -21,7 +21,7 @@ function notRedis(reply: unknown) {
   const warnings: string[] = [];
   const clock = testClock();
   const coordinator = createRedisCoordinator(client, { prefix: 'not-redis', maxActive: 2, probeIntervalMs: 5 });
-  coordinator.attach({ keyHash: KEY_HASH, clock, warn: (message) => warnings.push(message) });
+  coordinator.attach({ keyHash: () => KEY_HASH, clock, warn: (message) => warnings.push(message) });
   return { coordinator, sent, warnings, clock };
 }
 
