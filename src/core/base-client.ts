@@ -16,6 +16,8 @@ import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type 
 import { Call, Pipeline, type AttemptStep } from './pipeline.js';
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordSchemas } from './pipeline-steps.js';
 import type { ClientClock } from './clock.js';
+import type { Coordinator } from './coordination.js';
+import type { TrackerCoordination } from './coordinated-tracker.js';
 import { RequestBudget } from './request-budget.js';
 import { Transport, type Received } from './transport.js';
 import { unknownKeyMessage, unknownKeys, parseOrThrow } from './validate.js';
@@ -65,6 +67,8 @@ export class BaseClient {
   readonly #pipeline: Pipeline;
   /** The unknown keys already warned about, by operation and path (bounded: see {@link #warnUnknownKeys}). */
   readonly #warned = new Set<string>();
+  /** The coordinator of `options.coordinator` (the option is the `limits` change's; waits read it here). */
+  readonly #coordinator: Coordinator | undefined;
 
   /**
    * @param options - see {@link ClientOptions}
@@ -74,6 +78,7 @@ export class BaseClient {
    */
   constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>, errorRules?: ErrorRules) {
     const o = (this.#options = resolveOptions(options));
+    this.#coordinator = (options as { coordinator?: Coordinator }).coordinator;
     let schemas: Promise<RecordSchemas> | undefined;
     if (o.validateResponses) {
       if (!loadSchemas) throw new ValidationError('this client cannot check responses: it was built without the record schemas', 'validateResponses');
@@ -98,6 +103,12 @@ export class BaseClient {
   /** The time source of waits and of the request budget. @internal */
   get _clock(): ClientClock {
     return this.#options.clock;
+  }
+
+  /** The coordinator waits are woken through, and their safety cadence; `undefined` without one. @internal */
+  get _coordination(): TrackerCoordination | undefined {
+    const coordinator = this.#coordinator;
+    return coordinator && { coordinator, interval: this.#options.coordinatedPollInterval };
   }
 
   /** The base URL requests go to (no trailing slash). */

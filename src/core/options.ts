@@ -68,6 +68,19 @@ export interface ClientOptions {
   rateLimit?: { requestsPerMinute: number };
   /** Time source of waits and of the request budget (default: real time). See {@link ClientClock}. */
   clock?: ClientClock;
+  /**
+   * With a `coordinator` whose webhook receivers are live: the wait in ms between reads of a task no
+   * event was heard of, the safety net for a lost webhook (default 600 000, 10 minutes: a lost event
+   * delays a result by at most that, and a 30-minute standard forecast costs two or three safety reads
+   * instead of about 20 polls). Measured in the service's time: against a service that states its
+   * `Retry-After` faster than the spec (the mock's fast clock), it shrinks in proportion. With no
+   * receiver seen recently, waits poll by `Retry-After` as without a coordinator.
+   * @example
+   * ```ts
+   * const client = new ForecastingClient({ coordinatedPollInterval: 5 * 60_000 });
+   * ```
+   */
+  coordinatedPollInterval?: number;
 }
 
 /**
@@ -111,6 +124,7 @@ export interface ResolvedOptions {
   validateResponses: boolean;
   requestsPerMinute: number | undefined;
   clock: ClientClock;
+  coordinatedPollInterval: number;
 }
 
 function env(name: string): string | undefined {
@@ -228,8 +242,12 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     validateResponses: options.validateResponses ?? false,
     requestsPerMinute: perMinute,
     clock,
+    coordinatedPollInterval: options.coordinatedPollInterval === undefined ? DEFAULT_COORDINATED_POLL_INTERVAL_MS : checkMs('coordinatedPollInterval', options.coordinatedPollInterval),
   };
 }
+
+/** The default `coordinatedPollInterval`: 10 minutes. @internal */
+export const DEFAULT_COORDINATED_POLL_INTERVAL_MS = 600_000;
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
 

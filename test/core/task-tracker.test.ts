@@ -30,6 +30,7 @@ function source(listed: Record<string, string>, retryAfter: Array<number | undef
     },
     idOf: (t) => t.id,
     fallbackWait: (t) => (t.status === 'running' ? 120_000 : 15_000),
+    finalStatus: (t) => (t.status === 'completed' ? t.status : undefined),
   };
   return { src, calls };
 }
