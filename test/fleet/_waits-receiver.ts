@@ -1,7 +1,9 @@
 // A webhook receiver process (bundled and run by waits-processes.test.ts): verifies each call with
 // the webhook's secret and publishes the event through a Redis coordinator, as
-// `webhookMiddleware(secret, { coordinator })` does. Env: PORT, SECRET, REDIS_URL, PREFIX.
+// `webhookMiddleware(secret, { coordinator })` does. Env: REDIS_URL, PREFIX. It prints the port it
+// listens on, then reads the webhook's secret (made for that address) from stdin.
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
 import { createRedisCoordinator } from '../../src/redis/index.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
@@ -18,7 +20,7 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     void (async () => {
       try {
-        const event = await verifyWebhook(Buffer.concat(chunks), req.headers, env('SECRET'));
+        const event = await verifyWebhook(Buffer.concat(chunks), req.headers, await secret);
         const data = event.data as { taskId?: unknown };
         const taskId = typeof data.taskId === 'string' ? data.taskId : undefined;
         const final = FINAL.has(event.type);
@@ -30,4 +32,11 @@ const server = createServer((req, res) => {
     })();
   });
 });
-server.listen(Number(env('PORT')), '127.0.0.1', () => console.log('listening'));
+const secret = new Promise<string>((resolve) => {
+  let text = '';
+  process.stdin.on('data', (c: Buffer) => {
+    text += c.toString();
+    if (text.includes('\n')) resolve(text.trim());
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log((server.address() as AddressInfo).port));

@@ -5,7 +5,7 @@ import { vi } from 'vitest';
 import { ForecastingClient, type ClientOptions } from '../../src/index.js';
 import type { ClientClock } from '../../src/core/clock.js';
 import { createRedisCoordinator, type RedisCoordinator } from '../../src/redis/index.js';
-import type { ManualClock, MockService } from '../../src/testing/index.js';
+import { mockClientOptions, type ManualClock, type MockClock, type MockService } from '../../src/testing/index.js';
 import type { TestRedis } from '../redis/_redis.js';
 
 const open: RedisCoordinator[] = [];
@@ -53,9 +53,6 @@ export function readsOf(service: MockService, taskId: string): number {
   return service.requests.list().filter((r) => (r.operation === 'forecasts.retrieve' && r.path.startsWith(`/forecasts/${taskId}`)) || (r.operation === 'forecasts.list' && decodeURIComponent(r.path).includes(taskId))).length;
 }
 
-/** Runs `fn` after pending I/O. */
-const soon = (fn: () => void): void => void setImmediate(fn);
-
 /**
  * Client options for a mock on a manual clock, as `mockClientOptions` gives, but whose clock moves
  * at most `stepMs` at a time and never while `busy()` (or a request of the client) says so: a
@@ -64,53 +61,15 @@ const soon = (fn: () => void): void => void setImmediate(fn);
  */
 export function steppedClientOptions(mock: { apiKey: string; baseURL: string; clock: ManualClock }, busy: () => boolean, stepMs = 5_000): Required<Pick<ClientOptions, 'apiKey' | 'baseURL' | 'clock' | 'fetch'>> {
   const clock = mock.clock;
-  let inFlight = 0;
-  const counted: typeof fetch = async (input, init) => {
-    inFlight++;
-    try {
-      return await globalThis.fetch(input, init);
-    } finally {
-      inFlight--;
-    }
+  // The client's clock moves the mock's to its next wake-up; this one goes there in steps.
+  const stepped: MockClock = {
+    now: () => clock.now(),
+    advance: (ms) => clock.advance(ms),
+    set: (ms) => clock.set(Math.min(ms, clock.now() + stepMs)),
+    schedule: (at, callback) => clock.schedule(at, callback),
+    realSeconds: (ms) => clock.realSeconds(ms),
   };
-  const waiting = new Map<number, number>();
-  const unwait = (at: number) => {
-    const n = (waiting.get(at) ?? 1) - 1;
-    if (n > 0) waiting.set(at, n);
-    else waiting.delete(at);
-  };
-  let driving = false;
-  const drive = () => {
-    if (driving) return;
-    driving = true;
-    const step = () => {
-      if (inFlight > 0 || busy()) return soon(step);
-      if (waiting.size === 0) return void (driving = false);
-      const target = Math.min(...waiting.keys());
-      clock.set(Math.max(clock.now(), Math.min(target, clock.now() + stepMs)));
-      soon(step);
-    };
-    soon(step);
-  };
-  const sleep: ClientClock['sleep'] = (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      signal?.throwIfAborted();
-      const at = clock.now() + Math.max(0, ms);
-      const wake = clock.schedule(at, () => {
-        unwait(at);
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      });
-      const onAbort = () => {
-        wake.cancel();
-        unwait(at);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      waiting.set(at, (waiting.get(at) ?? 0) + 1);
-      drive();
-    });
-  return { apiKey: mock.apiKey, baseURL: mock.baseURL, clock: { now: () => clock.now(), sleep }, fetch: counted };
+  return mockClientOptions({ ...mock, clock: stepped }, { busy });
 }
 
 /** The final event types a receiver publishes as ending their task. */

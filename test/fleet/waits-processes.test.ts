@@ -4,7 +4,6 @@
 // once before the event and once after it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +30,7 @@ async function bundle(name: string): Promise<string> {
 }
 
 function run(file: string, env: Record<string, string>): { child: ChildProcess; output: Promise<string>; line: Promise<string> } {
-  const child = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: fileURLToPath(new URL('../..', import.meta.url)) });
+  const child = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], cwd: fileURLToPath(new URL('../..', import.meta.url)) });
   children.push(child);
   let out = '';
   let err = '';
@@ -46,17 +45,6 @@ function run(file: string, env: Record<string, string>): { child: ChildProcess; 
   // A receiver is killed after the test: its exit is no failure unless awaited.
   output.catch(() => undefined);
   return { child, output, line };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 let receiverFile = '';
@@ -74,11 +62,10 @@ describe('a waiter process woken by a webhook received in another process', () =
   it('reads the task before the event and once after it, with no polling in between', async () => {
     mock = await startMockServer({ webhooks: { allowLoopbackReceivers: true } });
     const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
-    const port = await freePort();
-    const hook = await client.webhooks.create({ url: `http://127.0.0.1:${port}/hooks` });
     const prefix = 'waits-processes';
-    const receiver = run(receiverFile, { PORT: String(port), SECRET: hook.signingSecret, REDIS_URL: redis.url, PREFIX: prefix });
-    expect(await receiver.line).toBe('listening');
+    const receiver = run(receiverFile, { REDIS_URL: redis.url, PREFIX: prefix });
+    const hook = await client.webhooks.create({ url: `http://127.0.0.1:${await receiver.line}/hooks` });
+    receiver.child.stdin?.end(`${hook.signingSecret}\n`);
     await client.webhooks.test(hook.id);
     await mock.service.webhooks.idle();
 
