@@ -110,7 +110,7 @@ function freePort() {
 async function startRedis() {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'fsdk-fleet-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
   await new Promise((resolve, reject) => {
     let out = '';
     child.once('error', () => reject(new Error('redis-server not found: apt-get install -y redis-server')));
@@ -134,6 +134,8 @@ function child(role, extra) {
     if (out.includes('\n')) onLine(out.split('\n')[0]);
   });
   const done = new Promise((resolve, reject) => proc.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${role} exited ${code}`)))));
+  // The receiver is killed once the run is over: its exit fails nothing unless awaited.
+  done.catch(() => undefined);
   return { proc, line, done };
 }
 

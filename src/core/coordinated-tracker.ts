@@ -98,16 +98,19 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
     stops.push(coordinator.watch(fresh, onFinal));
   };
 
-  /** Records a read; returns the notice to settle when the task is newly seen final. */
-  const record = (id: string, item: T, asked: number | undefined): TaskFinalNotice | undefined => {
+  /**
+   * Records a read; returns the notice to settle when the task is newly seen final. `told`: the task
+   * was told final before the read began (a notice during the read stays, for a read at once).
+   */
+  const record = (id: string, item: T, asked: number | undefined, told: boolean): TaskFinalNotice | undefined => {
     const fallback = source.fallbackWait(item);
     const status = source.finalStatus(item);
     const before = known.get(id);
     const waitMs = boundedWait(asked, fallback);
     // Told final but not yet seen so (a replica behind): read again at the service's pace.
-    const safeMs = announced.has(id) ? waitMs : safetyWait(interval, asked, fallback);
+    const safeMs = told ? waitMs : safetyWait(interval, asked, fallback);
     known.set(id, { item, at: clock.now(), waitMs, safeMs, final: status !== undefined });
-    announced.delete(id);
+    if (told || status !== undefined) announced.delete(id);
     return status !== undefined && !before?.final ? { taskId: id, status } : undefined;
   };
 
@@ -130,8 +133,9 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
         return !k || announced.has(id) || left(k, now, receiving) === 0;
       });
       if (due.length > 0) {
-        const { found, told } = await readTasks(source, due);
-        await settle(due.map((id) => record(id, found.get(id)!, told)));
+        const told = new Set(due.filter((id) => announced.has(id)));
+        const read = await readTasks(source, due);
+        await settle(due.map((id) => record(id, read.found.get(id)!, read.told, told.has(id))));
       }
       const after = clock.now();
       const stillReceiving = coordinator.receiving();
@@ -140,9 +144,10 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
         return { id, item: k.item, waitMs: left(k, after, stillReceiving) };
       });
     },
+    follow: watch,
     async seen(id, item, asked) {
       watch([id]);
-      await settle([record(id, item, asked)]);
+      await settle([record(id, item, asked, announced.has(id))]);
       const k = known.get(id)!;
       return coordinator.receiving() && !k.final ? k.safeMs : asked;
     },

@@ -47,6 +47,8 @@ export interface TaskTracker<T> {
    * resolves `'woken'`); rejects with the signal's reason on abort.
    */
   sleep(ms: number, signal: AbortSignal | undefined): Promise<void | 'woken'>;
+  /** Follows these tasks from now, before their first read (so no event between the two is missed). */
+  follow(ids: readonly string[]): void;
   /**
    * A read of one task the flow made itself (a wait on one task): the tracker watches it, and says
    * how long to wait before reading it again (`asked`: the wait the answer named, if any).
@@ -83,6 +85,7 @@ export function taskTracker<T>(source: TaskSource<T>, clock: Pick<ClientClock, '
       });
     },
     sleep: (ms, signal) => clock.sleep(ms, signal),
+    follow: () => undefined,
     seen: (_id, _item, asked) => Promise.resolve(asked),
     close: () => undefined,
   };

@@ -168,6 +168,27 @@ describe('a tracker with a coordinator', () => {
     await expect(sleeping).rejects.toThrow('stop');
   });
 
+  it('reads again at once when a task is told final during a read that still showed it running', async () => {
+    const { src, calls } = source({ a: 'running' }, [], 100);
+    const c = coordination(true);
+    const listing = src.listByIds.bind(src);
+    const tracker = coordinatedTracker({ ...src, listByIds: async (ids) => (c.tell('a'), listing(ids)) }, heldClock(), c);
+    tracker.follow(['a']);
+    await tracker.round(['a']);
+    await expect(tracker.sleep(600_000, undefined)).resolves.toBe('woken');
+  });
+
+  it('follows a task before its first read: an event in between is not missed', async () => {
+    const { src } = source({}, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    tracker.follow(['a']);
+    c.tell('a');
+    // Told final but read running (a replica behind): read again at the service's pace, not the cadence.
+    expect(await tracker.seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(120_000);
+    expect(await tracker.seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(600_000);
+  });
+
   it('stops watching once closed', async () => {
     const { src } = source({ a: 'running' }, [], 100);
     const c = coordination(true);

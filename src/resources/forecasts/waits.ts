@@ -152,6 +152,7 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
   const [query, options] = readOptions(o, scope);
   // Read alone (with subforecasts, when asked), but sleeping through the tracker, as every wait does.
   const tracker = forecastTracker(ctx, query, options);
+  tracker.follow([taskId]);
   let last: ForecastTask | undefined;
   let given = first;
   const read = async (): Promise<PollStep<ForecastTask>> => {
