@@ -169,7 +169,7 @@ describe('a tracker with a coordinator', () => {
   });
 
   it('reads again at once when a task is told final during a read that still showed it running', async () => {
-    const { src, calls } = source({ a: 'running' }, [], 100);
+    const { src } = source({ a: 'running' }, [], 100);
     const c = coordination(true);
     const listing = src.listByIds.bind(src);
     const tracker = coordinatedTracker({ ...src, listByIds: async (ids) => (c.tell('a'), listing(ids)) }, heldClock(), c);
