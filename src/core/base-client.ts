@@ -18,6 +18,7 @@ import { settlingDecode, sharedBudgetStep, slotsStep } from './pipeline-slots.js
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordSchemas } from './pipeline-steps.js';
 import type { ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
+import type { TrackerCoordination } from './coordinated-tracker.js';
 import { RequestBudget } from './request-budget.js';
 import { Transport, type Received } from './transport.js';
 import { unknownKeyMessage, unknownKeys, parseOrThrow } from './validate.js';
@@ -114,6 +115,12 @@ export class BaseClient {
   /** The time source of waits and of the request budget. @internal */
   get _clock(): ClientClock {
     return this.#options.clock;
+  }
+
+  /** The coordinator waits are woken through, and their safety cadence; `undefined` without one. @internal */
+  get _coordination(): TrackerCoordination | undefined {
+    const coordinator = this.#options.coordinator;
+    return coordinator && { coordinator, interval: this.#options.coordinatedPollInterval };
   }
 
   /** The base URL requests go to (no trailing slash). */

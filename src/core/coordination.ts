@@ -135,9 +135,9 @@ export interface Coordinator {
   take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void>;
   /**
    * Takes `count` active-forecast slots, waiting first come, first served across processes. `count`
-   * must be a whole number from 1 to the coordinator's `maxActive`: any other (`NaN`, `-10`, a
-   * million) is refused with a `ValidationError` naming `count` before anything is sent, so a start
-   * larger than `maxActive` is split by its caller.
+   * must be a whole number of 1 or more (`NaN`, `-10`, `1.5` are refused with a `ValidationError`
+   * naming `count` before anything is sent); a count above the coordinator's `maxActive` holds
+   * `maxActive` (the hold's `count` says so), so no hold can be larger than the fleet.
    */
   hold(count: number, options?: HoldOptions): Promise<SlotHold>;
   /** Tasks seen final by this process (a read, a list, an event): frees their slots and tells every waiter. */

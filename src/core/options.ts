@@ -74,7 +74,7 @@ export interface ClientOptions {
    * budget (every attempt of every call), one set of active-forecast slots (every start waits for
    * its slots instead of meeting `too_many_active_forecasts`; a slot is freed when any process sees
    * its task final), and one model-call budget for decisions. It replaces `rateLimit`. The client
-   * hands it only a SHA-256 hash of the key, never the key. `forecasting-sdk/redis` makes one.
+   * hands it only a SHA-256 hash of the key (made with the coordinator's own hash), never the key. `forecasting-sdk/redis` makes one.
    * @example
    * ```ts
    * import { createClient } from 'redis';
@@ -86,6 +86,19 @@ export interface ClientOptions {
    * ```
    */
   coordinator?: Coordinator | undefined;
+  /**
+   * With a `coordinator` whose webhook receivers are live: the wait in ms between reads of a task no
+   * event was heard of, the safety net for a lost webhook (default 600 000, 10 minutes: a lost event
+   * delays a result by at most that, and a 30-minute standard forecast is read about 3 times, two
+   * safety reads and one after its event, instead of polled about 20 times). Measured in the service's time: against a service that states its
+   * `Retry-After` faster than the spec (the mock's fast clock), it shrinks in proportion. With no
+   * receiver seen recently, waits poll by `Retry-After` as without a coordinator.
+   * @example
+   * ```ts
+   * const client = new ForecastingClient({ coordinatedPollInterval: 5 * 60_000 });
+   * ```
+   */
+  coordinatedPollInterval?: number;
 }
 
 /**
@@ -130,6 +143,7 @@ export interface ResolvedOptions {
   requestsPerMinute: number | undefined;
   clock: ClientClock;
   coordinator: Coordinator | undefined;
+  coordinatedPollInterval: number;
 }
 
 function env(name: string): string | undefined {
@@ -251,8 +265,12 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     requestsPerMinute: perMinute,
     clock,
     coordinator,
+    coordinatedPollInterval: options.coordinatedPollInterval === undefined ? DEFAULT_COORDINATED_POLL_INTERVAL_MS : checkMs('coordinatedPollInterval', options.coordinatedPollInterval),
   };
 }
+
+/** The default `coordinatedPollInterval`: 10 minutes. @internal */
+export const DEFAULT_COORDINATED_POLL_INTERVAL_MS = 600_000;
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
 /** What the client calls on a coordinator. */

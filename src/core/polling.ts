@@ -79,7 +79,8 @@ export async function untilDeadline<T>(body: () => Promise<T>, onTimeout: () => 
  * `interval`; see {@link boundedWait}): never faster than asked. An abort rejects at once with the
  * signal's reason, mid-read or mid-sleep. Once the scope's deadline passes it rejects with
  * `onTimeout()`; it sleeps to the deadline rather than giving up early, and never reads past it.
- * `sleep` (default: the scope's clock) may end a sleep early, as a tracker told of a change may.
+ * `sleep` (default: the scope's clock) may end a sleep early, as a tracker told of a change may: it
+ * then resolves `'woken'`, and the loop reads at once.
  * @internal
  */
 export function poll<T>(
@@ -87,7 +88,7 @@ export function poll<T>(
   scope: WaitScope,
   interval: number,
   onTimeout: () => Error,
-  sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void> = (ms, signal) => scope.clock.sleep(ms, signal),
+  sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void | 'woken'> = (ms, signal) => scope.clock.sleep(ms, signal),
 ): Promise<T> {
   const { clock, signal } = scope;
   return untilDeadline(async () => {
@@ -97,8 +98,8 @@ export function poll<T>(
       if (done) return value;
       const wait = boundedWait(asked, interval);
       const left = (scope.deadline ?? Infinity) - clock.now();
-      await sleep(Math.max(0, Math.min(wait, left)), signal);
-      if (wait > left) throw onTimeout();
+      // Woken early (a task told final): read again, whatever the deadline.
+      if ((await sleep(Math.max(0, Math.min(wait, left)), signal)) !== 'woken' && wait > left) throw onTimeout();
     }
   }, onTimeout);
 }

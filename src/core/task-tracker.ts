@@ -24,6 +24,8 @@ export interface TaskSource<T> {
   idOf(item: T): string;
   /** The wait before reading a task in this state again when the service names none, in ms. */
   fallbackWait(item: T): number;
+  /** The task's final status, or `undefined` while it is not final. */
+  finalStatus(item: T): string | undefined;
 }
 
 /** One task as a round saw it, and the ms to wait before reading it again. */
@@ -40,30 +42,51 @@ export interface TrackedTask<T> {
 export interface TaskTracker<T> {
   /** Reads every task of `ids` once (in `ids` order); rejects as the first request that fails for good. */
   round(ids: readonly string[]): Promise<Array<TrackedTask<T>>>;
-  /** Sleeps until the next round is due (`ms`), or less when told a tracked task changed; rejects with the signal's reason on abort. */
-  sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
+  /**
+   * Sleeps until the next round is due (`ms`), or less when told a tracked task changed (then it
+   * resolves `'woken'`); rejects with the signal's reason on abort.
+   */
+  sleep(ms: number, signal: AbortSignal | undefined): Promise<void | 'woken'>;
+  /** Follows these tasks from now, before their first read (so no event between the two is missed). */
+  follow(ids: readonly string[]): void;
+  /**
+   * A read of one task the flow made itself (a wait on one task): the tracker watches it, and says
+   * how long to wait before reading it again (`asked`: the wait the answer named, if any).
+   */
+  seen(id: string, item: T, asked: number | undefined): Promise<number | undefined>;
+  /** Stops following the tasks (the wait is over). */
+  close(): void;
+}
+
+/** Reads every task of `ids`: lists them `maxIds` a request, reads alone each one a list leaves out. @internal */
+export async function readTasks<T>(source: TaskSource<T>, ids: readonly string[]): Promise<{ found: Map<string, T>; told: number | undefined }> {
+  const found = new Map<string, T>();
+  // The longest wait any list answer asked for, applied to every task of the round.
+  let told: number | undefined;
+  for (let i = 0; i < ids.length; i += source.maxIds) {
+    const chunk = ids.slice(i, i + source.maxIds);
+    const { items, retryAfter } = await source.listByIds(chunk);
+    if (retryAfter !== undefined) told = Math.max(told ?? 0, retryAfter);
+    for (const item of items) found.set(source.idOf(item), item);
+    // A task this round's list does not show is read alone, every round.
+    for (const id of chunk) if (!found.has(id)) found.set(id, await source.read(id));
+  }
+  return { found, told };
 }
 
 /** The in-process tracker: list, read what the list leaves out, sleep on the client's clock. @internal */
 export function taskTracker<T>(source: TaskSource<T>, clock: Pick<ClientClock, 'sleep'>): TaskTracker<T> {
   return {
     async round(ids) {
-      const found = new Map<string, T>();
-      // The longest wait any list answer asked for, applied to every task of the round.
-      let told: number | undefined;
-      for (let i = 0; i < ids.length; i += source.maxIds) {
-        const chunk = ids.slice(i, i + source.maxIds);
-        const { items, retryAfter } = await source.listByIds(chunk);
-        if (retryAfter !== undefined) told = Math.max(told ?? 0, retryAfter);
-        for (const item of items) found.set(source.idOf(item), item);
-        // A task this round's list does not show is read alone, every round.
-        for (const id of chunk) if (!found.has(id)) found.set(id, await source.read(id));
-      }
+      const { found, told } = await readTasks(source, ids);
       return ids.map((id) => {
         const item = found.get(id)!;
         return { id, item, waitMs: boundedWait(told, source.fallbackWait(item)) };
       });
     },
     sleep: (ms, signal) => clock.sleep(ms, signal),
+    follow: () => undefined,
+    seen: (_id, _item, asked) => Promise.resolve(asked),
+    close: () => undefined,
   };
 }

@@ -111,7 +111,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
 
   receiving(): boolean {
     this.#startListening();
-    return this.#hub.receiverSeenWithin(this.#options.receiverTtlMs);
+    // While Redis is out no event can arrive: waits poll by Retry-After again.
+    return this.#link.mode === 'shared' && this.#hub.receiverSeenWithin(this.#options.receiverTtlMs);
   }
 
   /** `claimed`, `running` (another handler has it, for at most a minute) or `done` (a repeat, kept `eventRetentionMs`). */

@@ -15,10 +15,13 @@ const WINDOW_MS = 60_000;
  * a huge count would block a shared Redis while its slots are written and fill it, and `NaN` or a
  * negative count would be granted as nothing. @internal
  */
-export function checkHoldCount(count: number, maxActive: number): void {
-  if (!Number.isInteger(count) || count < 1 || count > maxActive) {
-    throw new ValidationError(`must be a whole number of slots from 1 to maxActive (${maxActive}), got ${String(count)}`, 'count');
+export function holdCount(count: number, maxActive: number): number {
+  if (!Number.isSafeInteger(count) || count < 1) {
+    throw new ValidationError(`must be a whole number of slots, 1 or more, got ${String(count)}`, 'count');
   }
+  // A start may ask for more than the fleet may run (a decision's start names no count): it waits for
+  // every slot, and never makes one hold large enough to stall a shared Redis.
+  return Math.min(count, maxActive);
 }
 
 interface Waiter {
@@ -49,7 +52,7 @@ export class LocalLimits {
 
   /** Resolves once `count` slots are free for this hold, first come, first served within the process. */
   hold(count: number, signal?: AbortSignal): Promise<void> {
-    checkHoldCount(count, this.limits.maxActive);
+    count = holdCount(count, this.limits.maxActive);
     signal?.throwIfAborted();
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
@@ -100,7 +103,7 @@ export class LocalLimits {
     return this.#requestTimes.length;
   }
 
-  // Strict FIFO as in Redis (a hold is never larger than maxActive: checkHoldCount).
+  // Strict FIFO as in Redis (a hold is never larger than maxActive: holdCount).
   #pump(): void {
     for (let head = this.#queue[0]; head !== undefined; head = this.#queue[0]) {
       if (this.held + head.count > this.limits.maxActive && this.held > 0) return;

@@ -16,7 +16,9 @@ export const TAKE = `
 local now = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+-- A request counts for the window and the margin: another process's clock, or the network, may put
+-- it that much later at the service.
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window - tonumber(ARGV[4]))
 local n = redis.call('ZCARD', KEYS[1])
 if n < limit then
   redis.call('ZADD', KEYS[1], now, ARGV[5])

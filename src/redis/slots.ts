@@ -8,7 +8,7 @@ import type { ClientClock } from '../core/clock.js';
 import type { HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
 import type { EventHub, HubMessage } from './hub.js';
 import { arrayReply, integerReply, stringsReply, type RedisLink } from './link.js';
-import { checkHoldCount, type LocalLimits } from './local.js';
+import { holdCount, type LocalLimits } from './local.js';
 import type { ResolvedOptions } from './options.js';
 import { BIND, HOLD, LEAVE } from './scripts.js';
 import type { CoordinatorKeys } from './keys.js';
@@ -33,10 +33,11 @@ const freedMessage = (): HubMessage => ({ notices: [], freed: true, receiver: fa
 
 /**
  * Takes `count` slots: in the shared queue while Redis answers, in the process's own limits once it
- * does not. A `count` that is not a whole number from 1 to `maxActive` is refused before any command.
+ * does not. A `count` that is not a whole number of 1 or more is refused before any command; one
+ * above `maxActive` holds `maxActive`.
  */
-export async function holdSlots(ctx: SlotContext, count: number, options: HoldOptions = {}): Promise<SlotHold> {
-  checkHoldCount(count, ctx.options.maxActive);
+export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOptions = {}): Promise<SlotHold> {
+  const count = holdCount(asked, ctx.options.maxActive);
   const { signal, reconcile } = options;
   signal?.throwIfAborted();
   const id = randomUUID();

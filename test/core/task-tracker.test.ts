@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { newIdempotencyKey, partKey, resendKey } from '../../src/core/idempotency.js';
 import { checkTimeout } from '../../src/core/polling.js';
 import { taskTracker, type TaskSource } from '../../src/core/task-tracker.js';
+import { coordinatedTracker, safetyWait } from '../../src/core/coordinated-tracker.js';
+import type { TaskFinalNotice } from '../../src/core/coordination.js';
 import { ValidationError } from '../../src/index.js';
 import { taskStateWait } from '../../src/resources/forecasts/tracking.js';
 
@@ -30,6 +32,7 @@ function source(listed: Record<string, string>, retryAfter: Array<number | undef
     },
     idOf: (t) => t.id,
     fallbackWait: (t) => (t.status === 'running' ? 120_000 : 15_000),
+    finalStatus: (t) => (t.status === 'completed' ? t.status : undefined),
   };
   return { src, calls };
 }
@@ -74,6 +77,145 @@ describe('a tracker round', () => {
     const { src } = source({});
     await taskTracker(src, { sleep: async (ms) => void slept.push(ms) }).sleep(1234, undefined);
     expect(slept).toEqual([1234]);
+  });
+});
+
+/** The parts of a coordinator a tracker uses, in memory: `tell` stands for a final event from elsewhere. */
+function coordination(receiving: boolean, interval = 600_000) {
+  const watchers = new Map<string, (n: TaskFinalNotice) => void>();
+  const settled: string[] = [];
+  const coordinator = {
+    watch(ids: readonly string[], onFinal: (n: TaskFinalNotice) => void) {
+      for (const id of ids) watchers.set(id, onFinal);
+      return () => ids.forEach((id) => watchers.delete(id));
+    },
+    receiving: () => receiving,
+    settle: async (notices: readonly TaskFinalNotice[]) => void settled.push(...notices.map((n) => `${n.taskId} ${n.status}`)),
+  };
+  return { coordinator, interval, settled, watchers, tell: (taskId: string) => watchers.get(taskId)?.({ taskId, status: 'completed' }) };
+}
+
+/** A clock whose sleeps wait until `wake()` (or the abort) and record their ms. */
+function heldClock() {
+  let now = 0;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => now,
+    pass: (ms: number) => void (now += ms),
+    sleep: (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((_, reject) => {
+        slept.push(ms);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }),
+  };
+}
+
+describe('a tracker with a coordinator', () => {
+  it('reads every task at first, then, woken by a final event, only the task told final, once', async () => {
+    const listed: Record<string, string> = { a: 'running', b: 'running', c: 'running' };
+    const { src, calls } = source(listed, [], 100);
+    const c = coordination(true);
+    const clock = heldClock();
+    const tracker = coordinatedTracker(src, clock, c);
+    await tracker.round(['a', 'b', 'c']);
+    const sleeping = tracker.sleep(600_000, undefined);
+    listed['b'] = 'completed';
+    c.tell('b');
+    await expect(sleeping).resolves.toBe('woken');
+    const round = await tracker.round(['a', 'b', 'c']);
+    expect(calls).toEqual(['list a,b,c', 'list b']);
+    // The others are not due before the safety cadence; the final one waits as its state asks.
+    expect(round.map((t) => [t.item.status, t.waitMs])).toEqual([
+      ['running', 600_000],
+      ['completed', 15_000],
+      ['running', 600_000],
+    ]);
+  });
+
+  it('settles each task seen final once, and is not woken by its own settle', async () => {
+    const { src } = source({ a: 'completed', b: 'running' }, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    await tracker.round(['a', 'b']);
+    c.tell('a');
+    await tracker.round(['a', 'b']);
+    expect(c.settled).toEqual(['a completed']);
+  });
+
+  it('waits by Retry-After while no receiver is seen, and reads every task when due', async () => {
+    const { src, calls } = source({ a: 'running', b: 'queued' }, [], 100);
+    const clock = heldClock();
+    const tracker = coordinatedTracker(src, clock, coordination(false));
+    expect((await tracker.round(['a', 'b'])).map((t) => t.waitMs)).toEqual([120_000, 15_000]);
+    clock.pass(15_000);
+    await tracker.round(['a', 'b']);
+    clock.pass(105_000);
+    await tracker.round(['a', 'b']);
+    expect(calls).toEqual(['list a,b', 'list b', 'list a,b']);
+  });
+
+  it('ends a sleep at once when a task was told final since its read, and rejects on abort', async () => {
+    const { src } = source({ a: 'running' }, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    await tracker.round(['a']);
+    c.tell('a');
+    await expect(tracker.sleep(1000, undefined)).resolves.toBe('woken');
+    const controller = new AbortController();
+    const sleeping = coordinatedTracker(src, heldClock(), c).sleep(1000, controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(sleeping).rejects.toThrow('stop');
+  });
+
+  it('reads again at once when a task is told final during a read that still showed it running', async () => {
+    const { src } = source({ a: 'running' }, [], 100);
+    const c = coordination(true);
+    const listing = src.listByIds.bind(src);
+    const tracker = coordinatedTracker({ ...src, listByIds: async (ids) => (c.tell('a'), listing(ids)) }, heldClock(), c);
+    tracker.follow(['a']);
+    await tracker.round(['a']);
+    await expect(tracker.sleep(600_000, undefined)).resolves.toBe('woken');
+  });
+
+  it('follows a task before its first read: an event in between is not missed', async () => {
+    const { src } = source({}, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    tracker.follow(['a']);
+    c.tell('a');
+    // Told final but read running (a replica behind): read again at the service's pace, not the cadence.
+    expect(await tracker.seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(120_000);
+    expect(await tracker.seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(600_000);
+  });
+
+  it('stops watching once closed', async () => {
+    const { src } = source({ a: 'running' }, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    await tracker.round(['a']);
+    expect([...c.watchers.keys()]).toEqual(['a']);
+    tracker.close();
+    expect(c.watchers.size).toBe(0);
+  });
+
+  it("says a task read alone waits the safety cadence while a receiver is seen, the answer's wait otherwise", async () => {
+    const { src } = source({}, [], 100);
+    expect(await coordinatedTracker(src, heldClock(), coordination(true)).seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(600_000);
+    expect(await coordinatedTracker(src, heldClock(), coordination(false)).seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(120_000);
+    // A final task waits for no event (its report, say): the answer's wait.
+    expect(await coordinatedTracker(src, heldClock(), coordination(true)).seen('a', { id: 'a', status: 'completed' }, 15_000)).toBe(15_000);
+  });
+});
+
+describe('the safety wait', () => {
+  it("is the cadence at the spec's pace, shrunk as the service's stated waits are, never under the stated wait", () => {
+    expect(safetyWait(600_000, 120_000, 120_000)).toBe(600_000);
+    expect(safetyWait(600_000, undefined, 120_000)).toBe(600_000);
+    // The mock's fast clock states 1 s for the running 120 s.
+    expect(safetyWait(600_000, 1000, 120_000)).toBe(5000);
+    expect(safetyWait(60_000, 120_000, 120_000)).toBe(120_000);
+    expect(safetyWait(10 * 3_600_000, 120_000, 120_000)).toBe(3_600_000);
   });
 });
 

@@ -26,9 +26,9 @@ describe('local limits (Redis down)', () => {
     expect({ held: local.held, taskIds: local.taskIds, waiting: local.waiting }).toEqual({ held: 2, taskIds: ['t2'], waiting: 0 });
   });
 
-  it('refuses a hold that is not a whole number of slots from 1 to maxActive, naming count', () => {
+  it('refuses a hold that is not a whole number of slots from 1, naming count', () => {
     const local = limits(2);
-    for (const count of [Number.NaN, -10, 0, 1.5, 3, 3_000_000]) {
+    for (const count of [Number.NaN, -10, 0, 1.5, Number.POSITIVE_INFINITY]) {
       expect(() => local.hold(count)).toThrow(expect.objectContaining({ name: 'ValidationError', field: 'count' }));
     }
     expect(local.held).toBe(0);

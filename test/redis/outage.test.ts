@@ -25,6 +25,8 @@ describe('Redis down', () => {
     await coordinator.finishEvent('evt_1');
     expect(await coordinator.claimEvent('evt_1')).toBe('done');
     await coordinator.publish({ id: 'evt_1', type: 'forecast.completed', taskId: 't0', final: true });
+    // No receiver's event can reach the other processes meanwhile: their waits poll by Retry-After.
+    expect(coordinator.receiving()).toBe(false);
     const seen: string[] = [];
     coordinator.watch(['t1'], (n) => seen.push(n.taskId));
     await coordinator.settle([{ taskId: 't1', status: 'completed' }]);

@@ -100,7 +100,13 @@ describe('shared active slots', () => {
     await expect(a!.coordinator.hold(1)).resolves.toMatchObject({ count: 1 });
   });
 
-  it.each([Number.NaN, -10, 0, 1.5, 3, 3_000_000, Number.POSITIVE_INFINITY])('refuses hold(%s) with a ValidationError naming count, before any command', async (count) => {
+  it.each([3, 3_000_000])('holds maxActive for hold(%s): a start larger than the fleet waits for every slot, never a huge hold', async (count) => {
+    const [a] = await fleet(testClock(), 1, 2);
+    await expect(a!.coordinator.hold(count)).resolves.toMatchObject({ count: 2 });
+    expect((await a!.coordinator.stats()).activeSlots).toBe(2);
+  });
+
+  it.each([Number.NaN, -10, 0, 1.5, Number.POSITIVE_INFINITY])('refuses hold(%s) with a ValidationError naming count, before any command', async (count) => {
     const [a] = await fleet(testClock(), 1, 2);
     const sendCommand = vi.spyOn(a!.client, 'sendCommand');
     await expect(a!.coordinator.hold(count)).rejects.toMatchObject({ name: 'ValidationError', field: 'count' });

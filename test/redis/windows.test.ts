@@ -51,4 +51,19 @@ describe('shared windows', () => {
     controller.abort(new Error('stop'));
     await expect(waiting).rejects.toThrow('stop');
   });
+
+  it("still counts a request exactly a minute old: the margin covers another process's clock and the network", async () => {
+    const clock = testClock();
+    const a = await processOn(redis, clock, { prefix: 'win-margin', requestsPerMinute: 1 });
+    await a.coordinator.take('requests');
+    clock.advanceTo(clock.now() + 60_000);
+    const next = a.coordinator.take('requests');
+    // At exactly 60 s the first one still counts; the second waits out the margin.
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    const wake = clock.nextWake()!;
+    expect(wake - clock.now()).toBeGreaterThan(0);
+    expect(wake - clock.now()).toBeLessThanOrEqual(250);
+    clock.advanceTo(wake);
+    await next;
+  });
 });

@@ -109,6 +109,9 @@ export class Forecasts extends APIResource {
       get clock() {
         return client._clock;
       },
+      get coordination() {
+        return client._coordination;
+      },
       emitter: this.#emitter,
       retrieve: (taskId, params, options) => this.retrieve(taskId, params, options),
       list: (params, options) => this.list(params, options),

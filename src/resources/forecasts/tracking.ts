@@ -11,7 +11,8 @@ import { parseRetryAfter } from '../../core/errors.js';
 import { MAX_PAGE_SIZE, QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
-import { taskTracker, type TaskTracker } from '../../core/task-tracker.js';
+import { taskTracker, type TaskSource, type TaskTracker } from '../../core/task-tracker.js';
+import { coordinatedTracker, type TrackerCoordination } from '../../core/coordinated-tracker.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
 import type { ForecastProgressEvents } from './progress.js';
 import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
@@ -20,6 +21,8 @@ import type { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, 
 /** What the flows run with: the `Forecasts` resource's calls, its progress emitter, its client's clock. @internal */
 export interface FlowContext {
   readonly clock: ClientClock;
+  /** The client's coordinator and safety cadence, when it has one: waits then wake on webhook events. */
+  readonly coordination: TrackerCoordination | undefined;
   retrieve(taskId: string, params?: ForecastRetrieveParams, options?: RequestOptions): APIPromise<ForecastTask>;
   list(params?: ForecastListParams, options?: RequestOptions): PagePromise<ForecastListItem>;
   create(params: ForecastCreateParams, options?: RequestOptions): APIPromise<ForecastTask>;
@@ -42,20 +45,21 @@ export const taskStateWait = (status: string): number => (status === 'queued' ||
 
 /**
  * The tracker of forecast tasks: `GET /forecasts?taskId=a,b,…` 100 ids a request, `GET
- * /forecasts/{task_id}` for each the list leaves out, both with `query` and `options`. @internal
+ * /forecasts/{task_id}` for each the list leaves out, both with `query` and `options`. With a
+ * coordinator, it wakes on the tasks' final events (see `coordinated-tracker.ts`). @internal
  */
 export function forecastTracker(ctx: FlowContext, query: Pick<ForecastRetrieveParams, 'fields'>, options: RequestOptions): TaskTracker<ForecastListItem> {
-  return taskTracker<ForecastListItem>(
-    {
-      maxIds: MAX_PAGE_SIZE,
-      async listByIds(ids) {
-        const { data: page, response } = await ctx.list({ ...query, taskId: ids.join(','), limit: MAX_PAGE_SIZE }, options).withResponse();
-        return { items: page.data, retryAfter: parseRetryAfter(response.headers.get('retry-after')) };
-      },
-      read: async (id) => listItemOf(id, await ctx.retrieve(id, query, options)),
-      idOf: (item) => item.taskId,
-      fallbackWait: (item) => taskStateWait(item.status),
+  const source: TaskSource<ForecastListItem> = {
+    maxIds: MAX_PAGE_SIZE,
+    async listByIds(ids) {
+      const { data: page, response } = await ctx.list({ ...query, taskId: ids.join(','), limit: MAX_PAGE_SIZE }, options).withResponse();
+      return { items: page.data, retryAfter: parseRetryAfter(response.headers.get('retry-after')) };
     },
-    ctx.clock,
-  );
+    read: async (id) => listItemOf(id, await ctx.retrieve(id, query, options)),
+    idOf: (item) => item.taskId,
+    fallbackWait: (item) => taskStateWait(item.status),
+    finalStatus: (item) => (FINAL_TASK_STATUSES.has(item.status) ? item.status : undefined),
+  };
+  const { coordination } = ctx;
+  return coordination ? coordinatedTracker(source, ctx.clock, coordination) : taskTracker(source, ctx.clock);
 }

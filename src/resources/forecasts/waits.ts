@@ -11,7 +11,7 @@ import { DEFAULT_POLL_INTERVAL_MS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '
 import type { RequestOptions } from '../../core/options.js';
 import { checkTimeout, poll, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
 import { ProgressTracker, type ForecastProgress } from './progress.js';
-import { forecastTracker, type FlowContext } from './tracking.js';
+import { forecastTracker, listItemOf, type FlowContext } from './tracking.js';
 import { FINAL_TASK_STATUSES, type ForecastCreateParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
 import type { BatchItemResult, CancelItemResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 
@@ -140,23 +140,39 @@ export async function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptio
   return waitInScope(ctx, taskId, o, waitScope(ctx.clock, o.signal, o.timeout));
 }
 
+/** A read the wait already has: the start's answer (`createAndWait` with a coordinator). */
+interface FirstRead {
+  task: ForecastTask;
+  asked: number | undefined;
+}
+
 /** The wait for one task, in a scope that may have begun earlier (`createAndWait`'s). */
-async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, scope: WaitScope): Promise<ForecastTask> {
-  const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
+async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, scope: WaitScope, first?: FirstRead): Promise<ForecastTask> {
+  const progress = new ProgressTracker(ctx.emitter, o.onProgress);
   const [query, options] = readOptions(o, scope);
   // Read alone (with subforecasts, when asked), but sleeping through the tracker, as every wait does.
-  const { sleep } = forecastTracker(ctx, query, options);
+  const tracker = forecastTracker(ctx, query, options);
+  tracker.follow([taskId]);
   let last: ForecastTask | undefined;
+  let given = first;
   const read = async (): Promise<PollStep<ForecastTask>> => {
-    const { data, response } = await ctx.retrieve(taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options).withResponse();
+    let data: ForecastTask;
+    let asked: number | undefined;
+    if (given) [data, asked, given] = [given.task, given.asked, undefined];
+    else {
+      const { data: task, response } = await ctx.retrieve(taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options).withResponse();
+      [data, asked] = [task, parseRetryAfter(response.headers.get('retry-after'))];
+    }
     last = data;
-    const p = tracker.observe(progressOf(taskId, data, data.forecast?.report?.status));
-    return [data, settled(p, o.waitForReport), parseRetryAfter(response.headers.get('retry-after'))];
+    const p = progress.observe(progressOf(taskId, data, data.forecast?.report?.status));
+    return [data, settled(p, o.waitForReport), await tracker.seen(taskId, listItemOf(taskId, data), asked)];
   };
   try {
-    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), sleep);
+    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), tracker.sleep);
   } catch (err) {
     throw endsWaitFor(err, [taskId], true);
+  } finally {
+    tracker.close();
   }
 }
 
@@ -200,6 +216,8 @@ export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[],
     return taskIds.map((id) => full.get(id)!);
   } catch (err) {
     throw endsWaitFor(err, waiting(), false);
+  } finally {
+    tasks.close();
   }
 }
 
@@ -213,12 +231,14 @@ export async function createAndWait(ctx: FlowContext, params: ForecastCreatePara
   const scope = waitScope(ctx.clock, o.signal, o.timeout);
   if (o.waitForContext && params.questionId) await ctx.waitForContext(params.questionId, o);
   // Keyed, so the start too rides out an outage until the deadline without starting twice.
-  const task = await untilDeadline(
-    () => ctx.create(params, { ...waitRequestOptions(scope, o), idempotencyKey }),
+  const { data: task, response } = await untilDeadline(
+    () => ctx.create(params, { ...waitRequestOptions(scope, o), idempotencyKey }).withResponse(),
     () => new WaitTimeoutError(`Not started after ${o.timeout} ms`, []),
   );
   o.onCreated?.(task);
-  return waitInScope(ctx, task.id, o, scope);
+  // With a coordinator, the start's answer is the first read: the task's final event wakes the wait.
+  const first = ctx.coordination && { task, asked: parseRetryAfter(response.headers.get('retry-after')) };
+  return waitInScope(ctx, task.id, o, scope, first);
 }
 
 /** Runs `send` on consecutive chunks of `items`, in order. */

@@ -110,6 +110,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
     // The run ends with forecasts still running on the service: say which.
     throw s.active.size > 0 ? endsWaitFor(err, [...s.active.keys()], false) : err;
   } finally {
+    tracker.close();
     await iterator.return?.();
   }
 }

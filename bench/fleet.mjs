@@ -1,0 +1,213 @@
+// Many processes, one key: 4 worker processes share 2,000 light forecasts (createAndWait, up to
+// FLEET_CONCURRENCY at a time each, default 50: the shared slots keep them to 50 running in all) through one Redis coordinator, with one webhook receiver process
+// (webhookMiddleware(secret, { coordinator })) that the mock calls on loopback. Then the same run
+// without the receiver: the polling fallback.
+// Prints requests per forecast (target ≤ 2.2 with webhooks, about 3.5 or more without), the most
+// forecasts running at once on the mock (target ≤ 50), 429 answers (target 0), time, and Redis
+// commands per forecast (INFO commandstats before and after).
+// Time: the mock runs on a scaled clock (FLEET_SCALE, default 300x) that states its waits in mock
+// seconds, and every process's client runs on the same mock time, so the shared budget (60 a mock
+// minute), Retry-After and the safety cadence are all counted on one clock: hours of forecasts take
+// a minute or two. Needs redis-server on PATH and the built package (npm run build).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { createClient } from 'redis';
+import { ForecastingClient } from '../dist/index.js';
+import { createRedisCoordinator } from '../dist/redis/index.js';
+import { ScaledClock, startMockServer } from '../dist/testing/index.js';
+import { webhookMiddleware } from '../dist/webhooks/express.js';
+
+const N = Number(process.env.FLEET_ITEMS ?? 2000);
+const WORKERS = 4;
+const SCALE = Number(process.env.FLEET_SCALE ?? 300);
+const CONCURRENCY = Number(process.env.FLEET_CONCURRENCY ?? 50);
+const env = (name) => process.env[name] ?? '';
+
+/** Mock time shared by every process: the parent's scaled clock, read from the same epoch. */
+function mockTime() {
+  const realStart = Number(env('FLEET_REAL_START'));
+  const scale = Number(env('FLEET_SCALE'));
+  return {
+    now: () => realStart + (Date.now() - realStart) * scale,
+    sleep: (ms, signal) =>
+      new Promise((resolve, reject) => {
+        signal?.throwIfAborted();
+        const timer = setTimeout(resolve, Math.max(0, ms) / scale);
+        signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+      }),
+  };
+}
+
+async function connectedCoordinator() {
+  const redis = createClient({ url: env('FLEET_REDIS') });
+  await redis.connect();
+  return { redis, coordinator: createRedisCoordinator(redis, { prefix: env('FLEET_PREFIX') }) };
+}
+
+/** A worker process: createAndWait for each of its questions, FLEET_CONCURRENCY at a time. */
+async function worker() {
+  const { redis, coordinator } = await connectedCoordinator();
+  const client = new ForecastingClient({ apiKey: env('FLEET_KEY'), baseURL: env('FLEET_URL'), clock: mockTime(), coordinator, logLevel: 'off' });
+  if (env('FLEET_RECEIVER') === '1') for (let i = 0; !coordinator.receiving() && i < 500; i++) await new Promise((r) => setTimeout(r, 10));
+  const ids = JSON.parse(env('FLEET_QUESTIONS'));
+  let next = 0;
+  let completed = 0;
+  const lane = async () => {
+    while (next < ids.length) {
+      const task = await client.forecasts.createAndWait({ questionId: ids[next++], runMode: 'light' });
+      if (task.status === 'completed') completed++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, lane));
+  console.log(JSON.stringify({ completed }));
+  await coordinator.close();
+  await redis.quit();
+}
+
+/** The receiver process: an Express route whose middleware verifies each call and publishes it through the coordinator. */
+async function receiver() {
+  const { coordinator } = await connectedCoordinator();
+  const app = express();
+  app.post('/', webhookMiddleware(env('FLEET_SECRET'), { coordinator }), (req, res) => void res.sendStatus(200));
+  const server = app.listen(Number(env('FLEET_PORT')), '127.0.0.1', () => console.log('listening'));
+  server.keepAliveTimeout = 60_000;
+}
+
+// ---- The parent: Redis, the mock, the processes, the report. ----
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts redis-server on a free loopback port in a temporary directory, as the test harness does. */
+async function startRedis() {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'fsdk-fleet-'));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.once('error', () => reject(new Error('redis-server not found: apt-get install -y redis-server')));
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+  });
+  child.stdout.resume();
+  return { url: `redis://127.0.0.1:${port}`, stop: () => (child.kill('SIGKILL'), rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** Runs this file as a child in `role`; resolves with its first line (`line`) and all its output (`done`). */
+function child(role, extra) {
+  const proc = spawn(process.execPath, [fileURLToPath(import.meta.url)], { env: { ...process.env, FLEET_ROLE: role, ...extra }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  let onLine;
+  const line = new Promise((resolve) => (onLine = resolve));
+  proc.stdout.on('data', (c) => {
+    out += c;
+    if (out.includes('\n')) onLine(out.split('\n')[0]);
+  });
+  const done = new Promise((resolve, reject) => proc.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${role} exited ${code}`)))));
+  // The receiver is killed once the run is over: its exit fails nothing unless awaited.
+  done.catch(() => undefined);
+  return { proc, line, done };
+}
+
+/** Redis calls so far, all commands together (INFO commandstats). */
+async function redisCalls(redis) {
+  const info = await redis.info('commandstats');
+  return [...info.matchAll(/calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+/** A scaled clock whose waits (`Retry-After`) are stated in mock seconds, as every process reads mock time. */
+class MockTimeClock extends ScaledClock {
+  realSeconds(mockMs) {
+    return Math.max(1, Math.ceil(mockMs / 1000));
+  }
+}
+
+async function run(title, withReceiver, redisServer) {
+  const realStart = Date.now();
+  // The clock's own first reading is realStart, so every process computes the same mock time from it.
+  let first = true;
+  const source = () => (first ? ((first = false), realStart) : Date.now());
+  const mock = await startMockServer({ clock: new MockTimeClock({ timeScale: SCALE, startMs: realStart, source }), webhooks: { allowLoopbackReceivers: true } });
+  const { service } = mock;
+  const setup = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
+  service.forecastControls.setCredits({ balance: 100 * N });
+  const ids = [];
+  for (let i = 0; i < N; i += 100) {
+    const made = await Promise.all(Array.from({ length: Math.min(100, N - i) }, (_, k) => setup.questions.create({ type: 'binary', title: `Fleet question ${i + k}` })));
+    ids.push(...made.map((q) => q.id));
+  }
+  const shared = { FLEET_REDIS: redisServer.url, FLEET_PREFIX: `fleet-${withReceiver ? 'hooks' : 'poll'}`, FLEET_REAL_START: String(realStart), FLEET_SCALE: String(SCALE), FLEET_RECEIVER: withReceiver ? '1' : '0' };
+  let receiverProc;
+  if (withReceiver) {
+    const port = await freePort();
+    const hook = await setup.webhooks.create({ url: `http://127.0.0.1:${port}/hooks` });
+    receiverProc = child('receiver', { ...shared, FLEET_PORT: String(port), FLEET_SECRET: hook.signingSecret });
+    await receiverProc.line;
+    await setup.webhooks.test(hook.id);
+    await service.webhooks.idle();
+  }
+  const redis = createClient({ url: redisServer.url });
+  await redis.connect();
+  service.setRateLimit({ requestsPerMinute: 60 });
+  service.requests.clear();
+  const calls0 = await redisCalls(redis);
+  const t0 = performance.now();
+  const mock0 = service.clock.now();
+  const share = Math.ceil(N / WORKERS);
+  const workers = Array.from({ length: WORKERS }, (_, w) => child('worker', { ...shared, FLEET_KEY: mock.apiKey, FLEET_URL: mock.baseURL, FLEET_QUESTIONS: JSON.stringify(ids.slice(w * share, (w + 1) * share)) }));
+  const outputs = await Promise.all(workers.map((w) => w.done));
+  const seconds = (performance.now() - t0) / 1000;
+  const completed = outputs.reduce((sum, out) => sum + JSON.parse(out.trim().split('\n').at(-1)).completed, 0);
+  const commands = (await redisCalls(redis)) - calls0;
+  const activity = service.forecastControls.activity();
+  const limited = service.requests.count({ status: 429 });
+  const perForecast = service.requests.length / N;
+  console.log(`\n## ${title}\n`);
+  console.log('| measure | value |');
+  console.log('| --- | ---: |');
+  console.log(`| forecasts completed | ${completed} of ${N} |`);
+  console.log(`| requests per forecast | ${perForecast.toFixed(2)} (${service.requests.length}: create ${service.requests.count({ operation: 'forecasts.create' })}, reads ${service.requests.count({ operation: 'forecasts.retrieve' })}) |`);
+  console.log(`| most running at once (mock's record) | ${activity.maxActive} |`);
+  console.log(`| starts refused by the mock | ${JSON.stringify(activity.refused)} |`);
+  console.log(`| 429 answers | ${limited} |`);
+  console.log(`| Redis commands per forecast | ${(commands / N).toFixed(1)} |`);
+  console.log(`| mock time | ${((service.clock.now() - mock0) / 3_600_000).toFixed(2)} h |`);
+  console.log(`| real time | ${seconds.toFixed(1)} s |`);
+  receiverProc?.proc.kill('SIGKILL');
+  await redis.quit();
+  await mock.close();
+  return { completed, perForecast, maxActive: activity.maxActive, limited };
+}
+
+async function main() {
+  const redisServer = await startRedis();
+  try {
+    const hooks = await run(`${N} light forecasts, ${WORKERS} processes, one receiver`, true, redisServer);
+    const polling = await run(`${N} light forecasts, ${WORKERS} processes, no receiver (the polling fallback)`, false, redisServer);
+    const ok = [hooks, polling].every((r) => r.completed === N && r.maxActive <= 50 && r.limited === 0) && hooks.perForecast <= 2.2;
+    console.log(`\n${ok ? 'All targets met.' : 'TARGET MISSED.'}`);
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    redisServer.stop();
+  }
+}
+
+const role = env('FLEET_ROLE');
+if (role === 'worker') await worker();
+else if (role === 'receiver') await receiver();
+else await main();

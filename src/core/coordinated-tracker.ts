@@ -1,0 +1,164 @@
+/**
+ * The task tracker of a client with a coordinator: the in-process tracker's reads, woken by the final
+ * events a webhook receiver in any process publishes. It watches the tracked tasks; a sleep ends when
+ * one is told final, and the next round reads only the tasks told final (once each), not every task.
+ * While a receiver is seen ({@link Coordinator.receiving}), a task nothing was told of is read again
+ * only at the safety cadence, so a lost event never loses a result; with no receiver seen, the waits
+ * are the service's `Retry-After`, as without a coordinator. Each task seen final is settled on the
+ * coordinator, which frees its slot for every process.
+ * @module
+ */
+import type { ClientClock } from './clock.js';
+import type { Coordinator, TaskFinalNotice } from './coordination.js';
+import { boundedWait } from './polling.js';
+import { readTasks, type TaskSource, type TaskTracker } from './task-tracker.js';
+
+/** What a coordinated tracker uses: the client's coordinator and its safety cadence. @internal */
+export interface TrackerCoordination {
+  readonly coordinator: Pick<Coordinator, 'watch' | 'receiving' | 'settle'>;
+  /** The wait between reads of a task while a receiver is seen, in ms of the service's time. */
+  readonly interval: number;
+}
+
+/** A task as last read: when, the waits it asked for, whether it was final. */
+interface Known<T> {
+  item: T;
+  at: number;
+  /** The wait the service asked for (or the state's fallback), as without a coordinator. */
+  waitMs: number;
+  /** The wait while a receiver is seen. */
+  safeMs: number;
+  final: boolean;
+}
+
+/**
+ * The safety wait after a read: the cadence, shortened in the ratio of the wait the service stated
+ * to the spec's wait for the state (a service that runs its time faster, as the mock's fast clock,
+ * states shorter waits), never shorter than the stated wait. @internal
+ */
+export function safetyWait(interval: number, asked: number | undefined, fallback: number): number {
+  const pace = asked === undefined || fallback <= 0 ? 1 : Math.min(1, asked / fallback);
+  return boundedWait(Math.max(asked ?? 0, interval * pace), fallback);
+}
+
+/** Ends a coordinated sleep early: not an error, never seen outside the tracker. */
+const WOKEN: unique symbol = Symbol('woken');
+
+/**
+ * Sleeps `ms` on `clock`; resolves `'woken'` as soon as the function handed to `setWake` is called
+ * (it is cleared with `undefined` once the sleep ends); rejects with the signal's reason on abort.
+ */
+function wakeableSleep(clock: Pick<ClientClock, 'sleep'>, ms: number, signal: AbortSignal | undefined, setWake: (wake: (() => void) | undefined) => void): Promise<void | 'woken'> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const inner = new AbortController();
+    const onAbort = () => inner.abort(signal?.reason);
+    const done = () => {
+      setWake(undefined);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    setWake(() => {
+      done();
+      resolve('woken');
+      inner.abort(WOKEN);
+    });
+    clock.sleep(ms, inner.signal).then(
+      () => {
+        done();
+        resolve();
+      },
+      (err: unknown) => {
+        done();
+        if (err !== WOKEN) reject(err);
+      },
+    );
+  });
+}
+
+/** A tracker for a client with a coordinator (see the module's description). @internal */
+export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientClock, 'now' | 'sleep'>, { coordinator, interval }: TrackerCoordination): TaskTracker<T> {
+  const known = new Map<string, Known<T>>();
+  /** Tasks told final since their last read. */
+  const announced = new Set<string>();
+  const watched = new Set<string>();
+  const stops: Array<() => void> = [];
+  let wake: (() => void) | undefined;
+
+  const watch = (ids: readonly string[]) => {
+    const fresh = ids.filter((id) => !watched.has(id));
+    if (fresh.length === 0) return;
+    for (const id of fresh) watched.add(id);
+    const onFinal = (notice: TaskFinalNotice) => {
+      // Its own settle comes back too: a task already read final needs no read.
+      if (known.get(notice.taskId)?.final) return;
+      announced.add(notice.taskId);
+      wake?.();
+    };
+    stops.push(coordinator.watch(fresh, onFinal));
+  };
+
+  /**
+   * Records a read; returns the notice to settle when the task is newly seen final. `told`: the task
+   * was told final before the read began (a notice during the read stays, for a read at once).
+   */
+  const record = (id: string, item: T, asked: number | undefined, told: boolean): TaskFinalNotice | undefined => {
+    const fallback = source.fallbackWait(item);
+    const status = source.finalStatus(item);
+    const before = known.get(id);
+    const waitMs = boundedWait(asked, fallback);
+    // Told final but not yet seen so (a replica behind): read again at the service's pace.
+    const safeMs = told ? waitMs : safetyWait(interval, asked, fallback);
+    known.set(id, { item, at: clock.now(), waitMs, safeMs, final: status !== undefined });
+    if (told || status !== undefined) announced.delete(id);
+    return status !== undefined && !before?.final ? { taskId: id, status } : undefined;
+  };
+
+  /** The ms until `k` is due again. */
+  const left = (k: Known<T>, now: number, receiving: boolean) => Math.max(0, k.at + (receiving && !k.final ? k.safeMs : k.waitMs) - now);
+
+  /** Frees the slots of the tasks seen final (settling twice is harmless); a coordinator's failure is its own to report. */
+  const settle = async (notices: ReadonlyArray<TaskFinalNotice | undefined>) => {
+    const final = notices.filter((n): n is TaskFinalNotice => n !== undefined);
+    if (final.length > 0) await coordinator.settle(final).catch(() => undefined);
+  };
+
+  return {
+    async round(ids) {
+      watch(ids);
+      const now = clock.now();
+      const receiving = coordinator.receiving();
+      const due = ids.filter((id) => {
+        const k = known.get(id);
+        return !k || announced.has(id) || left(k, now, receiving) === 0;
+      });
+      if (due.length > 0) {
+        const told = new Set(due.filter((id) => announced.has(id)));
+        const read = await readTasks(source, due);
+        await settle(due.map((id) => record(id, read.found.get(id)!, read.told, told.has(id))));
+      }
+      const after = clock.now();
+      const stillReceiving = coordinator.receiving();
+      return ids.map((id) => {
+        const k = known.get(id)!;
+        return { id, item: k.item, waitMs: left(k, after, stillReceiving) };
+      });
+    },
+    follow: watch,
+    async seen(id, item, asked) {
+      watch([id]);
+      await settle([record(id, item, asked, announced.has(id))]);
+      const k = known.get(id)!;
+      return coordinator.receiving() && !k.final ? k.safeMs : asked;
+    },
+    sleep(ms, signal) {
+      if ([...announced].some((id) => watched.has(id))) return Promise.resolve('woken');
+      return wakeableSleep(clock, ms, signal, (w) => (wake = w));
+    },
+    close() {
+      for (const stop of stops.splice(0)) stop();
+      watched.clear();
+      wake = undefined;
+    },
+  };
+}
