@@ -171,6 +171,20 @@ describe('what a start that did not start everything changes', () => {
     ]);
   });
 
+  it('gives an item an error, not silence, when the answer gives it the task of another item', () => {
+    let [s] = step(fresh(), 'pull');
+    s = priced(pulled(s, items(0, 3), true), PRICING);
+    const [next, start] = step(s, 'start');
+    const same = { kind: 'answered' as const, items: [0, 1, 2].map((index) => ({ index, status: 'accepted', taskId: 'T1' })), replayed: false, retryAfter: undefined };
+    const after = startSettled(next, start.batch, same, 0);
+    expect([...after.active.keys()]).toEqual(['T1']);
+    const [, rejected] = drain(after);
+    expect(rejected.map((r) => [r.status, r.index, r.status === 'rejected' ? r.error.type : undefined])).toEqual([
+      ['rejected', 1, 'invalid_response'],
+      ['rejected', 2, 'invalid_response'],
+    ]);
+  });
+
   it('reports nothing for a start aborted while waiting to send it again', () => {
     let [s] = step(fresh(), 'pull');
     s = priced(pulled(s, items(0, 2), true), PRICING);

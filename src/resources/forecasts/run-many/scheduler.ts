@@ -254,6 +254,11 @@ export function startSettled(state: RunState, batch: Batch, outcome: StartOutcom
   batch.items.forEach((item, i) => {
     const index = batch.indexes[i]!;
     const found = listed.find((r) => r?.index === i);
+    if (found?.status === 'accepted' && typeof found.taskId === 'string' && active.has(found.taskId)) {
+      // One task cannot be two items' forecast: the answer is wrong, and the item ends in an error rather than vanish.
+      s = refused(s, index, item, { type: 'invalid_response', message: `the service gave item ${i} the task ${found.taskId.slice(0, 64)}, already another item's` });
+      return;
+    }
     if (found?.status === 'accepted' && typeof found.taskId === 'string') {
       s = outcome.replayed ? { ...s, started: s.started + 1, resumed: s.resumed + 1 } : { ...s, started: s.started + 1, creditsSpent: s.creditsSpent + priceOf(s.pricing, item) };
       // A replayed task was never read by this run: read it at once; a new one after the queued wait.
