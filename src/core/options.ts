@@ -74,14 +74,14 @@ export interface ClientOptions {
    * budget (every attempt of every call), one set of active-forecast slots (every start waits for
    * its slots instead of meeting `too_many_active_forecasts`; a slot is freed when any process sees
    * its task final), and one model-call budget for decisions. It replaces `rateLimit`. The client
-   * hands it only a SHA-256 hash of the key (made with the coordinator's own hash), never the key. `forecasting-sdk/redis` makes one.
+   * hands it a function that digests the key with the coordinator's own hash; the Redis coordinator keeps only the SHA-256 digest. `forecasting-sdk/redis` makes one.
    * @example
    * ```ts
    * import { createClient } from 'redis';
    * import { ForecastingClient } from 'forecasting-sdk';
    * import { createRedisCoordinator } from 'forecasting-sdk/redis';
    *
-   * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+   * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect();
    * const client = new ForecastingClient({ coordinator: createRedisCoordinator(redis) });
    * ```
    */

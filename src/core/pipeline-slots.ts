@@ -5,13 +5,30 @@
  * `starts`, `finalTasks`) and name none.
  * @module
  */
-import type { Coordinator, HoldOptions, TaskFinalNotice } from './coordination.js';
+import type { Coordinator, HoldOptions, SlotHold, TaskFinalNotice } from './coordination.js';
+import { APIError } from './errors.js';
 import type { AttemptStep, Call, CallStep } from './pipeline.js';
 import { decodeBody, type Received } from './transport.js';
 import { endUpload } from './uploads.js';
 
 /** Most task ids a client remembers as settled, so a list polled again settles its final tasks once. */
 const MAX_REMEMBERED = 10_000;
+
+/**
+ * Runs a coordinator's call for a step. A coordinator that throws or rejects (a custom one; the Redis
+ * one falls back by itself) leaves the call uncoordinated rather than failed; an abort still ends it.
+ */
+async function tolerant<T>(signal: AbortSignal | undefined, work: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return fallback;
+  }
+}
+
+/** Whether a start that failed for good surely started nothing: never sent, or refused with a 4xx answer. */
+const startedNothing = (call: Call, err: unknown): boolean => !call.sent || (err instanceof APIError && err.status >= 400 && err.status < 500);
 
 /** What a call sends as its params: the body of a write, the query of a read. */
 const paramsOf = (call: Call): unknown => call.body ?? call.query;
@@ -27,8 +44,8 @@ export function sharedBudgetStep(coordinator: Coordinator): AttemptStep {
     try {
       const declared = call.op?.windows;
       const windows = typeof declared === 'function' ? declared(paramsOf(call)) : declared;
-      for (const window of windows ?? []) if (window !== 'requests') await coordinator.take(window, signal);
-      await coordinator.take('requests', signal);
+      for (const window of windows ?? []) if (window !== 'requests') await tolerant(signal, () => coordinator.take(window, signal), undefined);
+      await tolerant(signal, () => coordinator.take('requests', signal), undefined);
     } catch (err) {
       // Nothing was sent, but an upload's source is still let go.
       endUpload(call.request.body, () => err);
@@ -41,7 +58,10 @@ export function sharedBudgetStep(coordinator: Coordinator): AttemptStep {
 /**
  * The slots step, around a start's attempts: takes the slots its params need (waiting its turn,
  * abortable), keeps them across the call's retries, binds them to the started tasks once the service
- * answers (a refused item's slot is given back), or gives them all back when the call fails for good.
+ * answers (a refused item's slot is given back), or gives them all back when the call fails for good
+ * having surely started nothing. A start that may have reached the service (a timeout, a broken
+ * connection, a 5xx, an abort after sending) keeps its slots pending: the coordinator frees them after
+ * its `pendingHoldTtlMs`, by which time a task it did start shows in the service's count.
  * @internal
  */
 export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reconcile']): CallStep {
@@ -49,12 +69,13 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
     const starts = call.op?.starts;
     const count = starts ? starts.slots(paramsOf(call)) : 0;
     if (!starts || count <= 0) return attempts(call);
-    const hold = await coordinator.hold(count, { signal: call.options.signal, reconcile });
+    const hold: SlotHold | undefined = await tolerant(call.options.signal, () => coordinator.hold(count, { signal: call.options.signal, reconcile }), undefined);
+    if (!hold) return attempts(call);
     let received: Received;
     try {
       received = await attempts(call);
     } catch (err) {
-      await hold.release().catch(() => undefined);
+      if (startedNothing(call, err)) await Promise.resolve().then(() => hold.release()).catch(() => undefined);
       throw err;
     }
     let taskIds: readonly string[] = [];
@@ -64,7 +85,7 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
       // An answer without the tasks it started: the call's decode says so; the slots go back.
     }
     // The start succeeded: a coordinator that fails to record it does not fail the call.
-    await hold.bind(taskIds).catch(() => undefined);
+    await Promise.resolve().then(() => hold.bind(taskIds)).catch(() => undefined);
     return received;
   };
 }
@@ -87,10 +108,12 @@ export function settlingDecode(decode: (call: Call, received: Received) => unkno
       settled.add(taskId);
     }
     // A coordinator that fails to record it does not fail the call: the answer stands.
-    return coordinator.settle(fresh).then(
-      () => data,
-      () => data,
-    );
+    return Promise.resolve()
+      .then(() => coordinator.settle(fresh))
+      .then(
+        () => data,
+        () => data,
+      );
   };
   return (call, received) => {
     const data = decode(call, received);

@@ -157,7 +157,10 @@ export function eventsStep(events: EventEmitter<ClientEvents>, log: LeveledLogge
 
 /** The transport step, the last of an attempt: sends the request and reads the whole answer. @internal */
 export function transportStep(transport: Transport): AttemptStep {
-  return (call) => transport.send(call.request, call.timeout, call.options.signal);
+  return (call) => {
+    call.sent = true;
+    return transport.send(call.request, call.timeout, call.options.signal);
+  };
 }
 
 /**

@@ -33,6 +33,8 @@ export class Call {
   attempt = 0;
   /** Milliseconds the current attempt may take (0: no limit); set by the driver before each attempt. */
   timeout = 0;
+  /** Whether an attempt went to the transport (it may have reached the service); set by the transport step. */
+  sent = false;
 
   constructor(
     /** The declared operation; `undefined` for a generic request (`client.get`, `client.post`, …). */

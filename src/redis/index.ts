@@ -39,7 +39,8 @@ export type {
  * import { ForecastingClient } from 'forecasting-sdk';
  * import { createRedisCoordinator } from 'forecasting-sdk/redis';
  *
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * // node-redis ends the process on a connection 'error' nobody listens to: the coordinator reports outages itself.
+ * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect();
  * const coordinator = createRedisCoordinator(redis, { requestsPerMinute: 60, maxActive: 50 });
  * const client = new ForecastingClient({ coordinator });
  * console.log(await coordinator.stats()); // { mode: 'shared', requestsInWindow: 0, … }

@@ -6,7 +6,7 @@
  * call: its event is handled as a first delivery, with one warning.
  * @module
  */
-import type { EventClaim, EventCoordinator } from '../core/coordination.js';
+import type { EventClaim, EventCoordinator } from '../core/event-coordination.js';
 import type { Logger } from '../core/logger.js';
 import type { WebhookEvent } from './events.js';
 

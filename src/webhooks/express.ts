@@ -19,7 +19,7 @@
  * ```
  * @module
  */
-import type { EventCoordinator } from '../core/coordination.js';
+import type { EventCoordinator } from '../core/event-coordination.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type Delivery, type ExactlyOnce, type WebhookCoordinationOptions } from './exactly-once.js';
@@ -199,7 +199,7 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
  * });
  *
  * // Many replicas: the handler runs once per event, and waits in every replica wake on it.
- * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL }).connect());
+ * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect());
  * app.post('/webhooks', webhookMiddleware(secret, { coordinator }), (req, res) => void res.sendStatus(200));
  * ```
  */

@@ -21,7 +21,7 @@
  * ```
  * @module
  */
-import type { EventCoordinator } from '../core/coordination.js';
+import type { EventCoordinator } from '../core/event-coordination.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
@@ -174,7 +174,7 @@ const text = (status: number, body: string) => new Response(body, { status, head
  * import { createRedisCoordinator } from 'forecasting-sdk/redis';
  * import { createWebhookHandler } from 'forecasting-sdk/webhooks/fetch';
  *
- * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL }).connect());
+ * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect());
  * export const POST = createWebhookHandler(process.env.WEBHOOK_SECRET!, async (event) => {
  *   await queue.add(event.id); // runs once per event across every replica
  * }, { coordinator });

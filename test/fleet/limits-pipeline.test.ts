@@ -94,6 +94,34 @@ describe('active-forecast slots around a start', () => {
     expect(coordinator.log).toEqual(['hold 1', 'take requests', 'POST /forecasts', 'release']);
   });
 
+  it('keeps the slots pending when the start may have reached the service (a 5xx, a broken connection): the coordinator frees them later', async () => {
+    const { client, coordinator } = coordinated();
+    server.use(http.post(`${BASE}/forecasts`, () => apiError(500, 'api_error')));
+    await expect(client.forecasts.create({ questionId: 'q1' }, { maxRetries: 0 })).rejects.toMatchObject({ status: 500 });
+    server.use(http.post(`${BASE}/forecasts`, () => HttpResponse.error()));
+    await expect(client.forecasts.create({ questionId: 'q1' }, { maxRetries: 0 })).rejects.toThrow();
+    expect(coordinator.log.filter((l) => l === 'release' || l.startsWith('bind'))).toEqual([]);
+  });
+
+  it('starts uncoordinated when a coordinator fails (throws, rejects) rather than failing the call; an abort still ends it', async () => {
+    const { client, coordinator } = coordinated();
+    coordinator.hold = () => {
+      throw new TypeError('broken coordinator');
+    };
+    coordinator.take = () => Promise.reject(new Error('down'));
+    coordinator.settle = () => {
+      throw new TypeError('broken settle');
+    };
+    server.use(http.post(`${BASE}/forecasts`, () => HttpResponse.json(task('t1', 'completed'), { status: 202 })));
+    await expect(client.forecasts.create({ questionId: 'q1' })).resolves.toMatchObject({ id: 't1' });
+    const { client: second, coordinator: hanging } = coordinated();
+    hanging.blockHold = true;
+    const controller = new AbortController();
+    const started = second.forecasts.create({ questionId: 'q1' }, { signal: controller.signal });
+    controller.abort(new Error('stop'));
+    await expect(started).rejects.toThrow('stop');
+  });
+
   it('holds a slot per batch item and binds only the accepted ones (a refused item frees its slot)', async () => {
     const { client, coordinator } = coordinated();
     server.use(

@@ -18,11 +18,11 @@ const SPEC_OPERATIONS = readFileSync(`${root}spec/operations.tsv`, 'utf8').trim(
  * Raised from 1.55 when the client gained, at about 5 KB gzipped in all, the one address check the
  * mock shares (every non-public IPv4 and IPv6 form), the run-time warning on unknown keys with its
  * "did you mean", and waits that ride out outages. Raised from 1.6 when the client gained, at about
- * 1 KB gzipped, the coordinator's steps (a shared budget, active-forecast slots, slots freed by
- * final tasks; 1.63× with them).
+ * 1.8 KB gzipped, the coordinator's steps (a shared budget, active-forecast slots, slots freed by
+ * final tasks) and the waits woken by webhook events (1.66× with them).
  */
 const PER_OPERATION_BUDGET = 140;
-const PROJECTED_RATIO_BUDGET = 1.66;
+const PROJECTED_RATIO_BUDGET = 1.7;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;
