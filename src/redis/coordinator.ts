@@ -17,8 +17,9 @@ import { PUBLISH, SETTLE, STATS, TAKE } from './scripts.js';
 import { holdSlots, type SlotContext } from './slots.js';
 
 const WINDOW_MS = 60_000;
+/** The longest wait a take can be given: a day of reservations ahead is no answer but a broken window. */
+const MAX_TAKE_WAIT_MS = 24 * 60 * 60_000;
 /** Slack for network jitter and clock skew between machines, as in the in-process budget. */
-const MARGIN_MS = 250;
 
 /**
  * A {@link Coordinator} and {@link EventCoordinator} on Redis; made by {@link createRedisCoordinator}.
@@ -39,6 +40,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #receiverId = randomUUID();
   readonly #claims: EventClaims;
   #keyHash: string | undefined;
+  readonly #reconciling = { last: -Infinity, running: false };
   #keys: CoordinatorKeys | undefined;
   #clock: ClientClock = realClock;
   #warn: (message: string) => void = (message) => console.warn(message);
@@ -77,17 +79,29 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   async take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void> {
     const limit = window === 'requests' ? this.#options.requestsPerMinute : this.#options.modelCallsPerMinute;
     const key = this.#resolveKeys()[window];
-    for (;;) {
-      signal?.throwIfAborted();
-      const wait = await this.#link.either(
-        // A wait is at most a window and its margin (twice that, for clocks apart): any other reply is no wait.
-        async () => integerReply(await this.#link.eval(TAKE, [key], [this.#clock.now(), limit, WINDOW_MS, MARGIN_MS, randomUUID()]), 'TAKE', 0, 2 * (WINDOW_MS + MARGIN_MS)),
-        () => undefined,
-      );
-      if (wait === undefined) return this.#local.take(window, signal);
-      if (wait <= 0) return;
-      await this.#clock.sleep(wait, signal);
+    const margin = this.#options.windowMarginMs;
+    signal?.throwIfAborted();
+    const member = randomUUID();
+    const asked = this.#clock.now();
+    // A wait is at most the window's length in entries ahead (each a minute and a margin later): any other reply is no wait.
+    const wait = await this.#link.either(
+      async () => integerReply(await this.#link.eval(TAKE, [key], [asked, limit, WINDOW_MS, margin, member]), 'TAKE', 0, MAX_TAKE_WAIT_MS),
+      () => undefined,
+    );
+    if (wait === undefined) return this.#local.take(window, signal);
+    if (wait > 0) {
+      try {
+        await this.#clock.sleep(wait, signal);
+      } catch (err) {
+        // Aborted: the reserved place goes back to the others.
+        await this.#link.either(async () => void (await this.#link.send(['ZREM', key, member])), () => undefined);
+        throw err;
+      }
     }
+    // Counted at its place, but the request leaves now: when it is late (a busy Redis, a burst of
+    // takers), the entry moves to now, so it stays in the window as long as the request does.
+    const now = this.#clock.now();
+    if (now - (asked + wait) > margin / 2) await this.#link.either(async () => void (await this.#link.send(['ZADD', key, 'XX', String(now), member])), () => undefined);
   }
 
   hold(count: number, options?: HoldOptions): Promise<SlotHold> {
@@ -202,6 +216,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       clock: () => this.#clock,
       keys: () => this.#resolveKeys(),
       settle: (notices) => this.settle(notices),
+      reconciling: this.#reconciling,
     };
   }
 }

@@ -25,6 +25,8 @@ export interface CoordinatorKeys {
   counters: string;
   /** The pub/sub channel of final notices and "slots freed". */
   channel: string;
+  /** When a process of the fleet last checked held tasks against the service (one a `reconcileIntervalMs`). */
+  reconciled: string;
   /** A claimed event id: a string set with NX and a time to live. */
   event(eventId: string): string;
 }
@@ -43,6 +45,7 @@ export function coordinatorKeys(prefix: string): CoordinatorKeys {
     receivers: `${tag}:receivers`,
     counters: `${tag}:counters`,
     channel: `${tag}:events`,
+    reconciled: `${tag}:reconciled`,
     event: (eventId) => `${tag}:event:${eventId}`,
   };
 }

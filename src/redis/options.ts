@@ -34,8 +34,15 @@ export interface RedisCoordinatorOptions {
   eventRetentionMs?: number;
   /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
   receiverTtlMs?: number;
-  /** At most one reconcile of held slots against the service per this many ms, per waiting hold. Default 30 s. */
+  /** At most one check of held slots against the service per this many ms, by one process of the fleet. Default 30 s. */
   reconcileIntervalMs?: number;
+  /**
+   * How long a request still counts after its minute, in ms: the slack for the network and for the
+   * clocks of the machines (a request may reach the service that much later than its process counted
+   * it). Default 250. Raise it when the machines' clocks drift further apart, or when the clock is a
+   * scaled test clock, on which a real millisecond of latency is many milliseconds.
+   */
+  windowMarginMs?: number;
   /**
    * How long a slot held for a start that is not yet bound to its task survives, should its process
    * die before the service answers. Default 5 minutes (a start's attempts and their time-outs).
@@ -59,6 +66,7 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
     eventRetentionMs: options.eventRetentionMs ?? 4 * 60 * 60_000,
     receiverTtlMs: options.receiverTtlMs ?? 15 * 60_000,
     reconcileIntervalMs: options.reconcileIntervalMs ?? 30_000,
+    windowMarginMs: options.windowMarginMs ?? 250,
     pendingHoldTtlMs: options.pendingHoldTtlMs ?? 5 * 60_000,
     commandTimeoutMs: options.commandTimeoutMs ?? 2_000,
     probeIntervalMs: options.probeIntervalMs ?? 1_000,

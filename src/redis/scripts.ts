@@ -8,26 +8,29 @@
  */
 
 /**
- * A sliding one-minute window. KEYS: the window's sorted set (member: a unique id, score: the
- * caller's time). ARGV: now, limit, window ms, margin ms, member. Returns 0 when the call was counted,
- * else the ms to wait before trying again.
+ * One take of a sliding one-minute window. KEYS: the window (sorted set: member a unique id, score
+ * the time its request counts from). ARGV: now, limit, window, margin, member. A request counts for
+ * the window and the margin (another process's clock, or the network, may put it that much later at
+ * the service). With room, the member is added at `now` and 0 returned; without, it is added at the
+ * first time with room (when the entry `limit` places back leaves) and the wait until then is
+ * returned: the caller sleeps it and goes, a reservation in a queue, not a retry.
  */
 export const TAKE = `
 local now = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
--- A request counts for the window and the margin: another process's clock, or the network, may put
--- it that much later at the service.
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window - tonumber(ARGV[4]))
+local margin = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window - margin)
 local n = redis.call('ZCARD', KEYS[1])
 if n < limit then
   redis.call('ZADD', KEYS[1], now, ARGV[5])
   return 0
 end
-local oldest = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
-local wait = tonumber(oldest[2]) + window + tonumber(ARGV[4]) - now
-if wait < 1 then wait = 1 end
-return math.ceil(wait)
+local freed = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
+local at = tonumber(freed[2]) + window + margin
+if at <= now then at = now + 1 end
+redis.call('ZADD', KEYS[1], at, ARGV[5])
+return math.ceil(at - now)
 `;
 
 /**
@@ -36,7 +39,8 @@ return math.ceil(wait)
  * expiry), seq (the arrival counter). ARGV: now, hold id, count, maxActive, waiter expiry, pending
  * expiry. Drops expired pending slots and dead waiters, queues the hold (once) and refreshes its
  * heartbeat; grants it only at the head of the queue with room (`count` is from 1 to `maxActive`:
- * the caller refuses any other before sending this). Returns {granted 0|1, slots held, holds waiting}.
+ * the caller refuses any other before sending this). Returns {granted 0|1, slots held, holds waiting,
+ * the hold's place in the queue (0: the head; 0 once granted)}.
  */
 export const HOLD = `
 local now = tonumber(ARGV[1])
@@ -55,10 +59,10 @@ if head == id and held + count <= tonumber(ARGV[4]) then
   redis.call('ZREM', KEYS[2], id)
   redis.call('ZREM', KEYS[3], id)
   for i = 1, count do redis.call('ZADD', KEYS[1], ARGV[6], 'p:' .. id .. ':' .. i) end
-  return {1, held + count, redis.call('ZCARD', KEYS[2])}
+  return {1, held + count, redis.call('ZCARD', KEYS[2]), 0}
 end
 redis.call('ZADD', KEYS[3], ARGV[5], id)
-return {0, held, redis.call('ZCARD', KEYS[2])}
+return {0, held, redis.call('ZCARD', KEYS[2]), redis.call('ZRANK', KEYS[2], id)}
 `;
 
 /** Leaves the queue (an aborted hold). KEYS: queue, beats. ARGV: hold id. */
@@ -137,4 +141,16 @@ local counters = redis.call('HMGET', KEYS[5], 'published', 'deduplicated')
 local out = {requests, waiting, receivers, tonumber(counters[1]) or 0, tonumber(counters[2]) or 0}
 for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. now, '+inf')) do table.insert(out, m) end
 return out
+`;
+
+/**
+ * Whether the caller checks held tasks this interval: one process of the fleet a turn. KEYS:
+ * reconciled (the time of the last turn, on the callers' clocks). ARGV: now, interval. Returns 1 and
+ * records `now` when the last turn is an interval old, else 0.
+ */
+export const RECONCILE_TURN = `
+local last = tonumber(redis.call('GET', KEYS[1]) or '-1e18')
+if tonumber(ARGV[1]) - last < tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
 `;

@@ -10,7 +10,7 @@ import type { EventHub, HubMessage } from './hub.js';
 import { arrayReply, integerReply, stringsReply, type RedisLink } from './link.js';
 import { holdCount, type LocalLimits } from './local.js';
 import type { ResolvedOptions } from './options.js';
-import { BIND, HOLD, LEAVE } from './scripts.js';
+import { BIND, HOLD, LEAVE, RECONCILE_TURN } from './scripts.js';
 import type { CoordinatorKeys } from './keys.js';
 
 /** A waiting hold tries again at least this often (its heartbeat), and sooner when slots are freed. */
@@ -27,6 +27,11 @@ export interface SlotContext {
   clock(): ClientClock;
   keys(): CoordinatorKeys;
   settle(notices: readonly TaskFinalNotice[]): Promise<void>;
+  /**
+   * The process's one check of held tasks against the service: at most one at a time, and one per
+   * `reconcileIntervalMs`, however many holds wait (each would otherwise send its own list request).
+   */
+  reconciling: { last: number; running: boolean };
 }
 
 const freedMessage = (): HubMessage => ({ notices: [], freed: true, receiver: false });
@@ -42,7 +47,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
   signal?.throwIfAborted();
   const id = randomUUID();
   const keys = ctx.keys();
-  let lastReconcile = -Infinity;
+  const gate = ctx.reconciling;
   let queued = false;
   try {
     for (;;) {
@@ -50,10 +55,14 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       const now = ctx.clock().now();
       const freedBefore = ctx.hub.freedCount;
       let granted: boolean;
+      let held = 0;
+      let place = 0;
       try {
-        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq], [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs]), 'HOLD', 3);
+        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq], [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs]), 'HOLD', 4);
         granted = integerReply(reply[0], 'HOLD', 0, 1) === 1;
-        for (const n of reply.slice(1, 3)) integerReply(n, 'HOLD');
+        held = integerReply(reply[1], 'HOLD');
+        integerReply(reply[2], 'HOLD');
+        place = integerReply(reply[3], 'HOLD');
       } catch (error) {
         ctx.link.failed(error);
         break;
@@ -62,11 +71,22 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       if (granted) return sharedHold(ctx, id, count);
       signal?.throwIfAborted();
       ctx.hub.start(keys.channel);
-      if (reconcile && now - lastReconcile >= ctx.options.reconcileIntervalMs) {
-        lastReconcile = now;
-        if (await reconcileHeld(ctx, reconcile, signal)) continue;
+      if (reconcile && !gate.running && now - gate.last >= ctx.options.reconcileIntervalMs && (await reconcileTurn(ctx))) {
+        gate.last = now;
+        gate.running = true;
+        let freed: boolean;
+        try {
+          freed = await reconcileHeld(ctx, reconcile, signal);
+        } finally {
+          gate.running = false;
+        }
+        if (freed) continue;
       }
-      if (ctx.hub.freedCount === freedBefore) await waitForFreed(ctx, signal);
+      // Woken by freed slots only when they could reach this far down the queue: the rest wait for
+      // the retry time, so a slot freed does not send every waiting hold of the fleet to Redis.
+      const room = Math.max(0, ctx.options.maxActive - held);
+      const reaches = () => ctx.hub.freedCount - freedBefore + room > place;
+      if (!(ctx.hub.freedCount !== freedBefore && reaches())) await waitForFreed(ctx, signal, reaches);
     }
   } catch (error) {
     if (queued) await ctx.link.eval(LEAVE, [keys.queue, keys.beats], [id]).catch(() => undefined);
@@ -78,9 +98,11 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
 }
 
 /** Sleeps on the client's clock until slots are freed (a message on the channel), the retry time passes, or `signal` aborts. */
-async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined): Promise<void> {
+async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, reaches: () => boolean): Promise<void> {
   const woken = new AbortController();
-  const stop = ctx.hub.onFreed(() => woken.abort());
+  const stop = ctx.hub.onFreed(() => {
+    if (reaches()) woken.abort();
+  });
   try {
     await ctx.clock().sleep(RETRY_MS, signal ? AbortSignal.any([signal, woken.signal]) : woken.signal);
   } catch (error) {
@@ -89,6 +111,14 @@ async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined): 
   } finally {
     stop();
   }
+}
+
+/** Whether this process checks held tasks this interval: one process of the fleet does (a key set NX). */
+async function reconcileTurn(ctx: SlotContext): Promise<boolean> {
+  return ctx.link.either(
+    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled], [ctx.clock().now(), ctx.options.reconcileIntervalMs]), 'RECONCILE_TURN', 0, 1) === 1,
+    () => false,
+  );
 }
 
 /** Asks the client which held tasks are final and settles those. True when it freed any. */

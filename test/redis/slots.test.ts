@@ -162,6 +162,23 @@ describe('slots of a process that died', () => {
     expect((await alive!.coordinator.stats()).activeTaskIds).toEqual(['t1']);
   });
 
+  it('asks the service once per interval for the whole process, however many of its holds wait', async () => {
+    const clock = testClock();
+    const [dead, alive] = await fleet(clock, 2, 2, { reconcileIntervalMs: 60_000 });
+    await (await dead!.coordinator.hold(2)).bind(['t1', 't2']);
+    let asked = 0;
+    const reconcile = async () => {
+      asked++;
+      return [];
+    };
+    const controller = new AbortController();
+    const holds = [1, 2, 3].map(() => alive!.coordinator.hold(1, { reconcile, signal: controller.signal }));
+    await vi.waitFor(() => expect(clock.sleepers).toBe(3));
+    expect(asked).toBe(1);
+    controller.abort(new Error('done'));
+    for (const hold of holds) await expect(hold).rejects.toThrow('done');
+  });
+
   it('drops a waiter whose heartbeat stopped from the head of the queue', async () => {
     const clock = testClock();
     const [holder, next] = await fleet(clock, 2, 1);
