@@ -13,8 +13,11 @@ import type { ResolvedOptions } from './options.js';
 import { BIND, HOLD, LEAVE, RECONCILE_TURN } from './scripts.js';
 import type { CoordinatorKeys } from './keys.js';
 
-/** A waiting hold tries again at least this often (its heartbeat), and sooner when slots are freed. */
-export const RETRY_MS = 10_000;
+/**
+ * A waiting hold tries again at least this often (its heartbeat), and sooner when freed slots could
+ * reach its place: the timer is the safety net for a lost message, so it can be slow.
+ */
+export const RETRY_MS = 30_000;
 /** A waiter whose heartbeat is older than this has died: it leaves the queue. */
 export const WAITER_TTL_MS = 3 * RETRY_MS;
 
