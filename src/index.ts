@@ -60,6 +60,7 @@ export type { TypedEmitter } from './core/emitter.js';
 export type { ClientClock } from './core/clock.js';
 export type {
   CoordinatedWindow,
+  WindowEnd,
   Coordinator,
   CoordinatorAttachment,
   CoordinatorStats,

@@ -15,6 +15,20 @@
 export type CoordinatedWindow = 'requests' | 'modelCalls';
 
 /**
+ * What a {@link Coordinator.take} may give back: called once when the attempt it counted has ended.
+ * @example
+ * ```ts
+ * const ended = await coordinator.take('requests');
+ * try {
+ *   await send();
+ * } finally {
+ *   ended?.();
+ * }
+ * ```
+ */
+export type WindowEnd = () => void;
+
+/**
  * Active-forecast slots taken before a start is sent; bound to the started tasks once the service
  * answers, so each slot is freed when its task is final.
  * @example
@@ -132,8 +146,14 @@ export interface Coordinator {
    * key (another key throws a `ValidationError`: limits belong to the key).
    */
   attach(attachment: CoordinatorAttachment): void;
-  /** Resolves when one more call of `window` may be sent within its per-minute limit; the slot is taken at once. */
-  take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves when one more call of `window` may be sent within its per-minute limit; the slot is taken
+   * at once. It may resolve to a function the client calls when the attempt ends (an answer or a
+   * failure): the service counts a request when it arrives, at the latest then, so a coordinator that
+   * moves the entry to that time keeps every request in its window as long as the service does, however
+   * slow the way there (an event loop, a proxy, a scaled clock).
+   */
+  take(window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void>;
   /**
    * Takes `count` active-forecast slots, waiting first come, first served across processes. `count`
    * must be a whole number of 1 or more (`NaN`, `-10`, `1.5` are refused with a `ValidationError`

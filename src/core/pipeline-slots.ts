@@ -5,7 +5,7 @@
  * `starts`, `finalTasks`) and name none.
  * @module
  */
-import type { Coordinator, HoldOptions, SlotHold, TaskFinalNotice } from './coordination.js';
+import type { Coordinator, HoldOptions, SlotHold, TaskFinalNotice, WindowEnd } from './coordination.js';
 import { APIError } from './errors.js';
 import type { AttemptStep, Call, CallStep } from './pipeline.js';
 import { decodeBody, type Received } from './transport.js';
@@ -41,18 +41,33 @@ const paramsOf = (call: Call): unknown => call.body ?? call.query;
 export function sharedBudgetStep(coordinator: Coordinator): AttemptStep {
   return async (call, next) => {
     const signal = call.options.signal;
+    const ends: (WindowEnd | void)[] = [];
     try {
       const declared = call.op?.windows;
       const windows = typeof declared === 'function' ? declared(paramsOf(call)) : declared;
-      for (const window of windows ?? []) if (window !== 'requests') await tolerant(signal, () => coordinator.take(window, signal), undefined);
-      await tolerant(signal, () => coordinator.take('requests', signal), undefined);
+      for (const window of windows ?? []) if (window !== 'requests') ends.push(await tolerant(signal, () => coordinator.take(window, signal), undefined));
+      ends.push(await tolerant(signal, () => coordinator.take('requests', signal), undefined));
     } catch (err) {
       // Nothing was sent, but an upload's source is still let go.
       endUpload(call.request.body, () => err);
       throw err;
     }
-    return next(call);
+    try {
+      return await next(call);
+    } finally {
+      // The service counted the attempt by now: each window's entry may move to this time.
+      for (const end of ends) if (typeof end === 'function') tolerantSync(end);
+    }
   };
+}
+
+/** Calls a custom coordinator's hook; its failure is its own, never the call's. */
+function tolerantSync(hook: WindowEnd): void {
+  try {
+    hook();
+  } catch {
+    // A hook that throws changes nothing the call returns.
+  }
 }
 
 /**

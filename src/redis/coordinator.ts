@@ -5,12 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { realClock, type ClientClock } from '../core/clock.js';
-import type { CoordinatedWindow, Coordinator, CoordinatorAttachment, CoordinatorStats, EventClaim, EventCoordinator, HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
+import type { CoordinatedWindow, Coordinator, CoordinatorAttachment, CoordinatorStats, EventClaim, EventCoordinator, HoldOptions, SlotHold, TaskFinalNotice, WindowEnd } from '../core/coordination.js';
 import { ValidationError } from '../core/errors.js';
 import { EventHub, type HubMessage } from './hub.js';
 import { coordinatorKeys, type CoordinatorKeys } from './keys.js';
 import { EventClaims } from './claims.js';
 import { arrayReply, integerReply, RedisLink, stringsReply, type RedisClientLike } from './link.js';
+import { WaitingLine } from './line.js';
 import { LocalLimits } from './local.js';
 import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
 import { PUBLISH, SETTLE, STATS, TAKE } from './scripts.js';
@@ -41,6 +42,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #claims: EventClaims;
   #keyHash: string | undefined;
   readonly #reconciling = { last: -Infinity, running: false };
+  readonly #line = new WaitingLine();
   #keys: CoordinatorKeys | undefined;
   #clock: ClientClock = realClock;
   #warn: (message: string) => void = (message) => console.warn(message);
@@ -76,7 +78,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     if (attachment.warn) this.#warn = attachment.warn;
   }
 
-  async take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void> {
+  async take(window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
     const limit = window === 'requests' ? this.#options.requestsPerMinute : this.#options.modelCallsPerMinute;
     const key = this.#resolveKeys()[window];
     const margin = this.#options.windowMarginMs;
@@ -98,10 +100,18 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
         throw err;
       }
     }
-    // Counted at its place, but the request leaves now: when it is late (a busy Redis, a burst of
-    // takers), the entry moves to now, so it stays in the window as long as the request does.
-    const now = this.#clock.now();
-    if (now - (asked + wait) > margin / 2) await this.#link.either(async () => void (await this.#link.send(['ZADD', key, 'XX', String(now), member])), () => undefined);
+    // Counted at its place, but the request leaves now, and the service counts it when it arrives, by
+    // the end of the attempt at the latest: when either is late (a busy Redis or event loop, a burst
+    // of takers), the entry moves there, so it stays in the window as long as the service's count does.
+    let counted = asked + wait;
+    const moveLate = async (): Promise<void> => {
+      const now = this.#clock.now();
+      if (now - counted <= margin / 2) return;
+      counted = now;
+      await this.#link.either(async () => void (await this.#link.send(['ZADD', key, 'XX', String(now), member])), () => undefined);
+    };
+    await moveLate();
+    return () => void moveLate();
   }
 
   hold(count: number, options?: HoldOptions): Promise<SlotHold> {
@@ -217,6 +227,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       keys: () => this.#resolveKeys(),
       settle: (notices) => this.settle(notices),
       reconciling: this.#reconciling,
+      line: this.#line,
     };
   }
 }

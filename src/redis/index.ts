@@ -15,6 +15,7 @@ export type { RedisClientLike, RedisCommandClient, RedisSubscriberClient } from 
 export type { RedisCoordinatorOptions } from './options.js';
 export type {
   CoordinatedWindow,
+  WindowEnd,
   Coordinator,
   CoordinatorAttachment,
   CoordinatorStats,

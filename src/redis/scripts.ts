@@ -37,10 +37,11 @@ return math.ceil(at - now)
  * One attempt of a hold. KEYS: slots (member: `t:<task id>` scored +inf, or `p:<hold id>:<i>` scored
  * with its expiry), queue (hold id scored by arrival), beats (hold id scored by its heartbeat's
  * expiry), seq (the arrival counter). ARGV: now, hold id, count, maxActive, waiter expiry, pending
- * expiry. Drops expired pending slots and dead waiters, queues the hold (once) and refreshes its
- * heartbeat; grants it only at the head of the queue with room (`count` is from 1 to `maxActive`:
- * the caller refuses any other before sending this). Returns {granted 0|1, slots held, holds waiting,
- * the hold's place in the queue (0: the head; 0 once granted)}.
+ * expiry, then the ids of the same process's holds waiting behind it. Drops expired pending slots and
+ * dead waiters, queues the hold (once) and refreshes its heartbeat and those of the holds behind it
+ * that are still queued; grants it only at the head of the queue with room (`count` is from 1 to
+ * `maxActive`: the caller refuses any other before sending this). Returns {granted 0|1, slots held,
+ * holds waiting, the hold's place in the queue (0: the head; 0 once granted)}.
  */
 export const HOLD = `
 local now = tonumber(ARGV[1])
@@ -48,8 +49,18 @@ local id = ARGV[2]
 local count = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local dead = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
-for _, d in ipairs(dead) do redis.call('ZREM', KEYS[2], d) end
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+if #dead > 0 then
+  for _, d in ipairs(dead) do redis.call('ZREM', KEYS[2], d) end
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+end
+if #ARGV > 6 then
+  local beats = {}
+  for i = 7, #ARGV do
+    beats[#beats + 1] = ARGV[5]
+    beats[#beats + 1] = ARGV[i]
+  end
+  redis.call('ZADD', KEYS[3], 'XX', unpack(beats))
+end
 if not redis.call('ZSCORE', KEYS[2], id) then
   redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), id)
 end

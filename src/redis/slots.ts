@@ -12,6 +12,7 @@ import { holdCount, type LocalLimits } from './local.js';
 import type { ResolvedOptions } from './options.js';
 import { BIND, HOLD, LEAVE, RECONCILE_TURN } from './scripts.js';
 import type { CoordinatorKeys } from './keys.js';
+import type { WaitingLine } from './line.js';
 
 /**
  * A waiting hold tries again at least this often (its heartbeat), and sooner when freed slots could
@@ -20,6 +21,11 @@ import type { CoordinatorKeys } from './keys.js';
 export const RETRY_MS = 30_000;
 /** A waiter whose heartbeat is older than this has died: it leaves the queue. */
 export const WAITER_TTL_MS = 3 * RETRY_MS;
+/**
+ * Most heartbeats one try renews for the holds behind it (a bound on the script's arguments): a
+ * process with more waiting starts than this lets the last ones re-queue when their turn comes.
+ */
+const MAX_RENEWED = 1_000;
 
 /** What a hold needs of its coordinator. @internal */
 export interface SlotContext {
@@ -35,6 +41,8 @@ export interface SlotContext {
    * `reconcileIntervalMs`, however many holds wait (each would otherwise send its own list request).
    */
   reconciling: { last: number; running: boolean };
+  /** This process's holds waiting in the shared queue: only the first tries again. */
+  line: WaitingLine;
 }
 
 const freedMessage = (): HubMessage => ({ notices: [], freed: true, receiver: false });
@@ -51,17 +59,23 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
   const id = randomUUID();
   const keys = ctx.keys();
   const gate = ctx.reconciling;
+  const line = ctx.line;
   let queued = false;
   try {
     for (;;) {
       if (ctx.link.mode === 'local') break;
+      // Behind another hold of this process: no try of this one could be granted before it is.
+      if (queued && !line.isFirst(id)) {
+        await line.turn(id, signal);
+        continue;
+      }
       const now = ctx.clock().now();
       const freedBefore = ctx.hub.freedCount;
       let granted: boolean;
       let held = 0;
       let place = 0;
       try {
-        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq], [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs]), 'HOLD', 4);
+        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq], [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, ...renewed(line, id)]), 'HOLD', 4);
         granted = integerReply(reply[0], 'HOLD', 0, 1) === 1;
         held = integerReply(reply[1], 'HOLD');
         integerReply(reply[2], 'HOLD');
@@ -71,8 +85,13 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
         break;
       }
       queued = !granted;
-      if (granted) return sharedHold(ctx, id, count);
+      if (granted) {
+        line.leave(id);
+        return sharedHold(ctx, id, count);
+      }
+      line.join(id);
       signal?.throwIfAborted();
+      if (!line.isFirst(id)) continue;
       ctx.hub.start(keys.channel);
       if (reconcile && !gate.running && now - gate.last >= ctx.options.reconcileIntervalMs && (await reconcileTurn(ctx))) {
         gate.last = now;
@@ -92,13 +111,18 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       if (!(ctx.hub.freedCount !== freedBefore && reaches())) await waitForFreed(ctx, signal, reaches);
     }
   } catch (error) {
+    line.leave(id);
     if (queued) await ctx.link.eval(LEAVE, [keys.queue, keys.beats], [id]).catch(() => undefined);
     throw error;
   }
-  // Redis is down: a queued entry of this hold dies with its heartbeat.
+  // Redis is down: a queued entry of this hold dies with its heartbeat; the next in line finds the link local too.
+  line.leave(id);
   await ctx.local.hold(count, signal);
   return localHold(ctx, count);
 }
+
+/** The holds behind `id` whose heartbeats its try renews: only the first's tries do. */
+const renewed = (line: WaitingLine, id: string): string[] => line.behind(id).slice(0, MAX_RENEWED);
 
 /** Sleeps on the client's clock until slots are freed (a message on the channel), the retry time passes, or `signal` aborts. */
 async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, reaches: () => boolean): Promise<void> {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { Coordinator, CoordinatorAttachment, HoldOptions, SlotHold, TaskFinalNotice } from '../../src/index.js';
+import type { Coordinator, CoordinatorAttachment, HoldOptions, SlotHold, TaskFinalNotice, WindowEnd } from '../../src/index.js';
 import { ForecastingClient, RateLimitError, ValidationError } from '../../src/index.js';
 import { apiError, BASE, fakeClock, KEY, makeClient, useMswServer } from '../core/helpers.js';
 
@@ -20,13 +20,17 @@ class RecordingCoordinator implements Coordinator {
   /** When set, `hold` and `take` wait until the signal aborts. */
   blockHold = false;
   blockTake = false;
+  /** When set, `take` resolves to this end hook of its window (a coordinator that counts from the attempt's end). */
+  endOfTake: ((window: string) => void) | undefined;
 
   attach(attachment: CoordinatorAttachment): void {
     this.attachments.push(attachment);
   }
-  take(window: string, signal?: AbortSignal): Promise<void> {
+  take(window: string, signal?: AbortSignal): Promise<WindowEnd | void> {
     this.log.push(`take ${window}`);
-    return this.blockTake ? blockUntil(signal) : Promise.resolve();
+    if (this.blockTake) return blockUntil(signal);
+    const end = this.endOfTake;
+    return Promise.resolve(end && (() => end(window)));
   }
   async hold(count: number, options: HoldOptions = {}): Promise<SlotHold> {
     this.log.push(`hold ${count}`);
@@ -195,6 +199,25 @@ describe('the shared budget', () => {
     await client.decisions.links.create('d1', { fromNodeId: 'n1', toNodeId: 'n2', kind: 'related' });
     await client.decisions.links.create('d1', { fromNodeId: 'n1', toNodeId: 'n2', kind: 'conditional' });
     expect(coordinator.log.filter((l) => l.startsWith('take'))).toEqual(['take modelCalls', 'take requests', 'take requests', 'take modelCalls', 'take requests']);
+  });
+
+  it("tells each window's take when its attempt has ended, answered or failed, so the entry can count from then", async () => {
+    const { client, coordinator } = coordinated();
+    coordinator.endOfTake = (window) => void coordinator.log.push(`end ${window}`);
+    let calls = 0;
+    server.use(http.post(`${BASE}/decisions/d1/summary/refresh`, () => (++calls === 1 ? apiError(503, 'overloaded_error') : HttpResponse.json({}))));
+    await client.decisions.summary.refresh('d1');
+    const attempt = ['take modelCalls', 'take requests', 'POST /decisions/d1/summary/refresh', 'end modelCalls', 'end requests'];
+    expect(coordinator.log).toEqual([...attempt, ...attempt]);
+  });
+
+  it("answers the call when a coordinator's end hook throws", async () => {
+    const { client, coordinator } = coordinated();
+    coordinator.endOfTake = () => {
+      throw new Error('hook broke');
+    };
+    server.use(http.get(`${BASE}/forecasts/t1`, () => HttpResponse.json(task('t1'))));
+    await expect(client.forecasts.retrieve('t1')).resolves.toMatchObject({ id: 't1' });
   });
 
   it('ends a call aborted while it waits for the budget with the abort reason, nothing sent', async () => {

@@ -76,6 +76,41 @@ describe('shared active slots', () => {
     await Promise.all(starts);
   });
 
+  it("lets only a process's first waiting hold try again; its tries keep the others' places, first come, first served across processes", async () => {
+    const clock = testClock();
+    const [holder, a, b] = await fleet(clock, 3, 1);
+    await (await holder!.coordinator.hold(1)).bind(['t0']);
+    const order: string[] = [];
+    const queue = async (name: string, process: Process, waiting: number) => {
+      const hold = process.coordinator.hold(1).then(async (h) => {
+        order.push(name);
+        await h.bind([name]);
+      });
+      await vi.waitFor(async () => expect((await holder!.coordinator.stats()).startsWaiting).toBe(waiting));
+      return { hold };
+    };
+    const a1 = await queue('a1', a!, 1);
+    const b1 = await queue('b1', b!, 2);
+    const a2 = await queue('a2', a!, 3);
+    const a3 = await queue('a3', a!, 4);
+    // One timer per process: a1's and b1's, none for a2 and a3.
+    await vi.waitFor(() => expect(clock.sleepers).toBe(2));
+    const sendCommand = vi.spyOn(a!.client, 'sendCommand');
+    // Far past a waiter's heartbeat: a1's tries renew a2's and a3's, so none of them loses its place.
+    for (let i = 0; i < 4; i++) {
+      clock.advance(RETRY_MS);
+      await vi.waitFor(() => expect(clock.sleepers).toBe(2));
+    }
+    expect(clock.now() - testClock().now()).toBeGreaterThan(WAITER_TTL_MS);
+    expect(sendCommand).toHaveBeenCalledTimes(4);
+    expect((await holder!.coordinator.stats()).startsWaiting).toBe(4);
+    for (const [i, { hold }] of [a1, b1, a2, a3].entries()) {
+      await holder!.coordinator.settle([{ taskId: i === 0 ? 't0' : order[i - 1]! }]);
+      await hold;
+    }
+    expect(order).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+
   it('gives back the slots a start did not bind', async () => {
     const clock = testClock();
     const [a] = await fleet(clock, 1, 5);
@@ -173,7 +208,8 @@ describe('slots of a process that died', () => {
     };
     const controller = new AbortController();
     const holds = [1, 2, 3].map(() => alive!.coordinator.hold(1, { reconcile, signal: controller.signal }));
-    await vi.waitFor(() => expect(clock.sleepers).toBe(3));
+    await vi.waitFor(async () => expect((await alive!.coordinator.stats()).startsWaiting).toBe(3));
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
     expect(asked).toBe(1);
     controller.abort(new Error('done'));
     for (const hold of holds) await expect(hold).rejects.toThrow('done');

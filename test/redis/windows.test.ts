@@ -6,7 +6,7 @@ import { processOn, useRedis } from './_setup.js';
 const redis = useRedis();
 
 /** Runs `takes` to the end, moving the clock to the next wake-up whenever every taker is done or asleep. */
-async function drive(clock: TestClock, takes: (() => Promise<void>)[]): Promise<number[]> {
+async function drive(clock: TestClock, takes: (() => Promise<unknown>)[]): Promise<number[]> {
   const times: number[] = [];
   const all = Promise.all(takes.map((take) => take().then(() => void times.push(clock.now()))));
   while (times.length < takes.length) {
@@ -50,6 +50,24 @@ describe('shared windows', () => {
     await vi.waitFor(() => expect(clock.sleepers).toBe(1));
     controller.abort(new Error('stop'));
     await expect(waiting).rejects.toThrow('stop');
+  });
+
+  it('counts a request from when its attempt ended: a slow answer keeps it in the window a minute after it came back', async () => {
+    const clock = testClock();
+    const a = await processOn(redis, clock, { prefix: 'win-end', requestsPerMinute: 1 });
+    const ended = await a.coordinator.take('requests');
+    // The service answers 30 s later (a slow way there): it may have counted the request just now.
+    clock.advanceTo(clock.now() + 30_000);
+    const answeredAt = clock.now();
+    expect(ended).toBeTypeOf('function');
+    (ended as () => void)();
+    clock.advanceTo(clock.now() + 31_000);
+    const next = a.coordinator.take('requests');
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    // Not at the first take's minute: a minute (and the margin) after the answer.
+    expect(clock.nextWake()).toBe(answeredAt + 60_000 + 250);
+    clock.advanceTo(clock.nextWake()!);
+    await next;
   });
 
   it("still counts a request exactly a minute old: the margin covers another process's clock and the network", async () => {

@@ -1,0 +1,58 @@
+/**
+ * The holds of one process that wait in the shared queue, in their queue order. The queue grants
+ * only its head, so of this process's holds only the first can be granted next: it alone tries
+ * again (on its timer and when freed slots could reach it), and its tries keep the others' places
+ * alive. The fleet's Redis traffic then grows with its processes, not with its waiting starts.
+ * @module
+ */
+
+/** @internal */
+export class WaitingLine {
+  readonly #ids: string[] = [];
+  readonly #turns = new Map<string, () => void>();
+
+  /** Adds a hold that Redis has queued (in reply order, which is the queue's order). */
+  join(id: string): void {
+    if (!this.#ids.includes(id)) this.#ids.push(id);
+  }
+
+  /** Removes a hold (granted, aborted, or gone local); the next one's turn starts at once. */
+  leave(id: string): void {
+    const at = this.#ids.indexOf(id);
+    if (at < 0) return;
+    this.#ids.splice(at, 1);
+    if (at === 0 && this.#ids.length > 0) this.#turns.get(this.#ids[0]!)?.();
+  }
+
+  /** Whether `id` is this process's first waiting hold (or not in line at all). */
+  isFirst(id: string): boolean {
+    const at = this.#ids.indexOf(id);
+    return at <= 0;
+  }
+
+  /** The holds queued behind `id` when it is first (their heartbeats its tries renew); none otherwise. */
+  behind(id: string): string[] {
+    return this.#ids[0] === id ? this.#ids.slice(1) : [];
+  }
+
+  /** Resolves when `id` is first; rejects with the abort reason when `signal` aborts first. */
+  turn(id: string, signal: AbortSignal | undefined): Promise<void> {
+    if (this.isFirst(id)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        this.#turns.delete(id);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        done();
+        reject(signal?.reason);
+      };
+      this.#turns.set(id, () => {
+        done();
+        resolve();
+      });
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
