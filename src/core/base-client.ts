@@ -14,7 +14,7 @@ import { buildPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, typ
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { Call, Pipeline, type AttemptStep, type CallStep } from './pipeline.js';
-import { settlingDecode, sharedBudgetStep, slotsStep } from './pipeline-slots.js';
+import { settlingDecode, sharedBudgetStep, slotsStep, warnOnceFailed } from './pipeline-slots.js';
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordSchemas } from './pipeline-steps.js';
 import type { ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
@@ -105,8 +105,9 @@ export class BaseClient {
       // The coordinator learns the key's hash (its namespace, and the check that its clients share a key), never the key.
       const apiKey = o.apiKey;
       coordinator.attach({ keyHash: (sha256Hex) => sha256Hex(apiKey), clock: o.clock, warn: (message) => log.warn(message) });
-      attempt.unshift(sharedBudgetStep(coordinator));
-      call.push(slotsStep(coordinator, reconcileWith?.(this)));
+      const failed = warnOnceFailed((message) => log.warn(message));
+      attempt.unshift(sharedBudgetStep(coordinator, failed));
+      call.push(slotsStep(coordinator, reconcileWith?.(this), failed));
       decode = settlingDecode(decode, coordinator);
     } else if (o.requestsPerMinute) attempt.unshift(budgetStep(new RequestBudget(o.requestsPerMinute, o.clock)));
     this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules }, { prepare: prepareStep(headers, auth), call, attempt, decode });

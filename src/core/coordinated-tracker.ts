@@ -95,7 +95,22 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       announced.add(notice.taskId);
       wake?.();
     };
-    stops.push(coordinator.watch(fresh, onFinal));
+    // A custom coordinator that throws, or returns no function, leaves the tasks to polling.
+    try {
+      const stop: unknown = coordinator.watch(fresh, onFinal);
+      if (typeof stop === 'function') stops.push(() => void (stop as () => unknown)());
+    } catch {
+      // Polled at the safety cadence or, while no receiver is seen, at the service's pace.
+    }
+  };
+
+  /** Whether a receiver is seen; a coordinator that throws, or answers anything but `true`, is not receiving. */
+  const receiving = (): boolean => {
+    try {
+      return coordinator.receiving() === true;
+    } catch {
+      return false;
+    }
   };
 
   /**
@@ -120,17 +135,17 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
   /** Frees the slots of the tasks seen final (settling twice is harmless); a coordinator's failure is its own to report. */
   const settle = async (notices: ReadonlyArray<TaskFinalNotice | undefined>) => {
     const final = notices.filter((n): n is TaskFinalNotice => n !== undefined);
-    if (final.length > 0) await coordinator.settle(final).catch(() => undefined);
+    if (final.length > 0) await Promise.resolve().then(() => coordinator.settle(final)).catch(() => undefined);
   };
 
   return {
     async round(ids) {
       watch(ids);
       const now = clock.now();
-      const receiving = coordinator.receiving();
+      const receivingNow = receiving();
       const due = ids.filter((id) => {
         const k = known.get(id);
-        return !k || announced.has(id) || left(k, now, receiving) === 0;
+        return !k || announced.has(id) || left(k, now, receivingNow) === 0;
       });
       if (due.length > 0) {
         const told = new Set(due.filter((id) => announced.has(id)));
@@ -138,7 +153,7 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
         await settle(due.map((id) => record(id, read.found.get(id)!, read.told, told.has(id))));
       }
       const after = clock.now();
-      const stillReceiving = coordinator.receiving();
+      const stillReceiving = receiving();
       return ids.map((id) => {
         const k = known.get(id)!;
         return { id, item: k.item, waitMs: left(k, after, stillReceiving) };
@@ -149,14 +164,20 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       watch([id]);
       await settle([record(id, item, asked, announced.has(id))]);
       const k = known.get(id)!;
-      return coordinator.receiving() && !k.final ? k.safeMs : asked;
+      return receiving() && !k.final ? k.safeMs : asked;
     },
     sleep(ms, signal) {
       if ([...announced].some((id) => watched.has(id))) return Promise.resolve('woken');
       return wakeableSleep(clock, ms, signal, (w) => (wake = w));
     },
     close() {
-      for (const stop of stops.splice(0)) stop();
+      for (const stop of stops.splice(0)) {
+        try {
+          stop();
+        } catch {
+          // A custom coordinator's failure to stop watching is its own.
+        }
+      }
       watched.clear();
       wake = undefined;
     },

@@ -14,15 +14,35 @@ import { endUpload } from './uploads.js';
 /** Most task ids a client remembers as settled, so a list polled again settles its final tasks once. */
 const MAX_REMEMBERED = 10_000;
 
+/** Told when a coordinator's `take` or `hold` failed: the client warns once per kind (not per call). @internal */
+export type CoordinatorFailed = (what: 'take' | 'hold') => void;
+
+/**
+ * Makes the client's {@link CoordinatorFailed}: one warning for each of `take` and `hold`, naming
+ * neither the error's text (a custom coordinator's, it may carry a URL) nor anything of the key.
+ * @internal
+ */
+export function warnOnceFailed(warn: (message: string) => void): CoordinatorFailed {
+  const warned = new Set<string>();
+  return (what) => {
+    if (warned.has(what)) return;
+    warned.add(what);
+    const left = what === 'take' ? 'the shared request budget' : 'the shared active-forecast slots';
+    warn(`[forecasting-sdk] the coordinator's ${what}() failed; calls go on without ${left} while it fails (this warning is shown once).`);
+  };
+}
+
 /**
  * Runs a coordinator's call for a step. A coordinator that throws or rejects (a custom one; the Redis
- * one falls back by itself) leaves the call uncoordinated rather than failed; an abort still ends it.
+ * one falls back by itself) leaves the call uncoordinated rather than failed, and says so once; an
+ * abort still ends it.
  */
-async function tolerant<T>(signal: AbortSignal | undefined, work: () => Promise<T>, fallback: T): Promise<T> {
+async function tolerant<T>(signal: AbortSignal | undefined, work: () => Promise<T>, fallback: T, failed: () => void): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (signal?.aborted) throw err;
+    failed();
     return fallback;
   }
 }
@@ -38,15 +58,15 @@ const paramsOf = (call: Call): unknown => call.body ?? call.query;
  * any other window the operation declares (decisions' model calls). Aborted while waiting, the call
  * ends with the abort reason and nothing is sent. @internal
  */
-export function sharedBudgetStep(coordinator: Coordinator): AttemptStep {
+export function sharedBudgetStep(coordinator: Coordinator, failed: CoordinatorFailed): AttemptStep {
   return async (call, next) => {
     const signal = call.options.signal;
     const ends: (WindowEnd | void)[] = [];
     try {
       const declared = call.op?.windows;
       const windows = typeof declared === 'function' ? declared(paramsOf(call)) : declared;
-      for (const window of windows ?? []) if (window !== 'requests') ends.push(await tolerant(signal, () => coordinator.take(window, signal), undefined));
-      ends.push(await tolerant(signal, () => coordinator.take('requests', signal), undefined));
+      for (const window of windows ?? []) if (window !== 'requests') ends.push(await tolerant(signal, () => coordinator.take(window, signal), undefined, () => failed('take')));
+      ends.push(await tolerant(signal, () => coordinator.take('requests', signal), undefined, () => failed('take')));
     } catch (err) {
       // Nothing was sent, but an upload's source is still let go.
       endUpload(call.request.body, () => err);
@@ -79,12 +99,12 @@ function tolerantSync(hook: WindowEnd): void {
  * its `pendingHoldTtlMs`, by which time a task it did start shows in the service's count.
  * @internal
  */
-export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reconcile']): CallStep {
+export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reconcile'], failed: CoordinatorFailed): CallStep {
   return async (call, attempts) => {
     const starts = call.op?.starts;
     const count = starts ? starts.slots(paramsOf(call)) : 0;
     if (!starts || count <= 0) return attempts(call);
-    const hold: SlotHold | undefined = await tolerant(call.options.signal, () => coordinator.hold(count, { signal: call.options.signal, reconcile }), undefined);
+    const hold: SlotHold | undefined = await tolerant(call.options.signal, () => coordinator.hold(count, { signal: call.options.signal, reconcile }), undefined, () => failed('hold'));
     if (!hold) return attempts(call);
     let received: Received;
     try {
@@ -95,7 +115,8 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
     }
     let taskIds: readonly string[] = [];
     try {
-      taskIds = starts.taskIds(decodeBody(received, 'json'));
+      // A task named twice (a hostile answer) is one task: one slot.
+      taskIds = [...new Set(starts.taskIds(decodeBody(received, 'json')))];
     } catch {
       // An answer without the tasks it started: the call's decode says so; the slots go back.
     }

@@ -18,6 +18,8 @@ import { PUBLISH, SETTLE, STATS, TAKE } from './scripts.js';
 import { holdSlots, type SlotContext } from './slots.js';
 
 const WINDOW_MS = 60_000;
+/** Most started tasks a process remembers for writing back after an outage (far above any `maxActive`). */
+const MAX_OWNED = 10_000;
 /** The longest wait a take can be given: a day of reservations ahead is no answer but a broken window. */
 const MAX_TAKE_WAIT_MS = 24 * 60 * 60_000;
 /** Slack for network jitter and clock skew between machines, as in the in-process budget. */
@@ -43,6 +45,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   #keyHash: string | undefined;
   readonly #reconciling = { last: -Infinity, running: false };
   readonly #line = new WaitingLine();
+  /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
+  readonly #owned = new Set<string>();
   #keys: CoordinatorKeys | undefined;
   #clock: ClientClock = realClock;
   #warn: (message: string) => void = (message) => console.warn(message);
@@ -53,8 +57,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   constructor(redis: RedisClientLike, options: RedisCoordinatorOptions = {}) {
     this.#options = resolveOptions(options);
     this.#explicitPrefix = options.prefix;
-    this.#link = new RedisLink(redis, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs);
-    this.#hub = new EventHub(redis, () => this.#clock.now());
+    this.#link = new RedisLink(redis, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs, () => void this.#writeBack([...this.#owned]));
+    this.#hub = new EventHub(redis, () => this.#clock.now(), (taskIds) => this.#forget(taskIds));
     this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive }, () => this.#clock);
     this.#claims = new EventClaims({ link: this.#link, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys() });
   }
@@ -122,6 +126,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     if (notices.length === 0) return;
     const message: HubMessage = { notices: notices.map(({ taskId, status }) => ({ taskId, ...(status === undefined ? {} : { status }) })), freed: true, receiver: false };
     const taskIds = notices.map((n) => n.taskId);
+    this.#forget(taskIds);
     this.#local.settle(taskIds);
     this.#hub.receive(message);
     const keys = this.#resolveKeys();
@@ -156,7 +161,10 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     const taskId = event.final ? event.taskId : undefined;
     const message: HubMessage = { notices: taskId === undefined ? [] : [{ taskId, ...(event.status === undefined ? {} : { status: event.status }) }], freed: taskId !== undefined, receiver: true };
     this.#publishedLocally++;
-    if (taskId !== undefined) this.#local.settle([taskId]);
+    if (taskId !== undefined) {
+      this.#forget([taskId]);
+      this.#local.settle([taskId]);
+    }
     this.#hub.receive(message);
     const keys = this.#resolveKeys();
     await this.#link.either(
@@ -217,6 +225,31 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       .catch(() => undefined);
   }
 
+  /**
+   * Records tasks this process started; once Redis is back from an outage (perhaps restarted, empty),
+   * it writes their slots back, with those started meanwhile on local limits, so the fleet counts
+   * them again. A task another process saw final in between is freed again by the next reconcile.
+   */
+  #own(taskIds: readonly string[], onLocalLimits: boolean): void {
+    for (const id of taskIds) {
+      // Bounded like the client's memory of settled tasks: the oldest are forgotten first.
+      if (this.#owned.size >= MAX_OWNED) this.#owned.delete(this.#owned.values().next().value as string);
+      this.#owned.add(id);
+    }
+    // Bound on local limits after Redis came back (a start that began during the outage): written now.
+    if (onLocalLimits && this.#link.mode === 'shared') void this.#writeBack(taskIds);
+  }
+
+  #forget(taskIds: readonly string[]): void {
+    for (const id of taskIds) this.#owned.delete(id);
+  }
+
+  async #writeBack(taskIds: readonly string[]): Promise<void> {
+    if (taskIds.length === 0) return;
+    const slots = this.#resolveKeys().slots;
+    await this.#link.either(async () => void integerReply(await this.#link.send(['ZADD', slots, ...taskIds.flatMap((id) => ['inf', `t:${id}`])]), 'ZADD'), () => undefined);
+  }
+
   #slotContext(): SlotContext {
     return {
       link: this.#link,
@@ -228,6 +261,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       settle: (notices) => this.settle(notices),
       reconciling: this.#reconciling,
       line: this.#line,
+      own: (taskIds, onLocalLimits) => this.#own(taskIds, onLocalLimits),
     };
   }
 }

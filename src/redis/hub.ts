@@ -39,6 +39,8 @@ export class EventHub {
   constructor(
     private readonly redis: RedisClientLike,
     private readonly now: () => number,
+    /** Told every task any process reported final (the coordinator forgets them as its own). */
+    private readonly onFinal: (taskIds: readonly string[]) => void = () => undefined,
   ) {}
 
   /** Subscribes once, in the background: until then (or while Redis is down) waits fall back to their timers. */
@@ -58,11 +60,10 @@ export class EventHub {
     const parsed = typeof message === 'string' ? parseHubMessage(message) : message;
     if (!parsed) return;
     if (parsed.receiver) this.#receiverAt = this.now();
-    for (const notice of parsed.notices) {
-      const watchers = this.#watchers.get(notice.taskId);
-      this.#watchers.delete(notice.taskId);
-      for (const onFinal of watchers ?? []) onFinal(notice);
-    }
+    if (parsed.notices.length > 0) this.onFinal(parsed.notices.map((n) => n.taskId));
+    // Watchers stay until their watch stops: a notice is a hint to read the task, and one that proves
+    // early (a replica behind, a stray message on the channel) must not cost the real one.
+    for (const notice of parsed.notices) for (const onFinal of [...(this.#watchers.get(notice.taskId) ?? [])]) onFinal(notice);
     if (parsed.freed || parsed.notices.length > 0) {
       this.freedCount++;
       for (const wake of [...this.#onFreed]) wake();
@@ -78,7 +79,7 @@ export class EventHub {
     return this.now() - this.#receiverAt < ms;
   }
 
-  /** Calls `onFinal` once per task of `taskIds` told final. Returns the function that stops watching. */
+  /** Calls `onFinal` each time a task of `taskIds` is told final, until the returned function stops the watch. */
   watch(taskIds: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void {
     // Its own function per watch, so stopping one watch leaves another of the same task in place.
     const once = (notice: TaskFinalNotice) => onFinal(notice);

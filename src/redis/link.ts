@@ -104,6 +104,8 @@ export class RedisLink {
     private readonly warn: (message: string) => void,
     private readonly probeIntervalMs: number,
     private readonly commandTimeoutMs: number,
+    /** Called when Redis answers again after an outage (before any caller's next command). */
+    private readonly onBack: () => void = () => undefined,
   ) {}
 
   get mode(): LinkMode {
@@ -182,5 +184,6 @@ export class RedisLink {
     if (this.#closed) return;
     this.#mode = 'shared';
     this.warn('forecasting-sdk/redis: Redis answers again; limits are shared again.');
+    this.onBack();
   }
 }

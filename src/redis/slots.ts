@@ -43,6 +43,8 @@ export interface SlotContext {
   reconciling: { last: number; running: boolean };
   /** This process's holds waiting in the shared queue: only the first tries again. */
   line: WaitingLine;
+  /** Records the tasks a hold was bound to, for the write-back after an outage. */
+  own(taskIds: readonly string[], onLocalLimits: boolean): void;
 }
 
 const freedMessage = (): HubMessage => ({ notices: [], freed: true, receiver: false });
@@ -174,9 +176,12 @@ async function reconcileHeld(ctx: SlotContext, reconcile: NonNullable<HoldOption
 
 function sharedHold(ctx: SlotContext, id: string, count: number): SlotHold {
   let done = false;
-  const finish = async (taskIds: readonly string[]): Promise<void> => {
+  const finish = async (given: readonly string[]): Promise<void> => {
     if (done) return;
     done = true;
+    // A task named twice (a hostile answer) holds one slot: the other goes back.
+    const taskIds = [...new Set(given)].slice(0, count);
+    ctx.own(taskIds, false);
     const keys = ctx.keys();
     await ctx.link.either(async () => {
       const givenBack = integerReply(await ctx.link.eval(BIND, [keys.slots], [id, count, ...taskIds]), 'BIND', 0, count);
@@ -188,8 +193,12 @@ function sharedHold(ctx: SlotContext, id: string, count: number): SlotHold {
 
 function localHold(ctx: SlotContext, count: number): SlotHold {
   let done = false;
-  const finish = (taskIds: readonly string[]): Promise<void> => {
-    if (!done) ctx.local.bind(count, taskIds);
+  const finish = (given: readonly string[]): Promise<void> => {
+    if (!done) {
+      const taskIds = [...new Set(given)].slice(0, count);
+      ctx.local.bind(count, taskIds);
+      ctx.own(taskIds, true);
+    }
     done = true;
     return Promise.resolve();
   };

@@ -199,6 +199,51 @@ describe('a tracker with a coordinator', () => {
     expect(c.watchers.size).toBe(0);
   });
 
+  it('polls as without a receiver when a custom coordinator throws, or answers watch and receiving with no function and no boolean', async () => {
+    const hostile = [
+      {
+        watch: (): (() => void) => {
+          throw new Error('watch broke');
+        },
+        receiving: (): boolean => {
+          throw new Error('receiving broke');
+        },
+        settle: (): Promise<void> => {
+          throw new Error('settle broke');
+        },
+      },
+      // What a JavaScript coordinator may return, typed as the interface says it must not.
+      { watch: () => 'nothing' as unknown as () => void, receiving: () => 'yes' as unknown as boolean, settle: () => undefined as unknown as Promise<void> },
+    ];
+    for (const coordinator of hostile) {
+      const { src, calls } = source({ a: 'running', b: 'completed' }, [], 100);
+      const clock = heldClock();
+      const tracker = coordinatedTracker(src, clock, { coordinator, interval: 600_000 });
+      expect((await tracker.round(['a', 'b'])).map((t) => t.waitMs)).toEqual([120_000, 15_000]);
+      expect(await tracker.seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(120_000);
+      clock.pass(120_000);
+      await tracker.round(['a', 'b']);
+      expect(calls).toEqual(['list a,b', 'list a,b']);
+      expect(() => tracker.close()).not.toThrow();
+    }
+  });
+
+  it('wakes again on the real final event after an early notice that a read showed wrong', async () => {
+    const listed: Record<string, string> = { a: 'running' };
+    const { src, calls } = source(listed, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    await tracker.round(['a']);
+    c.tell('a');
+    await expect(tracker.sleep(600_000, undefined)).resolves.toBe('woken');
+    await tracker.round(['a']);
+    listed['a'] = 'completed';
+    c.tell('a');
+    await expect(tracker.sleep(600_000, undefined)).resolves.toBe('woken');
+    expect((await tracker.round(['a']))[0]!.item.status).toBe('completed');
+    expect(calls).toEqual(['list a', 'list a', 'list a']);
+  });
+
   it("says a task read alone waits the safety cadence while a receiver is seen, the answer's wait otherwise", async () => {
     const { src } = source({}, [], 100);
     expect(await coordinatedTracker(src, heldClock(), coordination(true)).seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(600_000);

@@ -107,6 +107,23 @@ describe('active-forecast slots around a start', () => {
     expect(coordinator.log.filter((l) => l === 'release' || l.startsWith('bind'))).toEqual([]);
   });
 
+  it('warns once for a failing take and once for a failing hold, however many calls meet them, naming no key', async () => {
+    const coordinator = new RecordingCoordinator();
+    coordinator.hold = () => Promise.reject(new Error(`down at redis://user:${KEY}@10.0.0.1`));
+    coordinator.take = () => Promise.reject(new Error('down'));
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
+    const client = makeClient({ coordinator, clock: fakeClock(), logger, logLevel: 'warn' });
+    server.use(http.post(`${BASE}/forecasts`, () => HttpResponse.json(task('t1'), { status: 202 })));
+    for (let i = 0; i < 3; i++) await client.forecasts.create({ questionId: 'q1' });
+    expect(warnings).toHaveLength(2);
+    expect(warnings.join('\n')).toMatch(/take\(\) failed[^]*hold\(\) failed|hold\(\) failed[^]*take\(\) failed/);
+    for (const w of warnings) {
+      expect(w).not.toContain(KEY);
+      expect(w).not.toContain('10.0.0.1');
+    }
+  });
+
   it('starts uncoordinated when a coordinator fails (throws, rejects) rather than failing the call; an abort still ends it', async () => {
     const { client, coordinator } = coordinated();
     coordinator.hold = () => {
@@ -141,6 +158,23 @@ describe('active-forecast slots around a start', () => {
     );
     await client.forecasts.createMany([{ questionId: 'q1' }, { questionId: 'q2' }]);
     expect(coordinator.log).toEqual(['hold 2', 'take requests', 'POST /forecasts/batch', 'bind t1']);
+  });
+
+  it('binds a task named twice by a hostile batch answer once (its second slot goes back)', async () => {
+    const { client, coordinator } = coordinated();
+    server.use(
+      http.post(`${BASE}/forecasts/batch`, () =>
+        HttpResponse.json({
+          counts: { total: 2, accepted: 2, rejected: 0 },
+          items: [
+            { index: 0, status: 'accepted', taskId: 't1' },
+            { index: 1, status: 'accepted', taskId: 't1' },
+          ],
+        }),
+      ),
+    );
+    await client.forecasts.createMany([{ questionId: 'q1' }, { questionId: 'q2' }]).catch(() => undefined);
+    expect(coordinator.log.filter((l) => l.startsWith('bind'))).toEqual(['bind t1']);
   });
 
   it("holds a slot for a question's forecast and one per question of a decision's forecasts", async () => {

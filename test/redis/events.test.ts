@@ -102,6 +102,20 @@ describe('event fan-out', () => {
     expect(await b.coordinator.stats()).toMatchObject({ activeSlots: 0, activeTaskIds: [] });
   });
 
+  it('keeps watching a task told final before it is (a stray or early message): the real final event still wakes the watch', async () => {
+    const clock = testClock();
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'ev-early' }), processOn(redis, clock, { prefix: 'ev-early' })]);
+    const seen: string[] = [];
+    b.coordinator.watch(['t1'], (n) => seen.push(`${n.taskId} ${n.status}`));
+    const client = await redis.client();
+    await vi.waitFor(async () => expect(await client.pubSubNumSub('{ev-early}:events')).toEqual({ '{ev-early}:events': 1 }));
+    // Anyone who can PUBLISH on the channel can send this; the waiter reads the task and finds it running.
+    await client.publish('{ev-early}:events', JSON.stringify({ notices: [{ taskId: 't1', status: 'completed' }], freed: true, receiver: false }));
+    await vi.waitFor(() => expect(seen).toEqual(['t1 completed']));
+    await a.coordinator.publish({ id: 'e1', type: 'forecast.failed', taskId: 't1', status: 'failed', final: true });
+    await vi.waitFor(() => expect(seen).toEqual(['t1 completed', 't1 failed']));
+  });
+
   it('sees a receiver that published before this process started', async () => {
     const clock = testClock();
     const receiver = await processOn(redis, clock, { prefix: 'ev-late' });

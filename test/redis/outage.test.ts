@@ -53,6 +53,29 @@ describe('Redis down', () => {
     expect((await coordinator.stats()).requestsInWindow).toBe(1);
   });
 
+  it("writes back the slots of its tasks still running once Redis is back (restarted empty), those started during the outage included", async () => {
+    const clock = testClock();
+    const { coordinator, client } = await processOn(redis, clock, { prefix: 'back', maxActive: 5, probeIntervalMs: 20 });
+    await (await coordinator.hold(2)).bind(['before', 'before-done']);
+    await redis.stop();
+    await vi.waitFor(() => expect(client.isReady).toBe(false));
+    await (await coordinator.hold(1)).bind(['during']);
+    await (await coordinator.hold(1)).bind(['during-done']);
+    // Seen final meanwhile, by this process or by any other's event: not written back.
+    await coordinator.settle([{ taskId: 'before-done' }, { taskId: 'during-done' }]);
+    await redis.start();
+    await vi.waitFor(() => expect(coordinator.mode).toBe('shared'), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await coordinator.stats()).activeTaskIds.sort()).toEqual(['before', 'during']));
+    // Another process of the fleet counts them: it gets the 3 slots left of 5, and a fourth start waits.
+    const other = await processOn(redis, clock, { prefix: 'back', maxActive: 5 });
+    await (await other.coordinator.hold(3)).bind(['o1', 'o2', 'o3']);
+    const controller = new AbortController();
+    const fourth = other.coordinator.hold(1, { signal: controller.signal });
+    await vi.waitFor(async () => expect(await other.coordinator.stats()).toMatchObject({ activeSlots: 5, startsWaiting: 1 }));
+    controller.abort(new Error('enough'));
+    await expect(fourth).rejects.toThrow('enough');
+  });
+
   it('turns local when a command gets no answer within commandTimeoutMs', async () => {
     const clock = testClock();
     const { coordinator, warnings } = await processOn(redis, clock, { prefix: 'paused', commandTimeoutMs: 100, probeIntervalMs: 20 });

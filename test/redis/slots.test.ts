@@ -111,6 +111,12 @@ describe('shared active slots', () => {
     expect(order).toEqual(['a1', 'b1', 'a2', 'a3']);
   });
 
+  it('binds a task named twice once: the second slot goes back', async () => {
+    const [a] = await fleet(testClock(), 1, 5);
+    await (await a!.coordinator.hold(2)).bind(['t1', 't1']);
+    expect(await a!.coordinator.stats()).toMatchObject({ activeSlots: 1, activeTaskIds: ['t1'] });
+  });
+
   it('gives back the slots a start did not bind', async () => {
     const clock = testClock();
     const [a] = await fleet(clock, 1, 5);
