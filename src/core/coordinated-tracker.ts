@@ -76,6 +76,36 @@ function wakeableSleep(clock: Pick<ClientClock, 'sleep'>, ms: number, signal: Ab
   });
 }
 
+/**
+ * Watches through a custom coordinator that may throw, or return no function: the tasks are then
+ * left to polling (the safety cadence or, while no receiver is seen, the service's pace). The stop
+ * it returns never throws.
+ */
+function tolerantWatch(coordinator: TrackerCoordination['coordinator'], ids: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void {
+  let stop: unknown;
+  try {
+    stop = coordinator.watch(ids, onFinal);
+  } catch {
+    return () => undefined;
+  }
+  return () => {
+    try {
+      if (typeof stop === 'function') (stop as () => unknown)();
+    } catch {
+      // A coordinator's failure to stop watching is its own.
+    }
+  };
+}
+
+/** Whether a receiver is seen; a coordinator that throws, or answers anything but `true`, is not receiving. */
+function isReceiving(coordinator: TrackerCoordination['coordinator']): boolean {
+  try {
+    return coordinator.receiving() === true;
+  } catch {
+    return false;
+  }
+}
+
 /** A tracker for a client with a coordinator (see the module's description). @internal */
 export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientClock, 'now' | 'sleep'>, { coordinator, interval }: TrackerCoordination): TaskTracker<T> {
   const known = new Map<string, Known<T>>();
@@ -95,23 +125,9 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       announced.add(notice.taskId);
       wake?.();
     };
-    // A custom coordinator that throws, or returns no function, leaves the tasks to polling.
-    try {
-      const stop: unknown = coordinator.watch(fresh, onFinal);
-      if (typeof stop === 'function') stops.push(() => void (stop as () => unknown)());
-    } catch {
-      // Polled at the safety cadence or, while no receiver is seen, at the service's pace.
-    }
+    stops.push(tolerantWatch(coordinator, fresh, onFinal));
   };
-
-  /** Whether a receiver is seen; a coordinator that throws, or answers anything but `true`, is not receiving. */
-  const receiving = (): boolean => {
-    try {
-      return coordinator.receiving() === true;
-    } catch {
-      return false;
-    }
-  };
+  const receiving = () => isReceiving(coordinator);
 
   /**
    * Records a read; returns the notice to settle when the task is newly seen final. `told`: the task
@@ -171,13 +187,7 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       return wakeableSleep(clock, ms, signal, (w) => (wake = w));
     },
     close() {
-      for (const stop of stops.splice(0)) {
-        try {
-          stop();
-        } catch {
-          // A custom coordinator's failure to stop watching is its own.
-        }
-      }
+      for (const stop of stops.splice(0)) stop();
       watched.clear();
       wake = undefined;
     },

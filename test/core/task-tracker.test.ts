@@ -214,6 +214,13 @@ describe('a tracker with a coordinator', () => {
       },
       // What a JavaScript coordinator may return, typed as the interface says it must not.
       { watch: () => 'nothing' as unknown as () => void, receiving: () => 'yes' as unknown as boolean, settle: () => undefined as unknown as Promise<void> },
+      {
+        watch: () => () => {
+          throw new Error('stop broke');
+        },
+        receiving: () => false,
+        settle: () => Promise.reject(new Error('settle down')),
+      },
     ];
     for (const coordinator of hostile) {
       const { src, calls } = source({ a: 'running', b: 'completed' }, [], 100);
