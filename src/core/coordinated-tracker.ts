@@ -9,7 +9,7 @@
  * @module
  */
 import type { ClientClock } from './clock.js';
-import type { Coordinator, TaskFinalNotice } from './coordination.js';
+import { callTolerantly, type Coordinator, type TaskFinalNotice } from './coordination.js';
 import { boundedWait } from './polling.js';
 import { readTasks, type TaskSource, type TaskTracker } from './task-tracker.js';
 
@@ -89,11 +89,7 @@ function tolerantWatch(coordinator: TrackerCoordination['coordinator'], ids: rea
     return () => undefined;
   }
   return () => {
-    try {
-      if (typeof stop === 'function') (stop as () => unknown)();
-    } catch {
-      // A coordinator's failure to stop watching is its own.
-    }
+    if (typeof stop === 'function') callTolerantly(stop as () => unknown);
   };
 }
 

@@ -172,3 +172,17 @@ export interface Coordinator {
 }
 
 export type { EventClaim, EventCoordinator } from './event-coordination.js';
+
+/**
+ * Calls a custom coordinator's hook (a take's end, a watch's stop); its failure is its own, never
+ * the caller's: a throw, or a promise that rejects (an `async` hook fits the type too), is dropped
+ * rather than left unhandled. @internal
+ */
+export function callTolerantly(hook: () => unknown): void {
+  try {
+    const result: unknown = hook();
+    if (result instanceof Promise) result.catch(() => undefined);
+  } catch {
+    // A hook that throws changes nothing its caller returns.
+  }
+}

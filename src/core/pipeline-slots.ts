@@ -5,7 +5,7 @@
  * `starts`, `finalTasks`) and name none.
  * @module
  */
-import type { Coordinator, HoldOptions, SlotHold, TaskFinalNotice, WindowEnd } from './coordination.js';
+import { callTolerantly, type Coordinator, type HoldOptions, type SlotHold, type TaskFinalNotice, type WindowEnd } from './coordination.js';
 import { APIError } from './errors.js';
 import type { AttemptStep, Call, CallStep } from './pipeline.js';
 import { decodeBody, type Received } from './transport.js';
@@ -76,19 +76,11 @@ export function sharedBudgetStep(coordinator: Coordinator, failed: CoordinatorFa
       return await next(call);
     } finally {
       // The service counted the attempt by now: each window's entry may move to this time.
-      for (const end of ends) if (typeof end === 'function') tolerantSync(end);
+      for (const end of ends) if (typeof end === 'function') callTolerantly(end);
     }
   };
 }
 
-/** Calls a custom coordinator's hook; its failure is its own, never the call's. */
-function tolerantSync(hook: WindowEnd): void {
-  try {
-    hook();
-  } catch {
-    // A hook that throws changes nothing the call returns.
-  }
-}
 
 /**
  * The slots step, around a start's attempts: takes the slots its params need (waiting its turn,

@@ -47,6 +47,10 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #line = new WaitingLine();
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
   readonly #owned = new Set<string>();
+  /** Queued holds that went on local limits during an outage: their queue entries go when Redis is back. */
+  readonly #abandoned = new Set<string>();
+  /** The epoch of the data this process last saw in Redis (see the HOLD script). */
+  #epoch: string | undefined;
   #keys: CoordinatorKeys | undefined;
   #clock: ClientClock = realClock;
   #warn: (message: string) => void = (message) => console.warn(message);
@@ -57,8 +61,17 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   constructor(redis: RedisClientLike, options: RedisCoordinatorOptions = {}) {
     this.#options = resolveOptions(options);
     this.#explicitPrefix = options.prefix;
-    this.#link = new RedisLink(redis, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs, () => void this.#writeBack([...this.#owned]));
-    this.#hub = new EventHub(redis, () => this.#clock.now(), (taskIds) => this.#forget(taskIds));
+    this.#link = new RedisLink(redis, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs, {
+      // Every waiting hold goes on local limits at once, not at its next retry.
+      down: () => this.#hub.interrupt(),
+      back: () => void this.#back(),
+    });
+    this.#hub = new EventHub(
+      redis,
+      () => this.#clock.now(),
+      (taskIds) => this.#forget(taskIds),
+      (epoch) => this.#sawEpoch(epoch),
+    );
     this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive }, () => this.#clock);
     this.#claims = new EventClaims({ link: this.#link, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys() });
   }
@@ -124,13 +137,15 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
 
   async settle(notices: readonly TaskFinalNotice[]): Promise<void> {
     if (notices.length === 0) return;
-    const message: HubMessage = { notices: notices.map(({ taskId, status }) => ({ taskId, ...(status === undefined ? {} : { status }) })), freed: true, receiver: false };
     const taskIds = notices.map((n) => n.taskId);
+    // Each task may have held a slot: holds that many places down the queue try again.
+    const message: HubMessage = { notices: notices.map(({ taskId, status }) => ({ taskId, ...(status === undefined ? {} : { status }) })), freed: taskIds.length, receiver: false };
     this.#forget(taskIds);
     this.#local.settle(taskIds);
-    this.#hub.receive(message);
     const keys = this.#resolveKeys();
     await this.#link.either(async () => void integerReply(await this.#link.eval(SETTLE, [keys.slots], [keys.channel, JSON.stringify(message), ...taskIds]), 'SETTLE'), () => undefined);
+    // This process's own waiters hear it once Redis has freed the slots, so their next try finds them.
+    this.#hub.receive(message);
   }
 
   watch(taskIds: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void {
@@ -159,18 +174,18 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
 
   async publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean }): Promise<void> {
     const taskId = event.final ? event.taskId : undefined;
-    const message: HubMessage = { notices: taskId === undefined ? [] : [{ taskId, ...(event.status === undefined ? {} : { status: event.status }) }], freed: taskId !== undefined, receiver: true };
+    const message: HubMessage = { notices: taskId === undefined ? [] : [{ taskId, ...(event.status === undefined ? {} : { status: event.status }) }], freed: taskId === undefined ? 0 : 1, receiver: true };
     this.#publishedLocally++;
     if (taskId !== undefined) {
       this.#forget([taskId]);
       this.#local.settle([taskId]);
     }
-    this.#hub.receive(message);
     const keys = this.#resolveKeys();
     await this.#link.either(
       async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#receiverId, taskId ?? '']), 'PUBLISH'),
       () => undefined,
     );
+    this.#hub.receive(message);
   }
 
   async stats(): Promise<CoordinatorStats> {
@@ -231,6 +246,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
    * them again. A task another process saw final in between is freed again by the next reconcile.
    */
   #own(taskIds: readonly string[], onLocalLimits: boolean): void {
+    // Listening from its first task on, the process hears every other's final notices and forgets those tasks.
+    if (taskIds.length > 0) this.#hub.start(this.#resolveKeys().channel);
     for (const id of taskIds) {
       // Bounded like the client's memory of settled tasks: the oldest are forgotten first.
       if (this.#owned.size >= MAX_OWNED) this.#owned.delete(this.#owned.values().next().value as string);
@@ -238,6 +255,31 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     }
     // Bound on local limits after Redis came back (a start that began during the outage): written now.
     if (onLocalLimits && this.#link.mode === 'shared') void this.#writeBack(taskIds);
+  }
+
+  /** Redis answers again: the queue entries of holds that went local leave, and this process's slots are written back. */
+  async #back(): Promise<void> {
+    const keys = this.#resolveKeys();
+    const left = [...this.#abandoned];
+    this.#abandoned.clear();
+    if (left.length > 0) {
+      await this.#link.either(async () => {
+        integerReply(await this.#link.send(['ZREM', keys.queue, ...left]), 'ZREM');
+        integerReply(await this.#link.send(['ZREM', keys.beats, ...left]), 'ZREM');
+      }, () => undefined);
+    }
+    await this.#writeBack([...this.#owned]);
+  }
+
+  /**
+   * The epoch of Redis's data, seen by a hold's try or told on the channel by the try that set it.
+   * Another than the last seen means Redis lost its data (a restart without persistence, a flush),
+   * perhaps with no outage this process noticed: it writes back its tasks' slots, once per epoch.
+   */
+  #sawEpoch(epoch: string): void {
+    const before = this.#epoch;
+    this.#epoch = epoch;
+    if (before !== undefined && before !== epoch) void this.#writeBack([...this.#owned]);
   }
 
   #forget(taskIds: readonly string[]): void {
@@ -262,6 +304,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       reconciling: this.#reconciling,
       line: this.#line,
       own: (taskIds, onLocalLimits) => this.#own(taskIds, onLocalLimits),
+      sawEpoch: (epoch) => this.#sawEpoch(epoch),
+      abandon: (holdId) => void this.#abandoned.add(holdId),
     };
   }
 }

@@ -6,11 +6,26 @@
 import type { TaskFinalNotice } from '../core/coordination.js';
 import type { RedisClientLike, RedisSubscriberClient } from './link.js';
 
-/** What goes through the channel: final tasks, whether slots were freed, whether a receiver sent it. */
+/**
+ * What goes through the channel: final tasks; how many slots may have been freed (waiting holds that
+ * many places down the queue try again); whether a receiver sent it; whether Redis lost its data
+ * (every process then writes back its tasks' slots).
+ */
 export interface HubMessage {
   notices: TaskFinalNotice[];
-  freed: boolean;
+  freed: number;
   receiver: boolean;
+  /** Set by the process that found Redis emptied: the new epoch. */
+  rewrite?: string | undefined;
+}
+
+/** The most slots one message can say it freed: any larger count is a wrong message, read as one. */
+const MAX_FREED = 10_000;
+
+/** A message's count of freed slots: a whole number up to {@link MAX_FREED}; `true` (an older version's) is one. */
+function freedOf(value: unknown): number {
+  if (value === true) return 1;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? Math.min(value, MAX_FREED) : 0;
 }
 
 const isNotice = (value: unknown): value is TaskFinalNotice =>
@@ -21,7 +36,8 @@ export function parseHubMessage(text: string): HubMessage | undefined {
   try {
     const value = JSON.parse(text) as Partial<HubMessage>;
     if (!Array.isArray(value.notices) || !value.notices.every(isNotice)) return undefined;
-    return { notices: value.notices, freed: value.freed === true, receiver: value.receiver === true };
+    const rewrite = typeof value.rewrite === 'string' && value.rewrite.length <= 100 ? value.rewrite : undefined;
+    return { notices: value.notices, freed: freedOf(value.freed), receiver: value.receiver === true, ...(rewrite === undefined ? {} : { rewrite }) };
   } catch {
     return undefined;
   }
@@ -31,9 +47,9 @@ export function parseHubMessage(text: string): HubMessage | undefined {
 export class EventHub {
   readonly #watchers = new Map<string, Set<(notice: TaskFinalNotice) => void>>();
   #subscriber: RedisSubscriberClient | undefined;
-  /** Bumped on every "slots freed": a waiting hold compares it across its attempt to know whether to retry at once. */
+  /** Grows by the slots each message may have freed: a waiting hold compares it across its attempt to know whether freed slots could reach its place. */
   freedCount = 0;
-  readonly #onFreed = new Set<() => void>();
+  readonly #onFreed = new Set<(interrupted: boolean) => void>();
   #receiverAt = -Infinity;
 
   constructor(
@@ -41,6 +57,8 @@ export class EventHub {
     private readonly now: () => number,
     /** Told every task any process reported final (the coordinator forgets them as its own). */
     private readonly onFinal: (taskIds: readonly string[]) => void = () => undefined,
+    /** Told when a process found Redis emptied (the new epoch): the coordinator writes back its tasks' slots. */
+    private readonly onRewrite: (epoch: string) => void = () => undefined,
   ) {}
 
   /** Subscribes once, in the background: until then (or while Redis is down) waits fall back to their timers. */
@@ -64,9 +82,11 @@ export class EventHub {
     // Watchers stay until their watch stops: a notice is a hint to read the task, and one that proves
     // early (a replica behind, a stray message on the channel) must not cost the real one.
     for (const notice of parsed.notices) for (const onFinal of [...(this.#watchers.get(notice.taskId) ?? [])]) onFinal(notice);
-    if (parsed.freed || parsed.notices.length > 0) {
-      this.freedCount++;
-      for (const wake of [...this.#onFreed]) wake();
+    if (parsed.rewrite !== undefined) this.onRewrite(parsed.rewrite);
+    const freed = Math.max(parsed.freed, parsed.notices.length > 0 ? 1 : 0);
+    if (freed > 0) {
+      this.freedCount += freed;
+      for (const wake of [...this.#onFreed]) wake(false);
     }
   }
 
@@ -97,10 +117,15 @@ export class EventHub {
     };
   }
 
-  /** Calls `wake` on every "slots freed" until the returned function is called. */
-  onFreed(wake: () => void): () => void {
+  /** Calls `wake(false)` on every "slots freed", and `wake(true)` on {@link interrupt}, until the returned function is called. */
+  onFreed(wake: (interrupted: boolean) => void): () => void {
     this.#onFreed.add(wake);
     return () => this.#onFreed.delete(wake);
+  }
+
+  /** Wakes every waiting hold whatever its place: Redis stopped answering, so each goes on local limits now. */
+  interrupt(): void {
+    for (const wake of [...this.#onFreed]) wake(true);
   }
 
   close(): void {

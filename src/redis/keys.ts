@@ -27,6 +27,8 @@ export interface CoordinatorKeys {
   channel: string;
   /** When a process of the fleet last checked held tasks against the service (one a `reconcileIntervalMs`). */
   reconciled: string;
+  /** A random id set when the keys are first written: a new one means Redis lost its data (a restart, a flush). */
+  epoch: string;
   /** A claimed event id: a string set with NX and a time to live. */
   event(eventId: string): string;
 }
@@ -46,6 +48,7 @@ export function coordinatorKeys(prefix: string): CoordinatorKeys {
     counters: `${tag}:counters`,
     channel: `${tag}:events`,
     reconciled: `${tag}:reconciled`,
+    epoch: `${tag}:epoch`,
     event: (eventId) => `${tag}:event:${eventId}`,
   };
 }

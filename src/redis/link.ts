@@ -104,8 +104,8 @@ export class RedisLink {
     private readonly warn: (message: string) => void,
     private readonly probeIntervalMs: number,
     private readonly commandTimeoutMs: number,
-    /** Called when Redis answers again after an outage (before any caller's next command). */
-    private readonly onBack: () => void = () => undefined,
+    /** Told when Redis stops answering (`down`) and when it answers again after that (`back`). */
+    private readonly on: { down?: () => void; back?: () => void } = {},
   ) {}
 
   get mode(): LinkMode {
@@ -165,6 +165,7 @@ export class RedisLink {
     this.#mode = 'local';
     this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them) until it answers again.`);
     this.#schedule();
+    this.on.down?.();
   }
 
   // Real time on purpose: a probe on the client's clock would move a manual mock clock by itself.
@@ -184,6 +185,6 @@ export class RedisLink {
     if (this.#closed) return;
     this.#mode = 'shared';
     this.warn('forecasting-sdk/redis: Redis answers again; limits are shared again.');
-    this.onBack();
+    this.on.back?.();
   }
 }

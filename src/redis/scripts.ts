@@ -36,26 +36,34 @@ return math.ceil(at - now)
 /**
  * One attempt of a hold. KEYS: slots (member: `t:<task id>` scored +inf, or `p:<hold id>:<i>` scored
  * with its expiry), queue (hold id scored by arrival), beats (hold id scored by its heartbeat's
- * expiry), seq (the arrival counter). ARGV: now, hold id, count, maxActive, waiter expiry, pending
- * expiry, then the ids of the same process's holds waiting behind it. Drops expired pending slots and
- * dead waiters, queues the hold (once) and refreshes its heartbeat and those of the holds behind it
- * that are still queued; grants it only at the head of the queue with room (`count` is from 1 to
+ * expiry), seq (the arrival counter), epoch. ARGV: now, hold id, count, maxActive, waiter expiry,
+ * pending expiry, a new epoch, the channel, then the ids of the same process's holds waiting behind
+ * it. Sets the epoch when there is none (first use, or Redis lost its data: it tells every process,
+ * which writes back its tasks' slots), drops expired pending slots and dead
+ * waiters, queues the hold (once) and refreshes its heartbeat and those of the holds behind it that
+ * are still queued; grants it only at the head of the queue with room (`count` is from 1 to
  * `maxActive`: the caller refuses any other before sending this). Returns {granted 0|1, slots held,
- * holds waiting, the hold's place in the queue (0: the head; 0 once granted)}.
+ * holds waiting, the hold's place in the queue (0: the head; 0 once granted), the epoch}.
  */
 export const HOLD = `
 local now = tonumber(ARGV[1])
 local id = ARGV[2]
 local count = tonumber(ARGV[3])
+local epoch = redis.call('GET', KEYS[5])
+if not epoch then
+  epoch = ARGV[7]
+  redis.call('SET', KEYS[5], epoch)
+  redis.call('PUBLISH', ARGV[8], '{"notices":[],"freed":0,"receiver":false,"rewrite":"' .. epoch .. '"}')
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local dead = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
 if #dead > 0 then
   for _, d in ipairs(dead) do redis.call('ZREM', KEYS[2], d) end
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 end
-if #ARGV > 6 then
+if #ARGV > 8 then
   local beats = {}
-  for i = 7, #ARGV do
+  for i = 9, #ARGV do
     beats[#beats + 1] = ARGV[5]
     beats[#beats + 1] = ARGV[i]
   end
@@ -70,10 +78,10 @@ if head == id and held + count <= tonumber(ARGV[4]) then
   redis.call('ZREM', KEYS[2], id)
   redis.call('ZREM', KEYS[3], id)
   for i = 1, count do redis.call('ZADD', KEYS[1], ARGV[6], 'p:' .. id .. ':' .. i) end
-  return {1, held + count, redis.call('ZCARD', KEYS[2]), 0}
+  return {1, held + count, redis.call('ZCARD', KEYS[2]), 0, epoch}
 end
 redis.call('ZADD', KEYS[3], ARGV[5], id)
-return {0, held, redis.call('ZCARD', KEYS[2]), redis.call('ZRANK', KEYS[2], id)}
+return {0, held, redis.call('ZCARD', KEYS[2]), redis.call('ZRANK', KEYS[2], id), epoch}
 `;
 
 /** Leaves the queue (an aborted hold). KEYS: queue, beats. ARGV: hold id. */

@@ -45,9 +45,20 @@ export interface SlotContext {
   line: WaitingLine;
   /** Records the tasks a hold was bound to, for the write-back after an outage. */
   own(taskIds: readonly string[], onLocalLimits: boolean): void;
+  /** Told the epoch each try saw: a new one means Redis lost its data, and the slots are written back. */
+  sawEpoch(epoch: string): void;
+  /** A queued hold that went on local limits: its queue entry is removed once Redis answers again. */
+  abandon(holdId: string): void;
 }
 
-const freedMessage = (): HubMessage => ({ notices: [], freed: true, receiver: false });
+/** Most held tasks one reconcile asks the service about (a sample when more are held): a bounded number of list requests. */
+const MAX_RECONCILED = 1_000;
+
+/** Tells every process that `slots` slots may be free: the waiting holds they could reach try again. */
+async function publishFreed(ctx: SlotContext, slots: number): Promise<void> {
+  const message: HubMessage = { notices: [], freed: slots, receiver: false };
+  await ctx.link.either(async () => void integerReply(await ctx.link.send(['PUBLISH', ctx.keys().channel, JSON.stringify(message)]), 'PUBLISH'), () => undefined);
+}
 
 /**
  * Takes `count` slots: in the shared queue while Redis answers, in the process's own limits once it
@@ -75,13 +86,16 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       const freedBefore = ctx.hub.freedCount;
       let granted: boolean;
       let held = 0;
+      let waiting = 0;
       let place = 0;
       try {
-        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq], [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, ...renewed(line, id)]), 'HOLD', 4);
+        const args = [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ...renewed(line, id)];
+        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq, keys.epoch], args), 'HOLD', 5);
         granted = integerReply(reply[0], 'HOLD', 0, 1) === 1;
         held = integerReply(reply[1], 'HOLD');
-        integerReply(reply[2], 'HOLD');
+        waiting = integerReply(reply[2], 'HOLD');
         place = integerReply(reply[3], 'HOLD');
+        ctx.sawEpoch(stringsReply(reply.slice(4), 'HOLD')[0]!);
       } catch (error) {
         ctx.link.failed(error);
         break;
@@ -89,6 +103,9 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       queued = !granted;
       if (granted) {
         line.leave(id);
+        // Room left and holds behind: they tried while this one stood ahead of them, so they hear of it.
+        const room = ctx.options.maxActive - held;
+        if (room > 0 && waiting > 0) void publishFreed(ctx, room);
         return sharedHold(ctx, id, count);
       }
       line.join(id);
@@ -96,15 +113,11 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       if (!line.isFirst(id)) continue;
       ctx.hub.start(keys.channel);
       if (reconcile && !gate.running && now - gate.last >= ctx.options.reconcileIntervalMs && (await reconcileTurn(ctx))) {
+        // In the background: the hold keeps its turn, its heartbeats and its abort while the service
+        // answers; the slots it frees wake the holds they could reach, this one included.
         gate.last = now;
         gate.running = true;
-        let freed: boolean;
-        try {
-          freed = await reconcileHeld(ctx, reconcile, signal);
-        } finally {
-          gate.running = false;
-        }
-        if (freed) continue;
+        void reconcileHeld(ctx, reconcile).finally(() => (gate.running = false));
       }
       // Woken by freed slots only when they could reach this far down the queue: the rest wait for
       // the retry time, so a slot freed does not send every waiting hold of the fleet to Redis.
@@ -117,8 +130,9 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
     if (queued) await ctx.link.eval(LEAVE, [keys.queue, keys.beats], [id]).catch(() => undefined);
     throw error;
   }
-  // Redis is down: a queued entry of this hold dies with its heartbeat; the next in line finds the link local too.
+  // Redis is down: the queued entry goes once it answers again; the next in line finds the link local too.
   line.leave(id);
+  if (queued) ctx.abandon(id);
   await ctx.local.hold(count, signal);
   return localHold(ctx, count);
 }
@@ -129,8 +143,8 @@ const renewed = (line: WaitingLine, id: string): string[] => line.behind(id).sli
 /** Sleeps on the client's clock until slots are freed (a message on the channel), the retry time passes, or `signal` aborts. */
 async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, reaches: () => boolean): Promise<void> {
   const woken = new AbortController();
-  const stop = ctx.hub.onFreed(() => {
-    if (reaches()) woken.abort();
+  const stop = ctx.hub.onFreed((interrupted) => {
+    if (interrupted || reaches()) woken.abort();
   });
   try {
     await ctx.clock().sleep(RETRY_MS, signal ? AbortSignal.any([signal, woken.signal]) : woken.signal);
@@ -150,28 +164,37 @@ async function reconcileTurn(ctx: SlotContext): Promise<boolean> {
   );
 }
 
-/** Asks the client which held tasks are final and settles those. True when it freed any. */
-async function reconcileHeld(ctx: SlotContext, reconcile: NonNullable<HoldOptions['reconcile']>, signal: AbortSignal | undefined): Promise<boolean> {
+/**
+ * Asks the client which held tasks are final (at most {@link MAX_RECONCILED}, a random sample when
+ * more are held, so every held task is checked in time) and settles those. Never rejects: a service
+ * that does not answer leaves the slots for the next turn.
+ */
+async function reconcileHeld(ctx: SlotContext, reconcile: NonNullable<HoldOptions['reconcile']>): Promise<void> {
   let held: string[];
   try {
     const members = stringsReply(await ctx.link.send(['ZRANGEBYSCORE', ctx.keys().slots, '+inf', '+inf']), 'ZRANGEBYSCORE');
-    held = members.filter((m) => m.startsWith('t:')).map((m) => m.slice(2));
+    held = sample(members.filter((m) => m.startsWith('t:')).map((m) => m.slice(2)), MAX_RECONCILED);
   } catch (error) {
     ctx.link.failed(error);
-    return false;
+    return;
   }
-  if (held.length === 0) return false;
-  let final: readonly string[];
+  if (held.length === 0) return;
   try {
-    final = await reconcile(held);
-  } catch (error) {
-    // The service did not answer: the hold keeps waiting; only the caller's abort ends it.
-    if (signal?.aborted) throw error;
-    return false;
+    const final = await reconcile(held);
+    if (final.length > 0) await ctx.settle(final.map((taskId) => ({ taskId })));
+  } catch {
+    // The service did not answer: the next turn asks again.
   }
-  if (final.length === 0) return false;
-  await ctx.settle(final.map((taskId) => ({ taskId })));
-  return true;
+}
+
+/** `n` items of `items` picked at random (all of them, in order, when there are no more). */
+function sample<T>(items: T[], n: number): T[] {
+  if (items.length <= n) return items;
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.floor(Math.random() * (items.length - i));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items.slice(0, n);
 }
 
 function sharedHold(ctx: SlotContext, id: string, count: number): SlotHold {
@@ -185,7 +208,7 @@ function sharedHold(ctx: SlotContext, id: string, count: number): SlotHold {
     const keys = ctx.keys();
     await ctx.link.either(async () => {
       const givenBack = integerReply(await ctx.link.eval(BIND, [keys.slots], [id, count, ...taskIds]), 'BIND', 0, count);
-      if (givenBack > 0) integerReply(await ctx.link.send(['PUBLISH', keys.channel, JSON.stringify(freedMessage())]), 'PUBLISH');
+      if (givenBack > 0) await publishFreed(ctx, givenBack);
     }, () => undefined);
   };
   return { count, bind: finish, release: () => finish([]) };

@@ -21,7 +21,7 @@ class RecordingCoordinator implements Coordinator {
   blockHold = false;
   blockTake = false;
   /** When set, `take` resolves to this end hook of its window (a coordinator that counts from the attempt's end). */
-  endOfTake: ((window: string) => void) | undefined;
+  endOfTake: ((window: string) => unknown) | undefined;
 
   attach(attachment: CoordinatorAttachment): void {
     this.attachments.push(attachment);
@@ -30,7 +30,8 @@ class RecordingCoordinator implements Coordinator {
     this.log.push(`take ${window}`);
     if (this.blockTake) return blockUntil(signal);
     const end = this.endOfTake;
-    return Promise.resolve(end && (() => end(window)));
+    // Returned as is: an async hook hands back its promise, as a custom coordinator may.
+    return Promise.resolve(end && ((() => end(window)) as WindowEnd));
   }
   async hold(count: number, options: HoldOptions = {}): Promise<SlotHold> {
     this.log.push(`hold ${count}`);
@@ -245,13 +246,27 @@ describe('the shared budget', () => {
     expect(coordinator.log).toEqual([...attempt, ...attempt]);
   });
 
-  it("answers the call when a coordinator's end hook throws", async () => {
+  it("answers the call when a coordinator's end hook throws or rejects (an async hook), leaving no unhandled rejection", async () => {
     const { client, coordinator } = coordinated();
-    coordinator.endOfTake = () => {
-      throw new Error('hook broke');
-    };
     server.use(http.get(`${BASE}/forecasts/t1`, () => HttpResponse.json(task('t1'))));
-    await expect(client.forecasts.retrieve('t1')).resolves.toMatchObject({ id: 't1' });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      coordinator.endOfTake = () => {
+        throw new Error('hook broke');
+      };
+      await expect(client.forecasts.retrieve('t1')).resolves.toMatchObject({ id: 't1' });
+      coordinator.endOfTake = async () => {
+        throw new Error('async hook broke');
+      };
+      await expect(client.forecasts.retrieve('t1')).resolves.toMatchObject({ id: 't1' });
+      // Unhandled rejections are reported after a turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('ends a call aborted while it waits for the budget with the abort reason, nothing sent', async () => {

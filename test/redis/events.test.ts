@@ -95,7 +95,8 @@ describe('event fan-out', () => {
     const seen: string[] = [];
     b.coordinator.watch(['t2'], (n) => seen.push(n.taskId));
     const client = await redis.client();
-    await vi.waitFor(async () => expect(await client.pubSubNumSub('{ev-free}:events')).toEqual({ '{ev-free}:events': 1 }));
+    // Both listen: b for its watch, a since it started tasks (it forgets those others see final).
+    await vi.waitFor(async () => expect(await client.pubSubNumSub('{ev-free}:events')).toEqual({ '{ev-free}:events': 2 }));
     await a.coordinator.publish({ id: 'e1', type: 'forecast.completed', taskId: 't1', final: true });
     await a.coordinator.settle([{ taskId: 't2', status: 'cancelled' }]);
     await vi.waitFor(() => expect(seen).toEqual(['t2']));

@@ -33,7 +33,7 @@ describe('the key namespace', () => {
     for await (const batch of client.scanIterator({ MATCH: '*' })) keys.push(...batch);
     expect(keys.filter((k) => !k.startsWith(`{${DEFAULT_PREFIX}}:`))).toEqual([]);
     // The queue and its heartbeats are gone once no hold waits (Redis drops an empty set).
-    expect(keys.map((k) => k.slice(DEFAULT_PREFIX.length + 3)).sort()).toEqual(['counters', 'event:evt_1', 'modelCalls', 'receivers', 'requests', 'seq', 'slots']);
+    expect(keys.map((k) => k.slice(DEFAULT_PREFIX.length + 3)).sort()).toEqual(['counters', 'epoch', 'event:evt_1', 'modelCalls', 'receivers', 'requests', 'seq', 'slots']);
     expect(keys.join(' ')).not.toContain(API_KEY);
   });
 

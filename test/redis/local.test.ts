@@ -58,7 +58,16 @@ describe('local limits (Redis down)', () => {
 
 describe('channel messages', () => {
   it('reads a message of this coordinator and ignores anything else on the channel', () => {
-    expect(parseHubMessage('{"notices":[{"taskId":"t1","status":"completed"}],"freed":true,"receiver":true}')).toEqual({ notices: [{ taskId: 't1', status: 'completed' }], freed: true, receiver: true });
+    expect(parseHubMessage('{"notices":[{"taskId":"t1","status":"completed"}],"freed":1,"receiver":true}')).toEqual({ notices: [{ taskId: 't1', status: 'completed' }], freed: 1, receiver: true });
+    // How many slots a message may have freed: `true` (an older version's) is one; a wrong count, none or at most 10,000.
+    expect(parseHubMessage('{"notices":[],"freed":true}')).toMatchObject({ freed: 1 });
+    expect(parseHubMessage('{"notices":[],"freed":3}')).toMatchObject({ freed: 3 });
+    expect(parseHubMessage('{"notices":[],"freed":-1}')).toMatchObject({ freed: 0 });
+    expect(parseHubMessage('{"notices":[],"freed":1.5}')).toMatchObject({ freed: 0 });
+    expect(parseHubMessage('{"notices":[],"freed":1e300}')).toMatchObject({ freed: 0 });
+    expect(parseHubMessage('{"notices":[],"freed":99999}')).toMatchObject({ freed: 10_000 });
+    expect(parseHubMessage('{"notices":[],"freed":0,"rewrite":"e2"}')).toMatchObject({ rewrite: 'e2' });
+    expect(parseHubMessage(`{"notices":[],"rewrite":"${'x'.repeat(101)}"}`)).not.toHaveProperty('rewrite');
     expect(parseHubMessage('{"notices":[{"id":"t1"}]}')).toBeUndefined();
     expect(parseHubMessage('hello')).toBeUndefined();
   });

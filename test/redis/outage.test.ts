@@ -76,6 +76,60 @@ describe('Redis down', () => {
     await expect(fourth).rejects.toThrow('enough');
   });
 
+  it('writes back only the tasks no process has reported final: a process that only starts hears the others', async () => {
+    const clock = testClock();
+    const starter = await processOn(redis, clock, { prefix: 'back-heard', maxActive: 5, probeIntervalMs: 20 });
+    const reader = await processOn(redis, clock, { prefix: 'back-heard', maxActive: 5 });
+    await (await starter.coordinator.hold(3)).bind(['t1', 't2', 't3']);
+    const admin = await redis.client();
+    await vi.waitFor(async () => expect(await admin.pubSubNumSub('{back-heard}:events')).toEqual({ '{back-heard}:events': 1 }));
+    await reader.coordinator.settle([{ taskId: 't1' }, { taskId: 't2' }]);
+    await redis.stop();
+    await vi.waitFor(() => expect(starter.client.isReady).toBe(false));
+    await starter.coordinator.take('requests');
+    expect(starter.coordinator.mode).toBe('local');
+    await redis.start();
+    await vi.waitFor(() => expect(starter.coordinator.mode).toBe('shared'), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await reader.coordinator.stats()).activeTaskIds).toEqual(['t3']));
+  });
+
+  it('writes back when Redis lost its data with no outage noticed (a flush, a fast restart): the try that finds it empty tells every process', async () => {
+    const clock = testClock();
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'flushed', maxActive: 5 }), processOn(redis, clock, { prefix: 'flushed', maxActive: 5 })]);
+    await (await a.coordinator.hold(2)).bind(['a1', 'a2']);
+    await (await b.coordinator.hold(1)).bind(['b1']);
+    const admin = await redis.client();
+    await vi.waitFor(async () => expect(await admin.pubSubNumSub('{flushed}:events')).toEqual({ '{flushed}:events': 2 }));
+    await admin.flushAll();
+    // A newcomer's first hold finds no data: it sets a new epoch and tells the fleet.
+    const c = await processOn(redis, clock, { prefix: 'flushed', maxActive: 5 });
+    await (await c.coordinator.hold(1)).bind(['c1']);
+    await vi.waitFor(async () => expect((await c.coordinator.stats()).activeTaskIds.sort()).toEqual(['a1', 'a2', 'b1', 'c1']));
+    expect(a.coordinator.mode).toBe('shared');
+  });
+
+  it('sends every waiting hold to local limits at once when Redis stops answering, and takes their queue entries out once it answers again', async () => {
+    const clock = testClock();
+    const other = await processOn(redis, clock, { prefix: 'line-down', maxActive: 1 });
+    const p = await processOn(redis, clock, { prefix: 'line-down', maxActive: 1, commandTimeoutMs: 100, probeIntervalMs: 20 });
+    await (await other.coordinator.hold(1)).bind(['t1']);
+    const waiting = [p.coordinator.hold(1), p.coordinator.hold(1)];
+    await vi.waitFor(async () => expect((await other.coordinator.stats()).startsWaiting).toBe(2));
+    const admin = await redis.client();
+    await admin.sendCommand(['CLIENT', 'PAUSE', '400', 'ALL']);
+    // Any command that gets no answer turns the link local; the clock never moves, and still both holds go on.
+    await p.coordinator.take('requests');
+    expect(p.coordinator.mode).toBe('local');
+    // On this process's own limits (1 slot): the first now, the second once the first gives its slot back.
+    const first = await waiting[0]!;
+    await first.release();
+    await expect(waiting[1]!).resolves.toMatchObject({ count: 1 });
+    await vi.waitFor(() => expect(p.coordinator.mode).toBe('shared'), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await other.coordinator.stats()).startsWaiting).toBe(0));
+    const client = await redis.client();
+    expect(await client.zCard('{line-down}:queue')).toBe(0);
+  });
+
   it('turns local when a command gets no answer within commandTimeoutMs', async () => {
     const clock = testClock();
     const { coordinator, warnings } = await processOn(redis, clock, { prefix: 'paused', commandTimeoutMs: 100, probeIntervalMs: 20 });

@@ -111,6 +111,30 @@ describe('shared active slots', () => {
     expect(order).toEqual(['a1', 'b1', 'a2', 'a3']);
   });
 
+  it('wakes as many waiting holds as one settle frees slots, each process its first (the clock never moves)', async () => {
+    const clock = testClock();
+    const [holder, a, b] = await fleet(clock, 3, 3);
+    await (await holder!.coordinator.hold(3)).bind(['t1', 't2', 't3']);
+    const holds = [a!.coordinator.hold(1), b!.coordinator.hold(1), a!.coordinator.hold(1)];
+    await vi.waitFor(async () => expect((await holder!.coordinator.stats()).startsWaiting).toBe(3));
+    const admin = await redis.client();
+    await vi.waitFor(async () => expect(await admin.pubSubNumSub(`{slots-${n}}:events`)).toEqual({ [`{slots-${n}}:events`]: 3 }));
+    await holder!.coordinator.settle([{ taskId: 't1' }, { taskId: 't2' }, { taskId: 't3' }]);
+    await expect(Promise.all(holds)).resolves.toHaveLength(3);
+  });
+
+  it("wakes its own process's waiting hold once its settle has freed the slot in Redis, even when the script must be sent again", async () => {
+    const clock = testClock();
+    const [p] = await fleet(clock, 1, 1);
+    await (await p!.coordinator.hold(1)).bind(['t1']);
+    const waiting = p!.coordinator.hold(1);
+    await vi.waitFor(async () => expect((await p!.coordinator.stats()).startsWaiting).toBe(1));
+    // Redis forgot the scripts (a restart, SCRIPT FLUSH): the settle's script goes again in full, after a NOSCRIPT.
+    await (await redis.client()).scriptFlush();
+    await p!.coordinator.settle([{ taskId: 't1' }]);
+    await expect(waiting).resolves.toMatchObject({ count: 1 });
+  });
+
   it('binds a task named twice once: the second slot goes back', async () => {
     const [a] = await fleet(testClock(), 1, 5);
     await (await a!.coordinator.hold(2)).bind(['t1', 't1']);
@@ -201,6 +225,23 @@ describe('slots of a process that died', () => {
     expect(asked).toHaveLength(2);
     expect(hold.count).toBe(1);
     expect((await alive!.coordinator.stats()).activeTaskIds).toEqual(['t1']);
+  });
+
+  it('ends a hold aborted while its check of held tasks hangs on the service', async () => {
+    const clock = testClock();
+    const [dead, alive] = await fleet(clock, 2, 1);
+    await (await dead!.coordinator.hold(1)).bind(['t1']);
+    let asked = 0;
+    const reconcile = () => {
+      asked++;
+      return new Promise<string[]>(() => undefined);
+    };
+    const controller = new AbortController();
+    const waiting = alive!.coordinator.hold(1, { reconcile, signal: controller.signal });
+    await vi.waitFor(() => expect(asked).toBe(1));
+    controller.abort(new Error('no longer wanted'));
+    await expect(waiting).rejects.toThrow('no longer wanted');
+    await vi.waitFor(async () => expect((await alive!.coordinator.stats()).startsWaiting).toBe(0));
   });
 
   it('asks the service once per interval for the whole process, however many of its holds wait', async () => {
