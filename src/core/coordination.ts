@@ -115,12 +115,12 @@ export interface CoordinatorAttachment {
 export interface CoordinatorStats {
   /** `shared` when the shared store answers; `local` while it does not (then limits hold per process). */
   mode: 'shared' | 'local';
-  /** Requests counted in the current one-minute window. */
+  /** Requests sent in the last minute (a request waiting its turn is not counted until it goes). */
   requestsInWindow: number;
   /** Active-forecast slots held, and by which tasks (pending starts have no task id yet). */
   activeSlots: number;
   activeTaskIds: string[];
-  /** Starts waiting for a slot. */
+  /** Start calls waiting for slots (a batch, or a `runMany` batch, is one start however many items it has). */
   startsWaiting: number;
   /** Webhook receivers that published an event recently. */
   receiversSeen: number;

@@ -53,7 +53,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   #epoch: string | undefined;
   #keys: CoordinatorKeys | undefined;
   #clock: ClientClock = realClock;
-  #warn: (message: string) => void = (message) => console.warn(message);
+  // The client's logger when one attaches; a receiver's coordinator prefixes the lines as the client does.
+  #warn: (message: string) => void = (message) => console.warn(`[forecasting-sdk] ${message}`);
   #publishedLocally = 0;
   #listening = false;
 
@@ -71,6 +72,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       () => this.#clock.now(),
       (taskIds) => this.#forget(taskIds),
       (epoch) => this.#sawEpoch(epoch),
+      (error) => this.#link.failed(error),
     );
     this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive }, () => this.#clock);
     this.#claims = new EventClaims({ link: this.#link, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys() });
@@ -107,7 +109,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       async () => integerReply(await this.#link.eval(TAKE, [key], [asked, limit, WINDOW_MS, margin, member]), 'TAKE', 0, MAX_TAKE_WAIT_MS),
       () => undefined,
     );
-    if (wait === undefined) return this.#local.take(window, signal);
+    if (wait === undefined) return this.#takeLocally(window, signal);
     if (wait > 0) {
       try {
         await this.#clock.sleep(wait, signal);
@@ -129,6 +131,20 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     };
     await moveLate();
     return () => void moveLate();
+  }
+
+  /**
+   * A take on the process's own window while Redis is out; when Redis answers again before its turn
+   * comes, it takes from the shared window instead (the local one may have filled in a burst).
+   */
+  async #takeLocally(window: CoordinatedWindow, signal: AbortSignal | undefined): Promise<WindowEnd | void> {
+    const back = this.#link.back;
+    try {
+      await this.#local.take(window, signal ? AbortSignal.any([signal, back]) : back);
+    } catch (err) {
+      if (back.aborted && !signal?.aborted) return this.take(window, signal);
+      throw err;
+    }
   }
 
   hold(count: number, options?: HoldOptions): Promise<SlotHold> {

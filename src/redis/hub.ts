@@ -59,14 +59,19 @@ export class EventHub {
     private readonly onFinal: (taskIds: readonly string[]) => void = () => undefined,
     /** Told when a process found Redis emptied (the new epoch): the coordinator writes back its tasks' slots. */
     private readonly onRewrite: (epoch: string) => void = () => undefined,
+    /** Told when the subscriber lost Redis while the main connection is down as well. */
+    private readonly onDown: (error: unknown) => void = () => undefined,
   ) {}
 
   /** Subscribes once, in the background: until then (or while Redis is down) waits fall back to their timers. */
   start(channel: string): void {
     if (this.#subscriber) return;
     const subscriber = (this.#subscriber = this.redis.duplicate());
-    // node-redis emits connection errors here and reconnects (and resubscribes) by itself.
-    subscriber.on('error', () => undefined);
+    // node-redis emits connection errors here and reconnects (and resubscribes) by itself. When the
+    // main connection is down too, Redis is: the coordinator turns local now, not at its next command.
+    subscriber.on('error', (error: unknown) => {
+      if (this.redis.isReady === false) this.onDown(error);
+    });
     subscriber
       .connect()
       .then(() => subscriber.subscribe(channel, (text) => this.receive(text)))

@@ -98,6 +98,8 @@ export class RedisLink {
   readonly #digests = new Map<string, string>();
   #probe: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  /** Aborted when Redis answers again: what waits on local limits meanwhile goes back to the shared ones. */
+  #back = new AbortController();
 
   constructor(
     private readonly redis: RedisCommandClient,
@@ -110,6 +112,11 @@ export class RedisLink {
 
   get mode(): LinkMode {
     return this.#mode;
+  }
+
+  /** A signal that aborts once Redis answers again (at once when it answers now). */
+  get back(): AbortSignal {
+    return this.#back.signal;
   }
 
   /** Runs `shared` on Redis; on any failure turns local and answers with `local` instead, so no caller fails for Redis. */
@@ -163,6 +170,7 @@ export class RedisLink {
   failed(error: unknown): void {
     if (this.#mode === 'local') return;
     this.#mode = 'local';
+    this.#back = new AbortController();
     this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them) until it answers again.`);
     this.#schedule();
     this.on.down?.();
@@ -185,6 +193,7 @@ export class RedisLink {
     if (this.#closed) return;
     this.#mode = 'shared';
     this.warn('forecasting-sdk/redis: Redis answers again; limits are shared again.');
+    this.#back.abort();
     this.on.back?.();
   }
 }

@@ -149,11 +149,11 @@ return state
 
 /**
  * Read only. KEYS: requests, slots, beats, receivers, counters. ARGV: now, window ms, receiver ttl ms.
- * Returns {requests in window, live waiters, receivers seen, published, deduplicated, ...slot members}.
+ * Returns {requests sent in the last window (not those reserved for later), live waiters, receivers seen, published, deduplicated, ...slot members}.
  */
 export const STATS = `
 local now = tonumber(ARGV[1])
-local requests = redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), '+inf')
+local requests = redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
 local waiting = redis.call('ZCOUNT', KEYS[3], '(' .. now, '+inf')
 local receivers = redis.call('ZCOUNT', KEYS[4], '(' .. (now - tonumber(ARGV[3])), '+inf')
 local counters = redis.call('HMGET', KEYS[5], 'published', 'deduplicated')

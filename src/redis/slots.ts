@@ -133,7 +133,14 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
   // Redis is down: the queued entry goes once it answers again; the next in line finds the link local too.
   line.leave(id);
   if (queued) ctx.abandon(id);
-  await ctx.local.hold(count, signal);
+  // On local limits until Redis answers again; a hold still waiting then queues in Redis again.
+  const back = ctx.link.back;
+  try {
+    await ctx.local.hold(count, signal ? AbortSignal.any([signal, back]) : back);
+  } catch (error) {
+    if (back.aborted && !signal?.aborted) return holdSlots(ctx, asked, options);
+    throw error;
+  }
   return localHold(ctx, count);
 }
 

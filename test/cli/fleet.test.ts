@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realClock } from '../../src/core/clock.js';
 import { createRedisCoordinator, type CoordinatorStats, type RedisCoordinator } from '../../src/redis/index.js';
 import { API_KEY, KEY_HASH, useRedis } from '../redis/_setup.js';
+import { statusLines } from '../../src/cli/commands/fleet.js';
 import { ROOT, run } from './_cli.js';
 
 const redis = useRedis();
@@ -34,6 +35,18 @@ async function activity(prefix?: string): Promise<void> {
   await coordinator.finishEvent('svc:forecast.started:task_a');
   await coordinator.claimEvent('svc:forecast.started:task_a');
 }
+
+describe('the text of fleet status', () => {
+  const stats = (activeTaskIds: string[]): CoordinatorStats => ({ mode: 'shared', requestsInWindow: 0, activeSlots: activeTaskIds.length, activeTaskIds, startsWaiting: 0, receiversSeen: 0, eventsPublished: 0, eventsDeduplicated: 0 });
+  const idsLine = (ids: string[]) => statusLines(stats(ids), 'p').find((l) => l.startsWith('active task ids'));
+
+  it('cuts a long task id to 8 characters and shows ten at most, saying how many more --json lists', () => {
+    const uuids = Array.from({ length: 12 }, (_, i) => `${String(i).padStart(8, '0')}-8d8f-4a53-9a43-3f4f2a8f0c11`);
+    expect(idsLine(['task_a', uuids[0]!])).toBe('active task ids     task_a 00000000…');
+    expect(idsLine(uuids)).toBe(`active task ids     ${uuids.slice(0, 10).map((id) => `${id.slice(0, 8)}…`).join(' ')} … and 2 more (--json lists them all)`);
+    expect(idsLine([])).toBe('active task ids     -');
+  });
+});
 
 describe('forecasting fleet status', () => {
   beforeAll(async () => {
@@ -127,7 +140,7 @@ describe('forecasting fleet status', () => {
     const r = await run(['fleet', 'status', '--redis', `redis://fleet:s3cret-pass@127.0.0.1:${port}`, '--prefix', 'p']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^RedisConnectionError: could not connect to Redis at --redis \(ECONNREFUSED\)\n$/);
+    expect(r.stderr).toMatch(/^RedisConnectionError: could not connect to the Redis of --redis \(ECONNREFUSED\)\n$/);
     expect(r.stderr).not.toContain('s3cret-pass');
   });
 

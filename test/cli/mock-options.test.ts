@@ -156,6 +156,22 @@ describe('forecasting mock --manual-clock', () => {
   });
 });
 
+describe('forecasting mock --rate-limit', () => {
+  it("answers 429 rate_limit_error past the given requests a minute, as the service does", async () => {
+    const info = await mockServer(['--manual-clock', '--rate-limit', '2']);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await call(info, 'GET', '/questions')).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    const limited = await call(info, 'GET', '/questions');
+    expect(limited.body['error']).toMatchObject({ type: 'rate_limit_error' });
+  });
+
+  it('is bad usage (exit 2) unless a whole number of 1 or more', async () => {
+    const r = await run(['mock', '--rate-limit', '0'], { killAfter: 10_000 });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--rate-limit must be a whole number of at least 1/)]);
+  });
+});
+
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }

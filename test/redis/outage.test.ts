@@ -130,6 +130,66 @@ describe('Redis down', () => {
     expect(await client.zCard('{line-down}:queue')).toBe(0);
   });
 
+  it('takes from the shared window again once Redis is back, rather than wait out a local window filled in the outage', async () => {
+    const clock = testClock();
+    const { coordinator, client } = await processOn(redis, clock, { prefix: 'back-take', requestsPerMinute: 2, probeIntervalMs: 20 });
+    await redis.stop();
+    await vi.waitFor(() => expect(client.isReady).toBe(false));
+    await coordinator.take('requests');
+    await coordinator.take('requests');
+    const third = coordinator.take('requests');
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    await redis.start();
+    // The clock never moves: the local minute is not waited out.
+    await expect(third).resolves.toBeTypeOf('function');
+    expect(coordinator.mode).toBe('shared');
+    expect((await coordinator.stats()).requestsInWindow).toBe(1);
+  });
+
+  it('queues a start waiting on local limits in Redis again once it is back', async () => {
+    const clock = testClock();
+    const { coordinator, client } = await processOn(redis, clock, { prefix: 'back-hold', maxActive: 1, probeIntervalMs: 20 });
+    await redis.stop();
+    await vi.waitFor(() => expect(client.isReady).toBe(false));
+    await (await coordinator.hold(1)).bind(['t1']);
+    const second = coordinator.hold(1);
+    await redis.start();
+    // t1 was written back: the second start waits its turn in the shared queue, then goes when t1 ends.
+    await vi.waitFor(async () => expect(await coordinator.stats()).toMatchObject({ mode: 'shared', activeTaskIds: ['t1'], startsWaiting: 1 }), { timeout: 5_000 });
+    await coordinator.settle([{ taskId: 't1' }]);
+    await expect(second).resolves.toMatchObject({ count: 1 });
+  });
+
+  it('turns local as soon as its listening connection loses Redis, so waiting starts go on without a command to fail', async () => {
+    const clock = testClock();
+    const holder = await processOn(redis, clock, { prefix: 'sub-down', maxActive: 1 });
+    const { coordinator, warnings } = await processOn(redis, clock, { prefix: 'sub-down', maxActive: 1, probeIntervalMs: 20 });
+    await (await holder.coordinator.hold(1)).bind(['t1']);
+    const waiting = coordinator.hold(1);
+    const admin = await redis.client();
+    await vi.waitFor(async () => expect(await admin.pubSubNumSub('{sub-down}:events')).toEqual({ '{sub-down}:events': 2 }));
+    await redis.stop();
+    await expect(waiting).resolves.toMatchObject({ count: 1 });
+    expect(warnings[0]).toMatch(/limits now hold per process/);
+    await redis.start();
+  });
+
+  it("prefixes a receiver's warnings as a client's logger does, when no client attached", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const client = await redis.client();
+      const { createRedisCoordinator } = await import('../../src/redis/index.js');
+      const coordinator = createRedisCoordinator(client, { prefix: 'receiver-only', commandTimeoutMs: 100, probeIntervalMs: 20 });
+      await client.sendCommand(['CLIENT', 'PAUSE', '300', 'ALL']);
+      await coordinator.claimEvent('evt_x');
+      expect(warn.mock.calls[0]?.[0]).toMatch(/^\[forecasting-sdk\] forecasting-sdk\/redis: Redis did not answer/);
+      await vi.waitFor(() => expect(coordinator.mode).toBe('shared'), { timeout: 5_000 });
+      await coordinator.close();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('turns local when a command gets no answer within commandTimeoutMs', async () => {
     const clock = testClock();
     const { coordinator, warnings } = await processOn(redis, clock, { prefix: 'paused', commandTimeoutMs: 100, probeIntervalMs: 20 });

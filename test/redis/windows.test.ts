@@ -41,6 +41,18 @@ describe('shared windows', () => {
     expect((await a.coordinator.stats()).requestsInWindow).toBe(0);
   });
 
+  it('counts in stats the requests sent in the last minute, not the places reserved for later', async () => {
+    const clock = testClock();
+    const a = await processOn(redis, clock, { prefix: 'win-stats', requestsPerMinute: 1 });
+    await a.coordinator.take('requests');
+    const later = a.coordinator.take('requests');
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    expect((await a.coordinator.stats()).requestsInWindow).toBe(1);
+    clock.advanceTo(clock.nextWake()!);
+    await later;
+    expect((await a.coordinator.stats()).requestsInWindow).toBe(1);
+  });
+
   it('gives up a wait when its signal aborts', async () => {
     const clock = testClock();
     const a = await processOn(redis, clock, { prefix: 'win-abort', requestsPerMinute: 1 });

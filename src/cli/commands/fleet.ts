@@ -67,6 +67,17 @@ async function loadRedis(): Promise<typeof import('redis')> {
   }
 }
 
+/** Task ids shown in the text output; `--json` lists every one, whole. */
+const SHOWN_TASK_IDS = 10;
+
+/** The active task ids as a line a terminal keeps readable: the first ten, an id over 16 characters (a UUID) cut to 8. */
+function taskIdsLine(ids: readonly string[]): string {
+  if (ids.length === 0) return '-';
+  const shown = ids.slice(0, SHOWN_TASK_IDS).map((id) => (id.length > 16 ? `${id.slice(0, 8)}…` : id));
+  const more = ids.length - shown.length;
+  return more > 0 ? `${shown.join(' ')} … and ${more} more (--json lists them all)` : shown.join(' ');
+}
+
 /** The lines of the text output. */
 export function statusLines(stats: CoordinatorStats, prefix: string): string[] {
   return [
@@ -74,7 +85,7 @@ export function statusLines(stats: CoordinatorStats, prefix: string): string[] {
     `prefix              ${prefix}`,
     `requests in window  ${stats.requestsInWindow}`,
     `active slots        ${stats.activeSlots}`,
-    `active task ids     ${stats.activeTaskIds.length > 0 ? stats.activeTaskIds.join(' ') : '-'}`,
+    `active task ids     ${taskIdsLine(stats.activeTaskIds)}`,
     `starts waiting      ${stats.startsWaiting}`,
     `receivers seen      ${stats.receiversSeen}`,
     `events published    ${stats.eventsPublished}`,
@@ -98,7 +109,7 @@ export async function status(cmd: Command): Promise<ExitCode> {
   try {
     await redis.connect();
   } catch (err) {
-    throw new CliError(`could not connect to Redis at --redis (${(err as { code?: unknown }).code ?? (err as Error).name})`, EXIT.api, 'RedisConnectionError');
+    throw new CliError(`could not connect to the Redis of --redis (${(err as { code?: unknown }).code ?? (err as Error).name})`, EXIT.api, 'RedisConnectionError');
   }
   try {
     // No client attaches: the namespace is --prefix, or the coordinator's own from FORECASTING_API_KEY.
@@ -106,9 +117,10 @@ export async function status(cmd: Command): Promise<ExitCode> {
     const stats = await coordinator.stats();
     await coordinator.close();
     // `local`: Redis stopped answering after the connection; these would be this process's own zeros.
-    if (stats.mode === 'local') throw new CliError('Redis did not answer in time at --redis', EXIT.api, 'RedisConnectionError');
+    if (stats.mode === 'local') throw new CliError('the Redis of --redis did not answer in time', EXIT.api, 'RedisConnectionError');
     if (flags.json) json(redacted(stats));
-    else for (const line of statusLines(stats, flags.prefix ?? "derived from FORECASTING_API_KEY's hash")) out(redact(line));
+    // Secrets out of the ids first: an id cut short would keep a piece of one.
+    else for (const line of statusLines(redacted(stats), flags.prefix ?? "derived from FORECASTING_API_KEY's hash")) out(redact(line));
     return EXIT.ok;
   } finally {
     redis.destroy();

@@ -27,6 +27,7 @@ interface MockFlags {
   host?: string;
   allowLoopbackReceivers?: boolean;
   manualClock?: boolean;
+  rateLimit?: string;
 }
 
 /** `--host`: an IP address (IPv6 with or without brackets) or `localhost`; anything else is a usage error. */
@@ -88,6 +89,7 @@ export async function mock(cmd: Command): Promise<ExitCode> {
   const port = wholeNumber(flags.port, '--port', 0);
   const timeScale = positiveNumber(flags.timeScale, '--time-scale');
   const host = hostOf(flags.host);
+  const requestsPerMinute = wholeNumber(flags.rateLimit, '--rate-limit', 1);
   if (flags.manualClock && timeScale !== undefined) throw new CliError('--manual-clock and --time-scale exclude each other: a manual clock moves only when told to');
   const given = flags.openapi === undefined ? undefined : readDocument(flags.openapi);
   const { startMockServer, DEFAULT_SERVER_TIME_SCALE, ManualClock, MOCK_CONTROL_PREFIX } = await import('../../testing/index.js');
@@ -97,6 +99,7 @@ export async function mock(cmd: Command): Promise<ExitCode> {
     ...(flags.manualClock ? { clock: new ManualClock() } : { timeScale: timeScale ?? DEFAULT_SERVER_TIME_SCALE }),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.apiKey !== undefined ? { apiKeys: [{ key: flags.apiKey }] } : {}),
+    ...(requestsPerMinute !== undefined ? { rateLimit: { requestsPerMinute } } : {}),
     httpControls: true,
     webhooks: { allowLoopbackReceivers: flags.allowLoopbackReceivers === true, loopbackHint: 'start forecasting mock with --allow-loopback-receivers' },
   }).catch((err: NodeJS.ErrnoException) => {
