@@ -38,6 +38,8 @@ export function warnOnceFailed(warn: (message: string) => void): CoordinatorFail
  * abort still ends it.
  */
 async function tolerant<T>(signal: AbortSignal | undefined, work: () => Promise<T>, fallback: T, failed: () => void): Promise<T> {
+  // Aborted already: nothing to ask (a custom coordinator may not look at a signal aborted before it got it).
+  signal?.throwIfAborted();
   try {
     return await work();
   } catch (err) {

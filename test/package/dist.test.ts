@@ -28,6 +28,30 @@ describe('built package', () => {
     expect(JSON.parse(out)).toEqual({ identity: true, instance: true, client: 'function', mock: 'function' });
   });
 
+  it.each([
+    ['CommonJS', ['-e'], "const { ForecastingClient } = require('forecasting-sdk'); const { startMockServer } = require('forecasting-sdk/testing');"],
+    ['ESM', ['--input-type=module', '-e'], "import { ForecastingClient } from 'forecasting-sdk'; import { startMockServer } from 'forecasting-sdk/testing';"],
+  ])('loads the coordination steps on demand for a client with a coordinator (%s)', (_format, args, imports) => {
+    const out = run(args as string[], `${imports}
+      (async () => {
+        const mock = await startMockServer();
+        const log = [];
+        const coordinator = {
+          attach() {}, take: async (w) => { log.push('take ' + w); return () => log.push('end ' + w); },
+          hold: async (n) => { log.push('hold ' + n); return { count: n, bind: async (ids) => log.push('bind ' + ids.length), release: async () => log.push('release') }; },
+          settle: async () => {}, watch: () => () => {}, receiving: () => false, stats: async () => ({}),
+        };
+        const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, coordinator });
+        const q = await client.questions.create({ type: 'binary', title: 'A coordinated start' });
+        log.length = 0;
+        await client.forecasts.create({ questionId: q.id, runMode: 'light' });
+        console.log(log.join(', '));
+        await mock.close();
+      })();
+    `);
+    expect(out).toBe('hold 1, take requests, end requests, bind 1');
+  });
+
   it('imports cleanly as ESM with the same identity guarantees', () => {
     const out = run(['--input-type=module', '-e'], `
       import * as sdk from 'forecasting-sdk';
