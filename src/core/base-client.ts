@@ -14,6 +14,7 @@ import { buildPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, typ
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { Call, Pipeline, type AttemptStep, type CallStep } from './pipeline.js';
+import { settlingDecode, sharedBudgetStep, slotsStep, warnOnceFailed } from './pipeline-slots.js';
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordSchemas } from './pipeline-steps.js';
 import type { ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
@@ -104,18 +105,10 @@ export class BaseClient {
       // The coordinator learns the key's hash (its namespace, and the check that its clients share a key), never the key.
       const apiKey = o.apiKey;
       coordinator.attach({ keyHash: (sha256Hex) => sha256Hex(apiKey), clock: o.clock, warn: (message) => log.warn(message) });
-      // Loaded only by a client with a coordinator: the others import none of it.
-      const plain = decode;
-      const reconcile = reconcileWith?.(this);
-      const steps = import('./pipeline-slots.js').then((m) => {
-        const failed = m.warnOnceFailed((message) => log.warn(message));
-        return { budget: m.sharedBudgetStep(coordinator, failed), slots: m.slotsStep(coordinator, reconcile, failed), decode: m.settlingDecode(plain, coordinator) };
-      });
-      // A failure to load surfaces on the first call, not as an unhandled rejection.
-      steps.catch(() => undefined);
-      attempt.unshift(async (c, next) => (await steps).budget(c, next));
-      call.push(async (c, attempts) => (await steps).slots(c, attempts));
-      decode = async (c, received) => (await steps).decode(c, received);
+      const failed = warnOnceFailed((message) => log.warn(message));
+      attempt.unshift(sharedBudgetStep(coordinator, failed));
+      call.push(slotsStep(coordinator, reconcileWith?.(this), failed));
+      decode = settlingDecode(decode, coordinator);
     } else if (o.requestsPerMinute) attempt.unshift(budgetStep(new RequestBudget(o.requestsPerMinute, o.clock)));
     this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules }, { prepare: prepareStep(headers, auth), call, attempt, decode });
   }

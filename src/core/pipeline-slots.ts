@@ -28,7 +28,7 @@ export function warnOnceFailed(warn: (message: string) => void): CoordinatorFail
     if (warned.has(what)) return;
     warned.add(what);
     const left = what === 'take' ? 'the shared request budget' : 'the shared active-forecast slots';
-    warn(`[forecasting-sdk] the coordinator's ${what}() failed; calls go on without ${left} while it fails (this warning is shown once).`);
+    warn(`the coordinator's ${what}() failed; calls go on without ${left} while it fails (this warning is shown once).`);
   };
 }
 

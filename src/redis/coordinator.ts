@@ -47,8 +47,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #line = new WaitingLine();
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
   readonly #owned = new Set<string>();
-  /** Queued holds that went on local limits during an outage: their queue entries go when Redis is back. */
-  readonly #abandoned = new Set<string>();
+  /** Holds that went on local limits after a try was sent (id → count): their traces go when Redis is back. */
+  readonly #abandoned = new Map<string, number>();
   /** The epoch of the data this process last saw in Redis (see the HOLD script). */
   #epoch: string | undefined;
   #keys: CoordinatorKeys | undefined;
@@ -71,7 +71,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       redis,
       () => this.#clock.now(),
       (taskIds) => this.#forget(taskIds),
-      (epoch) => this.#sawEpoch(epoch),
+      (epoch) => void this.#confirmEpoch(epoch),
       (error) => this.#link.failed(error),
     );
     this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive }, () => this.#clock);
@@ -276,15 +276,21 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   /** Redis answers again: the queue entries of holds that went local leave, and this process's slots are written back. */
   async #back(): Promise<void> {
     const keys = this.#resolveKeys();
+    // Written first, before any start waiting on local limits tries Redis again (its try comes a tick later).
+    const written = this.#writeBack([...this.#owned]);
     const left = [...this.#abandoned];
     this.#abandoned.clear();
     if (left.length > 0) {
+      const ids = left.map(([id]) => id);
+      // A late try may have queued the hold, or granted it pending slots nobody will bind.
+      const pending = left.flatMap(([id, count]) => Array.from({ length: count }, (_, i) => `p:${id}:${i + 1}`));
       await this.#link.either(async () => {
-        integerReply(await this.#link.send(['ZREM', keys.queue, ...left]), 'ZREM');
-        integerReply(await this.#link.send(['ZREM', keys.beats, ...left]), 'ZREM');
+        integerReply(await this.#link.send(['ZREM', keys.queue, ...ids]), 'ZREM');
+        integerReply(await this.#link.send(['ZREM', keys.beats, ...ids]), 'ZREM');
+        integerReply(await this.#link.send(['ZREM', keys.slots, ...pending]), 'ZREM');
       }, () => undefined);
     }
-    await this.#writeBack([...this.#owned]);
+    await written;
   }
 
   /**
@@ -296,6 +302,13 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     const before = this.#epoch;
     this.#epoch = epoch;
     if (before !== undefined && before !== epoch) void this.#writeBack([...this.#owned]);
+  }
+
+  /** A `rewrite` told on the channel counts only when Redis holds that epoch: anyone on the prefix can publish. */
+  async #confirmEpoch(epoch: string): Promise<void> {
+    if (this.#epoch === epoch) return;
+    const held = await this.#link.either(async () => await this.#link.send(['GET', this.#resolveKeys().epoch]), () => undefined);
+    if (held === epoch) this.#sawEpoch(epoch);
   }
 
   #forget(taskIds: readonly string[]): void {
@@ -321,7 +334,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       line: this.#line,
       own: (taskIds, onLocalLimits) => this.#own(taskIds, onLocalLimits),
       sawEpoch: (epoch) => this.#sawEpoch(epoch),
-      abandon: (holdId) => void this.#abandoned.add(holdId),
+      abandon: (holdId, count) => void this.#abandoned.set(holdId, count),
     };
   }
 }

@@ -84,6 +84,11 @@ export type LinkMode = 'shared' | 'local';
 
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
 
+/** A failure this soon (real ms) after Redis came back belongs to the same outage. */
+const FLAP_MS = 10_000;
+/** The longest wait between probes while Redis keeps failing right after it came back. */
+const MAX_PROBE_MS = 60_000;
+
 /** A reason safe to log: an error code (`ECONNREFUSED`) or class name, never a message (it may carry the URL). */
 function reasonOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -100,6 +105,9 @@ export class RedisLink {
   #closed = false;
   /** Aborted when Redis answers again: what waits on local limits meanwhile goes back to the shared ones. */
   #back = new AbortController();
+  /** When Redis last came back (real time), and how many times in a row it failed again soon after. */
+  #backAt = -Infinity;
+  #flaps = 0;
 
   constructor(
     private readonly redis: RedisCommandClient,
@@ -166,12 +174,19 @@ export class RedisLink {
     clearTimeout(this.#probe);
   }
 
-  /** Turns local after a failed command (once per outage: one warning) and starts the probe. */
+  /**
+   * Turns local after a failed command (once per outage: one warning) and starts the probe. A Redis
+   * that fails again soon after it came back (it answers PING, not the scripts: a wrong key type, an
+   * ACL, a replica) is one outage, not many: no new warning, and the probe backs off, doubling up to
+   * a minute, so waiting calls do not bounce between local and shared limits.
+   */
   failed(error: unknown): void {
     if (this.#mode === 'local') return;
     this.#mode = 'local';
     this.#back = new AbortController();
-    this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them) until it answers again.`);
+    const flapping = Date.now() - this.#backAt < FLAP_MS;
+    this.#flaps = flapping ? this.#flaps + 1 : 0;
+    if (!flapping) this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them) until it answers again.`);
     this.#schedule();
     this.on.down?.();
   }
@@ -179,7 +194,8 @@ export class RedisLink {
   // Real time on purpose: a probe on the client's clock would move a manual mock clock by itself.
   #schedule(): void {
     if (this.#closed) return;
-    this.#probe = setTimeout(() => void this.#tryBack(), this.probeIntervalMs);
+    const delay = Math.min(this.probeIntervalMs * 2 ** this.#flaps, Math.max(this.probeIntervalMs, MAX_PROBE_MS));
+    this.#probe = setTimeout(() => void this.#tryBack(), delay);
     this.#probe.unref?.();
   }
 
@@ -192,7 +208,9 @@ export class RedisLink {
     }
     if (this.#closed) return;
     this.#mode = 'shared';
-    this.warn('forecasting-sdk/redis: Redis answers again; limits are shared again.');
+    // Said once per outage: the "did not answer" of a flap was not said either.
+    if (this.#flaps === 0) this.warn('forecasting-sdk/redis: Redis answers again; limits are shared again.');
+    this.#backAt = Date.now();
     this.#back.abort();
     this.on.back?.();
   }

@@ -47,8 +47,12 @@ export interface SlotContext {
   own(taskIds: readonly string[], onLocalLimits: boolean): void;
   /** Told the epoch each try saw: a new one means Redis lost its data, and the slots are written back. */
   sawEpoch(epoch: string): void;
-  /** A queued hold that went on local limits: its queue entry is removed once Redis answers again. */
-  abandon(holdId: string): void;
+  /**
+   * A hold that went on local limits after a try was sent: that try may still run in Redis (a command
+   * that timed out is not a command undone), so its queue entry and pending slots are removed once
+   * Redis answers again.
+   */
+  abandon(holdId: string, count: number): void;
 }
 
 /** Most held tasks one reconcile asks the service about (a sample when more are held): a bounded number of list requests. */
@@ -74,6 +78,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
   const gate = ctx.reconciling;
   const line = ctx.line;
   let queued = false;
+  let tried = false;
   try {
     for (;;) {
       if (ctx.link.mode === 'local') break;
@@ -89,6 +94,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       let waiting = 0;
       let place = 0;
       try {
+        tried = true;
         const args = [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ...renewed(line, id)];
         const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq, keys.epoch], args), 'HOLD', 5);
         granted = integerReply(reply[0], 'HOLD', 0, 1) === 1;
@@ -132,7 +138,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
   }
   // Redis is down: the queued entry goes once it answers again; the next in line finds the link local too.
   line.leave(id);
-  if (queued) ctx.abandon(id);
+  if (tried) ctx.abandon(id, count);
   // On local limits until Redis answers again; a hold still waiting then queues in Redis again.
   const back = ctx.link.back;
   try {

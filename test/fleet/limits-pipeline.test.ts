@@ -120,6 +120,7 @@ describe('active-forecast slots around a start', () => {
     expect(warnings).toHaveLength(2);
     expect(warnings.join('\n')).toMatch(/take\(\) failed[^]*hold\(\) failed|hold\(\) failed[^]*take\(\) failed/);
     for (const w of warnings) {
+      expect(w).toMatch(/^\[forecasting-sdk\] the coordinator's (take|hold)\(\) failed/);
       expect(w).not.toContain(KEY);
       expect(w).not.toContain('10.0.0.1');
     }

@@ -31,7 +31,7 @@ describe('built package', () => {
   it.each([
     ['CommonJS', ['-e'], "const { ForecastingClient } = require('forecasting-sdk'); const { startMockServer } = require('forecasting-sdk/testing');"],
     ['ESM', ['--input-type=module', '-e'], "import { ForecastingClient } from 'forecasting-sdk'; import { startMockServer } from 'forecasting-sdk/testing';"],
-  ])('loads the coordination steps on demand for a client with a coordinator (%s)', (_format, args, imports) => {
+  ])('runs a client with a coordinator from the built package (%s)', (_format, args, imports) => {
     const out = run(args as string[], `${imports}
       (async () => {
         const mock = await startMockServer();

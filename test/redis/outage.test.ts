@@ -190,6 +190,52 @@ describe('Redis down', () => {
     }
   });
 
+  it('takes out what a hold try that timed out did once Redis ran it late (a pending slot nobody binds)', async () => {
+    const clock = testClock();
+    const { coordinator } = await processOn(redis, clock, { prefix: 'late-try', maxActive: 2, commandTimeoutMs: 300, probeIntervalMs: 20 });
+    // Redis knows the script (a first start), so the late try runs it as sent.
+    await (await coordinator.hold(1)).release();
+    const admin = await redis.client();
+    // Writes wait 1 s on the server: the try times out here, and Redis runs it later all the same.
+    await admin.sendCommand(['CLIENT', 'PAUSE', '1000', 'WRITE']);
+    const hold = await coordinator.hold(1);
+    await hold.bind(['taskA']);
+    expect(coordinator.mode).toBe('local');
+    await vi.waitFor(async () => expect(await coordinator.stats()).toMatchObject({ mode: 'shared', activeSlots: 1, activeTaskIds: ['taskA'] }), { timeout: 5_000 });
+  });
+
+  it('counts a Redis that answers PING but not the scripts as one outage: one warning each way, and the probe backs off', async () => {
+    const clock = testClock();
+    const { coordinator, client, warnings } = await processOn(redis, clock, { prefix: 'flap', maxActive: 1, probeIntervalMs: 20 });
+    const admin = await redis.client();
+    // A key of the wrong type (anyone on the prefix can write one): every HOLD fails, PING still answers.
+    await admin.hSet('{flap}:epoch', 'x', '1');
+    await (await coordinator.hold(1)).bind(['t1']);
+    const controller = new AbortController();
+    const second = coordinator.hold(1, { signal: controller.signal });
+    const pings = vi.spyOn(client, 'sendCommand');
+    await vi.waitFor(() => expect(pings.mock.calls.filter(([args]) => args[0] === 'PING').length).toBeGreaterThanOrEqual(5), { timeout: 5_000 });
+    expect(warnings).toHaveLength(2);
+    controller.abort(new Error('done'));
+    await expect(second).rejects.toThrow('done');
+    await admin.del('{flap}:epoch');
+  });
+
+  it('ignores a rewrite told on the channel for an epoch Redis does not hold (anyone on the prefix can publish one)', async () => {
+    const clock = testClock();
+    const { coordinator, client } = await processOn(redis, clock, { prefix: 'forged', maxActive: 5 });
+    await (await coordinator.hold(1)).bind(['t1']);
+    const admin = await redis.client();
+    await vi.waitFor(async () => expect(await admin.pubSubNumSub('{forged}:events')).toEqual({ '{forged}:events': 1 }));
+    // The slot goes without this process hearing of it; a write-back would bring it back.
+    await admin.zRem('{forged}:slots', 't:t1');
+    const sent = vi.spyOn(client, 'sendCommand');
+    await admin.publish('{forged}:events', JSON.stringify({ notices: [], freed: 0, receiver: false, rewrite: 'not-the-epoch' }));
+    await vi.waitFor(() => expect(sent.mock.calls.some(([args]) => args[0] === 'GET')).toBe(true));
+    expect(sent.mock.calls.some(([args]) => args[0] === 'ZADD')).toBe(false);
+    expect((await coordinator.stats()).activeSlots).toBe(0);
+  });
+
   it('turns local when a command gets no answer within commandTimeoutMs', async () => {
     const clock = testClock();
     const { coordinator, warnings } = await processOn(redis, clock, { prefix: 'paused', commandTimeoutMs: 100, probeIntervalMs: 20 });
