@@ -54,7 +54,8 @@ async function connectedCoordinator() {
 /** A worker process: createAndWait for each of its questions, FLEET_CONCURRENCY at a time. */
 async function worker() {
   const { redis, coordinator } = await connectedCoordinator();
-  const client = new ForecastingClient({ apiKey: env('FLEET_KEY'), baseURL: env('FLEET_URL'), clock: mockTime(), coordinator, logLevel: 'off' });
+  // Warnings show: a Redis outage (limits per process meanwhile) explains a 429.
+  const client = new ForecastingClient({ apiKey: env('FLEET_KEY'), baseURL: env('FLEET_URL'), clock: mockTime(), coordinator, logLevel: 'warn' });
   if (env('FLEET_RECEIVER') === '1') for (let i = 0; !coordinator.receiving() && i < 500; i++) await new Promise((r) => setTimeout(r, 10));
   const ids = JSON.parse(env('FLEET_QUESTIONS'));
   let next = 0;

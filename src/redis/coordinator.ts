@@ -18,6 +18,12 @@ import { PUBLISH, SETTLE, STATS, TAKE } from './scripts.js';
 import { holdSlots, type SlotContext } from './slots.js';
 
 const WINDOW_MS = 60_000;
+/** Most in-flight entries one take moves (a bound on the script's arguments). */
+const MAX_BUMPED = 500;
+/** Most times a take checks a reserved place again (each check waits out a new one); then it goes. */
+const MAX_TAKE_CHECKS = 10;
+/** The longest an attempt counts as in flight without its end told. */
+const MAX_FLIGHT_MS = 10 * 60_000;
 /** Most started tasks a process remembers for writing back after an outage (far above any `maxActive`). */
 const MAX_OWNED = 10_000;
 /** The longest wait a take can be given: a day of reservations ahead is no answer but a broken window. */
@@ -45,6 +51,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   #keyHash: string | undefined;
   readonly #reconciling = { last: -Infinity, running: false };
   readonly #line = new WaitingLine();
+  /** This process's requests sent and not yet ended (member → its window and when it was last counted). */
+  readonly #inFlight = new Map<string, { key: string; counted: number; since: number }>();
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
   readonly #owned = new Set<string>();
   /** Holds that went on local limits after a try was sent (id → count): their traces go when Redis is back. */
@@ -103,14 +111,18 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     const margin = this.#options.windowMarginMs;
     signal?.throwIfAborted();
     const member = randomUUID();
-    const asked = this.#clock.now();
-    // A wait is at most the window's length in entries ahead (each a minute and a margin later): any other reply is no wait.
-    const wait = await this.#link.either(
-      async () => integerReply(await this.#link.eval(TAKE, [key], [asked, limit, WINDOW_MS, margin, member]), 'TAKE', 0, MAX_TAKE_WAIT_MS),
-      () => undefined,
-    );
-    if (wait === undefined) return this.#takeLocally(window, signal);
-    if (wait > 0) {
+    // A place reserved for later is taken again when it comes due: the entries it waited for may
+    // have moved later meanwhile (answers that came late). Each waiter wakes at its own time: no herd.
+    let at = this.#clock.now();
+    for (let check = 0; check < MAX_TAKE_CHECKS; check++) {
+      const late = this.#stillInFlight(key, at);
+      // A wait is at most the window's length in entries ahead (each a minute and a margin later): any other reply is no wait.
+      const wait = await this.#link.either(
+        async () => integerReply(await this.#link.eval(TAKE, [key], [at, limit, WINDOW_MS, margin, member, ...late]), 'TAKE', 0, MAX_TAKE_WAIT_MS),
+        () => undefined,
+      );
+      if (wait === undefined) return this.#takeLocally(window, signal);
+      if (wait === 0) break;
       try {
         await this.#clock.sleep(wait, signal);
       } catch (err) {
@@ -118,19 +130,42 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
         await this.#link.either(async () => void (await this.#link.send(['ZREM', key, member])), () => undefined);
         throw err;
       }
+      at = this.#clock.now();
     }
     // Counted at its place, but the request leaves now, and the service counts it when it arrives, by
     // the end of the attempt at the latest: when either is late (a busy Redis or event loop, a burst
     // of takers), the entry moves there, so it stays in the window as long as the service's count does.
-    let counted = asked + wait;
+    const flight = { key, counted: at, since: at };
     const moveLate = async (): Promise<void> => {
       const now = this.#clock.now();
-      if (now - counted <= margin / 2) return;
-      counted = now;
+      if (now - flight.counted <= margin / 2) return;
+      flight.counted = now;
       await this.#link.either(async () => void (await this.#link.send(['ZADD', key, 'XX', String(now), member])), () => undefined);
     };
     await moveLate();
-    return () => void moveLate();
+    // Until it ends, this process's next takes keep the entry counted (an attempt may outlast a minute).
+    this.#inFlight.set(member, flight);
+    return () => {
+      this.#inFlight.delete(member);
+      void moveLate();
+    };
+  }
+
+  /** This process's requests on `key` still in flight and counted over a third of a window ago: moved to `now` by the next take. */
+  #stillInFlight(key: string, now: number): string[] {
+    const late: string[] = [];
+    for (const [member, flight] of this.#inFlight) {
+      // An end never told (a take used without its hook, an attempt lost): kept counted ten minutes at most.
+      if (now - flight.since > MAX_FLIGHT_MS) {
+        this.#inFlight.delete(member);
+        continue;
+      }
+      if (flight.key !== key || now - flight.counted < WINDOW_MS / 3) continue;
+      flight.counted = now;
+      late.push(member);
+      if (late.length >= MAX_BUMPED) break;
+    }
+    return late;
   }
 
   /**

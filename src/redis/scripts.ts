@@ -9,7 +9,10 @@
 
 /**
  * One take of a sliding one-minute window. KEYS: the window (sorted set: member a unique id, score
- * the time its request counts from). ARGV: now, limit, window, margin, member. A request counts for
+ * the time its request counts from). ARGV: now, limit, window, margin, member, then the members of
+ * the caller's requests still in flight and counted a while ago, moved to now first (the service may
+ * count them only when they arrive). A member already in the window (a reservation come due) is
+ * taken again: the entries it waited for may have moved later since (answers that came late). A request counts for
  * the window and the margin (another process's clock, or the network, may put it that much later at
  * the service). With room, the member is added at `now` and 0 returned; without, it is added at the
  * first time with room (when the entry `limit` places back leaves) and the wait until then is
@@ -20,6 +23,15 @@ local now = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local margin = tonumber(ARGV[4])
+if #ARGV > 5 then
+  local late = {}
+  for i = 6, #ARGV do
+    late[#late + 1] = now
+    late[#late + 1] = ARGV[i]
+  end
+  redis.call('ZADD', KEYS[1], 'XX', unpack(late))
+end
+redis.call('ZREM', KEYS[1], ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window - margin)
 local n = redis.call('ZCARD', KEYS[1])
 if n < limit then

@@ -8,7 +8,8 @@ const redis = useRedis();
 /** Runs `takes` to the end, moving the clock to the next wake-up whenever every taker is done or asleep. */
 async function drive(clock: TestClock, takes: (() => Promise<unknown>)[]): Promise<number[]> {
   const times: number[] = [];
-  const all = Promise.all(takes.map((take) => take().then(() => void times.push(clock.now()))));
+  // Each request is answered at once (its end told), as the client does after every attempt.
+  const all = Promise.all(takes.map((take) => take().then((ended) => void (times.push(clock.now()), typeof ended === 'function' && ended()))));
   while (times.length < takes.length) {
     await vi.waitFor(() => expect(times.length + clock.sleepers).toBe(takes.length));
     const next = clock.nextWake();
@@ -44,7 +45,7 @@ describe('shared windows', () => {
   it('counts in stats the requests sent in the last minute, not the places reserved for later', async () => {
     const clock = testClock();
     const a = await processOn(redis, clock, { prefix: 'win-stats', requestsPerMinute: 1 });
-    await a.coordinator.take('requests');
+    ((await a.coordinator.take('requests')) as () => void)();
     const later = a.coordinator.take('requests');
     await vi.waitFor(() => expect(clock.sleepers).toBe(1));
     expect((await a.coordinator.stats()).requestsInWindow).toBe(1);
@@ -82,10 +83,46 @@ describe('shared windows', () => {
     await next;
   });
 
+  it('checks a reserved place again when it comes due: a request answered late since keeps it waiting', async () => {
+    const clock = testClock();
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'win-recheck', requestsPerMinute: 1 }), processOn(redis, clock, { prefix: 'win-recheck', requestsPerMinute: 1 })]);
+    const start = clock.now();
+    const ended = (await a.coordinator.take('requests')) as () => void;
+    const next = b.coordinator.take('requests');
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    expect(clock.nextWake()).toBe(start + 60_250);
+    // a's answer comes 30 s later: the service may have counted it then.
+    clock.advanceTo(start + 30_000);
+    ended();
+    await vi.waitFor(async () => expect((await b.coordinator.stats()).requestsInWindow).toBe(1));
+    clock.advanceTo(start + 60_250);
+    await vi.waitFor(() => expect(clock.nextWake()).toBe(start + 90_250));
+    clock.advanceTo(start + 90_250);
+    await next;
+  });
+
+  it('keeps a request still in flight counted past its minute: the next take of its process moves it to now', async () => {
+    const clock = testClock();
+    const a = await processOn(redis, clock, { prefix: 'win-flight', requestsPerMinute: 2 });
+    const start = clock.now();
+    await a.coordinator.take('requests'); // never answered yet
+    ((await a.coordinator.take('requests')) as () => void)();
+    clock.advanceTo(start + 61_000);
+    // The first is still in flight: this take moves it to now, so only the answered one's place frees.
+    ((await a.coordinator.take('requests')) as () => void)();
+    expect((await a.coordinator.stats()).requestsInWindow).toBe(2);
+    const fourth = a.coordinator.take('requests');
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    expect(clock.nextWake()! - clock.now()).toBeGreaterThan(59_000);
+    clock.advanceTo(clock.nextWake()!);
+    await fourth;
+  });
+
   it("still counts a request exactly a minute old: the margin covers another process's clock and the network", async () => {
     const clock = testClock();
     const a = await processOn(redis, clock, { prefix: 'win-margin', requestsPerMinute: 1 });
-    await a.coordinator.take('requests');
+    // Answered at once: it counts from when it was sent.
+    ((await a.coordinator.take('requests')) as () => void)();
     clock.advanceTo(clock.now() + 60_000);
     const next = a.coordinator.take('requests');
     // At exactly 60 s the first one still counts; the second waits out the margin.
