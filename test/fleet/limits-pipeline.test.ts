@@ -97,6 +97,11 @@ describe('active-forecast slots around a start', () => {
     server.use(http.post(`${BASE}/forecasts`, () => apiError(409, 'forecast_already_running')));
     await expect(client.forecasts.create({ questionId: 'q1' })).rejects.toMatchObject({ status: 409 });
     expect(coordinator.log).toEqual(['hold 1', 'take requests', 'POST /forecasts', 'release']);
+    // A 400 is a refusal too (the lowest 4xx).
+    coordinator.log.length = 0;
+    server.use(http.post(`${BASE}/forecasts`, () => apiError(400, 'invalid_request_error')));
+    await expect(client.forecasts.create({ questionId: 'q1' })).rejects.toMatchObject({ status: 400 });
+    expect(coordinator.log).toEqual(['hold 1', 'take requests', 'POST /forecasts', 'release']);
   });
 
   it('keeps the slots pending when the start may have reached the service (a 5xx, a broken connection): the coordinator frees them later', async () => {
