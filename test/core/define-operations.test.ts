@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { defineOperations } from '../../src/core/operation.js';
 
 const scopes = { read: 'things:read', write: 'things:write' } as const;
-const ops = defineOperations(
+/** Declared inside each test (not once for the file), so each test sees the code as it runs then. */
+const declare = () => defineOperations(
   'things',
   {
     list: { method: 'GET', path: '/things' },
@@ -20,21 +21,25 @@ const ops = defineOperations(
 
 describe('defineOperations', () => {
   it('names each operation namespace.name, and lists its path parameters in order', () => {
+    const ops = declare();
     expect(ops.part.sdkMethod).toBe('things.part');
     expect(ops.part.pathParams).toEqual(['thing_id', 'part_id']);
     expect(ops.list.pathParams).toEqual([]);
   });
 
   it('splits the path into literal parts and parameter names, alternately', () => {
+    const ops = declare();
     expect(ops.part.pathParts).toEqual(['/things/', 'thing_id', '/parts/', 'part_id', '']);
     expect(ops.list.pathParts).toEqual(['/things']);
   });
 
   it("takes the group's read scope for a GET and its write scope otherwise, unless the row states one", () => {
+    const ops = declare();
     expect([ops.retrieve.scope, ops.update.scope, ops.special.scope]).toEqual(['things:read', 'things:write', 'things:read']);
   });
 
   it('reserves for a path parameter the literal segments other paths have at its place behind the same prefix', () => {
+    const ops = declare();
     expect([...(ops.retrieve.reservedSegments.get('thing_id') ?? [])]).toEqual(['archived']);
     // Behind /things/{thing_id}/parts/, "latest" is another operation's, not a part id.
     expect([...(ops.part.reservedSegments.get('part_id') ?? [])]).toEqual(['latest']);
