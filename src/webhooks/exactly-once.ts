@@ -112,33 +112,38 @@ function within<T>(ms: number, call: () => Promise<T>): Promise<T> {
 /**
  * The receiver's guard around `coordinator`; without one, every event is a first delivery and
  * nothing is published. A call of the coordinator that rejects, or does not answer within
- * `timeoutMs`, is warned about once (and again only after a call succeeded since), and counts as
+ * `timeoutMs`, is warned about once (and again only once every kind of call that failed has succeeded since), and counts as
  * "a first delivery". @internal
  */
 export function exactlyOnce(coordinator: EventCoordinator | undefined, logger: Pick<Logger, 'warn'>, timeoutMs = COORDINATOR_TIMEOUT_MS): ExactlyOnce {
   if (!coordinator) return { begin: () => Promise.resolve('first'), finish: () => Promise.resolve(), fail: () => Promise.resolve() };
-  let warned = false;
-  const guarded = async <T>(call: () => Promise<T>, fallback: T): Promise<T> => {
+  // The kinds of call failing now: one warning when the first starts failing, none while any still
+  // fails (a coordinator that publishes but cannot claim would otherwise warn on every event).
+  const failing = new Set<string>();
+  const guarded = async <T>(kind: string, call: () => Promise<T>, fallback: T): Promise<T> => {
     try {
       const result = await within(timeoutMs, call);
-      warned = false;
+      failing.delete(kind);
       return result;
     } catch (error) {
-      if (!warned) {
-        warned = true;
+      if (failing.size === 0) {
         logger.warn(`[forecasting-sdk] webhook coordinator failed (${reasonOf(error)}): events are handled without it (a repeat delivery may run the handler again, waiters elsewhere poll) until it answers again.`);
       }
+      failing.add(kind);
       return fallback;
     }
   };
   return {
     async begin(event) {
-      const [, claim] = await Promise.all([guarded(() => coordinator.publish(eventNotice(event)), undefined), guarded((): Promise<EventClaim> => coordinator.claimEvent(claimKeyOf(event)), 'claimed')]);
+      const [, claim] = await Promise.all([
+        guarded('publish', () => coordinator.publish(eventNotice(event)), undefined),
+        guarded('claim', (): Promise<EventClaim | undefined> => coordinator.claimEvent(claimKeyOf(event)), undefined),
+      ]);
       // A coordinator of another make that answers something else: handled as a first delivery.
-      return Object.hasOwn(DELIVERY_OF, claim) ? DELIVERY_OF[claim] : 'first';
+      return claim !== undefined && Object.hasOwn(DELIVERY_OF, claim) ? DELIVERY_OF[claim] : 'first';
     },
-    finish: (event) => guarded(() => coordinator.finishEvent(claimKeyOf(event)), undefined),
-    fail: (event) => guarded(() => coordinator.unclaimEvent(claimKeyOf(event)), undefined),
+    finish: (event) => guarded('finish', () => coordinator.finishEvent(claimKeyOf(event)), undefined),
+    fail: (event) => guarded('unclaim', () => coordinator.unclaimEvent(claimKeyOf(event)), undefined),
   };
 }
 
