@@ -52,6 +52,7 @@ function wakeableSleep(clock: Pick<ClientClock, 'sleep'>, ms: number, signal: Ab
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const inner = new AbortController();
+    // Stryker disable next-line OptionalChaining: called only by the signal's own abort event, so the signal is there.
     const onAbort = () => inner.abort(signal?.reason);
     const done = () => {
       setWake(undefined);
@@ -70,7 +71,8 @@ function wakeableSleep(clock: Pick<ClientClock, 'sleep'>, ms: number, signal: Ab
       },
       (err: unknown) => {
         done();
-        if (err !== WOKEN) reject(err);
+        // Rejected with WOKEN: the promise resolved already, so this changes nothing.
+        reject(err);
       },
     );
   });
@@ -159,11 +161,10 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
         const k = known.get(id);
         return !k || announced.has(id) || left(k, now, receivingNow) === 0;
       });
-      if (due.length > 0) {
-        const told = new Set(due.filter((id) => announced.has(id)));
-        const read = await readTasks(source, due);
-        await settle(due.map((id) => record(id, read.found.get(id)!, read.told, told.has(id))));
-      }
+      // With nothing due, this reads nothing and settles nothing.
+      const told = new Set(due.filter((id) => announced.has(id)));
+      const read = await readTasks(source, due);
+      await settle(due.map((id) => record(id, read.found.get(id)!, read.told, told.has(id))));
       const after = clock.now();
       const stillReceiving = receiving();
       return ids.map((id) => {

@@ -260,10 +260,102 @@ describe('a tracker with a coordinator', () => {
   });
 });
 
+describe('a tracker with a coordinator, at its edges', () => {
+  /** Whether `promise` is still pending once the queued callbacks ran. */
+  const pending = async (promise: Promise<unknown>) => {
+    const marker = Symbol('pending');
+    await new Promise((r) => setTimeout(r, 0));
+    return (await Promise.race([promise, Promise.resolve(marker)])) === marker;
+  };
+
+  it('watches each task once, however many rounds and follows name it, and never an empty list', async () => {
+    const { src } = source({ a: 'running', b: 'running' }, [], 100);
+    const c = coordination(true);
+    const asked: string[][] = [];
+    const watch = c.coordinator.watch.bind(c.coordinator);
+    c.coordinator.watch = (ids, onFinal) => (asked.push([...ids]), watch(ids, onFinal));
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    await tracker.round(['a']);
+    await tracker.round(['a', 'b']);
+    tracker.follow(['a', 'b']);
+    await tracker.seen('b', { id: 'b', status: 'running' }, undefined);
+    expect(asked).toEqual([['a'], ['b']]);
+  });
+
+  it('watches a task first seen by a single read, so its final event wakes the sleep', async () => {
+    const { src } = source({}, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    await tracker.seen('a', { id: 'a', status: 'running' }, undefined);
+    c.tell('a');
+    await expect(tracker.sleep(600_000, undefined)).resolves.toBe('woken');
+  });
+
+  it('is not woken by a final event of a task it already read final', async () => {
+    const { src } = source({ a: 'completed', b: 'running' }, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    await tracker.round(['a', 'b']);
+    c.tell('a');
+    expect(await pending(tracker.sleep(600_000, undefined))).toBe(true);
+  });
+
+  it('settles nothing after a round in which no task was final', async () => {
+    const { src } = source({ a: 'running' }, [], 100);
+    const asked: number[] = [];
+    const c = coordination(true);
+    c.coordinator.settle = async (notices) => void asked.push(notices.length);
+    await coordinatedTracker(src, heldClock(), c).round(['a']);
+    expect(asked).toEqual([]);
+  });
+
+  it("reads a task told final but read running again at the service's pace, not the safety cadence", async () => {
+    const { src } = source({ a: 'running' }, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    expect((await tracker.round(['a']))[0]!.waitMs).toBe(600_000);
+    c.tell('a');
+    expect((await tracker.round(['a']))[0]!.waitMs).toBe(120_000);
+  });
+
+  it('rejects a sleep asked with an aborted signal at once, without sleeping', async () => {
+    const clock = heldClock();
+    const tracker = coordinatedTracker(source({}).src, clock, coordination(true));
+    await expect(tracker.sleep(1000, AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
+    expect(clock.slept).toEqual([]);
+  });
+
+  it('removes its abort listener once a sleep ends, woken or slept out', async () => {
+    const added: unknown[] = [];
+    const removed: unknown[] = [];
+    const signal = {
+      aborted: false,
+      addEventListener: (type: string, listener: unknown, options: unknown) => void added.push([type, listener, options]),
+      removeEventListener: (type: string, listener: unknown) => void removed.push([type, listener]),
+    } as unknown as AbortSignal;
+    const { src } = source({ a: 'running' }, [], 100);
+    const c = coordination(true);
+    const tracker = coordinatedTracker(src, heldClock(), c);
+    await tracker.round(['a']);
+    const woken = tracker.sleep(600_000, signal);
+    c.tell('a');
+    await expect(woken).resolves.toBe('woken');
+    const slept = coordinatedTracker(src, { now: () => 0, sleep: async () => {} }, c).sleep(5, signal);
+    await expect(slept).resolves.toBeUndefined();
+    expect(added).toHaveLength(2);
+    for (const [i, [type, listener, options]] of (added as [string, unknown, unknown][]).entries()) {
+      expect([type, options]).toEqual(['abort', { once: true }]);
+      expect(removed.some((r) => (r as unknown[])[0] === 'abort' && (r as unknown[])[1] === listener), `listener ${i} removed`).toBe(true);
+    }
+  });
+});
+
 describe('the safety wait', () => {
   it("is the cadence at the spec's pace, shrunk as the service's stated waits are, never under the stated wait", () => {
     expect(safetyWait(600_000, 120_000, 120_000)).toBe(600_000);
     expect(safetyWait(600_000, undefined, 120_000)).toBe(600_000);
+    // A state with no wait of its own (0): the cadence as is.
+    expect(safetyWait(600_000, 0, 0)).toBe(600_000);
     // The mock's fast clock states 1 s for the running 120 s.
     expect(safetyWait(600_000, 1000, 120_000)).toBe(5000);
     expect(safetyWait(60_000, 120_000, 120_000)).toBe(120_000);
