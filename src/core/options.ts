@@ -146,9 +146,9 @@ export interface ResolvedOptions {
   coordinatedPollInterval: number;
 }
 
+/** An environment variable, where the runtime has `process.env` (an empty one counts as unset by the callers). */
 function env(name: string): string | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
-  return value === '' ? undefined : value;
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
 }
 
 export { MAX_TIMER_MS } from './sleep.js';
@@ -245,10 +245,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (coordinator !== undefined && !COORDINATOR_METHODS.every((m) => typeof coordinator?.[m] === 'function')) {
     throw new ValidationError(`must be a coordinator (with ${COORDINATOR_METHODS.join(', ')}), such as createRedisCoordinator(redis)`, 'coordinator');
   }
-  const perMinute = rateLimit ? rateLimit.requestsPerMinute : undefined;
-  if (perMinute !== undefined && !(typeof perMinute === 'number' && Number.isFinite(perMinute) && perMinute > 0)) {
-    throw new ValidationError(`must be a number > 0, got ${describe(perMinute)}`, 'rateLimit.requestsPerMinute');
-  }
+  const perMinute = rateLimit === undefined ? undefined : checkRateLimit(rateLimit);
   return {
     apiKey,
     baseURL: checkBaseURL(baseURL),
@@ -267,6 +264,16 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     coordinator,
     coordinatedPollInterval: options.coordinatedPollInterval === undefined ? DEFAULT_COORDINATED_POLL_INTERVAL_MS : checkMs('coordinatedPollInterval', options.coordinatedPollInterval),
   };
+}
+
+/** `rateLimit`, when given: an object whose `requestsPerMinute` is a number > 0 (`{}` is a mistake, not "no limit"). */
+function checkRateLimit(rateLimit: unknown): number {
+  if (typeof rateLimit !== 'object' || rateLimit === null) throw new ValidationError('must be an object such as { requestsPerMinute: 60 }', 'rateLimit');
+  const perMinute = (rateLimit as { requestsPerMinute?: unknown }).requestsPerMinute;
+  if (typeof perMinute !== 'number' || !Number.isFinite(perMinute) || perMinute <= 0) {
+    throw new ValidationError(`must be a number > 0, got ${describe(perMinute)}`, 'rateLimit.requestsPerMinute');
+  }
+  return perMinute;
 }
 
 /** The default `coordinatedPollInterval`: 10 minutes. @internal */

@@ -114,6 +114,7 @@ export class Transport {
     try {
       // Only the options in use: ky deep-merges every key it is given, on every request.
       const options = { method: req.method, headers: req.headers, [ATTEMPT_SIGNAL]: attempt } as Options;
+      // Stryker disable next-line ConditionalExpression: a body of undefined is no body to ky; the check only keeps the key out.
       if (req.body !== undefined) options.body = req.body;
       // The query goes into the URL here: ky's `searchParams` would build the Request a second time.
       const input = req.query === undefined ? req.path.slice(1) : `${req.path.slice(1)}?${req.query.toString()}`;
@@ -178,6 +179,7 @@ export class Transport {
       return new AttemptFailure({ kind: 'timeout' }, new APITimeoutError(`Request timed out after ${timeout} ms.`));
     }
     const code = errorCode(err);
+    // Stryker disable next-line ConditionalExpression: NOT_SENT holds no undefined; the check is for the type.
     const refused = code !== undefined && NOT_SENT.has(code);
     // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret.
     const detail = code ?? reasonOf(err);
@@ -202,9 +204,8 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** A body's text as JSON: an empty body is `undefined`; a body that is not JSON keeps only its text. @internal */
+/** A body's text as JSON: an empty body, or one that is not JSON, keeps only its text. @internal */
 export function parseBody(text: string): { json: unknown; text: string; isJSON: boolean } {
-  if (text === '') return { json: undefined, text, isJSON: false };
   try {
     return { json: JSON.parse(text), text, isJSON: true };
   } catch {
