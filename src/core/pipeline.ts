@@ -179,6 +179,7 @@ export class Pipeline {
         wait: wait !== undefined,
       });
       if (!decision.retry) {
+        // Stryker disable next-line ConditionalExpression,OptionalChaining: a deadline decision comes only for a wait with a deadline; the check narrows the type.
         if (decision.deadline && wait?.deadline !== undefined) await this.#deadline(call, wait.deadline, wait.sleepSignal, error);
         if (decision.retryAfterTooLong !== undefined) {
           this.#env.log.warn(`${req.method} ${clip(req.path, 200)}: server asked to wait ${decision.retryAfterTooLong} ms, more than maxRetryAfter; not retrying`);
@@ -222,9 +223,9 @@ export class Pipeline {
 
 /**
  * A long wait's attempt gets at most the time left before the wait's deadline (on the client's
- * clock), and at least a second, so one stuck attempt cannot carry the wait far past it.
+ * clock), and at least a second, so one stuck attempt cannot carry the wait far past it. @internal
  */
-function attemptTimeout(timeout: number, deadline: number | undefined, now: number): number {
+export function attemptTimeout(timeout: number, deadline: number | undefined, now: number): number {
   if (deadline === undefined) return timeout;
   // Within what one timer holds (a timeout of days would otherwise fire at once).
   const left = Math.min(MAX_TIMER_MS, Math.max(1000, deadline - now));

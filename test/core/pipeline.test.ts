@@ -4,8 +4,8 @@ import { http, HttpResponse } from 'msw';
 import { EventEmitter } from 'eventemitter3';
 import { describe, expect, it } from 'vitest';
 import { leveled } from '../../src/core/logger.js';
-import { resolveOptions } from '../../src/core/options.js';
-import { Call, chain, Pipeline, type AttemptStep, type PipelineEnv, type PipelineSteps } from '../../src/core/pipeline.js';
+import { MAX_TIMER_MS, resolveOptions } from '../../src/core/options.js';
+import { attemptTimeout, Call, chain, Pipeline, type AttemptStep, type PipelineEnv, type PipelineSteps } from '../../src/core/pipeline.js';
 import { decodeStep, prepareStep, transportStep, type ClientEvents } from '../../src/core/pipeline-steps.js';
 import { APIPromise } from '../../src/core/api-promise.js';
 import { Transport, type Received } from '../../src/core/transport.js';
@@ -170,5 +170,32 @@ describe("the client's pipeline", () => {
     await client.post('/anything', { body: {}, idempotencyKey: 'job-7' });
     expect(events).toEqual([{ operation: 'post', method: 'POST', path: '/anything', attempt: 1, idempotencyKey: 'job-7' }]);
     expect(seen[0]!.headers.get('idempotency-key')).toBe('job-7');
+  });
+});
+
+describe("a long wait's attempt timeout", () => {
+  it('is the timeout as is without a deadline', () => {
+    expect(attemptTimeout(60_000, undefined, 0)).toBe(60_000);
+    expect(attemptTimeout(0, undefined, 0)).toBe(0);
+  });
+
+  it('is at most the time left before the deadline, and at least a second', () => {
+    expect(attemptTimeout(60_000, 5_000, 0)).toBe(5_000);
+    expect(attemptTimeout(3_000, 5_000, 0)).toBe(3_000);
+    expect(attemptTimeout(60_000, 500, 0)).toBe(1_000);
+    expect(attemptTimeout(60_000, 1_000, 5_000)).toBe(1_000);
+  });
+
+  it('is the time left when the timeout is off (0), within what one timer holds', () => {
+    expect(attemptTimeout(0, 5_000, 0)).toBe(5_000);
+    expect(attemptTimeout(0, 1e12, 0)).toBe(MAX_TIMER_MS);
+  });
+});
+
+describe('a new call', () => {
+  it('has made no attempt, sent nothing, and reads no list unless told', () => {
+    const call = new Call(undefined, 'GET', '/questions', undefined, undefined, {}, undefined);
+    expect([call.attempt, call.timeout, call.sent, call.list]).toEqual([0, 0, false, false]);
+    expect(new Call(undefined, 'GET', '/questions', undefined, undefined, {}, undefined, true).list).toBe(true);
   });
 });
