@@ -41,7 +41,9 @@ export interface VerifyWebhookOptions {
 const SIG = 'X-Service-Signature';
 const FORMAT = '; expected "t=<unix seconds>,v1=<hex>".';
 
-const fail = (code: WebhookVerificationError['code'], message: string) => new WebhookVerificationError(code, message);
+function fail(code: WebhookVerificationError['code'], message: string): WebhookVerificationError {
+  return new WebhookVerificationError(code, message);
+}
 
 function describe(value: unknown): string {
   if (value == null) return String(value);
@@ -181,12 +183,18 @@ export async function verifyWebhook(
 }
 
 /** Seconds from `t` to now (`options.now`, else the system clock); negative for a `t` ahead. */
-const ageOf = (timestamp: number, options: VerifyWebhookOptions | undefined): number => (options?.now ?? Date.now() / 1000) - timestamp;
+function ageOf(timestamp: number, options: VerifyWebhookOptions | undefined): number {
+  return (options?.now ?? Date.now() / 1000) - timestamp;
+}
 
-const toleranceOf = (options: VerifyWebhookOptions | undefined): number => options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+function toleranceOf(options: VerifyWebhookOptions | undefined): number {
+  return options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+}
 
 /** Written so that a NaN tolerance or clock fails closed. */
-const isFresh = (age: number, tolerance: number): boolean => Math.abs(age) <= tolerance;
+function isFresh(age: number, tolerance: number): boolean {
+  return Math.abs(age) <= tolerance;
+}
 
 /**
  * Whether a call refused as `no_matching_signature` carried a well-formed `v1` and a `t` within the
@@ -202,8 +210,9 @@ export function looksSignedWithAnotherSecret(headers: WebhookHeaders, options?: 
   );
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** The envelope every event has; the fields inside `data` are the service's (the body is signed). */
 function isEventShape(value: unknown): value is WebhookEvent {
