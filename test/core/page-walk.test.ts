@@ -1,0 +1,63 @@
+// How a walk over pages notices a loop, on PageWalk itself: a cursor that leads back to a page on
+// the way, and only on the way (a page asked for its next page twice, with other cursors, is no
+// loop); an offset page that is the page before again.
+import { describe, expect, it } from 'vitest';
+import { PageWalk } from '../../src/core/pagination.js';
+
+const page = [1];
+
+describe('a cursor walk', () => {
+  it('stops at a cursor that led to a page on the way', () => {
+    const c = PageWalk.start(undefined).next(page, 'c1').next(page, 'c2');
+    expect(() => c.next(page, 'c2')).toThrow('the cursor "c2" a second time');
+    expect(() => c.next(page, 'c1')).toThrow('the cursor "c1" a second time');
+    expect(() => c.next(page, 'c3')).not.toThrow();
+  });
+
+  it('counts the cursor a walk started from as on the way', () => {
+    const b = PageWalk.start('c0');
+    expect(() => b.next(page, 'c0')).toThrow('a second time');
+    expect(() => b.next(page, 'c1').next(page, 'c0')).toThrow('a second time');
+  });
+
+  it('goes on from a page asked for its next page twice, along either way, and sees loops on each', () => {
+    const b = PageWalk.start(undefined).next(page, 'c1');
+    const viaC2 = b.next(page, 'c2');
+    const viaC3 = b.next(page, 'c3');
+    // c2 is not on the way to the page c3 led to, nor c3 on the way through c2.
+    expect(() => viaC3.next(page, 'c2')).not.toThrow();
+    expect(() => viaC2.next(page, 'c3')).not.toThrow();
+    expect(() => viaC3.next(page, 'c1')).toThrow('a second time');
+    expect(() => viaC3.next(page, 'c3')).toThrow('a second time');
+    expect(() => viaC2.next(page, 'c2')).toThrow('a second time');
+    expect(() => b.next(page, 'c2')).not.toThrow();
+    expect(() => b.next(page, 'c2').next(page, 'c2')).toThrow('a second time');
+  });
+
+  it('does not count a cursor from the first page as on the way to a page another cursor led to', () => {
+    const first = PageWalk.start(undefined);
+    first.next(page, 'c1');
+    const other = first.next(page, 'cX');
+    expect(() => other.next(page, 'c1')).not.toThrow();
+  });
+
+  it('stops after ten empty pages in a row, each with a cursor', () => {
+    let walk = PageWalk.start(undefined);
+    for (let i = 1; i < 10; i++) walk = walk.next([], `e${i}`);
+    expect(() => walk.next([], 'e10')).toThrow('10 empty pages in a row');
+    expect(() => walk.next([1], 'e10')).not.toThrow();
+  });
+});
+
+describe('an offset walk', () => {
+  it('stops at a page whose first and last items are those of the page before', () => {
+    const second = PageWalk.start(undefined).next([1, 2, 3], undefined);
+    expect(() => second.next([1, 2, 3], undefined)).toThrow('the same page again');
+    expect(() => second.next([1, 9, 4], undefined)).not.toThrow();
+    expect(() => second.next([9, 2, 3], undefined)).not.toThrow();
+  });
+
+  it('stops at an empty page that says there is more', () => {
+    expect(() => PageWalk.start(undefined).next([], undefined)).toThrow('an empty page with hasMore: true');
+  });
+});
