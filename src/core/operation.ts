@@ -192,6 +192,7 @@ export function checkIdCount(op: Operation, ids: readonly unknown[], params: unk
   else {
     // Only after an id: an object in the first place is reported as that id's wrong type.
     let misplaced = 1;
+    // Stryker disable next-line EqualityOperator: one step past the end finds no object either, and returns the same
     while (misplaced < ids.length && (typeof ids[misplaced] !== 'object' || ids[misplaced] === null)) misplaced++;
     if (misplaced >= ids.length) return;
     got = misplaced;

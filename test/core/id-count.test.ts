@@ -1,6 +1,7 @@
 // Plain JavaScript lets a call pass too many or too few path ids: the error says how many the method
 // takes (not that the options are wrong), and nothing is sent.
 import { describe, expect, it } from 'vitest';
+import { checkIdCount, type Operation } from '../../src/core/operation.js';
 import { ValidationError } from '../../src/index.js';
 import { makeClient, useMswServer } from './helpers.js';
 
@@ -47,5 +48,20 @@ describe('the wrong number of path ids', () => {
     const client = makeClient();
     const err = await refusal(loose(client.questions.retrieve.bind(client.questions))({ id: 'q1' }));
     expect(err.field).toBe('questionId');
+  });
+});
+
+describe('the id count, on checkIdCount itself', () => {
+  const twoIds = { sdkMethod: 'questions.forecasts.retrieve', pathParams: ['question_id', 'task_id'] } as unknown as Operation;
+
+  it('leaves a null in an id place to the id check (a wrong id, not a wrong count)', () => {
+    expect(() => checkIdCount(twoIds, ['q1', null], undefined, undefined)).not.toThrow();
+    expect(() => checkIdCount(twoIds, ['q1', 't1'], undefined, undefined)).not.toThrow();
+  });
+
+  it('counts the ids before an object in an id place: the params came too early', () => {
+    expect(() => checkIdCount(twoIds, ['q1', { limit: 1 }], undefined, undefined)).toThrow(
+      new ValidationError('questions.forecasts.retrieve expected 2 ids (questionId, taskId), got 1'),
+    );
   });
 });
