@@ -266,12 +266,15 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   };
 }
 
-/** `rateLimit`, when given: an object whose `requestsPerMinute` is a number > 0 (`{}` is a mistake, not "no limit"). */
+/**
+ * `rateLimit`, when given: an object whose `requestsPerMinute` is a whole number >= 1 (`{}` is a
+ * mistake, not "no limit"; the window counts whole requests).
+ */
 function checkRateLimit(rateLimit: unknown): number {
   if (typeof rateLimit !== 'object' || rateLimit === null) throw new ValidationError('must be an object such as { requestsPerMinute: 60 }', 'rateLimit');
   const perMinute = (rateLimit as { requestsPerMinute?: unknown }).requestsPerMinute;
-  if (typeof perMinute !== 'number' || !Number.isFinite(perMinute) || perMinute <= 0) {
-    throw new ValidationError(`must be a number > 0, got ${describe(perMinute)}`, 'rateLimit.requestsPerMinute');
+  if (typeof perMinute !== 'number' || !Number.isInteger(perMinute) || perMinute < 1) {
+    throw new ValidationError(`must be a whole number >= 1, got ${describe(perMinute)}`, 'rateLimit.requestsPerMinute');
   }
   return perMinute;
 }

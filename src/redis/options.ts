@@ -74,6 +74,10 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
   for (const [name, value] of Object.entries(resolved)) {
     if (!Number.isFinite(value) || value <= 0) throw new RangeError(`createRedisCoordinator: ${name} must be a positive number, got ${String(value)}`);
   }
+  // Counts of whole requests and slots: a fraction would index between two window entries.
+  for (const name of ['requestsPerMinute', 'maxActive', 'modelCallsPerMinute'] as const) {
+    if (!Number.isInteger(resolved[name])) throw new RangeError(`createRedisCoordinator: ${name} must be a whole number, got ${String(resolved[name])}`);
+  }
   return resolved;
 }
 

@@ -7,7 +7,6 @@
  * @module
  */
 import type { EventClaim, EventCoordinator } from '../core/event-coordination.js';
-import type { Logger } from '../core/logger.js';
 import type { WebhookEvent } from './events.js';
 
 /** The task status each event kind tells of; the first three end their task. */
@@ -112,38 +111,32 @@ function within<T>(ms: number, call: () => Promise<T>): Promise<T> {
 /**
  * The receiver's guard around `coordinator`; without one, every event is a first delivery and
  * nothing is published. A call of the coordinator that rejects, or does not answer within
- * `timeoutMs`, is warned about once (and again only once every kind of call that failed has succeeded since), and counts as
- * "a first delivery". @internal
+ * `timeoutMs`, counts as "a first delivery" and is told to `warn`, which the receivers rate-limit
+ * (the first at once, then at most one a minute with a count): a coordinator failing one kind of
+ * call, or failing now and then, must not log a line per event, and an outage after a quiet minute
+ * is told at once. @internal
  */
-export function exactlyOnce(coordinator: EventCoordinator | undefined, logger: Pick<Logger, 'warn'>, timeoutMs = COORDINATOR_TIMEOUT_MS): ExactlyOnce {
+export function exactlyOnce(coordinator: EventCoordinator | undefined, warn: (message: string) => void, timeoutMs = COORDINATOR_TIMEOUT_MS): ExactlyOnce {
   if (!coordinator) return { begin: () => Promise.resolve('first'), finish: () => Promise.resolve(), fail: () => Promise.resolve() };
-  // The kinds of call failing now: one warning when the first starts failing, none while any still
-  // fails (a coordinator that publishes but cannot claim would otherwise warn on every event).
-  const failing = new Set<string>();
-  const guarded = async <T>(kind: string, call: () => Promise<T>, fallback: T): Promise<T> => {
+  const guarded = async <T>(call: () => Promise<T>, fallback: T): Promise<T> => {
     try {
-      const result = await within(timeoutMs, call);
-      failing.delete(kind);
-      return result;
+      return await within(timeoutMs, call);
     } catch (error) {
-      if (failing.size === 0) {
-        logger.warn(`[forecasting-sdk] webhook coordinator failed (${reasonOf(error)}): events are handled without it (a repeat delivery may run the handler again, waiters elsewhere poll) until it answers again.`);
-      }
-      failing.add(kind);
+      warn(`[forecasting-sdk] webhook coordinator failed (${reasonOf(error)}): events are handled without it (a repeat delivery may run the handler again, waiters elsewhere poll) until it answers again.`);
       return fallback;
     }
   };
   return {
     async begin(event) {
       const [, claim] = await Promise.all([
-        guarded('publish', () => coordinator.publish(eventNotice(event)), undefined),
-        guarded('claim', (): Promise<EventClaim | undefined> => coordinator.claimEvent(claimKeyOf(event)), undefined),
+        guarded(() => coordinator.publish(eventNotice(event)), undefined),
+        guarded((): Promise<EventClaim | undefined> => coordinator.claimEvent(claimKeyOf(event)), undefined),
       ]);
       // A coordinator of another make that answers something else: handled as a first delivery.
       return claim !== undefined && Object.hasOwn(DELIVERY_OF, claim) ? DELIVERY_OF[claim] : 'first';
     },
-    finish: (event) => guarded('finish', () => coordinator.finishEvent(claimKeyOf(event)), undefined),
-    fail: (event) => guarded('unclaim', () => coordinator.unclaimEvent(claimKeyOf(event)), undefined),
+    finish: (event) => guarded(() => coordinator.finishEvent(claimKeyOf(event)), undefined),
+    fail: (event) => guarded(() => coordinator.unclaimEvent(claimKeyOf(event)), undefined),
   };
 }
 
@@ -180,8 +173,8 @@ export interface WebhookCoordinationOptions {
    * a process that died frees after a minute, before the service's retry at 2 minutes. When the
    * handler fails (throws, or answers 408, 425, 429 or a 5xx), the claim is given back, so the
    * service's retry runs it again. A coordinator that fails, or does not answer within
-   * `coordinatorTimeoutMs`, never fails the call: the event is handled as a first delivery, with one
-   * warning to `logger`.
+   * `coordinatorTimeoutMs`, never fails the call: the event is handled as a first delivery, with a
+   * warning to `logger` (the first at once, then at most one a minute with a count).
    */
   coordinator?: EventCoordinator | undefined;
   /**

@@ -211,7 +211,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
   const warnWrongSecret = wrongSecretWarner(options, secrets.length);
   // Any caller can trigger it on a mis-mounted route, so it is rate-limited too.
   const warnSetupMistake = onceAMinute({ ...options, logger });
-  const once = exactlyOnce(coordinator, logger, checkCoordinatorTimeout(coordinatorTimeoutMs, 'webhookMiddleware'));
+  const once = exactlyOnce(coordinator, onceAMinute({ ...options, logger }), checkCoordinatorTimeout(coordinatorTimeoutMs, 'webhookMiddleware'));
   return (req, res, next) => {
     let parsedElsewhere = false;
     /** Verifies, then, with a coordinator, publishes and claims. */

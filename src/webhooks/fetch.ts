@@ -27,6 +27,7 @@ import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
 import {
   checkMaxBodyBytes,
+  onceAMinute,
   readCapped,
   WebhookPayloadTooLargeError,
   wrongSecretWarner,
@@ -189,7 +190,7 @@ export function createWebhookHandler(
 ): (request: Request) => Promise<Response> {
   const { coordinator, onRepeat, coordinatorTimeoutMs, ...receiverOptions } = options;
   const verify = createWebhookVerifier(secret, receiverOptions);
-  const once = exactlyOnce(coordinator, receiverOptions.logger ?? console, checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
+  const once = exactlyOnce(coordinator, onceAMinute(receiverOptions), checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
   return async (request) => {
     let event: WebhookEvent;
     try {

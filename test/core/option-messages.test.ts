@@ -50,7 +50,7 @@ describe('client options', () => {
     for (const requestsPerMinute of [0, -1, Number.NaN, Infinity, '60' as never]) {
       expect(refusal(construct({ rateLimit: { requestsPerMinute } })).field).toBe('rateLimit.requestsPerMinute');
     }
-    expect(refusal(construct({ rateLimit: { requestsPerMinute: -1 } })).message).toBe('rateLimit.requestsPerMinute: must be a number > 0, got -1');
+    expect(refusal(construct({ rateLimit: { requestsPerMinute: -1 } })).message).toBe('rateLimit.requestsPerMinute: must be a whole number >= 1, got -1');
     expect(() => construct({ rateLimit: { requestsPerMinute: 0.5 } })()).not.toThrow();
   });
 

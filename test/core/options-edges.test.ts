@@ -8,16 +8,19 @@ import { BASE, KEY, validationError } from './helpers.js';
 const resolve = (options: Record<string, unknown>) => resolveOptions({ apiKey: KEY, baseURL: BASE, ...options } as ClientOptions);
 
 describe('rateLimit', () => {
-  it('takes a number of requests per minute > 0', () => {
-    expect(resolve({ rateLimit: { requestsPerMinute: 0.5 } }).requestsPerMinute).toBe(0.5);
+  it('takes a whole number of requests per minute >= 1', () => {
+    expect(resolve({ rateLimit: { requestsPerMinute: 1 } }).requestsPerMinute).toBe(1);
+    expect(resolve({ rateLimit: { requestsPerMinute: 600 } }).requestsPerMinute).toBe(600);
     expect(resolve({}).requestsPerMinute).toBeUndefined();
   });
 
   it.each([
-    [{}, 'rateLimit.requestsPerMinute', 'must be a number > 0, got undefined'],
-    [{ requestsPerMinute: 0 }, 'rateLimit.requestsPerMinute', 'must be a number > 0, got 0'],
-    [{ requestsPerMinute: Number.POSITIVE_INFINITY }, 'rateLimit.requestsPerMinute', 'must be a number > 0, got Infinity'],
-    [{ requestsPerMinute: '60' }, 'rateLimit.requestsPerMinute', 'must be a number > 0, got string'],
+    [{}, 'rateLimit.requestsPerMinute', 'must be a whole number >= 1, got undefined'],
+    [{ requestsPerMinute: 0 }, 'rateLimit.requestsPerMinute', 'must be a whole number >= 1, got 0'],
+    [{ requestsPerMinute: 1.5 }, 'rateLimit.requestsPerMinute', 'must be a whole number >= 1, got 1.5'],
+    [{ requestsPerMinute: 0.5 }, 'rateLimit.requestsPerMinute', 'must be a whole number >= 1, got 0.5'],
+    [{ requestsPerMinute: Number.POSITIVE_INFINITY }, 'rateLimit.requestsPerMinute', 'must be a whole number >= 1, got Infinity'],
+    [{ requestsPerMinute: '60' }, 'rateLimit.requestsPerMinute', 'must be a whole number >= 1, got string'],
     [null, 'rateLimit', 'must be an object such as { requestsPerMinute: 60 }'],
     [60, 'rateLimit', 'must be an object such as { requestsPerMinute: 60 }'],
   ])('refuses %j, naming %s', (rateLimit, field, message) => {

@@ -85,6 +85,13 @@ describe('options', () => {
     expect(() => resolveOptions({ requestsPerMinute: Number.NaN })).toThrow(/requestsPerMinute/);
   });
 
+  it('refuses a fraction of a request or a slot, and takes a fraction of a millisecond', () => {
+    expect(() => resolveOptions({ requestsPerMinute: 1.5 })).toThrow('createRedisCoordinator: requestsPerMinute must be a whole number, got 1.5');
+    expect(() => resolveOptions({ maxActive: 2.5 })).toThrow('createRedisCoordinator: maxActive must be a whole number, got 2.5');
+    expect(() => resolveOptions({ modelCallsPerMinute: 0.5 })).toThrow('createRedisCoordinator: modelCallsPerMinute must be a whole number, got 0.5');
+    expect(resolveOptions({ commandTimeoutMs: 0.5 }).commandTimeoutMs).toBe(0.5);
+  });
+
   it('makes the default prefix of 16 hex digits of the key hash', () => {
     expect(prefixFromKeyHash('0123456789abcdef'.repeat(4))).toBe('fsdk:0123456789abcdef');
   });

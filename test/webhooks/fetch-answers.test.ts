@@ -48,3 +48,43 @@ describe("createWebhookHandler's own answers", () => {
     expect(() => createWebhookHandler(SECRET, vi.fn(), { coordinatorTimeoutMs: -1 })).toThrow(/^createWebhookHandler: coordinatorTimeoutMs/);
   });
 });
+
+describe("createWebhookHandler's warnings for a failing coordinator", () => {
+  /** A coordinator whose calls of the kinds in `down` reject. */
+  const failingOn = (down: Set<string>): EventCoordinator => {
+    const call = <T>(kind: string, value: T) => (down.has(kind) ? Promise.reject(new TypeError('refused')) : Promise.resolve(value));
+    return { claimEvent: () => call('claim', 'claimed' as const), finishEvent: () => call('finish', undefined), unclaimEvent: () => call('unclaim', undefined), publish: () => call('publish', undefined) };
+  };
+
+  it('are the first at once, then at most one a minute with a count, however the failures come', async () => {
+    let now = 0;
+    const warn = vi.fn();
+    const down = new Set(['claim']);
+    const handle = createWebhookHandler(SECRET, vi.fn(), { coordinator: failingOn(down), logger: { warn } as never, clock: () => now });
+    for (let i = 0; i < 10; i++) {
+      // A claim that fails, then a publish that fails: never one event without a failure.
+      down.clear();
+      down.add(i % 2 === 0 ? 'claim' : 'publish');
+      await handle(await post(forecastEvent('completed').body));
+    }
+    expect(warn).toHaveBeenCalledTimes(1);
+    now = 60_000;
+    await handle(await post(forecastEvent('completed').body));
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn.mock.calls[1]![0]).toContain('9 more since the last');
+  });
+
+  it('tell an outage at once when the last failure is a minute old, whatever kind of call it was', async () => {
+    let now = 0;
+    const warn = vi.fn();
+    const down = new Set(['unclaim']);
+    const handle = createWebhookHandler(SECRET, () => Promise.reject(new Error('handler down')), { coordinator: failingOn(down), logger: { warn } as never, clock: () => now });
+    await handle(await post(forecastEvent('completed').body)).catch(() => undefined);
+    expect(warn).toHaveBeenCalledTimes(1);
+    now = 120_000;
+    down.clear();
+    down.add('publish').add('claim');
+    await handle(await post(forecastEvent('completed').body)).catch(() => undefined);
+    expect(warn).toHaveBeenCalledTimes(2);
+  });
+});
