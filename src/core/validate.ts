@@ -232,11 +232,14 @@ function join(path: string, key: string): string {
  */
 function nearest(key: string, known: ReadonlySet<string>): string | undefined {
   // A key much longer than every known one is no typo of them: no distance is worked out for it.
+  // (This check and the length check below only save work: a distance is never under the difference in length.)
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: see above
   if (key.length > MAX_KEY_IN_MESSAGE) return undefined;
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {
     const limit = candidate.length <= 4 ? 1 : 2;
+    // Stryker disable next-line ConditionalExpression: see above
     if (Math.abs(candidate.length - key.length) > limit) continue;
     const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
     if (d <= limit && d < bestDistance) [best, bestDistance] = [candidate, d];

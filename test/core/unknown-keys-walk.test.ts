@@ -67,6 +67,8 @@ describe('unknownKeys', () => {
     ['Title', 'title'], // case ignored
     ['tXtXe', 'title'], // two changed: a 5-letter key allows 2
     ['nam', 'name'], // a 4-letter key allows 1
+    ['naem', 'name'], // a swap is one edit, within a 4-letter key's 1
+    ['anme', 'name'], // a swap at the start
   ])('suggests the known key a small edit away: %s → %s', (typo, known) => {
     expect(unknownKeys(item, { title: 't', [typo]: 1 })[0]?.suggestion).toBe(known);
   });
@@ -74,9 +76,17 @@ describe('unknownKeys', () => {
   it.each([
     ['nm'], // two away from a 4-letter key
     ['tXXXe'], // three away
+    ['xle'], // three away from title, though its end matches
+    ['eman'], // a reversal is no swap of neighbours
     ['completelyDifferent'],
   ])('suggests nothing for %s', (key) => {
     expect(unknownKeys(item, { title: 't', [key]: 1 })[0]?.suggestion).toBeUndefined();
+  });
+
+  it('suggests the first known key among those equally near', () => {
+    const pets = z.object({ cat: z.string(), car: z.string(), cap: z.string() });
+    expect(unknownKeys(pets, { caX: 1 })[0]?.suggestion).toBe('cat');
+    expect(unknownKeys(pets, { cXr: 1 })[0]?.suggestion).toBe('car');
   });
 
   it('suggests at the same depth, and clips a huge key without working out a distance for it', () => {
