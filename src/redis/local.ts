@@ -46,8 +46,9 @@ export class LocalLimits {
   take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void> {
     let budget = this.#windows.get(window);
     if (budget === undefined) this.#windows.set(window, (budget = new RequestBudget(this.limits[window], this.clock())));
-    if (window === 'requests') this.#requestTimes.push(this.clock().now());
-    return budget.acquire(signal);
+    const acquired = budget.acquire(signal);
+    // Counted when the request may start: a take aborted while it waits sent nothing.
+    return window === 'requests' ? acquired.then(() => void this.#requestTimes.push(this.clock().now())) : acquired;
   }
 
   /** Resolves once `count` slots are free for this hold, first come, first served within the process. */

@@ -236,6 +236,46 @@ describe('the request budget window', () => {
     expect(c.sleeps).toEqual([250 + 1]);
   });
 
+  /** A clock whose sleeps last until aborted; records the ms each was asked for. */
+  function heldClock(): ClientClock & { sleeps: number[] } {
+    const sleeps: number[] = [];
+    return {
+      sleeps,
+      now: () => 0,
+      sleep: (ms, signal) =>
+        new Promise<void>((_, reject) => {
+          sleeps.push(ms);
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        }),
+    };
+  }
+
+  it('gives back the slots of callers aborted while waiting, so a later call does not wait behind them', async () => {
+    const c = heldClock();
+    const budget = new RequestBudget(1, c);
+    await budget.acquire();
+    const callers = [new AbortController(), new AbortController(), new AbortController()];
+    const waits = callers.map((a) => budget.acquire(a.signal).catch((e: unknown) => e));
+    // Aborted first to last, as one signal's listeners run: each slot goes once nothing later is reserved.
+    for (const a of callers) a.abort(new Error('stop'));
+    expect(await Promise.all(waits)).toEqual(callers.map(() => new Error('stop')));
+    void budget.acquire();
+    expect(c.sleeps).toEqual([60_250, 120_500, 180_750, 60_250]);
+  });
+
+  it('keeps the slot of an aborted caller while a later caller waits: no newcomer passes those already waiting', async () => {
+    const c = heldClock();
+    const budget = new RequestBudget(1, c);
+    await budget.acquire();
+    const first = new AbortController();
+    const aborted = budget.acquire(first.signal).catch(() => undefined);
+    void budget.acquire();
+    first.abort();
+    await aborted;
+    void budget.acquire();
+    expect(c.sleeps).toEqual([60_250, 120_500, 180_750]);
+  });
+
   it('waits for the oldest slot of the window, plus a margin', async () => {
     const c = clock();
     const budget = new RequestBudget(1, c);

@@ -54,6 +54,23 @@ describe('local limits (Redis down)', () => {
     clock.advance(60_000);
     expect(local.requestsInWindow()).toBe(0);
   });
+
+  it('counts no request for a take aborted while it waits, and gives its place back', async () => {
+    const local = limits(1);
+    await local.take('requests');
+    await local.take('requests');
+    const controller = new AbortController();
+    const waiting = local.take('requests', controller.signal);
+    controller.abort(new Error('gone'));
+    await expect(waiting).rejects.toThrow('gone');
+    expect(local.requestsInWindow()).toBe(2);
+    // The aborted take's place is free: the next waits only for the window, not behind it.
+    const next = local.take('requests');
+    expect(clock.nextWake()! - clock.now()).toBe(60_250);
+    clock.advance(60_250);
+    await next;
+    expect(local.requestsInWindow()).toBe(1);
+  });
 });
 
 describe('channel messages', () => {
