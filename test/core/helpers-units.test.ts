@@ -276,6 +276,29 @@ describe('the request budget window', () => {
     expect(c.sleeps).toEqual([60_250, 120_500, 180_750]);
   });
 
+  it('empties when every slot left in the window was given back', async () => {
+    let now = 0;
+    const held = heldClock();
+    const c: ClientClock & { sleeps: number[] } = { ...held, now: () => now };
+    const budget = new RequestBudget(1, c);
+    await budget.acquire();
+    const a = new AbortController();
+    const b = new AbortController();
+    const first = budget.acquire(a.signal).catch((e: unknown) => e);
+    const second = budget.acquire(b.signal).catch((e: unknown) => e);
+    a.abort(new Error('a'));
+    // The slot taken at 0 leaves the window; the first aborted one is then the oldest.
+    now = 60_000;
+    const third = new AbortController();
+    const last = budget.acquire(third.signal).catch((e: unknown) => e);
+    b.abort(new Error('b'));
+    third.abort(new Error('c'));
+    expect(await Promise.all([first, second, last])).toEqual([new Error('a'), new Error('b'), new Error('c')]);
+    // Nothing is left in the window: the next call goes at once.
+    await budget.acquire();
+    expect(c.sleeps).toEqual([60_250, 120_500, 120_750]);
+  });
+
   it('waits for the oldest slot of the window, plus a margin', async () => {
     const c = clock();
     const budget = new RequestBudget(1, c);
