@@ -10,37 +10,95 @@ const WINDOW_MS = 60_000;
 /** Slack for network jitter: a request may arrive a little later than it left. */
 const MARGIN_MS = 250;
 
+/** A caller waiting for a slot. */
+interface Waiter {
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
 /**
- * A sliding one-minute window of request start times, the same rule the service counts by.
+ * A sliding one-minute window of request start times, the same rule the service counts by (a start
+ * leaves the window a minute and a margin after it). Callers that find it full wait in line, first
+ * come, first served; one sleep on the clock, until the oldest start leaves, serves the whole line.
+ * A caller aborted while it waits leaves the line at once and takes no slot.
  * @internal
  */
 export class RequestBudget {
-  // Start times, ascending; a future entry is a reserved slot (only exists while the window is full).
-  readonly #starts: Array<{ at: number; aborted?: true }> = [];
+  /** Start times of the requests in the window, ascending; never more than `perMinute`. */
+  readonly #starts: number[] = [];
+  readonly #line: Waiter[] = [];
+  /** Ends the sleep until the next slot, while one runs. */
+  #sleep: AbortController | undefined;
 
   constructor(
     readonly perMinute: number,
     private readonly clock: ClientClock,
   ) {}
 
-  /**
-   * Resolves when a request may start; the slot is reserved at once, so concurrent callers queue.
-   * A caller aborted while it waits gives its slot back once no later slot is reserved (taking a
-   * slot out of the middle would let a newcomer pass those already waiting), so aborting a whole
-   * queue of calls frees the window.
-   */
+  /** Resolves when a request may start (its slot taken); rejects with the signal's reason on abort. */
   acquire(signal?: AbortSignal): Promise<void> {
-    const now = this.clock.now();
-    const starts = this.#starts;
-    while (starts.length > 0 && starts[0]!.at <= now - WINDOW_MS) starts.shift();
-    const full = starts.length >= this.perMinute;
-    const entry: { at: number; aborted?: true } = { at: full ? Math.max(now, starts[starts.length - this.perMinute]!.at + WINDOW_MS + MARGIN_MS) : now };
-    starts.push(entry);
-    if (entry.at <= now) return Promise.resolve();
-    return this.clock.sleep(entry.at - now, signal).catch((err: unknown) => {
-      entry.aborted = true;
-      while (starts.length > 0 && starts[starts.length - 1]!.aborted) starts.pop();
-      throw err;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.#line.length === 0 && this.#room()) {
+      this.#starts.push(this.clock.now());
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          this.#line.splice(this.#line.indexOf(waiter), 1);
+          if (this.#line.length === 0) this.#endSleep();
+          reject(signal!.reason);
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.#line.push(waiter);
+      this.#serve();
     });
+  }
+
+  /** Whether a request may start now; first lets go of the starts that left the window. */
+  #room(): boolean {
+    const left = this.clock.now() - WINDOW_MS - MARGIN_MS;
+    while (this.#starts.length > 0 && this.#starts[0]! <= left) this.#starts.shift();
+    return this.#starts.length < this.perMinute;
+  }
+
+  /** Gives slots to the line while there is room, then sleeps until the oldest start leaves. */
+  #serve(): void {
+    if (this.#sleep) return;
+    while (this.#line.length > 0) {
+      if (!this.#room()) {
+        const sleep = (this.#sleep = new AbortController());
+        const oldest = this.#starts[0]!;
+        this.clock.sleep(oldest + WINDOW_MS + MARGIN_MS - this.clock.now(), sleep.signal).then(
+          () => {
+            if (this.#sleep !== sleep) return;
+            this.#sleep = undefined;
+            // The start waited for has left, whatever the clock reads now (a test clock may not move).
+            if (this.#starts[0] === oldest) this.#starts.shift();
+            this.#serve();
+          },
+          // Ended by #endSleep: nobody waits any more.
+          () => undefined,
+        );
+        return;
+      }
+      const waiter = this.#line.shift()!;
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      this.#starts.push(this.clock.now());
+      waiter.resolve();
+    }
+  }
+
+  /** Ends the sleep: the line is empty (a timer left running would hold a process open for a minute). */
+  #endSleep(): void {
+    const sleep = this.#sleep;
+    this.#sleep = undefined;
+    sleep?.abort();
   }
 }

@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestBudget } from '../../src/core/request-budget.js';
+import { testClock } from '../redis/_clock.js';
 import { sleep } from '../../src/core/sleep.js';
 import { decodeBody, parseBody, type Received } from '../../src/core/transport.js';
 import { toMultipart } from '../../src/core/uploads.js';
@@ -216,96 +217,121 @@ describe('sleep on real time', () => {
 });
 
 describe('the request budget window', () => {
-  function clock(): ClientClock & { sleeps: number[]; set(ms: number): void } {
-    let now = 0;
-    const sleeps: number[] = [];
-    return { sleeps, now: () => now, set: (ms) => void (now = ms), sleep: async (ms) => void sleeps.push(ms) };
+  /** Settles queued callbacks: a served caller's promise resolves a few microtasks after its wake. */
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+
+  /** A budget of `perMinute` on a clock the test moves, and a record of who was served when. */
+  function budget(perMinute: number) {
+    const clock = testClock(0);
+    const b = new RequestBudget(perMinute, clock);
+    const served: string[] = [];
+    const call = (name: string, signal?: AbortSignal) =>
+      b.acquire(signal).then(
+        () => void served.push(`${name}@${clock.now()}`),
+        (err: unknown) => void served.push(`${name} ${String((err as Error).message)}`),
+      );
+    return { clock, served, call };
   }
 
-  it('frees a slot exactly one minute after the request that took it', async () => {
-    const c = clock();
-    const budget = new RequestBudget(2, c);
-    await budget.acquire();
-    c.set(10_000);
-    await budget.acquire();
-    c.set(60_000);
-    await budget.acquire();
-    expect(c.sleeps).toEqual([]);
-    c.set(69_999);
-    await budget.acquire();
-    expect(c.sleeps).toEqual([250 + 1]);
+  it('lets perMinute requests go at once, then one each time a start leaves: a minute and a 250 ms margin after it', async () => {
+    const { clock, served, call } = budget(2);
+    void call('a');
+    await settle();
+    clock.advance(10_000);
+    void call('b');
+    void call('c');
+    void call('d');
+    await settle();
+    clock.advance(50_249);
+    await settle();
+    expect(served).toEqual(['a@0', 'b@10000']);
+    clock.advance(1);
+    await settle();
+    expect(served).toEqual(['a@0', 'b@10000', 'c@60250']);
+    clock.advanceTo(70_250);
+    await settle();
+    expect(served).toEqual(['a@0', 'b@10000', 'c@60250', 'd@70250']);
   });
 
-  /** A clock whose sleeps last until aborted; records the ms each was asked for. */
-  function heldClock(): ClientClock & { sleeps: number[] } {
+  it('serves those in line first, even a newcomer that comes as the window opens', async () => {
+    const { clock, served, call } = budget(1);
+    void call('a');
+    void call('b');
+    await settle();
+    clock.advance(60_250);
+    void call('late');
+    await settle();
+    expect(served).toEqual(['a@0', 'b@60250']);
+    clock.advance(60_250);
+    await settle();
+    expect(served).toEqual(['a@0', 'b@60250', 'late@120500']);
+  });
+
+  it('takes a caller aborted while it waits out of the line: those behind it move up', async () => {
+    const { clock, served, call } = budget(1);
+    void call('a');
+    const gone = new AbortController();
+    void call('b', gone.signal);
+    void call('c');
+    gone.abort(new Error('stop'));
+    await settle();
+    clock.advance(60_250);
+    await settle();
+    expect(served).toEqual(['a@0', 'b stop', 'c@60250']);
+  });
+
+  it('ends its sleep when every waiter was aborted, and a later caller waits only for the window', async () => {
+    const { clock, served, call } = budget(1);
+    void call('a');
+    const gone = new AbortController();
+    void call('b', gone.signal);
+    void call('c', gone.signal);
+    await settle();
+    expect(clock.sleepers).toBe(1);
+    gone.abort(new Error('stop'));
+    await settle();
+    expect(clock.sleepers).toBe(0);
+    clock.advance(100);
+    void call('d');
+    clock.advance(60_150);
+    await settle();
+    expect(served).toEqual(['a@0', 'b stop', 'c stop', 'd@60250']);
+  });
+
+  it('refuses a caller whose signal is aborted already, and it takes no slot', async () => {
+    const { served, call } = budget(1);
+    await call('a', AbortSignal.abort(new Error('stop')));
+    await call('b');
+    expect(served).toEqual(['a stop', 'b@0']);
+  });
+
+  it('stays bounded when callers keep coming and giving up', async () => {
+    const { clock, served, call } = budget(2);
+    // One caller a second, each giving up after 10 s of waiting.
+    const callers: AbortController[] = [];
+    for (let second = 0; second < 600; second++) {
+      callers.push(new AbortController());
+      void call(`c${second}`, callers[second]!.signal);
+      callers[second - 10]?.abort(new Error('gave up'));
+      await settle();
+      clock.advance(1_000);
+    }
+    for (const caller of callers.slice(-10)) caller.abort(new Error('gave up'));
+    await settle();
+    // Served whenever the window had room (2 a minute for 10 minutes), not starved by those who gave up.
+    expect(served.filter((s) => s.includes('@'))).toHaveLength(20);
+    expect(served.filter((s) => s.endsWith('gave up'))).toHaveLength(580);
+    expect(clock.sleepers).toBe(0);
+  });
+
+  it('trusts its sleep on a clock that does not move (a test clock)', async () => {
     const sleeps: number[] = [];
-    return {
-      sleeps,
-      now: () => 0,
-      sleep: (ms, signal) =>
-        new Promise<void>((_, reject) => {
-          sleeps.push(ms);
-          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-        }),
-    };
-  }
-
-  it('gives back the slots of callers aborted while waiting, so a later call does not wait behind them', async () => {
-    const c = heldClock();
-    const budget = new RequestBudget(1, c);
-    await budget.acquire();
-    const callers = [new AbortController(), new AbortController(), new AbortController()];
-    const waits = callers.map((a) => budget.acquire(a.signal).catch((e: unknown) => e));
-    // Aborted first to last, as one signal's listeners run: each slot goes once nothing later is reserved.
-    for (const a of callers) a.abort(new Error('stop'));
-    expect(await Promise.all(waits)).toEqual(callers.map(() => new Error('stop')));
-    void budget.acquire();
-    expect(c.sleeps).toEqual([60_250, 120_500, 180_750, 60_250]);
-  });
-
-  it('keeps the slot of an aborted caller while a later caller waits: no newcomer passes those already waiting', async () => {
-    const c = heldClock();
-    const budget = new RequestBudget(1, c);
-    await budget.acquire();
-    const first = new AbortController();
-    const aborted = budget.acquire(first.signal).catch(() => undefined);
-    void budget.acquire();
-    first.abort();
-    await aborted;
-    void budget.acquire();
-    expect(c.sleeps).toEqual([60_250, 120_500, 180_750]);
-  });
-
-  it('empties when every slot left in the window was given back', async () => {
-    let now = 0;
-    const held = heldClock();
-    const c: ClientClock & { sleeps: number[] } = { ...held, now: () => now };
-    const budget = new RequestBudget(1, c);
-    await budget.acquire();
-    const a = new AbortController();
-    const b = new AbortController();
-    const first = budget.acquire(a.signal).catch((e: unknown) => e);
-    const second = budget.acquire(b.signal).catch((e: unknown) => e);
-    a.abort(new Error('a'));
-    // The slot taken at 0 leaves the window; the first aborted one is then the oldest.
-    now = 60_000;
-    const third = new AbortController();
-    const last = budget.acquire(third.signal).catch((e: unknown) => e);
-    b.abort(new Error('b'));
-    third.abort(new Error('c'));
-    expect(await Promise.all([first, second, last])).toEqual([new Error('a'), new Error('b'), new Error('c')]);
-    // Nothing is left in the window: the next call goes at once.
-    await budget.acquire();
-    expect(c.sleeps).toEqual([60_250, 120_500, 120_750]);
-  });
-
-  it('waits for the oldest slot of the window, plus a margin', async () => {
-    const c = clock();
-    const budget = new RequestBudget(1, c);
-    await budget.acquire();
-    c.set(30_000);
-    await budget.acquire();
-    expect(c.sleeps).toEqual([30_250]);
+    const still: ClientClock = { now: () => 0, sleep: async (ms) => void sleeps.push(ms) };
+    const b = new RequestBudget(1, still);
+    await b.acquire();
+    await b.acquire();
+    await b.acquire();
+    expect(sleeps).toEqual([60_250, 60_250]);
   });
 });
 
