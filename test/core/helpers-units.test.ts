@@ -298,6 +298,38 @@ describe('the request budget window', () => {
     expect(served).toEqual(['a@0', 'b stop', 'c stop', 'd@60250']);
   });
 
+  it('counts the margin for a call that finds no line too', async () => {
+    const { clock, served, call } = budget(1);
+    void call('a');
+    await settle();
+    clock.advanceTo(60_249);
+    void call('b');
+    await settle();
+    expect(served).toEqual(['a@0']);
+    clock.advance(1);
+    await settle();
+    clock.advance(60_250);
+    void call('c');
+    await settle();
+    // The window was free: c went at once, without a sleep.
+    expect(served).toEqual(['a@0', 'b@60250', 'c@120500']);
+  });
+
+  it('lets a served caller abort its signal later without touching the line', async () => {
+    const { clock, served, call } = budget(1);
+    void call('a');
+    const b = new AbortController();
+    void call('b', b.signal);
+    void call('c');
+    await settle();
+    clock.advance(60_250);
+    await settle();
+    b.abort(new Error('too late'));
+    clock.advance(60_250);
+    await settle();
+    expect(served).toEqual(['a@0', 'b@60250', 'c@120500']);
+  });
+
   it('refuses a caller whose signal is aborted already, and it takes no slot', async () => {
     const { served, call } = budget(1);
     await call('a', AbortSignal.abort(new Error('stop')));
