@@ -13,7 +13,6 @@ const MARGIN_MS = 250;
 /** A caller waiting for a slot. */
 interface Waiter {
   resolve: () => void;
-  reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
 }
@@ -49,10 +48,12 @@ export class RequestBudget {
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         resolve,
-        reject,
         signal,
         onAbort: () => {
-          this.#line.splice(this.#line.indexOf(waiter), 1);
+          // A signal-like object of another make may call a listener it was asked to remove.
+          const at = this.#line.indexOf(waiter);
+          if (at < 0) return;
+          this.#line.splice(at, 1);
           if (this.#line.length === 0) this.#endSleep();
           reject(signal!.reason);
         },
@@ -62,6 +63,12 @@ export class RequestBudget {
       this.#line.push(waiter);
       this.#serve();
     });
+  }
+
+  /** How many requests started within the window (a minute and the margin). */
+  get inWindow(): number {
+    this.#room();
+    return this.#starts.length;
   }
 
   /** Whether a request may start now; first lets go of the starts that left the window. */

@@ -8,8 +8,6 @@ import type { CoordinatedWindow } from '../core/coordination.js';
 import { ValidationError } from '../core/errors.js';
 import { RequestBudget } from '../core/request-budget.js';
 
-const WINDOW_MS = 60_000;
-
 /**
  * Refuses a hold of anything but a whole number of slots from 1 to `maxActive`, before any command:
  * a huge count would block a shared Redis while its slots are written and fill it, and `NaN` or a
@@ -32,8 +30,6 @@ interface Waiter {
 /** @internal */
 export class LocalLimits {
   readonly #windows = new Map<CoordinatedWindow, RequestBudget>();
-  // Start times of the request window, for stats() only (RequestBudget keeps its own).
-  readonly #requestTimes: number[] = [];
   readonly #tasks = new Set<string>();
   #pending = 0;
   readonly #queue: Waiter[] = [];
@@ -46,9 +42,7 @@ export class LocalLimits {
   take(window: CoordinatedWindow, signal?: AbortSignal): Promise<void> {
     let budget = this.#windows.get(window);
     if (budget === undefined) this.#windows.set(window, (budget = new RequestBudget(this.limits[window], this.clock())));
-    const acquired = budget.acquire(signal);
-    // Counted when the request may start: a take aborted while it waits sent nothing.
-    return window === 'requests' ? acquired.then(() => void this.#requestTimes.push(this.clock().now())) : acquired;
+    return budget.acquire(signal);
   }
 
   /** Resolves once `count` slots are free for this hold, first come, first served within the process. */
@@ -98,10 +92,9 @@ export class LocalLimits {
     return this.#queue.length;
   }
 
+  /** Requests started within the window, as the local budget counts them (a take aborted while it waits is none). */
   requestsInWindow(): number {
-    const since = this.clock().now() - WINDOW_MS;
-    while (this.#requestTimes.length > 0 && this.#requestTimes[0]! <= since) this.#requestTimes.shift();
-    return this.#requestTimes.length;
+    return this.#windows.get('requests')?.inWindow ?? 0;
   }
 
   // Strict FIFO as in Redis (a hold is never larger than maxActive: holdCount).

@@ -330,6 +330,34 @@ describe('the request budget window', () => {
     expect(served).toEqual(['a@0', 'b@60250', 'c@120500']);
   });
 
+  it('is not fooled by a signal of another make that calls a listener it was asked to remove', async () => {
+    const { clock, served, call } = budget(1);
+    void call('a');
+    const listeners: Array<() => void> = [];
+    const sloppy = { aborted: false, reason: new Error('late'), addEventListener: (_: string, l: () => void) => void listeners.push(l), removeEventListener() {} } as unknown as AbortSignal;
+    void call('b', sloppy);
+    void call('c');
+    await settle();
+    clock.advance(60_250);
+    await settle();
+    // b was served; its listener, called now, must not take c out of the line.
+    for (const l of listeners) l();
+    clock.advance(60_250);
+    await settle();
+    expect(served).toEqual(['a@0', 'b@60250', 'c@120500']);
+  });
+
+  it('counts the starts within the window', async () => {
+    const clock = testClock(0);
+    const b = new RequestBudget(2, clock);
+    expect(b.inWindow).toBe(0);
+    await b.acquire();
+    await b.acquire();
+    expect(b.inWindow).toBe(2);
+    clock.advance(60_250);
+    expect(b.inWindow).toBe(0);
+  });
+
   it('refuses a caller whose signal is aborted already, and it takes no slot', async () => {
     const { served, call } = budget(1);
     await call('a', AbortSignal.abort(new Error('stop')));
