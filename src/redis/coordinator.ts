@@ -10,7 +10,8 @@ import { ValidationError } from '../core/errors.js';
 import { EventHub, type HubMessage } from './hub.js';
 import { coordinatorKeys, type CoordinatorKeys } from './keys.js';
 import { EventClaims } from './claims.js';
-import { arrayReply, integerReply, RedisLink, stringsReply, type RedisClientLike } from './link.js';
+import { redisPort, type RedisClientLike } from './clients.js';
+import { arrayReply, integerReply, RedisLink, stringsReply } from './link.js';
 import { WaitingLine } from './line.js';
 import { LocalLimits } from './local.js';
 import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
@@ -70,13 +71,14 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   constructor(redis: RedisClientLike, options: RedisCoordinatorOptions = {}) {
     this.#options = resolveOptions(options);
     this.#explicitPrefix = options.prefix;
-    this.#link = new RedisLink(redis, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs, {
+    const port = redisPort(redis);
+    this.#link = new RedisLink(port, () => this.#resolveKeys().slots, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs, {
       // Every waiting hold goes on local limits at once, not at its next retry.
       down: () => this.#hub.interrupt(),
       back: () => void this.#back(),
     });
     this.#hub = new EventHub(
-      redis,
+      port,
       () => this.#clock.now(),
       (taskIds) => this.#forget(taskIds),
       (epoch) => void this.#confirmEpoch(epoch),
@@ -194,7 +196,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#forget(taskIds);
     this.#local.settle(taskIds);
     const keys = this.#resolveKeys();
-    await this.#link.either(async () => void integerReply(await this.#link.eval(SETTLE, [keys.slots], [keys.channel, JSON.stringify(message), ...taskIds]), 'SETTLE'), () => undefined);
+    await this.#link.either(async () => void integerReply(await this.#link.eval(SETTLE, [keys.slots], [keys.channel, JSON.stringify(message), this.#link.publishCommand, ...taskIds]), 'SETTLE'), () => undefined);
     // This process's own waiters hear it once Redis has freed the slots, so their next try finds them.
     this.#hub.receive(message);
   }
@@ -233,7 +235,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     }
     const keys = this.#resolveKeys();
     await this.#link.either(
-      async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#receiverId, taskId ?? '']), 'PUBLISH'),
+      async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#receiverId, taskId ?? '', this.#link.publishCommand]), 'PUBLISH'),
       () => undefined,
     );
     this.#hub.receive(message);

@@ -4,7 +4,7 @@
  * @module
  */
 import type { TaskFinalNotice } from '../core/coordination.js';
-import type { RedisClientLike, RedisSubscriberClient } from './link.js';
+import type { PortSubscriber, RedisPort } from './clients.js';
 
 /**
  * What goes through the channel: final tasks; how many slots may have been freed (waiting holds that
@@ -46,14 +46,14 @@ export function parseHubMessage(text: string): HubMessage | undefined {
 /** @internal */
 export class EventHub {
   readonly #watchers = new Map<string, Set<(notice: TaskFinalNotice) => void>>();
-  #subscriber: RedisSubscriberClient | undefined;
+  #subscriber: PortSubscriber | undefined;
   /** Grows by the slots each message may have freed: a waiting hold compares it across its attempt to know whether freed slots could reach its place. */
   freedCount = 0;
   readonly #onFreed = new Set<(interrupted: boolean) => void>();
   #receiverAt = -Infinity;
 
   constructor(
-    private readonly redis: RedisClientLike,
+    private readonly redis: RedisPort,
     private readonly now: () => number,
     /** Told every task any process reported final (the coordinator forgets them as its own). */
     private readonly onFinal: (taskIds: readonly string[]) => void = () => undefined,
@@ -66,16 +66,13 @@ export class EventHub {
   /** Subscribes once, in the background: until then (or while Redis is down) waits fall back to their timers. */
   start(channel: string): void {
     if (this.#subscriber) return;
-    const subscriber = (this.#subscriber = this.redis.duplicate());
-    // node-redis emits connection errors here and reconnects (and resubscribes) by itself. When the
+    const subscriber = (this.#subscriber = this.redis.subscriber());
+    // The clients emit connection errors here and reconnect (and resubscribe) by themselves. When the
     // main connection is down too, Redis is: the coordinator turns local now, not at its next command.
-    subscriber.on('error', (error: unknown) => {
-      if (this.redis.isReady === false) this.onDown(error);
+    subscriber.onError((error: unknown) => {
+      if (!this.redis.ready()) this.onDown(error);
     });
-    subscriber
-      .connect()
-      .then(() => subscriber.subscribe(channel, (text) => this.receive(text)))
-      .catch(() => undefined);
+    subscriber.subscribe(channel, (text) => this.receive(text)).catch(() => undefined);
   }
 
   /** Hands a message to this process's watchers and waiting holds (from the channel, or at once for its own). */
@@ -134,7 +131,7 @@ export class EventHub {
   }
 
   close(): void {
-    this.#subscriber?.destroy();
+    this.#subscriber?.close();
     this.#subscriber = undefined;
   }
 }

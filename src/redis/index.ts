@@ -7,11 +7,20 @@
  * @module
  */
 import { RedisCoordinator } from './coordinator.js';
-import type { RedisClientLike } from './link.js';
+import type { RedisClientLike } from './clients.js';
 import type { RedisCoordinatorOptions } from './options.js';
 
 export { RedisCoordinator } from './coordinator.js';
-export type { RedisClientLike, RedisCommandClient, RedisSubscriberClient } from './link.js';
+export type {
+  IoRedisLike,
+  IoRedisSubscriberLike,
+  NodeRedisClientLike,
+  NodeRedisClusterLike,
+  NodeRedisSentinelLike,
+  NodeRedisSubscriberLike,
+  RedisClientKind,
+  RedisClientLike,
+} from './clients.js';
 export type { RedisCoordinatorOptions } from './options.js';
 export type {
   CoordinatedWindow,

@@ -5,45 +5,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-
-/**
- * The commands the coordinator sends: a connected node-redis client (`createClient()` of the
- * `redis` package, v6) fits. Structural, so these declarations need no `redis` types installed.
- * @example
- * ```ts
- * const redis: RedisCommandClient = await createClient({ url }).connect();
- * ```
- */
-export interface RedisCommandClient {
-  /** node-redis's readiness: `false` while it reconnects (a command would wait in its offline queue). */
-  readonly isReady?: boolean;
-  sendCommand(args: readonly string[], options?: { timeout?: number }): Promise<unknown>;
-}
-
-/**
- * The subscriber connection the coordinator makes with `duplicate()` (its own: a subscribed connection sends nothing else).
- * @example
- * ```ts
- * const subscriber: RedisSubscriberClient = redis.duplicate();
- * ```
- */
-export interface RedisSubscriberClient {
-  connect(): Promise<unknown>;
-  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  destroy(): void;
-}
-
-/**
- * What `createRedisCoordinator` takes: a connected node-redis client.
- * @example
- * ```ts
- * const redis: RedisClientLike = await createClient({ url: process.env.REDIS_URL }).connect();
- * ```
- */
-export interface RedisClientLike extends RedisCommandClient {
-  duplicate(): RedisSubscriberClient;
-}
+import type { RedisPort } from './clients.js';
 
 /**
  * A reply of Redis that is not the shape the coordinator's script or command gives: another server
@@ -110,13 +72,20 @@ export class RedisLink {
   #flaps = 0;
 
   constructor(
-    private readonly redis: RedisCommandClient,
+    private readonly redis: RedisPort,
+    /** A key of the coordinator's hash tag: where a cluster sends a command that names no key (PING). */
+    private readonly route: () => string,
     private readonly warn: (message: string) => void,
     private readonly probeIntervalMs: number,
     private readonly commandTimeoutMs: number,
     /** Told when Redis stops answering (`down`) and when it answers again after that (`back`). */
     private readonly on: { down?: () => void; back?: () => void } = {},
   ) {}
+
+  /** The command the scripts publish on the channel with (`SPUBLISH` on a cluster: sharded pub/sub). */
+  get publishCommand(): string {
+    return this.redis.publishCommand;
+  }
 
   get mode(): LinkMode {
     return this.#mode;
@@ -145,13 +114,13 @@ export class RedisLink {
    * expires on its own).
    */
   send(args: readonly string[]): Promise<unknown> {
-    if (this.redis.isReady === false) return Promise.reject(Object.assign(new Error('offline'), { code: 'OFFLINE' }));
+    if (!this.redis.ready()) return Promise.reject(Object.assign(new Error('offline'), { code: 'OFFLINE' }));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error('no answer in time'), { name: 'TimeoutError' })), this.commandTimeoutMs);
       timer.unref?.();
     });
-    const answer = this.redis.sendCommand(args, { timeout: this.commandTimeoutMs });
+    const answer = this.redis.send(args, this.route(), this.commandTimeoutMs);
     return Promise.race([answer, timedOut]).finally(() => clearTimeout(timer));
   }
 

@@ -49,7 +49,8 @@ return math.ceil(at - now)
  * One attempt of a hold. KEYS: slots (member: `t:<task id>` scored +inf, or `p:<hold id>:<i>` scored
  * with its expiry), queue (hold id scored by arrival), beats (hold id scored by its heartbeat's
  * expiry), seq (the arrival counter), epoch. ARGV: now, hold id, count, maxActive, waiter expiry,
- * pending expiry, a new epoch, the channel, then the ids of the same process's holds waiting behind
+ * pending expiry, a new epoch, the channel, the publish command (`PUBLISH`, or `SPUBLISH` on a
+ * cluster), then the ids of the same process's holds waiting behind
  * it. Sets the epoch when there is none (first use, or Redis lost its data: it tells every process,
  * which writes back its tasks' slots), drops expired pending slots and dead
  * waiters, queues the hold (once) and refreshes its heartbeat and those of the holds behind it that
@@ -65,7 +66,7 @@ local epoch = redis.call('GET', KEYS[5])
 if not epoch then
   epoch = ARGV[7]
   redis.call('SET', KEYS[5], epoch)
-  redis.call('PUBLISH', ARGV[8], '{"notices":[],"freed":0,"receiver":false,"rewrite":"' .. epoch .. '"}')
+  redis.call(ARGV[9], ARGV[8], '{"notices":[],"freed":0,"receiver":false,"rewrite":"' .. epoch .. '"}')
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local dead = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
@@ -73,9 +74,9 @@ if #dead > 0 then
   for _, d in ipairs(dead) do redis.call('ZREM', KEYS[2], d) end
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 end
-if #ARGV > 8 then
+if #ARGV > 9 then
   local beats = {}
-  for i = 9, #ARGV do
+  for i = 10, #ARGV do
     beats[#beats + 1] = ARGV[5]
     beats[#beats + 1] = ARGV[i]
   end
@@ -120,25 +121,27 @@ return count - bound
 `;
 
 /**
- * Frees tasks' slots and tells every process. KEYS: slots. ARGV: channel, message, then the task ids.
+ * Frees tasks' slots and tells every process. KEYS: slots. ARGV: channel, message, the publish
+ * command, then the task ids.
  * Returns how many slots were freed.
  */
 export const SETTLE = `
 local freed = 0
-for i = 3, #ARGV do freed = freed + redis.call('ZREM', KEYS[1], 't:' .. ARGV[i]) end
-redis.call('PUBLISH', ARGV[1], ARGV[2])
+for i = 4, #ARGV do freed = freed + redis.call('ZREM', KEYS[1], 't:' .. ARGV[i]) end
+redis.call(ARGV[3], ARGV[1], ARGV[2])
 return freed
 `;
 
 /**
  * A verified webhook event. KEYS: slots, receivers (receiver id scored by when it last published),
- * counters (a hash). ARGV: channel, message, now, receiver id, task id ('' when none or not final).
+ * counters (a hash). ARGV: channel, message, now, receiver id, task id ('' when none or not final),
+ * the publish command.
  */
 export const PUBLISH = `
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
 redis.call('HINCRBY', KEYS[3], 'published', 1)
 if ARGV[5] ~= '' then redis.call('ZREM', KEYS[1], 't:' .. ARGV[5]) end
-redis.call('PUBLISH', ARGV[1], ARGV[2])
+redis.call(ARGV[6], ARGV[1], ARGV[2])
 return 0
 `;
 

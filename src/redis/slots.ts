@@ -61,7 +61,7 @@ const MAX_RECONCILED = 1_000;
 /** Tells every process that `slots` slots may be free: the waiting holds they could reach try again. */
 async function publishFreed(ctx: SlotContext, slots: number): Promise<void> {
   const message: HubMessage = { notices: [], freed: slots, receiver: false };
-  await ctx.link.either(async () => void integerReply(await ctx.link.send(['PUBLISH', ctx.keys().channel, JSON.stringify(message)]), 'PUBLISH'), () => undefined);
+  await ctx.link.either(async () => void integerReply(await ctx.link.send([ctx.link.publishCommand, ctx.keys().channel, JSON.stringify(message)]), 'PUBLISH'), () => undefined);
 }
 
 /**
@@ -95,7 +95,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       let place = 0;
       try {
         tried = true;
-        const args = [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ...renewed(line, id)];
+        const args = [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ctx.link.publishCommand, ...renewed(line, id)];
         const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq, keys.epoch], args), 'HOLD', 5);
         granted = integerReply(reply[0], 'HOLD', 0, 1) === 1;
         held = integerReply(reply[1], 'HOLD');

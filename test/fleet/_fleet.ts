@@ -1,12 +1,12 @@
 // What the fleet tests share: a node-redis client whose commands in flight hold a manual mock clock
 // (a request is then stamped by the mock at the time the budget counted it), and the mock's record.
 import { expect } from 'vitest';
-import type { RedisClientLike } from '../../src/redis/index.js';
+import type { NodeRedisClientLike } from '../../src/redis/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import type { TestRedisClient } from '../redis/_redis.js';
 
 /** `redis` as the coordinator sees it, counting its commands in flight in `busy()`. */
-export function countingRedis(redis: TestRedisClient): RedisClientLike & { busy(): boolean } {
+export function countingRedis(redis: TestRedisClient): NodeRedisClientLike & { busy(): boolean } {
   let inFlight = 0;
   return {
     get isReady() {

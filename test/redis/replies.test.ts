@@ -3,14 +3,14 @@
 // link (local mode, one warning), never as a number to wait on or a bare TypeError. The server here
 // is a stand-in that answers every command with one fixed reply: no Redis semantics are imitated.
 import { describe, expect, it, vi } from 'vitest';
-import { createRedisCoordinator, type RedisClientLike } from '../../src/redis/index.js';
+import { createRedisCoordinator, type NodeRedisClientLike } from '../../src/redis/index.js';
 import { testClock } from './_clock.js';
 import { KEY_HASH } from './_setup.js';
 
 /** A connected client of a server that answers every command (PING too) with `reply`. */
 function notRedis(reply: unknown) {
   const sent: string[] = [];
-  const client: RedisClientLike = {
+  const client: NodeRedisClientLike = {
     isReady: true,
     sendCommand: (args) => {
       sent.push(args[0]!);

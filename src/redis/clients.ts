@@ -1,0 +1,219 @@
+/**
+ * The coordinator's one port to Redis, and an adapter per client family, chosen by the client's
+ * shape: node-redis (`createClient`, `createCluster`, `createSentinel`) and ioredis (`Redis`,
+ * standalone or with `sentinels`, and `Cluster`). The scripts and the key layout are the same for
+ * every kind; what differs is the call shape, how a cluster routes a command, and pub/sub.
+ * Structural types only: these declarations need neither package installed.
+ * @module
+ */
+
+/**
+ * A connected node-redis client: `createClient({ url })` of the `redis` package (v5 or v6), after `connect()`.
+ * @example
+ * ```ts
+ * const redis: NodeRedisClientLike = await createClient({ url: process.env.REDIS_URL }).connect();
+ * ```
+ */
+export interface NodeRedisClientLike {
+  /** `false` while it reconnects (a command would wait in its offline queue). */
+  readonly isReady: boolean;
+  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+  duplicate(): NodeRedisSubscriberLike;
+}
+
+/**
+ * A connected node-redis cluster client: `createCluster({ rootNodes })`, after `connect()`.
+ * @example
+ * ```ts
+ * const cluster: NodeRedisClusterLike = await createCluster({ rootNodes: [{ url: 'redis://10.0.0.1:7000' }] }).connect();
+ * ```
+ */
+export interface NodeRedisClusterLike {
+  readonly isReady: boolean;
+  /** The cluster's masters: what tells a cluster from a single client. */
+  readonly masters: readonly unknown[];
+  sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[], options?: { timeout?: number }): Promise<unknown>;
+  duplicate(): NodeRedisSubscriberLike;
+}
+
+/**
+ * A connected node-redis sentinel client: `createSentinel({ name, sentinelRootNodes })`, after `connect()`.
+ * @example
+ * ```ts
+ * const sentinel: NodeRedisSentinelLike = await createSentinel({ name: 'mymaster', sentinelRootNodes: [{ host: '10.0.0.1', port: 26379 }] }).connect();
+ * ```
+ */
+export interface NodeRedisSentinelLike {
+  readonly isReady: boolean;
+  getMasterNode(): unknown;
+  sendCommand(isReadonly: boolean | undefined, args: string[], options?: { timeout?: number }): Promise<unknown>;
+  duplicate(): NodeRedisSubscriberLike;
+}
+
+/**
+ * The subscriber connection made with a node-redis client's `duplicate()` (its own: a subscribed
+ * connection sends nothing else). A cluster's also has `sSubscribe` (sharded pub/sub, Redis 7).
+ * @example
+ * ```ts
+ * const subscriber: NodeRedisSubscriberLike = redis.duplicate();
+ * ```
+ */
+export interface NodeRedisSubscriberLike {
+  connect(): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  sSubscribe?(channel: string, listener: (message: string) => void): Promise<unknown>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(): unknown;
+}
+
+/**
+ * An ioredis client: `new Redis(url)`, `new Redis({ sentinels, name })`, or `new Redis.Cluster(nodes)`
+ * (v5 or v6). It connects by itself; the coordinator sends nothing until its `status` is `ready`.
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * const redis: IoRedisLike = new Redis(process.env.REDIS_URL!);
+ * ```
+ */
+export interface IoRedisLike {
+  /** `ready` when commands go out at once. */
+  readonly status: string;
+  /** `true` for `Cluster`. */
+  readonly isCluster: boolean;
+  call(command: string, ...args: string[]): Promise<unknown>;
+  duplicate(): IoRedisSubscriberLike;
+}
+
+/**
+ * The subscriber connection made with an ioredis client's `duplicate()`.
+ * @example
+ * ```ts
+ * const subscriber: IoRedisSubscriberLike = redis.duplicate();
+ * ```
+ */
+export interface IoRedisSubscriberLike {
+  subscribe(...channels: string[]): Promise<unknown>;
+  ssubscribe?(...channels: string[]): Promise<unknown>;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  disconnect(): void;
+}
+
+/**
+ * What `createRedisCoordinator` takes: a connected node-redis client, cluster or sentinel client,
+ * or an ioredis `Redis` (standalone or with `sentinels`) or `Cluster`. Recognised by its shape.
+ * @example
+ * ```ts
+ * const redis: RedisClientLike = await createClient({ url: process.env.REDIS_URL }).connect();
+ * ```
+ */
+export type RedisClientLike = NodeRedisClientLike | NodeRedisClusterLike | NodeRedisSentinelLike | IoRedisLike;
+
+/** The kinds of client the coordinator tells apart. */
+export type RedisClientKind = 'node-redis' | 'node-redis-cluster' | 'node-redis-sentinel' | 'ioredis' | 'ioredis-cluster';
+
+/** The subscriber side of the port: one connection, one channel, closed once. @internal */
+export interface PortSubscriber {
+  /** Connects (where the client needs it) and subscribes; `listener` gets each message's text. */
+  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  onError(listener: (error: unknown) => void): void;
+  close(): void;
+}
+
+/** The coordinator's port: every kind of client seen the same way. @internal */
+export interface RedisPort {
+  readonly kind: RedisClientKind;
+  /** Whether a command goes out now (not into an offline queue). */
+  ready(): boolean;
+  /** One command; `route` is a key of the coordinator's hash tag (a cluster sends the command to its slot). */
+  send(args: readonly string[], route: string, timeoutMs: number): Promise<unknown>;
+  /** The command the scripts publish with: `SPUBLISH` where the subscriber listens sharded. */
+  readonly publishCommand: 'PUBLISH' | 'SPUBLISH';
+  subscriber(): PortSubscriber;
+}
+
+const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
+const field = (client: object, name: string): unknown => (client as Record<string, unknown>)[name];
+
+/** The kind of `client`, by its shape; a `TypeError` naming what is accepted for anything else. @internal */
+export function clientKind(client: unknown): RedisClientKind {
+  if (typeof client === 'object' && client !== null) {
+    if (isFunction(field(client, 'call')) && typeof field(client, 'status') === 'string') return field(client, 'isCluster') === true ? 'ioredis-cluster' : 'ioredis';
+    if (isFunction(field(client, 'sendCommand'))) {
+      if ('masters' in client && 'nodeByAddress' in client) return 'node-redis-cluster';
+      if (isFunction(field(client, 'getMasterNode'))) return 'node-redis-sentinel';
+      return 'node-redis';
+    }
+  }
+  throw new TypeError(
+    'createRedisCoordinator needs a connected Redis client: node-redis createClient(), createCluster() or createSentinel() (after connect()), or an ioredis Redis or Cluster.',
+  );
+}
+
+/** The port over `client`, chosen by its shape. @internal */
+export function redisPort(client: RedisClientLike): RedisPort {
+  const kind = clientKind(client);
+  switch (kind) {
+    case 'node-redis':
+      return nodeRedisPort(kind, client as NodeRedisClientLike, (c, args, _route, options) => (c as NodeRedisClientLike).sendCommand(args, options));
+    case 'node-redis-sentinel':
+      // Every command of the coordinator writes or must see the latest write: the primary's.
+      return nodeRedisPort(kind, client as NodeRedisSentinelLike, (c, args, _route, options) => (c as NodeRedisSentinelLike).sendCommand(false, args, options));
+    case 'node-redis-cluster':
+      return nodeRedisPort(kind, client as NodeRedisClusterLike, (c, args, route, options) => (c as NodeRedisClusterLike).sendCommand(route, false, args, options));
+    default:
+      return ioRedisPort(kind, client as IoRedisLike);
+  }
+}
+
+type NodeRedisAny = NodeRedisClientLike | NodeRedisClusterLike | NodeRedisSentinelLike;
+type NodeRedisSend = (client: NodeRedisAny, args: string[], route: string, options: { timeout: number }) => Promise<unknown>;
+
+function nodeRedisPort(kind: RedisClientKind, client: NodeRedisAny, sendCommand: NodeRedisSend): RedisPort {
+  // Sharded pub/sub on a cluster: the channel lives on the prefix's slot, so a message reaches the
+  // subscribers of that shard only, not every node of the cluster.
+  const sharded = kind === 'node-redis-cluster';
+  return {
+    kind,
+    ready: () => client.isReady !== false,
+    send: (args, route, timeoutMs) => sendCommand(client, [...args], route, { timeout: timeoutMs }),
+    publishCommand: sharded ? 'SPUBLISH' : 'PUBLISH',
+    subscriber() {
+      const connection = client.duplicate();
+      return {
+        async subscribe(channel, listener) {
+          await connection.connect();
+          if (sharded && connection.sSubscribe) await connection.sSubscribe(channel, listener);
+          else await connection.subscribe(channel, listener);
+        },
+        onError: (listener) => void connection.on('error', listener),
+        close: () => void connection.destroy(),
+      };
+    },
+  };
+}
+
+function ioRedisPort(kind: RedisClientKind, client: IoRedisLike): RedisPort {
+  const sharded = kind === 'ioredis-cluster';
+  return {
+    kind,
+    ready: () => client.status === 'ready',
+    // ioredis routes a cluster's command by its keys; it has no time limit per command (the link races one).
+    send: (args, _route, _timeoutMs) => client.call(args[0]!, ...args.slice(1)),
+    publishCommand: sharded ? 'SPUBLISH' : 'PUBLISH',
+    subscriber() {
+      const connection = client.duplicate();
+      return {
+        async subscribe(channel, listener) {
+          const event = sharded ? 'smessage' : 'message';
+          connection.on(event, ((from: string, text: string) => {
+            if (from === channel) listener(text);
+          }) as (...args: never[]) => void);
+          if (sharded && connection.ssubscribe) await connection.ssubscribe(channel);
+          else await connection.subscribe(channel);
+        },
+        onError: (listener) => void connection.on('error', listener as (...args: never[]) => void),
+        close: () => connection.disconnect(),
+      };
+    },
+  };
+}
