@@ -81,7 +81,8 @@ export interface IoRedisLike {
   /** `true` for `Cluster`. */
   readonly isCluster: boolean;
   call(command: string, ...args: string[]): Promise<unknown>;
-  duplicate(): IoRedisSubscriberLike;
+  /** A `Cluster`'s takes the start-up nodes first and its options second (`shardedSubscribers`, ioredis 5.9 or later). */
+  duplicate(startupNodes?: unknown, options?: { shardedSubscribers?: boolean }): IoRedisSubscriberLike;
 }
 
 /**
@@ -94,7 +95,7 @@ export interface IoRedisLike {
 export interface IoRedisSubscriberLike {
   subscribe(...channels: string[]): Promise<unknown>;
   ssubscribe?(...channels: string[]): Promise<unknown>;
-  on(event: string, listener: (...args: never[]) => void): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
   disconnect(): void;
 }
 
@@ -201,17 +202,18 @@ function ioRedisPort(kind: RedisClientKind, client: IoRedisLike): RedisPort {
     send: (args, _route, _timeoutMs) => client.call(args[0]!, ...args.slice(1)),
     publishCommand: sharded ? 'SPUBLISH' : 'PUBLISH',
     subscriber() {
-      const connection = client.duplicate();
+      // A cluster's sharded subscriber connects to the node of the channel's slot (and follows it on a failover).
+      const connection = sharded ? client.duplicate(undefined, { shardedSubscribers: true }) : client.duplicate();
       return {
         async subscribe(channel, listener) {
           const event = sharded ? 'smessage' : 'message';
-          connection.on(event, ((from: string, text: string) => {
-            if (from === channel) listener(text);
-          }) as (...args: never[]) => void);
+          connection.on(event, (from, text) => {
+            if (from === channel && typeof text === 'string') listener(text);
+          });
           if (sharded && connection.ssubscribe) await connection.ssubscribe(channel);
           else await connection.subscribe(channel);
         },
-        onError: (listener) => void connection.on('error', listener as (...args: never[]) => void),
+        onError: (listener) => void connection.on('error', (error) => listener(error)),
         close: () => connection.disconnect(),
       };
     },

@@ -47,7 +47,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #link: RedisLink;
   readonly #hub: EventHub;
   readonly #local: LocalLimits;
-  readonly #receiverId = randomUUID();
+  /** This process's id: as a webhook receiver, and in the queue's record of live processes. */
+  readonly #processId = randomUUID();
   readonly #claims: EventClaims;
   #keyHash: string | undefined;
   readonly #reconciling = { last: -Infinity, running: false };
@@ -235,7 +236,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     }
     const keys = this.#resolveKeys();
     await this.#link.either(
-      async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#receiverId, taskId ?? '', this.#link.publishCommand]), 'PUBLISH'),
+      async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#processId, taskId ?? '', this.#link.publishCommand]), 'PUBLISH'),
       () => undefined,
     );
     this.#hub.receive(message);
@@ -372,6 +373,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       own: (taskIds, onLocalLimits) => this.#own(taskIds, onLocalLimits),
       sawEpoch: (epoch) => this.#sawEpoch(epoch),
       abandon: (holdId, count) => void this.#abandoned.set(holdId, count),
+      processId: this.#processId,
     };
   }
 }

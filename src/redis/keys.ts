@@ -17,6 +17,8 @@ export interface CoordinatorKeys {
   queue: string;
   /** Waiting holds' heartbeats: sorted set, hold id scored by the time it counts as dead. */
   beats: string;
+  /** Processes with holds in the queue: sorted set, process id scored by when it counts as dead (Redis's clock). */
+  alive: string;
   /** The arrival counter of the queue. */
   seq: string;
   /** Webhook receivers: sorted set, receiver id scored by when it last published. */
@@ -43,6 +45,7 @@ export function coordinatorKeys(prefix: string): CoordinatorKeys {
     slots: `${tag}:slots`,
     queue: `${tag}:queue`,
     beats: `${tag}:beats`,
+    alive: `${tag}:alive`,
     seq: `${tag}:seq`,
     receivers: `${tag}:receivers`,
     counters: `${tag}:counters`,

@@ -48,15 +48,18 @@ return math.ceil(at - now)
 /**
  * One attempt of a hold. KEYS: slots (member: `t:<task id>` scored +inf, or `p:<hold id>:<i>` scored
  * with its expiry), queue (hold id scored by arrival), beats (hold id scored by its heartbeat's
- * expiry), seq (the arrival counter), epoch. ARGV: now, hold id, count, maxActive, waiter expiry,
+ * expiry), seq (the arrival counter), epoch, alive (process id scored by when it counts as dead, on
+ * Redis's own clock). ARGV: now, hold id (`<process id>.<random>`), count, maxActive, waiter expiry,
  * pending expiry, a new epoch, the channel, the publish command (`PUBLISH`, or `SPUBLISH` on a
- * cluster), then the ids of the same process's holds waiting behind
- * it. Sets the epoch when there is none (first use, or Redis lost its data: it tells every process,
- * which writes back its tasks' slots), drops expired pending slots and dead
- * waiters, queues the hold (once) and refreshes its heartbeat and those of the holds behind it that
- * are still queued; grants it only at the head of the queue with room (`count` is from 1 to
- * `maxActive`: the caller refuses any other before sending this). Returns {granted 0|1, slots held,
- * holds waiting, the hold's place in the queue (0: the head; 0 once granted), the epoch}.
+ * cluster), the process id, how long (real ms) the process counts as alive, then the ids of the same
+ * process's holds waiting behind it. Sets the epoch when there is none (first use, or Redis lost its
+ * data: it tells every process, which writes back its tasks' slots), drops expired pending slots and
+ * dead waiters, records the process as alive, queues the hold (once) and refreshes its heartbeat
+ * and those of the holds behind it that are still queued; drops the holds at the head of the queue
+ * whose process is no longer alive (it died with starts waiting: they must not block the line until
+ * their own heartbeat expires); grants the hold only at the head of the queue with room (`count` is
+ * from 1 to `maxActive`: the caller refuses any other before sending this). Returns {granted 0|1,
+ * slots held, holds waiting, the hold's place in the queue (0: the head; 0 once granted), the epoch}.
  */
 export const HOLD = `
 local now = tonumber(ARGV[1])
@@ -69,14 +72,19 @@ if not epoch then
   redis.call(ARGV[9], ARGV[8], '{"notices":[],"freed":0,"receiver":false,"rewrite":"' .. epoch .. '"}')
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local time = redis.call('TIME')
+local serverNow = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', serverNow)
+redis.call('ZADD', KEYS[6], serverNow + tonumber(ARGV[11]), ARGV[10])
+redis.call('PEXPIRE', KEYS[6], ARGV[11])
 local dead = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
 if #dead > 0 then
   for _, d in ipairs(dead) do redis.call('ZREM', KEYS[2], d) end
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 end
-if #ARGV > 9 then
+if #ARGV > 11 then
   local beats = {}
-  for i = 10, #ARGV do
+  for i = 12, #ARGV do
     beats[#beats + 1] = ARGV[5]
     beats[#beats + 1] = ARGV[i]
   end
@@ -86,6 +94,13 @@ if not redis.call('ZSCORE', KEYS[2], id) then
   redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), id)
 end
 local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+while head do
+  local owner = string.match(head, '^(.-)%.')
+  if not owner or redis.call('ZSCORE', KEYS[6], owner) then break end
+  redis.call('ZREM', KEYS[2], head)
+  redis.call('ZREM', KEYS[3], head)
+  head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+end
 local held = redis.call('ZCARD', KEYS[1])
 if head == id and held + count <= tonumber(ARGV[4]) then
   redis.call('ZREM', KEYS[2], id)

@@ -22,6 +22,16 @@ export const RETRY_MS = 30_000;
 /** A waiter whose heartbeat is older than this has died: it leaves the queue. */
 export const WAITER_TTL_MS = 3 * RETRY_MS;
 /**
+ * Real time a process with holds in the queue counts as alive after its last try: past it, its
+ * holds at the head of the queue are dropped by the next try of any process. A process's first
+ * waiting hold tries at least every {@link ALIVE_REFRESH_MS}, so a live process never lapses, and a
+ * start behind a dead process's holds goes within about `ALIVE_TTL_MS + ALIVE_REFRESH_MS` (13 s).
+ * Real time, not the client's clock: a process dies in real time, whatever clock the mock keeps.
+ */
+export const ALIVE_TTL_MS = 10_000;
+/** Real-time interval of a waiting process's tries: its heartbeat, and its look for dead holds ahead. */
+export const ALIVE_REFRESH_MS = 3_000;
+/**
  * Most heartbeats one try renews for the holds behind it (a bound on the script's arguments): a
  * process with more waiting starts than this lets the last ones re-queue when their turn comes.
  */
@@ -53,6 +63,8 @@ export interface SlotContext {
    * Redis answers again.
    */
   abandon(holdId: string, count: number): void;
+  /** This coordinator's id in the queue's record of live processes. */
+  processId: string;
 }
 
 /** Most held tasks one reconcile asks the service about (a sample when more are held): a bounded number of list requests. */
@@ -73,7 +85,8 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
   const count = holdCount(asked, ctx.options.maxActive);
   const { signal, reconcile } = options;
   signal?.throwIfAborted();
-  const id = randomUUID();
+  // The process's id first: a try of any process drops this hold once the process stops trying.
+  const id = `${ctx.processId}.${randomUUID()}`;
   const keys = ctx.keys();
   const gate = ctx.reconciling;
   const line = ctx.line;
@@ -95,8 +108,8 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       let place = 0;
       try {
         tried = true;
-        const args = [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ctx.link.publishCommand, ...renewed(line, id)];
-        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq, keys.epoch], args), 'HOLD', 5);
+        const args = [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ctx.link.publishCommand, ctx.processId, ALIVE_TTL_MS, ...renewed(line, id)];
+        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq, keys.epoch, keys.alive], args), 'HOLD', 5);
         granted = integerReply(reply[0], 'HOLD', 0, 1) === 1;
         held = integerReply(reply[1], 'HOLD');
         waiting = integerReply(reply[2], 'HOLD');
@@ -153,18 +166,25 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
 /** The holds behind `id` whose heartbeats its try renews: only the first's tries do. */
 const renewed = (line: WaitingLine, id: string): string[] => line.behind(id).slice(0, MAX_RENEWED);
 
-/** Sleeps on the client's clock until slots are freed (a message on the channel), the retry time passes, or `signal` aborts. */
+/**
+ * Sleeps on the client's clock until slots are freed (a message on the channel), the retry time
+ * passes, or `signal` aborts; and at most {@link ALIVE_REFRESH_MS} of real time: the next try keeps
+ * this process alive in the queue and drops a dead process's holds ahead of it.
+ */
 async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, reaches: () => boolean): Promise<void> {
   const woken = new AbortController();
   const stop = ctx.hub.onFreed((interrupted) => {
     if (interrupted || reaches()) woken.abort();
   });
+  const heartbeat = setTimeout(() => woken.abort(), ALIVE_REFRESH_MS);
+  heartbeat.unref?.();
   try {
     await ctx.clock().sleep(RETRY_MS, signal ? AbortSignal.any([signal, woken.signal]) : woken.signal);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (!woken.signal.aborted) throw error;
   } finally {
+    clearTimeout(heartbeat);
     stop();
   }
 }
