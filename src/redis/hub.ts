@@ -72,7 +72,12 @@ export class EventHub {
     subscriber.onError((error: unknown) => {
       if (!this.redis.ready()) this.onDown(error);
     });
-    subscriber.subscribe(channel, (text) => this.receive(text)).catch(() => undefined);
+    // A message published before the subscription took hold is lost to this process: once it holds,
+    // every waiting hold tries again, so none waits for its timer for a slot freed meanwhile.
+    subscriber
+      .subscribe(channel, (text) => this.receive(text))
+      .then(() => this.interrupt())
+      .catch(() => undefined);
   }
 
   /** Hands a message to this process's watchers and waiting holds (from the channel, or at once for its own). */
@@ -125,7 +130,7 @@ export class EventHub {
     return () => this.#onFreed.delete(wake);
   }
 
-  /** Wakes every waiting hold whatever its place: Redis stopped answering, so each goes on local limits now. */
+  /** Wakes every waiting hold whatever its place: Redis stopped answering (each goes on local limits now), or the subscription just took hold. */
   interrupt(): void {
     for (const wake of [...this.#onFreed]) wake(true);
   }

@@ -122,9 +122,11 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       queued = !granted;
       if (granted) {
         line.leave(id);
-        // Room left and holds behind: they tried while this one stood ahead of them, so they hear of it.
-        const room = ctx.options.maxActive - held;
-        if (room > 0 && waiting > 0) void publishFreed(ctx, room);
+        // Holds behind tried while this one stood ahead of them: each moved up a place, and any room
+        // left is theirs. Told as that many "freed" (a place gained counts as a slot freed), so the
+        // next in line is woken by its message, not by its timer.
+        const room = Math.max(0, ctx.options.maxActive - held);
+        if (waiting > 0) void publishFreed(ctx, room + 1);
         return sharedHold(ctx, id, count);
       }
       line.join(id);

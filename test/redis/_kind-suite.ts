@@ -1,0 +1,158 @@
+// The fleet's behaviour, run for every client kind on every topology (kinds-*.test.ts): a shared
+// request budget, first-come-first-served slots woken by pub/sub, the fan-out of final events,
+// exactly-once claims, a webhook receiver seen by the others, and the waiting starts of a process
+// that stopped trying. Each suite gets new connections per simulated process and a prefix of its own.
+import { createHash } from 'node:crypto';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createRedisCoordinator, type RedisCoordinator, type RedisCoordinatorOptions, type TaskFinalNotice } from '../../src/redis/index.js';
+import { redisPort } from '../../src/redis/clients.js';
+import { ALIVE_REFRESH_MS, ALIVE_TTL_MS } from '../../src/redis/slots.js';
+import { testClock, type TestClock } from './_clock.js';
+import type { KindClient } from './_kinds.js';
+
+const KEY_HASH = createHash('sha256').update('pre_kind_suite_key').digest('hex');
+
+export interface KindProcess {
+  coordinator: RedisCoordinator;
+  connection: KindClient;
+  warnings: string[];
+}
+
+/** Processes on `connect()`'s kind, closed after the file's tests. */
+export function kindProcesses(connect: () => Promise<KindClient>) {
+  const open: KindProcess[] = [];
+  afterAll(async () => {
+    for (const p of open.splice(0)) {
+      await p.coordinator.close();
+      await p.connection.close();
+    }
+  });
+  return async (clock: TestClock, options: RedisCoordinatorOptions): Promise<KindProcess> => {
+    const connection = await connect();
+    const coordinator = createRedisCoordinator(connection.client, options);
+    const warnings: string[] = [];
+    coordinator.attach({ keyHash: () => KEY_HASH, clock, warn: (message) => warnings.push(message) });
+    const p = { coordinator, connection, warnings };
+    open.push(p);
+    return p;
+  };
+}
+
+/** Whether `promise` settles within `ms` of real time. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  const end = Date.now() + ms;
+  while (!done && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+  return done;
+}
+
+let suites = 0;
+
+/** The fleet tests for one client kind; `kind` is what the coordinator must recognise it as. */
+export function fleetSuite(kind: string, connect: () => Promise<KindClient>): void {
+  const suite = ++suites;
+  const processes = kindProcesses(connect);
+  let n = 0;
+  const fleet = (clock: TestClock, count: number, options: RedisCoordinatorOptions) => {
+    const prefix = `kind-${suite}-${++n}`;
+    return Promise.all(Array.from({ length: count }, () => processes(clock, { prefix, ...options })));
+  };
+
+  describe(kind, () => {
+    it('is recognised by its shape', async () => {
+      const connection = await connect();
+      try {
+        expect(redisPort(connection.client).kind).toBe(kind);
+      } finally {
+        await connection.close();
+      }
+    });
+
+    it('shares one request budget across processes, and reserves the next place in the window', async () => {
+      const clock = testClock();
+      const [a, b] = await fleet(clock, 2, { requestsPerMinute: 3 });
+      await a!.coordinator.take('requests');
+      await b!.coordinator.take('requests');
+      await a!.coordinator.take('requests');
+      const fourth = b!.coordinator.take('requests');
+      expect(await settlesWithin(fourth, 300)).toBe(false);
+      expect((await a!.coordinator.stats()).requestsInWindow).toBe(3);
+      clock.advance(60_000 + 250);
+      await fourth;
+      expect(a!.coordinator.mode).toBe('shared');
+      expect([...a!.warnings, ...b!.warnings]).toEqual([]);
+    });
+
+    it('serves slots first come, first served, never past maxActive, woken by pub/sub when one is freed', async () => {
+      const clock = testClock();
+      const [a, b, c] = await fleet(clock, 3, { maxActive: 2 });
+      await (await a!.coordinator.hold(2)).bind(['t1', 't2']);
+      const bWaits = b!.coordinator.hold(1);
+      await vi.waitFor(async () => expect((await a!.coordinator.stats()).startsWaiting).toBe(1));
+      const cWaits = c!.coordinator.hold(1);
+      await vi.waitFor(async () => expect((await a!.coordinator.stats()).startsWaiting).toBe(2));
+      // The clock never moves, and each wake comes well before the real-time heartbeat: the message on the channel woke it.
+      let freedAt = Date.now();
+      await a!.coordinator.settle([{ taskId: 't1', status: 'completed' }]);
+      await (await bWaits).bind(['t3']);
+      expect(Date.now() - freedAt).toBeLessThan(ALIVE_REFRESH_MS / 2);
+      expect(await settlesWithin(cWaits, 200)).toBe(false);
+      freedAt = Date.now();
+      await a!.coordinator.settle([{ taskId: 't2' }]);
+      await (await cWaits).bind(['t4']);
+      expect(Date.now() - freedAt).toBeLessThan(ALIVE_REFRESH_MS / 2);
+      const stats = await c!.coordinator.stats();
+      expect(stats).toMatchObject({ mode: 'shared', activeSlots: 2, startsWaiting: 0 });
+      expect(stats.activeTaskIds.sort()).toEqual(['t3', 't4']);
+    });
+
+    it("tells every process of a task's final event, and counts a receiver as seen", async () => {
+      const clock = testClock();
+      const [receiver, waiter] = await fleet(clock, 2, {});
+      const seen: TaskFinalNotice[] = [];
+      const stop = waiter!.coordinator.watch(['t9'], (notice) => seen.push(notice));
+      expect(waiter!.coordinator.receiving()).toBe(false);
+      // The subscription is made in the background: publish until it has heard one.
+      await vi.waitFor(async () => {
+        await receiver!.coordinator.publish({ id: `evt_${seen.length}_${Date.now()}`, type: 'forecast.completed', taskId: 't9', status: 'completed', final: true });
+        expect(seen.length).toBeGreaterThan(0);
+      });
+      stop();
+      expect(seen[0]).toEqual({ taskId: 't9', status: 'completed' });
+      expect(waiter!.coordinator.receiving()).toBe(true);
+      expect((await waiter!.coordinator.stats()).receiversSeen).toBe(1);
+    });
+
+    it('claims a webhook event once across processes', async () => {
+      const clock = testClock();
+      const [a, b] = await fleet(clock, 2, {});
+      const claims = await Promise.all([a!.coordinator.claimEvent('evt_once'), b!.coordinator.claimEvent('evt_once')]);
+      expect(claims.sort()).toEqual(['claimed', 'running']);
+      await (claims[0] === 'claimed' ? a : b)!.coordinator.finishEvent('evt_once');
+      expect(await a!.coordinator.claimEvent('evt_once')).toBe('done');
+      expect((await b!.coordinator.stats()).eventsDeduplicated).toBe(1);
+    });
+
+    it('lets the starts behind a process that stopped trying go within ALIVE_TTL_MS and a retry', async () => {
+      const clock = testClock();
+      const [holder, dead, live] = await fleet(clock, 3, { maxActive: 1 });
+      await (await holder!.coordinator.hold(1)).bind(['t0']);
+      // The dying process queues first; then its connection goes with no goodbye, as a SIGKILL would.
+      void dead!.coordinator.hold(1).catch(() => undefined);
+      await vi.waitFor(async () => expect((await holder!.coordinator.stats()).startsWaiting).toBe(1));
+      await dead!.coordinator.close();
+      await dead!.connection.close();
+      const liveWaits = live!.coordinator.hold(1);
+      await vi.waitFor(async () => expect((await holder!.coordinator.stats()).startsWaiting).toBe(2));
+      const freedAt = Date.now();
+      await holder!.coordinator.settle([{ taskId: 't0' }]);
+      expect(await settlesWithin(liveWaits, ALIVE_TTL_MS + ALIVE_REFRESH_MS + 1_500)).toBe(true);
+      expect(Date.now() - freedAt).toBeLessThan(15_000);
+      await (await liveWaits).bind(['t1']);
+    }, 30_000);
+  });
+}

@@ -1,0 +1,15 @@
+// The fleet tests for both cluster clients on a real 6-node Redis Cluster (3 masters, 3 replicas).
+import { afterAll, beforeAll } from 'vitest';
+import { fleetSuite } from './_kind-suite.js';
+import { clustered } from './_kinds.js';
+import { startCluster, type TestCluster } from './_topologies.js';
+
+let cluster: TestCluster | undefined;
+beforeAll(async () => void (cluster = await startCluster()), 60_000);
+afterAll(async () => cluster?.close());
+// Each process starts from another node: the client finds the slot's master itself.
+let next = 0;
+const port = () => cluster!.ports[next++ % cluster!.ports.length]!;
+
+fleetSuite('node-redis-cluster', () => clustered['node-redis-cluster'](port()));
+fleetSuite('ioredis-cluster', () => clustered['ioredis-cluster'](port()));
