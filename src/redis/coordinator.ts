@@ -57,6 +57,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #inFlight = new Map<string, { key: string; counted: number; since: number }>();
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
   readonly #owned = new Set<string>();
+  /** Final tasks told while Redis did not answer (task id → notice): settled in Redis once it answers again. */
+  readonly #settledLocally = new Map<string, TaskFinalNotice>();
   /** Holds that went on local limits after a try was sent (id → count): their traces go when Redis is back. */
   readonly #abandoned = new Map<string, number>();
   /** The epoch of the data this process last saw in Redis (see the HOLD script). */
@@ -197,7 +199,10 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#forget(taskIds);
     this.#local.settle(taskIds);
     const keys = this.#resolveKeys();
-    await this.#link.either(async () => void integerReply(await this.#link.eval(SETTLE, [keys.slots], [keys.channel, JSON.stringify(message), this.#link.publishCommand, ...taskIds]), 'SETTLE'), () => undefined);
+    await this.#link.either(
+      async () => void integerReply(await this.#link.eval(SETTLE, [keys.slots], [keys.channel, JSON.stringify(message), this.#link.publishCommand, ...taskIds]), 'SETTLE'),
+      () => this.#unsent(notices),
+    );
     // This process's own waiters hear it once Redis has freed the slots, so their next try finds them.
     this.#hub.receive(message);
   }
@@ -237,7 +242,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     const keys = this.#resolveKeys();
     await this.#link.either(
       async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#processId, taskId ?? '', this.#link.publishCommand]), 'PUBLISH'),
-      () => undefined,
+      () => this.#unsent(message.notices),
     );
     this.#hub.receive(message);
   }
@@ -311,9 +316,23 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     if (onLocalLimits && this.#link.mode === 'shared') void this.#writeBack(taskIds);
   }
 
-  /** Redis answers again: the queue entries of holds that went local leave, and this process's slots are written back. */
+  /** Remembers final tasks Redis did not hear of (bounded like the owned tasks), for {@link #back}. */
+  #unsent(notices: readonly TaskFinalNotice[]): void {
+    for (const notice of notices) {
+      if (this.#settledLocally.size >= MAX_OWNED) this.#settledLocally.delete(this.#settledLocally.keys().next().value as string);
+      this.#settledLocally.set(notice.taskId, notice);
+    }
+  }
+
+  /**
+   * Redis answers again: the tasks that ended meanwhile free their slots (and wake the waiting starts
+   * of every process), the queue entries of holds that went local leave, and this process's slots are written back.
+   */
   async #back(): Promise<void> {
     const keys = this.#resolveKeys();
+    const ended = [...this.#settledLocally.values()];
+    this.#settledLocally.clear();
+    if (ended.length > 0) void this.settle(ended);
     // Written first, before any start waiting on local limits tries Redis again (its try comes a tick later).
     const written = this.#writeBack([...this.#owned]);
     const left = [...this.#abandoned];

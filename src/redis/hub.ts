@@ -19,6 +19,9 @@ export interface HubMessage {
   rewrite?: string | undefined;
 }
 
+/** Real-time wait before a failed subscription is made anew. */
+const RESUBSCRIBE_MS = 1_000;
+
 /** The most slots one message can say it freed: any larger count is a wrong message, read as one. */
 const MAX_FREED = 10_000;
 
@@ -47,6 +50,8 @@ export function parseHubMessage(text: string): HubMessage | undefined {
 export class EventHub {
   readonly #watchers = new Map<string, Set<(notice: TaskFinalNotice) => void>>();
   #subscriber: PortSubscriber | undefined;
+  #closed = false;
+  #retry: ReturnType<typeof setTimeout> | undefined;
   /** Grows by the slots each message may have freed: a waiting hold compares it across its attempt to know whether freed slots could reach its place. */
   freedCount = 0;
   readonly #onFreed = new Set<(interrupted: boolean) => void>();
@@ -63,9 +68,14 @@ export class EventHub {
     private readonly onDown: (error: unknown) => void = () => undefined,
   ) {}
 
-  /** Subscribes once, in the background: until then (or while Redis is down) waits fall back to their timers. */
+  /**
+   * Subscribes once, in the background: until then (or while Redis is down) waits fall back to their
+   * timers. A subscription that fails (Redis went away while it was being made: the clients
+   * resubscribe by themselves only what they had subscribed) is made anew a second later, on a new
+   * connection. Nothing is opened after {@link close}.
+   */
   start(channel: string): void {
-    if (this.#subscriber) return;
+    if (this.#subscriber || this.#closed) return;
     const subscriber = (this.#subscriber = this.redis.subscriber());
     // The clients emit connection errors here and reconnect (and resubscribe) by themselves. When the
     // main connection is down too, Redis is: the coordinator turns local now, not at its next command.
@@ -74,10 +84,16 @@ export class EventHub {
     });
     // A message published before the subscription took hold is lost to this process: once it holds,
     // every waiting hold tries again, so none waits for its timer for a slot freed meanwhile.
-    subscriber
-      .subscribe(channel, (text) => this.receive(text))
-      .then(() => this.interrupt())
-      .catch(() => undefined);
+    subscriber.subscribe(channel, (text) => this.receive(text)).then(
+      () => this.interrupt(),
+      () => {
+        if (this.#subscriber !== subscriber) return;
+        subscriber.close();
+        this.#subscriber = undefined;
+        this.#retry = setTimeout(() => this.start(channel), RESUBSCRIBE_MS);
+        this.#retry.unref?.();
+      },
+    );
   }
 
   /** Hands a message to this process's watchers and waiting holds (from the channel, or at once for its own). */
@@ -136,6 +152,8 @@ export class EventHub {
   }
 
   close(): void {
+    this.#closed = true;
+    clearTimeout(this.#retry);
     this.#subscriber?.close();
     this.#subscriber = undefined;
   }

@@ -156,3 +156,68 @@ export function fleetSuite(kind: string, connect: () => Promise<KindClient>): vo
     }, 30_000);
   });
 }
+
+/**
+ * A failover under a fleet of two processes on one prefix (`first` and `second` may be different
+ * kinds: one fleet can mix clients): `kill` SIGKILLs the primary that holds `key`'s slot and resolves
+ * once a replica is promoted.
+ */
+export function failoverSuite(name: string, first: () => Promise<KindClient>, second: () => Promise<KindClient>, kill: (key: string) => Promise<void>): void {
+  const processesA = kindProcesses(first);
+  const processesB = kindProcesses(second);
+  const suite = ++suites;
+
+  it(`${name}: goes local with one warning, is shared again within 20 s of the promotion, and frees the slots of tasks that ended meanwhile`, async () => {
+    const clock = testClock();
+    const prefix = `failover-${suite}`;
+    const a = await processesA(clock, { prefix, maxActive: 1 });
+    const b = await processesB(clock, { prefix, maxActive: 1 });
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      await (await a.coordinator.hold(1)).bind(['t1']);
+      const seen: string[] = [];
+      const seenByA: string[] = [];
+      b.coordinator.watch(['t1', 't2'], (notice) => seen.push(notice.taskId));
+      a.coordinator.watch(['t3'], (notice) => seenByA.push(notice.taskId));
+      await kill(`{${prefix}}:slots`);
+      const promotedAt = Date.now();
+      // The task ends while the fleet finds the new primary: told on local limits if Redis does not answer.
+      await a.coordinator.settle([{ taskId: 't1', status: 'completed' }]);
+      for (;;) {
+        const modes = [(await a.coordinator.stats()).mode, (await b.coordinator.stats()).mode];
+        if (modes.every((mode) => mode === 'shared')) break;
+        expect(Date.now() - promotedAt).toBeLessThan(20_000);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      // t1's slot is free again without a start tripping over it: b's start goes at once.
+      const bHold = b.coordinator.hold(1);
+      expect(await settlesWithin(bHold, 3_000)).toBe(true);
+      await (await bHold).bind(['t2']);
+      expect(await b.coordinator.stats()).toMatchObject({ mode: 'shared', activeTaskIds: ['t2'] });
+      // The channel works again for every process.
+      await vi.waitFor(
+        async () => {
+          await a.coordinator.settle([{ taskId: 't2', status: 'completed' }]);
+          expect(seen).toContain('t2');
+        },
+        { timeout: 20_000 - (Date.now() - promotedAt), interval: 250 },
+      );
+      await vi.waitFor(
+        async () => {
+          await b.coordinator.settle([{ taskId: 't3', status: 'completed' }]);
+          expect(seenByA).toContain('t3');
+        },
+        { timeout: Math.max(1_000, 20_000 - (Date.now() - promotedAt)), interval: 250 },
+      );
+      for (const p of [a, b]) {
+        expect(p.warnings.filter((w) => w.includes('did not answer')).length).toBeLessThanOrEqual(1);
+        expect(p.warnings.filter((w) => w.includes('Redis answers again')).length).toBeLessThanOrEqual(1);
+      }
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  }, 60_000);
+}

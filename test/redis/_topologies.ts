@@ -37,8 +37,16 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
   }
 }
 
+/** Every server started, killed when the test worker exits however it ends (no stray servers after a timed-out file). */
+const started = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of started) child.kill('SIGKILL');
+});
+
 function launch(args: string[], ready: RegExp): Promise<ChildProcess> {
   const child = spawn(findBinary('redis-server'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -72,13 +80,13 @@ async function cli(port: number, ...args: string[]): Promise<string> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` every 100 ms until it holds, for at most `ms`. */
-async function until(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+async function until(what: string | (() => string), check: () => Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await check().catch(() => false)) return;
     await sleep(100);
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
 }
 
 export interface TestCluster {
@@ -110,6 +118,14 @@ export async function startCluster(): Promise<TestCluster> {
     for (const port of ports) if (!(await cli(port, 'CLUSTER', 'INFO')).includes('cluster_state:ok')) return false;
     return true;
   });
+  // A replica that has not synced with its master yet is never promoted: wait for every link.
+  await until('every replica to sync', async () => {
+    for (const port of ports) {
+      const replication = await cli(port, 'INFO', 'replication');
+      if (replication.includes('role:slave') && !replication.includes('master_link_status:up')) return false;
+    }
+    return true;
+  });
   const masterOf = async (key: string): Promise<number> => {
     const alive = ports.find((p) => nodes.get(p)?.exitCode === null && nodes.get(p)?.signalCode === null)!;
     const slot = Number((await cli(alive, 'CLUSTER', 'KEYSLOT', key)).trim());
@@ -132,9 +148,11 @@ export async function startCluster(): Promise<TestCluster> {
       nodes.delete(port);
       const alive = ports.filter((p) => nodes.has(p));
       // Promoted once no live node lists the dead one as a master holding slots, and the cluster is ok.
-      await until('a replica to be promoted', async () => {
+      let last = '';
+      await until(() => `a replica to be promoted; last seen:\n${last}`, async () => {
         for (const p of alive) {
           const info = await cli(p, 'CLUSTER', 'INFO');
+          last = `${p}: ${info.split('\n').slice(0, 3).join(' ')} ${await cli(p, 'CLUSTER', 'NODES')}`;
           if (!info.includes('cluster_state:ok')) return false;
           const dead = (await cli(p, 'CLUSTER', 'NODES')).split('\n').find((l) => l.startsWith(deadId));
           if (dead && !dead.includes('fail')) return false;

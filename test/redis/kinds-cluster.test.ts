@@ -1,6 +1,6 @@
 // The fleet tests for both cluster clients on a real 6-node Redis Cluster (3 masters, 3 replicas).
 import { afterAll, beforeAll } from 'vitest';
-import { fleetSuite } from './_kind-suite.js';
+import { failoverSuite, fleetSuite } from './_kind-suite.js';
 import { clustered } from './_kinds.js';
 import { startCluster, type TestCluster } from './_topologies.js';
 
@@ -13,3 +13,11 @@ const port = () => cluster!.ports[next++ % cluster!.ports.length]!;
 
 fleetSuite('node-redis-cluster', () => clustered['node-redis-cluster'](port()));
 fleetSuite('ioredis-cluster', () => clustered['ioredis-cluster'](port()));
+
+// Last: it kills a master. One fleet of both clients, as a team migrating from one to the other runs.
+failoverSuite(
+  'a failover of the prefix slot\'s master (node-redis and ioredis clusters in one fleet)',
+  () => clustered['node-redis-cluster'](port()),
+  () => clustered['ioredis-cluster'](port()),
+  async (key) => cluster!.killNode(await cluster!.masterOf(key)),
+);
