@@ -6,6 +6,7 @@
  * Structural types only: these declarations need neither package installed.
  * @module
  */
+import { ValidationError } from '../core/errors.js';
 
 /**
  * A connected node-redis client: `createClient({ url })` of the `redis` package (v5 or v6), after `connect()`.
@@ -135,7 +136,7 @@ export interface RedisPort {
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 const field = (client: object, name: string): unknown => (client as Record<string, unknown>)[name];
 
-/** The kind of `client`, by its shape; a `TypeError` naming what is accepted for anything else. @internal */
+/** The kind of `client`, by its shape; a `ValidationError` naming what is accepted for anything else. @internal */
 export function clientKind(client: unknown): RedisClientKind {
   if (typeof client === 'object' && client !== null) {
     if (isFunction(field(client, 'call')) && typeof field(client, 'status') === 'string') return field(client, 'isCluster') === true ? 'ioredis-cluster' : 'ioredis';
@@ -145,8 +146,9 @@ export function clientKind(client: unknown): RedisClientKind {
       return 'node-redis';
     }
   }
-  throw new TypeError(
+  throw new ValidationError(
     'createRedisCoordinator needs a connected Redis client: node-redis createClient(), createCluster() or createSentinel() (after connect()), or an ioredis Redis or Cluster.',
+    'client',
   );
 }
 

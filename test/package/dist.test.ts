@@ -72,7 +72,7 @@ describe('built package', () => {
       const Module = require('node:module');
       const resolve = Module._resolveFilename;
       Module._resolveFilename = function (request, ...rest) {
-        if (/^(redis|@redis\\/)/.test(request)) throw new Error('loaded ' + request);
+        if (/^(redis|@redis\\/|ioredis)/.test(request)) throw new Error('loaded ' + request);
         return resolve.call(this, request, ...rest);
       };
       console.log(typeof require('forecasting-sdk/redis').createRedisCoordinator);
