@@ -69,7 +69,7 @@ export interface NodeRedisSubscriberLike {
 
 /**
  * An ioredis client: `new Redis(url)`, `new Redis({ sentinels, name })`, or `new Redis.Cluster(nodes)`
- * (v5 or v6). It connects by itself; the coordinator sends nothing until its `status` is `ready`.
+ * (5.9 or later). It connects by itself: a command sent while it first connects waits for the connection.
  * @example
  * ```ts
  * import { Redis } from 'ioredis';
@@ -77,7 +77,7 @@ export interface NodeRedisSubscriberLike {
  * ```
  */
 export interface IoRedisLike {
-  /** `ready` when commands go out at once. */
+  /** `ready` when commands go out at once; `reconnecting`, `close` and `end` count as offline. */
   readonly status: string;
   /** `true` for `Cluster`. */
   readonly isCluster: boolean;
@@ -195,11 +195,16 @@ function nodeRedisPort(kind: RedisClientKind, client: NodeRedisAny, sendCommand:
   };
 }
 
+const OFFLINE_STATUSES = new Set(['reconnecting', 'close', 'end']);
+
 function ioRedisPort(kind: RedisClientKind, client: IoRedisLike): RedisPort {
   const sharded = kind === 'ioredis-cluster';
   return {
     kind,
-    ready: () => client.status === 'ready',
+    // Connecting (the first time, or lazily on the first command) is not an outage: the command waits
+    // in ioredis's queue for the connection, within the link's time limit. A client that lost its
+    // connection ('reconnecting') or was closed fails at once.
+    ready: () => !OFFLINE_STATUSES.has(client.status),
     // ioredis routes a cluster's command by its keys; it has no time limit per command (the link races one).
     send: (args, _route, _timeoutMs) => client.call(args[0]!, ...args.slice(1)),
     publishCommand: sharded ? 'SPUBLISH' : 'PUBLISH',

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../redis/_redis.js';
+import { startCluster, startSentinel, type TestCluster, type TestSentinel } from '../redis/_topologies.js';
 import { examplesOf, runExample, typecheckExamples } from './harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -13,12 +14,26 @@ const examples = DOCS.flatMap((file) => examplesOf(root, file));
 
 // The examples that read REDIS_URL (docs/fleet.md) run against a redis-server the harness starts,
 // as the Redis tests do (a missing redis-server fails them, never skips them).
-const usesRedis = examples.some((e) => e.run && /process\.env\.REDIS_URL\b/.test(e.code));
+// Those that read REDIS_CLUSTER_URL or REDIS_SENTINEL_URL get a 6-node cluster or a Sentinel set.
+const uses = (name: string) => examples.some((e) => e.run && new RegExp(`process\\.env\\.${name}\\b`).test(e.code));
 let redis: TestRedis | undefined;
+let cluster: TestCluster | undefined;
+let sentinel: TestSentinel | undefined;
+const environment: Record<string, string> = {};
 beforeAll(async () => {
-  if (usesRedis) redis = await startRedis();
+  if (uses('REDIS_URL')) environment['REDIS_URL'] = (redis = await startRedis()).url;
+  if (uses('REDIS_CLUSTER_URL')) environment['REDIS_CLUSTER_URL'] = `redis://127.0.0.1:${(cluster = await startCluster()).ports[0]}`;
+  if (uses('REDIS_SENTINEL_URL')) {
+    sentinel = await startSentinel();
+    environment['REDIS_SENTINEL_URL'] = `redis://127.0.0.1:${sentinel.sentinelPorts[0]}`;
+    environment['REDIS_SENTINEL_NAME'] = sentinel.name;
+  }
+}, 90_000);
+afterAll(async () => {
+  await redis?.close();
+  await cluster?.close();
+  await sentinel?.close();
 });
-afterAll(() => redis?.close());
 
 describe('documentation examples', () => {
   it('finds the examples of every file, some of them runnable', () => {
@@ -40,7 +55,7 @@ describe('documentation examples', () => {
 
   // Concurrent: most of their time is waiting (a forecast on the mock's running clock, servers).
   it.concurrent.each(examples.filter((e) => e.run).map((e) => [e.name, e] as const))('runs %s', async (_name, example) => {
-    const result = await runExample(root, example, 30_000, redis ? { REDIS_URL: redis.url } : {});
+    const result = await runExample(root, example, 30_000, environment);
     expect(result.timedOut, 'did not finish within 30 s (a server or timer left open?)').toBe(false);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

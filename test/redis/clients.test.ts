@@ -42,6 +42,7 @@ describe('the client kinds', () => {
     expect(redisPort(nodeRedis).publishCommand).toBe('PUBLISH');
     expect(redisPort(nodeRedis).ready()).toBe(false);
     expect(redisPort({ ...nodeRedis, masters: [], nodeByAddress: new Map() }).publishCommand).toBe('SPUBLISH');
+    expect(redisPort({ status: 'connecting', isCluster: false, call: async () => 'PONG', duplicate: () => ({}) } as never).ready()).toBe(true);
     const ioredis = { status: 'reconnecting', isCluster: true, call: async () => 'PONG', duplicate: () => ({ subscribe: async () => 1, on: () => undefined, disconnect: () => undefined }) };
     expect(redisPort(ioredis).publishCommand).toBe('SPUBLISH');
     expect(redisPort(ioredis).ready()).toBe(false);
