@@ -1,6 +1,10 @@
 // The code examples of the guides work as written: every TypeScript block type-checks against the
 // built package, and the blocks marked `ts run` run to completion. Markers: test/docs/README.md.
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../redis/_redis.js';
@@ -8,6 +12,7 @@ import { startCluster, startSentinel, type TestCluster, type TestSentinel } from
 import { examplesOf, runExample, typecheckExamples } from './harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const requireFromRoot = createRequire(`${root}package.json`);
 /** The markdown files whose examples are tested: the README and every guide in docs/, so none is missed. */
 const DOCS = ['README.md', ...readdirSync(`${root}docs`).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const examples = DOCS.flatMap((file) => examplesOf(root, file));
@@ -47,6 +52,26 @@ describe('documentation examples', () => {
   it('runs every example that is a whole program against the mock (starts it and closes it, outside a test runner)', () => {
     const whole = examples.filter((e) => !e.preamble && /\bstartMockServer\(/.test(e.code) && /\.close\(\)/.test(e.code) && !/from 'vitest'/.test(e.code));
     expect(whole.filter((e) => !e.run).map((e) => e.name)).toEqual([]);
+  });
+
+  it('parses every JavaScript example as an ES module, whose imports resolve', () => {
+    const blocks = DOCS.flatMap((file) =>
+      [...readFileSync(`${root}${file}`, 'utf8').matchAll(/^```(?:js|javascript)\n([\s\S]*?)^```/gm)].map((m) => ({ file, code: m[1]! })),
+    );
+    expect(blocks.length).toBeGreaterThan(0);
+    const dir = mkdtempSync(join(tmpdir(), 'fsdk-js-'));
+    try {
+      for (const [i, { file, code }] of blocks.entries()) {
+        const path = join(dir, `example-${i}.mjs`);
+        writeFileSync(path, code);
+        const checked = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8' });
+        expect(checked.stderr, file).toBe('');
+        // Every package it imports resolves from the repository (the package itself through its exports).
+        for (const [, name] of code.matchAll(/^import .* from '([^']+)';$/gm)) expect(() => requireFromRoot.resolve(name!), `${file}: ${name}`).not.toThrow();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('type-checks every TypeScript example (strict, against the built package)', () => {
