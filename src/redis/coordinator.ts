@@ -11,25 +11,17 @@ import { EventHub, type HubMessage } from './hub.js';
 import { coordinatorKeys, type CoordinatorKeys } from './keys.js';
 import { EventClaims } from './claims.js';
 import { redisPort, type RedisClientLike } from './clients.js';
-import { arrayReply, integerReply, RedisLink, stringsReply } from './link.js';
+import { arrayReply, integerReply, RedisLink } from './link.js';
 import { WaitingLine } from './line.js';
 import { LocalLimits } from './local.js';
 import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
-import { PUBLISH, SETTLE, STATS, TAKE } from './scripts.js';
+import { PUBLISH, SETTLE, STATS } from './scripts.js';
 import { holdSlots, type SlotContext } from './slots.js';
+import { persistentKeys, sharedStats } from './stats.js';
+import { takeWindow, WINDOW_MS, type InFlight } from './windows.js';
 
-const WINDOW_MS = 60_000;
-/** Most in-flight entries one take moves (a bound on the script's arguments). */
-const MAX_BUMPED = 500;
-/** Most times a take checks a reserved place again (each check waits out a new one); then it goes. */
-const MAX_TAKE_CHECKS = 10;
-/** The longest an attempt counts as in flight without its end told. */
-const MAX_FLIGHT_MS = 10 * 60_000;
 /** Most started tasks a process remembers for writing back after an outage (far above any `maxActive`). */
 const MAX_OWNED = 10_000;
-/** The longest wait a take can be given: a day of reservations ahead is no answer but a broken window. */
-const MAX_TAKE_WAIT_MS = 24 * 60 * 60_000;
-/** Slack for network jitter and clock skew between machines, as in the in-process budget. */
 
 /**
  * A {@link Coordinator} and {@link EventCoordinator} on Redis; made by {@link createRedisCoordinator}.
@@ -54,7 +46,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #reconciling = { last: -Infinity, running: false };
   readonly #line = new WaitingLine();
   /** This process's requests sent and not yet ended (member → its window and when it was last counted). */
-  readonly #inFlight = new Map<string, { key: string; counted: number; since: number }>();
+  readonly #inFlight: InFlight = new Map();
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
   readonly #owned = new Set<string>();
   /** Final tasks told while Redis did not answer (task id → notice): settled in Redis once it answers again. */
@@ -110,81 +102,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     if (attachment.warn) this.#warn = attachment.warn;
   }
 
-  async take(window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
-    const limit = window === 'requests' ? this.#options.requestsPerMinute : this.#options.modelCallsPerMinute;
-    const key = this.#resolveKeys()[window];
-    const margin = this.#options.windowMarginMs;
-    signal?.throwIfAborted();
-    const member = randomUUID();
-    // A place reserved for later is taken again when it comes due: the entries it waited for may
-    // have moved later meanwhile (answers that came late). Each waiter wakes at its own time: no herd.
-    let at = this.#clock.now();
-    for (let check = 0; check < MAX_TAKE_CHECKS; check++) {
-      const late = this.#stillInFlight(key, at);
-      // A wait is at most the window's length in entries ahead (each a minute and a margin later): any other reply is no wait.
-      const wait = await this.#link.either(
-        async () => integerReply(await this.#link.eval(TAKE, [key], [at, limit, WINDOW_MS, margin, member, ...late]), 'TAKE', 0, MAX_TAKE_WAIT_MS),
-        () => undefined,
-      );
-      if (wait === undefined) return this.#takeLocally(window, signal);
-      if (wait === 0) break;
-      try {
-        await this.#clock.sleep(wait, signal);
-      } catch (err) {
-        // Aborted: the reserved place goes back to the others.
-        await this.#link.either(async () => void (await this.#link.send(['ZREM', key, member])), () => undefined);
-        throw err;
-      }
-      at = this.#clock.now();
-    }
-    // Counted at its place, but the request leaves now, and the service counts it when it arrives, by
-    // the end of the attempt at the latest: when either is late (a busy Redis or event loop, a burst
-    // of takers), the entry moves there, so it stays in the window as long as the service's count does.
-    const flight = { key, counted: at, since: at };
-    const moveLate = async (): Promise<void> => {
-      const now = this.#clock.now();
-      if (now - flight.counted <= margin / 2) return;
-      flight.counted = now;
-      await this.#link.either(async () => void (await this.#link.send(['ZADD', key, 'XX', String(now), member])), () => undefined);
-    };
-    await moveLate();
-    // Until it ends, this process's next takes keep the entry counted (an attempt may outlast a minute).
-    this.#inFlight.set(member, flight);
-    return () => {
-      this.#inFlight.delete(member);
-      void moveLate();
-    };
-  }
-
-  /** This process's requests on `key` still in flight and counted over a third of a window ago: moved to `now` by the next take. */
-  #stillInFlight(key: string, now: number): string[] {
-    const late: string[] = [];
-    for (const [member, flight] of this.#inFlight) {
-      // An end never told (a take used without its hook, an attempt lost): kept counted ten minutes at most.
-      if (now - flight.since > MAX_FLIGHT_MS) {
-        this.#inFlight.delete(member);
-        continue;
-      }
-      if (flight.key !== key || now - flight.counted < WINDOW_MS / 3) continue;
-      flight.counted = now;
-      late.push(member);
-      if (late.length >= MAX_BUMPED) break;
-    }
-    return late;
-  }
-
-  /**
-   * A take on the process's own window while Redis is out; when Redis answers again before its turn
-   * comes, it takes from the shared window instead (the local one may have filled in a burst).
-   */
-  async #takeLocally(window: CoordinatedWindow, signal: AbortSignal | undefined): Promise<WindowEnd | void> {
-    const back = this.#link.back;
-    try {
-      await this.#local.take(window, signal ? AbortSignal.any([signal, back]) : back);
-    } catch (err) {
-      if (back.aborted && !signal?.aborted) return this.take(window, signal);
-      throw err;
-    }
+  take(window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
+    return takeWindow({ link: this.#link, local: this.#local, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys(), inFlight: this.#inFlight }, window, signal);
   }
 
   hold(count: number, options?: HoldOptions): Promise<SlotHold> {
@@ -267,6 +186,19 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       };
     }
     return shared;
+  }
+
+  /**
+   * Whether any process has used this coordinator's namespace on this Redis (any of its keys is
+   * there): `false` means a wrong prefix or key, or another database, rather than an idle fleet.
+   * Rejects when Redis does not answer.
+   * @example
+   * ```ts
+   * if (!(await coordinator.used())) console.warn('no fleet on this prefix yet');
+   * ```
+   */
+  async used(): Promise<boolean> {
+    return integerReply(await this.#link.send(['EXISTS', ...persistentKeys(this.#resolveKeys())]), 'EXISTS') > 0;
   }
 
   /** Closes the coordinator's own subscriber connection and stops its probe; the client it was given stays open. */
@@ -395,21 +327,4 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       processId: this.#processId,
     };
   }
-}
-
-/** The STATS script's reply as stats, checked: {requests, waiting, receivers, published, deduplicated, ...slot members}. */
-function sharedStats(reply: unknown): CoordinatorStats {
-  const items = arrayReply(reply, 'STATS', 5);
-  const [requests, waiting, receivers, published, deduplicated] = items.slice(0, 5).map((n) => integerReply(n, 'STATS'));
-  const slots = stringsReply(items.slice(5), 'STATS');
-  return {
-    mode: 'shared',
-    requestsInWindow: requests!,
-    activeSlots: slots.length,
-    activeTaskIds: slots.filter((m) => m.startsWith('t:')).map((m) => m.slice(2)),
-    startsWaiting: waiting!,
-    receiversSeen: receivers!,
-    eventsPublished: published!,
-    eventsDeduplicated: deduplicated!,
-  };
 }

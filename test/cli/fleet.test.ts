@@ -74,6 +74,17 @@ describe('forecasting fleet status', () => {
     );
   });
 
+  it('says so when no fleet has used the prefix on this Redis, instead of zeros and mode shared', async () => {
+    const r = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-never-used']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('no fleet has used --prefix fleet-never-used on this Redis (no keys under it): check the prefix (as given to createRedisCoordinator), the API key, and the Redis database');
+    const asJson = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-never-used', '--json']);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ mode: 'unused', requestsInWindow: 0, activeSlots: 0 });
+    // A namespace with traces is not unused, even with nothing running.
+    const used = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-cli']);
+    expect(used.stdout).toMatch(/^mode {16}shared$/m);
+  });
+
   it('prints the stats as JSON with --json: what coordinator.stats() returns', async () => {
     const r = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-cli', '--json']);
     expect(r.code).toBe(0);

@@ -85,6 +85,9 @@ export function fleetSuite(kind: string, connect: () => Promise<KindClient>): vo
       await fourth;
       expect(a!.coordinator.mode).toBe('shared');
       expect([...a!.warnings, ...b!.warnings]).toEqual([]);
+      expect(await a!.coordinator.used()).toBe(true);
+      const [other] = await fleet(clock, 1, {});
+      expect(await other!.coordinator.used()).toBe(false);
     });
 
     it('serves slots first come, first served, never past maxActive, woken by pub/sub when one is freed', async () => {

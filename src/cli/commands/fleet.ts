@@ -115,9 +115,17 @@ export async function status(cmd: Command): Promise<ExitCode> {
     // No client attaches: the namespace is --prefix, or the coordinator's own from FORECASTING_API_KEY.
     const coordinator = createRedisCoordinator(redis, { commandTimeoutMs: TIMEOUT_MS, ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }) });
     const stats = await coordinator.stats();
+    const used = await coordinator.used();
     await coordinator.close();
     // `local`: Redis stopped answering after the connection; these would be this process's own zeros.
     if (stats.mode === 'local') throw new CliError('the Redis of --redis did not answer in time', EXIT.api, 'RedisConnectionError');
+    // No key under the namespace: no fleet has used it on this Redis (a wrong prefix or key, another database), not an idle fleet.
+    if (!used) {
+      const which = flags.prefix === undefined ? "the namespace of FORECASTING_API_KEY's hash" : `--prefix ${flags.prefix}`;
+      if (flags.json) json({ ...redacted(stats), mode: 'unused' });
+      else out(redact(`no fleet has used ${which} on this Redis (no keys under it): check the prefix (as given to createRedisCoordinator), the API key, and the Redis database`));
+      return EXIT.ok;
+    }
     if (flags.json) json(redacted(stats));
     // Secrets out of the ids first: an id cut short would keep a piece of one.
     else for (const line of statusLines(redacted(stats), flags.prefix ?? "derived from FORECASTING_API_KEY's hash")) out(redact(line));

@@ -1,0 +1,30 @@
+/**
+ * What the coordinator reports of the fleet: the STATS script's reply read as stats, and the keys
+ * whose presence says a fleet has used a namespace.
+ * @module
+ */
+import type { CoordinatorStats } from '../core/coordination.js';
+import type { CoordinatorKeys } from './keys.js';
+import { arrayReply, integerReply, stringsReply } from './link.js';
+
+/** The STATS script's reply as stats, checked: {requests, waiting, receivers, published, deduplicated, ...slot members}. */
+export function sharedStats(reply: unknown): CoordinatorStats {
+  const items = arrayReply(reply, 'STATS', 5);
+  const [requests, waiting, receivers, published, deduplicated] = items.slice(0, 5).map((n) => integerReply(n, 'STATS'));
+  const slots = stringsReply(items.slice(5), 'STATS');
+  return {
+    mode: 'shared',
+    requestsInWindow: requests!,
+    activeSlots: slots.length,
+    activeTaskIds: slots.filter((m) => m.startsWith('t:')).map((m) => m.slice(2)),
+    startsWaiting: waiting!,
+    receiversSeen: receivers!,
+    eventsPublished: published!,
+    eventsDeduplicated: deduplicated!,
+  };
+}
+
+/** The keys a fleet leaves for longer than a moment (not the event claims, which are many, nor the channel). @internal */
+export function persistentKeys(keys: CoordinatorKeys): string[] {
+  return [keys.requests, keys.modelCalls, keys.slots, keys.queue, keys.receivers, keys.counters, keys.seq, keys.epoch, keys.reconciled];
+}

@@ -1,0 +1,113 @@
+/**
+ * The shared sliding windows (requests, model calls) on Redis: a take, its place reserved for later
+ * when the window is full, and the in-flight requests kept counted until their attempt ends.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { ClientClock } from '../core/clock.js';
+import type { CoordinatedWindow, WindowEnd } from '../core/coordination.js';
+import type { CoordinatorKeys } from './keys.js';
+import { integerReply, type RedisLink } from './link.js';
+import type { LocalLimits } from './local.js';
+import type { ResolvedOptions } from './options.js';
+import { TAKE } from './scripts.js';
+
+export const WINDOW_MS = 60_000;
+/** Most in-flight entries one take moves (a bound on the script's arguments). */
+const MAX_BUMPED = 500;
+/** Most times a take checks a reserved place again (each check waits out a new one); then it goes. */
+const MAX_TAKE_CHECKS = 10;
+/** The longest an attempt counts as in flight without its end told. */
+const MAX_FLIGHT_MS = 10 * 60_000;
+/** The longest wait a take can be given: a day of reservations ahead is no answer but a broken window. */
+const MAX_TAKE_WAIT_MS = 24 * 60 * 60_000;
+/** This process's requests sent and not yet ended (member → its window's key and when it was last counted). @internal */
+export type InFlight = Map<string, { key: string; counted: number; since: number }>;
+
+/** What a take needs of its coordinator. @internal */
+export interface WindowContext {
+  link: RedisLink;
+  local: LocalLimits;
+  options: ResolvedOptions;
+  clock(): ClientClock;
+  keys(): CoordinatorKeys;
+  inFlight: InFlight;
+}
+
+/** Takes a place in `window`: shared while Redis answers, the process's own while it does not. @internal */
+export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
+  const limit = window === 'requests' ? ctx.options.requestsPerMinute : ctx.options.modelCallsPerMinute;
+  const key = ctx.keys()[window];
+  const margin = ctx.options.windowMarginMs;
+  signal?.throwIfAborted();
+  const member = randomUUID();
+  // A place reserved for later is taken again when it comes due: the entries it waited for may
+  // have moved later meanwhile (answers that came late). Each waiter wakes at its own time: no herd.
+  let at = ctx.clock().now();
+  for (let check = 0; check < MAX_TAKE_CHECKS; check++) {
+    const late = stillInFlight(ctx, key, at);
+    // A wait is at most the window's length in entries ahead (each a minute and a margin later): any other reply is no wait.
+    const wait = await ctx.link.either(
+      async () => integerReply(await ctx.link.eval(TAKE, [key], [at, limit, WINDOW_MS, margin, member, ...late]), 'TAKE', 0, MAX_TAKE_WAIT_MS),
+      () => undefined,
+    );
+    if (wait === undefined) return takeLocally(ctx, window, signal);
+    if (wait === 0) break;
+    try {
+      await ctx.clock().sleep(wait, signal);
+    } catch (err) {
+      // Aborted: the reserved place goes back to the others.
+      await ctx.link.either(async () => void (await ctx.link.send(['ZREM', key, member])), () => undefined);
+      throw err;
+    }
+    at = ctx.clock().now();
+  }
+  // Counted at its place, but the request leaves now, and the service counts it when it arrives, by
+  // the end of the attempt at the latest: when either is late (a busy Redis or event loop, a burst
+  // of takers), the entry moves there, so it stays in the window as long as the service's count does.
+  const flight = { key, counted: at, since: at };
+  const moveLate = async (): Promise<void> => {
+    const now = ctx.clock().now();
+    if (now - flight.counted <= margin / 2) return;
+    flight.counted = now;
+    await ctx.link.either(async () => void (await ctx.link.send(['ZADD', key, 'XX', String(now), member])), () => undefined);
+  };
+  await moveLate();
+  // Until it ends, this process's next takes keep the entry counted (an attempt may outlast a minute).
+  ctx.inFlight.set(member, flight);
+  return () => {
+    ctx.inFlight.delete(member);
+    void moveLate();
+  };
+}
+
+/** This process's requests on `key` still in flight and counted over a third of a window ago: moved to `now` by the next take. */
+function stillInFlight(ctx: WindowContext, key: string, now: number): string[] {
+  const late: string[] = [];
+  for (const [member, flight] of ctx.inFlight) {
+    // An end never told (a take used without its hook, an attempt lost): kept counted ten minutes at most.
+    if (now - flight.since > MAX_FLIGHT_MS) {
+      ctx.inFlight.delete(member);
+      continue;
+    }
+    if (flight.key !== key || now - flight.counted < WINDOW_MS / 3) continue;
+    flight.counted = now;
+    late.push(member);
+    if (late.length >= MAX_BUMPED) break;
+  }
+  return late;
+}
+
+/**
+ * A take on the process's own window while Redis is out; when Redis answers again before its turn
+ * comes, it takes from the shared window instead (the local one may have filled in a burst).
+ */
+async function takeLocally(ctx: WindowContext, window: CoordinatedWindow, signal: AbortSignal | undefined): Promise<WindowEnd | void> {
+  const back = ctx.link.back;
+  try {
+    await ctx.local.take(window, signal ? AbortSignal.any([signal, back]) : back);
+  } catch (err) {
+    if (back.aborted && !signal?.aborted) return takeWindow(ctx, window, signal);
+    throw err;
+  }
+}
