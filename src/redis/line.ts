@@ -24,6 +24,15 @@ export class WaitingLine {
     if (at === 0 && this.#ids.length > 0) this.#turns.get(this.#ids[0]!)?.();
   }
 
+  /** Moves `id`, when it is in line, to the front (Redis serves it first), and starts its turn. */
+  promote(id: string): void {
+    const at = this.#ids.indexOf(id);
+    if (at <= 0) return;
+    this.#ids.splice(at, 1);
+    this.#ids.unshift(id);
+    this.#turns.get(id)?.();
+  }
+
   /** Whether `id` is this process's first waiting hold (or not in line at all). */
   isFirst(id: string): boolean {
     const at = this.#ids.indexOf(id);

@@ -59,7 +59,8 @@ return math.ceil(at - now)
  * whose process is no longer alive (it died with starts waiting: they must not block the line until
  * their own heartbeat expires); grants the hold only at the head of the queue with room (`count` is
  * from 1 to `maxActive`: the caller refuses any other before sending this). Returns {granted 0|1,
- * slots held, holds waiting, the hold's place in the queue (0: the head; 0 once granted), the epoch}.
+ * slots held, holds waiting, the hold's place in the queue (0: the head; 0 once granted), the epoch,
+ * the head of the queue ('' once granted)}.
  */
 export const HOLD = `
 local now = tonumber(ARGV[1])
@@ -106,10 +107,10 @@ if head == id and held + count <= tonumber(ARGV[4]) then
   redis.call('ZREM', KEYS[2], id)
   redis.call('ZREM', KEYS[3], id)
   for i = 1, count do redis.call('ZADD', KEYS[1], ARGV[6], 'p:' .. id .. ':' .. i) end
-  return {1, held + count, redis.call('ZCARD', KEYS[2]), 0, epoch}
+  return {1, held + count, redis.call('ZCARD', KEYS[2]), 0, epoch, ''}
 end
 redis.call('ZADD', KEYS[3], ARGV[5], id)
-return {0, held, redis.call('ZCARD', KEYS[2]), redis.call('ZRANK', KEYS[2], id), epoch}
+return {0, held, redis.call('ZCARD', KEYS[2]), redis.call('ZRANK', KEYS[2], id), epoch, head or ''}
 `;
 
 /** Leaves the queue (an aborted hold). KEYS: queue, beats. ARGV: hold id. */

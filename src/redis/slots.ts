@@ -106,6 +106,8 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       let held = 0;
       let waiting = 0;
       let place = 0;
+      let epoch: string | undefined;
+      let head: string;
       try {
         tried = true;
         const args = [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ctx.link.publishCommand, ctx.processId, ALIVE_TTL_MS, ...renewed(line, id)];
@@ -114,7 +116,8 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
         held = integerReply(reply[1], 'HOLD');
         waiting = integerReply(reply[2], 'HOLD');
         place = integerReply(reply[3], 'HOLD');
-        ctx.sawEpoch(stringsReply(reply.slice(4), 'HOLD')[0]!);
+        [epoch, head = ''] = stringsReply(reply.slice(4), 'HOLD');
+        ctx.sawEpoch(epoch!);
       } catch (error) {
         ctx.link.failed(error);
         break;
@@ -130,6 +133,9 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
         return sharedHold(ctx, id, count);
       }
       line.join(id);
+      // Redis's queue may hold this process's holds in another order than its line (Redis lost its
+      // data and they queued again in another order): the one Redis serves first must be the one that tries.
+      if (head !== id) line.promote(head);
       signal?.throwIfAborted();
       if (!line.isFirst(id)) continue;
       ctx.hub.start(keys.channel);

@@ -280,3 +280,31 @@ describe('slots of a process that died', () => {
     expect(clock.now() - start).toBeLessThanOrEqual(WAITER_TTL_MS + RETRY_MS);
   });
 });
+
+describe('a queue Redis lost (FLUSHALL)', () => {
+  it("serves a process's starts in Redis's new order: no two waiting starts block each other with nothing running", async () => {
+    const clock = testClock();
+    const [holder, x, other] = await fleet(clock, 3, 1);
+    await (await holder!.coordinator.hold(1)).bind(['t1']);
+    const order: string[] = [];
+    const ask = (name: string) => x!.coordinator.hold(1).then(async (hold) => {
+      order.push(name);
+      await hold.bind([name]);
+    });
+    const p2 = ask('p2');
+    await vi.waitFor(async () => expect((await holder!.coordinator.stats()).startsWaiting).toBe(1));
+    const admin = await redis.client();
+    await admin.flushAll();
+    // Another process takes the emptied slot; then x asks again: Redis queues p3 ahead of p2.
+    await (await other!.coordinator.hold(1)).bind(['o1']);
+    const p3 = ask('p3');
+    await vi.waitFor(async () => expect((await holder!.coordinator.stats()).startsWaiting).toBeGreaterThanOrEqual(1));
+    await holder!.coordinator.settle([{ taskId: 't1' }, { taskId: 'o1' }]);
+    // The clock never moves: each start goes on a message or a heartbeat, within seconds.
+    await vi.waitFor(() => expect(order).toHaveLength(1), { timeout: 8_000 });
+    await holder!.coordinator.settle([{ taskId: order[0]! }]);
+    await vi.waitFor(() => expect(order).toHaveLength(2), { timeout: 8_000 });
+    await Promise.all([p2, p3]);
+    expect(order.sort()).toEqual(['p2', 'p3']);
+  }, 20_000);
+});
