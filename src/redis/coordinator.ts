@@ -78,6 +78,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       (taskIds) => this.#forget(taskIds),
       (epoch) => void this.#confirmEpoch(epoch),
       (error) => this.#link.failed(error),
+      (receiverId) => void this.#checkReceiver(receiverId),
     );
     this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive }, () => this.#clock);
     this.#claims = new EventClaims({ link: this.#link, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys() });
@@ -152,7 +153,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
 
   async publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean }): Promise<void> {
     const taskId = event.final ? event.taskId : undefined;
-    const message: HubMessage = { notices: taskId === undefined ? [] : [{ taskId, ...(event.status === undefined ? {} : { status: event.status }) }], freed: taskId === undefined ? 0 : 1, receiver: true };
+    const message: HubMessage = { notices: taskId === undefined ? [] : [{ taskId, ...(event.status === undefined ? {} : { status: event.status }) }], freed: taskId === undefined ? 0 : 1, receiver: true, receiverId: this.#processId };
     this.#publishedLocally++;
     if (taskId !== undefined) {
       this.#forget([taskId]);
@@ -213,6 +214,13 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     if (this.#keys) return this.#keys;
     const prefix = this.#explicitPrefix ?? (this.#keyHash !== undefined ? prefixFromKeyHash(this.#keyHash) : prefixFromEnvironment());
     return (this.#keys = coordinatorKeys(prefix));
+  }
+
+  /** A receiver's claim heard on the channel counts when Redis's record of receivers has it, at the time recorded there. */
+  async #checkReceiver(receiverId: string): Promise<void> {
+    const at = await this.#link.either(async () => await this.#link.send(['ZSCORE', this.#resolveKeys().receivers, receiverId]), () => undefined);
+    const time = typeof at === 'string' || typeof at === 'number' ? Number(at) : Number.NaN;
+    if (Number.isFinite(time)) this.#hub.sawReceiver(time);
   }
 
   /** Subscribes and reads when a receiver last published, so `receiving()` knows of one seen before this process started. */

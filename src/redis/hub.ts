@@ -15,6 +15,8 @@ export interface HubMessage {
   notices: TaskFinalNotice[];
   freed: number;
   receiver: boolean;
+  /** The receiver's id in Redis's record of receivers: a claim on the channel counts only once that record confirms it. */
+  receiverId?: string | undefined;
   /** Set by the process that found Redis emptied: the new epoch. */
   rewrite?: string | undefined;
 }
@@ -40,7 +42,14 @@ export function parseHubMessage(text: string): HubMessage | undefined {
     const value = JSON.parse(text) as Partial<HubMessage>;
     if (!Array.isArray(value.notices) || !value.notices.every(isNotice)) return undefined;
     const rewrite = typeof value.rewrite === 'string' && value.rewrite.length <= 100 ? value.rewrite : undefined;
-    return { notices: value.notices, freed: freedOf(value.freed), receiver: value.receiver === true, ...(rewrite === undefined ? {} : { rewrite }) };
+    const receiverId = typeof value.receiverId === 'string' && value.receiverId.length <= 100 ? value.receiverId : undefined;
+    return {
+      notices: value.notices,
+      freed: freedOf(value.freed),
+      receiver: value.receiver === true,
+      ...(rewrite === undefined ? {} : { rewrite }),
+      ...(receiverId === undefined ? {} : { receiverId }),
+    };
   } catch {
     return undefined;
   }
@@ -66,6 +75,8 @@ export class EventHub {
     private readonly onRewrite: (epoch: string) => void = () => undefined,
     /** Told when the subscriber lost Redis while the main connection is down as well. */
     private readonly onDown: (error: unknown) => void = () => undefined,
+    /** Told a receiver's claim heard on the channel: the coordinator checks it, then calls {@link sawReceiver}. */
+    private readonly onReceiverClaim: (receiverId: string) => void = () => undefined,
   ) {}
 
   /**
@@ -100,7 +111,12 @@ export class EventHub {
   receive(message: string | HubMessage): void {
     const parsed = typeof message === 'string' ? parseHubMessage(message) : message;
     if (!parsed) return;
-    if (parsed.receiver) this.#receiverAt = this.now();
+    // A receiver's claim from the channel is checked against Redis's record (anyone on the prefix can
+    // publish, and a forged claim would send every wait to the slow safety cadence); this process's own counts at once.
+    if (parsed.receiver) {
+      if (typeof message !== 'string') this.#receiverAt = this.now();
+      else if (parsed.receiverId !== undefined) this.onReceiverClaim(parsed.receiverId);
+    }
     if (parsed.notices.length > 0) this.onFinal(parsed.notices.map((n) => n.taskId));
     // Watchers stay until their watch stops: a notice is a hint to read the task, and one that proves
     // early (a replica behind, a stray message on the channel) must not cost the real one.

@@ -77,7 +77,7 @@ describe('event fan-out', () => {
     await receiver.coordinator.publish({ id: 'evt_started', type: 'forecast.started', taskId: 't9', final: false });
     await receiver.coordinator.publish({ id: 'evt_done', type: 'forecast.completed', taskId: 't9', status: 'completed', final: true });
     await vi.waitFor(() => expect(seen).toEqual([{ taskId: 't9', status: 'completed' }]));
-    expect(waiter.coordinator.receiving()).toBe(true);
+    await vi.waitFor(() => expect(waiter.coordinator.receiving()).toBe(true));
     expect(receiver.coordinator.receiving()).toBe(true);
 
     // Once a watch stops, a later final event of its tasks calls nothing.
@@ -115,6 +115,24 @@ describe('event fan-out', () => {
     await vi.waitFor(() => expect(seen).toEqual(['t1 completed']));
     await a.coordinator.publish({ id: 'e1', type: 'forecast.failed', taskId: 't1', status: 'failed', final: true });
     await vi.waitFor(() => expect(seen).toEqual(['t1 completed', 't1 failed']));
+  });
+
+  it("counts a receiver's claim on the channel only when Redis's record of receivers confirms it (a forged one changes nothing)", async () => {
+    const clock = testClock();
+    const [receiver, waiter] = await Promise.all([processOn(redis, clock, { prefix: 'ev-forged' }), processOn(redis, clock, { prefix: 'ev-forged' })]);
+    const seen: string[] = [];
+    waiter.coordinator.watch(['t1'], (n) => seen.push(n.taskId));
+    const client = await redis.client();
+    await vi.waitFor(async () => expect(await client.pubSubNumSub('{ev-forged}:events')).toEqual({ '{ev-forged}:events': 1 }));
+    // The message of the review, and one naming a receiver id Redis never recorded.
+    await client.publish('{ev-forged}:events', '{"notices":[],"freed":0,"receiver":true}');
+    await client.publish('{ev-forged}:events', JSON.stringify({ notices: [{ taskId: 't1' }], freed: 0, receiver: true, receiverId: 'forged' }));
+    await vi.waitFor(() => expect(seen).toEqual(['t1']));
+    for (let i = 0; i < 5; i++) await client.ping();
+    expect(waiter.coordinator.receiving()).toBe(false);
+    // A real receiver's event is in the record: it counts.
+    await receiver.coordinator.publish({ id: 'e1', type: 'forecast.completed', taskId: 't1', status: 'completed', final: true });
+    await vi.waitFor(() => expect(waiter.coordinator.receiving()).toBe(true));
   });
 
   it('sees a receiver that published before this process started', async () => {
