@@ -161,7 +161,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     }
     const keys = this.#resolveKeys();
     await this.#link.either(
-      async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#processId, taskId ?? '', this.#link.publishCommand]), 'PUBLISH'),
+      async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#processId, taskId ?? '', this.#link.publishCommand, this.#options.receiverTtlMs]), 'PUBLISH'),
       () => this.#unsent(message.notices),
     );
     this.#hub.receive(message);

@@ -28,8 +28,10 @@ export interface RedisCoordinatorOptions {
   modelCallsPerMinute?: number;
   /**
    * How long a handled webhook event id (its handler succeeded) stays known, so a repeat delivery is
-   * answered without running it. Default 4 hours: the service retries a delivery for up to 3 hours,
-   * plus an hour of slack. A claim whose handler is still running lives at most a minute.
+   * answered without running it. Default 24 hours, as the in-process de-duplicator
+   * (`createDeliveryDeduper`): the service retries a delivery for about 3 hours, and a replay
+   * (`client.webhooks.deliveries.replay`) may come much later. A delivery of an event older than
+   * this runs its handler again. A claim whose handler is still running lives at most a minute.
    */
   eventRetentionMs?: number;
   /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
@@ -63,7 +65,7 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
     requestsPerMinute: options.requestsPerMinute ?? 60,
     maxActive: options.maxActive ?? 50,
     modelCallsPerMinute: options.modelCallsPerMinute ?? 10,
-    eventRetentionMs: options.eventRetentionMs ?? 4 * 60 * 60_000,
+    eventRetentionMs: options.eventRetentionMs ?? 24 * 60 * 60_000,
     receiverTtlMs: options.receiverTtlMs ?? 15 * 60_000,
     reconcileIntervalMs: options.reconcileIntervalMs ?? 30_000,
     windowMarginMs: options.windowMarginMs ?? 250,

@@ -151,10 +151,11 @@ return freed
 /**
  * A verified webhook event. KEYS: slots, receivers (receiver id scored by when it last published),
  * counters (a hash). ARGV: channel, message, now, receiver id, task id ('' when none or not final),
- * the publish command.
+ * the publish command, the receivers' time to live (a receiver not heard of for that long leaves the record).
  */
 export const PUBLISH = `
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[7]))
 redis.call('HINCRBY', KEYS[3], 'published', 1)
 if ARGV[5] ~= '' then redis.call('ZREM', KEYS[1], 't:' .. ARGV[5]) end
 redis.call(ARGV[6], ARGV[1], ARGV[2])

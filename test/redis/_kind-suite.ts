@@ -130,6 +130,26 @@ export function fleetSuite(kind: string, connect: () => Promise<KindClient>): vo
       expect((await waiter!.coordinator.stats()).receiversSeen).toBe(1);
     });
 
+    it('keeps a handled event 24 hours, and the record of receivers only as long as they are seen', async () => {
+      const clock = testClock();
+      // 50 short-lived receivers beside a: each publishes once and goes.
+      const [a, ...receivers] = await fleet(clock, 51, { receiverTtlMs: 60_000 });
+      const prefix = `kind-${suite}-${n}`;
+      for (const [i, r] of receivers.entries()) await r.coordinator.publish({ id: `e${i}`, type: 'webhook.test', final: false });
+      expect((await a!.coordinator.stats()).receiversSeen).toBe(50);
+      clock.advance(61_000);
+      await a!.coordinator.publish({ id: 'e-last', type: 'webhook.test', final: false });
+      expect((await a!.coordinator.stats()).receiversSeen).toBe(1);
+      expect(await a!.coordinator.claimEvent('evt_kept')).toBe('claimed');
+      await a!.coordinator.finishEvent('evt_kept');
+      // The record itself holds one entry now: the 50 left it (read through the port, as any kind reads it).
+      const port = redisPort(a!.connection.client);
+      expect(await port.send(['ZCARD', `{${prefix}}:receivers`], `{${prefix}}:slots`, 2_000)).toBe(1);
+      const ttl = Number(await port.send(['PTTL', `{${prefix}}:event:evt_kept`], `{${prefix}}:slots`, 2_000));
+      expect(ttl).toBeGreaterThan(24 * 60 * 60_000 - 60_000);
+      expect(ttl).toBeLessThanOrEqual(24 * 60 * 60_000);
+    }, 30_000);
+
     it('claims a webhook event once across processes', async () => {
       const clock = testClock();
       const [a, b] = await fleet(clock, 2, {});

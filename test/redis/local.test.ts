@@ -98,6 +98,8 @@ describe('options', () => {
     const options = resolveOptions({});
     expect(options).toMatchObject({ requestsPerMinute: 60, maxActive: 50, modelCallsPerMinute: 10 });
     expect(options.eventRetentionMs).toBeGreaterThanOrEqual(3 * 60 * 60_000);
+    // As long as the in-process de-duplicator's default: a replay comes later than the retries.
+    expect(options.eventRetentionMs).toBe(24 * 60 * 60_000);
   });
 
   it('refuses a limit that is not a positive number, naming it', () => {
