@@ -47,6 +47,8 @@ export interface NodeRedisClusterLike {
 export interface NodeRedisSentinelLike {
   readonly isReady: boolean;
   getMasterNode(): unknown;
+  /** Its `topology-change` events tell a promotion: the coordinator then subscribes anew on the new primary. */
+  on(event: 'topology-change', listener: (event: { type: string }) => void): unknown;
   sendCommand(isReadonly: boolean | undefined, args: string[], options?: { timeout?: number }): Promise<unknown>;
   duplicate(): NodeRedisSubscriberLike;
 }
@@ -131,6 +133,11 @@ export interface RedisPort {
   /** The command the scripts publish with: `SPUBLISH` where the subscriber listens sharded. */
   readonly publishCommand: 'PUBLISH' | 'SPUBLISH';
   subscriber(): PortSubscriber;
+  /**
+   * Calls `listener` when the client saw a new primary and a subscription made before may not have
+   * followed it (node-redis's sentinel client): the hub then subscribes anew. Returns a stop function.
+   */
+  onNewPrimary(listener: () => void): () => void;
 }
 
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
@@ -158,9 +165,23 @@ export function redisPort(client: RedisClientLike): RedisPort {
   switch (kind) {
     case 'node-redis':
       return nodeRedisPort(kind, client as NodeRedisClientLike, (c, args, _route, options) => (c as NodeRedisClientLike).sendCommand(args, options));
-    case 'node-redis-sentinel':
+    case 'node-redis-sentinel': {
+      const sentinel = client as NodeRedisSentinelLike;
       // Every command of the coordinator writes or must see the latest write: the primary's.
-      return nodeRedisPort(kind, client as NodeRedisSentinelLike, (c, args, _route, options) => (c as NodeRedisSentinelLike).sendCommand(false, args, options));
+      const port = nodeRedisPort(kind, sentinel, (c, args, _route, options) => (c as NodeRedisSentinelLike).sendCommand(false, args, options));
+      // Its pub/sub connection does not always follow a promotion (it may stay subscribed to nothing).
+      return {
+        ...port,
+        onNewPrimary(listener) {
+          let stopped = false;
+          if (typeof sentinel.on !== 'function') return () => undefined;
+          sentinel.on('topology-change', (event) => {
+            if (!stopped && event?.type === 'MASTER_CHANGE') listener();
+          });
+          return () => void (stopped = true);
+        },
+      };
+    }
     case 'node-redis-cluster':
       return nodeRedisPort(kind, client as NodeRedisClusterLike, (c, args, route, options) => (c as NodeRedisClusterLike).sendCommand(route, false, args, options));
     default:
@@ -180,6 +201,7 @@ function nodeRedisPort(kind: RedisClientKind, client: NodeRedisAny, sendCommand:
     ready: () => client.isReady !== false,
     send: (args, route, timeoutMs) => sendCommand(client, [...args], route, { timeout: timeoutMs }),
     publishCommand: sharded ? 'SPUBLISH' : 'PUBLISH',
+    onNewPrimary: () => () => undefined,
     subscriber() {
       const connection = client.duplicate();
       return {
@@ -208,6 +230,7 @@ function ioRedisPort(kind: RedisClientKind, client: IoRedisLike): RedisPort {
     // ioredis routes a cluster's command by its keys; it has no time limit per command (the link races one).
     send: (args, _route, _timeoutMs) => client.call(args[0]!, ...args.slice(1)),
     publishCommand: sharded ? 'SPUBLISH' : 'PUBLISH',
+    onNewPrimary: () => () => undefined,
     subscriber() {
       // A cluster's sharded subscriber connects to the node of the channel's slot (and follows it on a failover).
       const connection = sharded ? client.duplicate(undefined, { shardedSubscribers: true }) : client.duplicate();

@@ -60,6 +60,7 @@ export class EventHub {
   readonly #watchers = new Map<string, Set<(notice: TaskFinalNotice) => void>>();
   #subscriber: PortSubscriber | undefined;
   #closed = false;
+  #stopWatchingPrimary: (() => void) | undefined;
   #retry: ReturnType<typeof setTimeout> | undefined;
   /** Grows by the slots each message may have freed: a waiting hold compares it across its attempt to know whether freed slots could reach its place. */
   freedCount = 0;
@@ -87,6 +88,12 @@ export class EventHub {
    */
   start(channel: string): void {
     if (this.#subscriber || this.#closed) return;
+    this.#stopWatchingPrimary ??= this.redis.onNewPrimary(() => {
+      // A new primary: the subscription is made anew there (what was published meanwhile is made up by the tries it wakes).
+      this.#subscriber?.close();
+      this.#subscriber = undefined;
+      this.start(channel);
+    });
     const subscriber = (this.#subscriber = this.redis.subscriber());
     // The clients emit connection errors here and reconnect (and resubscribe) by themselves. When the
     // main connection is down too, Redis is: the coordinator turns local now, not at its next command.
@@ -169,6 +176,7 @@ export class EventHub {
 
   close(): void {
     this.#closed = true;
+    this.#stopWatchingPrimary?.();
     clearTimeout(this.#retry);
     this.#subscriber?.close();
     this.#subscriber = undefined;
