@@ -112,7 +112,13 @@ export interface IoRedisSubscriberLike {
  */
 export type RedisClientLike = NodeRedisClientLike | NodeRedisClusterLike | NodeRedisSentinelLike | IoRedisLike;
 
-/** The kinds of client the coordinator tells apart. */
+/**
+ * The kinds of client the coordinator tells apart.
+ * @example
+ * ```ts
+ * const kind: RedisClientKind = 'ioredis-cluster';
+ * ```
+ */
 export type RedisClientKind = 'node-redis' | 'node-redis-cluster' | 'node-redis-sentinel' | 'ioredis' | 'ioredis-cluster';
 
 /** The subscriber side of the port: one connection, one channel, closed once. @internal */
