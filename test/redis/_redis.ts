@@ -22,10 +22,11 @@ export interface TestRedis {
   close(): Promise<void>;
 }
 
-function findRedisServer(): string {
+/** A binary of Debian's redis-server package (`redis-server`, `redis-cli`), or an error saying how to install it. */
+export function findBinary(name: string): string {
   const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/bin', '/usr/sbin', '/usr/local/bin'];
-  const found = dirs.map((d) => join(d, 'redis-server')).find((p) => existsSync(p));
-  if (!found) throw new Error('redis-server not found: the Redis tests need it (Debian/Ubuntu: apt-get install -y redis-server). They never skip.');
+  const found = dirs.map((d) => join(d, name)).find((p) => existsSync(p));
+  if (!found) throw new Error(`${name} not found: the Redis tests need it (Debian/Ubuntu: apt-get install -y redis-server). They never skip.`);
   return found;
 }
 
@@ -40,13 +41,22 @@ function freePort(): Promise<number> {
   });
 }
 
-function launch(bin: string, port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Every server started, killed when the test worker exits however it ends (no stray servers after a timed-out file). */
+const started = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of started) child.kill('SIGKILL');
+});
+
+/** Starts redis-server with `args`; resolves once its output matches `ready`. */
+export function launchRedis(args: string[], ready = /Ready to accept connections/): Promise<ChildProcess> {
+  const child = spawn(findBinary('redis-server'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
+      if (ready.test(output)) {
         child.stdout?.off('data', onData);
         child.stdout?.resume();
         resolve(child);
@@ -59,7 +69,10 @@ function launch(bin: string, port: number, dir: string): Promise<ChildProcess> {
   });
 }
 
-function stopChild(child: ChildProcess | undefined): Promise<void> {
+const launch = (port: number, dir: string) => launchRedis(['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no']);
+
+/** SIGKILLs a server and resolves once it has exited. */
+export function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
@@ -69,10 +82,9 @@ function stopChild(child: ChildProcess | undefined): Promise<void> {
 
 /** Starts a redis-server; call `close()` after the tests. */
 export async function startRedis(): Promise<TestRedis> {
-  const bin = findRedisServer();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'fsdk-redis-'));
-  let child: ChildProcess | undefined = await launch(bin, port, dir);
+  let child: ChildProcess | undefined = await launch(port, dir);
   const clients: TestRedisClient[] = [];
   const url = `redis://127.0.0.1:${port}`;
   return {
@@ -89,7 +101,7 @@ export async function startRedis(): Promise<TestRedis> {
       child = undefined;
     },
     async start() {
-      child = await launch(bin, port, dir);
+      child = await launch(port, dir);
     },
     async close() {
       for (const client of clients) client.destroy();

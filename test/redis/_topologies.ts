@@ -1,21 +1,15 @@
 // Real Redis topologies for the client-kind tests: a 6-node Redis Cluster (3 masters, 3 replicas)
 // and a Sentinel set (a primary, a replica, 3 sentinels), from Debian's redis-server, on free
 // loopback ports in temporary directories. Started once per test file; missing binaries fail.
-import { spawn, type ChildProcess, execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { findBinary, launchRedis, stopChild } from './_redis.js';
 
 const run = promisify(execFile);
-
-function findBinary(name: string): string {
-  const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/bin', '/usr/sbin', '/usr/local/bin'];
-  const found = dirs.map((d) => join(d, name)).find((p) => existsSync(p));
-  if (!found) throw new Error(`${name} not found: the Redis tests need it (Debian/Ubuntu: apt-get install -y redis-server). They never skip.`);
-  return found;
-}
 
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -35,41 +29,6 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
       return port;
     }
   }
-}
-
-/** Every server started, killed when the test worker exits however it ends (no stray servers after a timed-out file). */
-const started = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of started) child.kill('SIGKILL');
-});
-
-function launch(args: string[], ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(findBinary('redis-server'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  started.add(child);
-  child.once('exit', () => started.delete(child));
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready.test(output)) {
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve(child);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${String(code)}) before it was ready:\n${output}`)));
-  });
-}
-
-function kill(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 }
 
 async function cli(port: number, ...args: string[]): Promise<string> {
@@ -110,7 +69,7 @@ export async function startCluster(): Promise<TestCluster> {
     ports.map(async (port) => {
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--cluster-enabled', 'yes'];
       args.push('--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000', '--dbfilename', `dump-${port}.rdb`);
-      nodes.set(port, await launch(args, /Ready to accept connections/));
+      nodes.set(port, await launchRedis(args, /Ready to accept connections/));
     }),
   );
   await run(findBinary('redis-cli'), ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes']);
@@ -144,7 +103,7 @@ export async function startCluster(): Promise<TestCluster> {
     masterOf,
     async killNode(port) {
       const deadId = (await cli(port, 'CLUSTER', 'MYID')).trim();
-      await kill(nodes.get(port));
+      await stopChild(nodes.get(port));
       nodes.delete(port);
       const alive = ports.filter((p) => nodes.has(p));
       // Promoted once no live node lists the dead one as a master holding slots, and the cluster is ok.
@@ -161,7 +120,7 @@ export async function startCluster(): Promise<TestCluster> {
       });
     },
     async close() {
-      await Promise.all([...nodes.values()].map((child) => kill(child)));
+      await Promise.all([...nodes.values()].map((child) => stopChild(child)));
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -197,8 +156,8 @@ export async function startSentinel(): Promise<TestSentinel> {
   const sentinelPorts = [await freePort(taken), await freePort(taken), await freePort(taken)];
   const servers = new Map<number, ChildProcess>();
   const base = (port: number) => ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--dbfilename', `dump-${port}.rdb`];
-  servers.set(primaryPort!, await launch(base(primaryPort!), /Ready to accept connections/));
-  servers.set(replicaPort!, await launch([...base(replicaPort!), '--replicaof', '127.0.0.1', String(primaryPort)], /Ready to accept connections/));
+  servers.set(primaryPort!, await launchRedis(base(primaryPort!), /Ready to accept connections/));
+  servers.set(replicaPort!, await launchRedis([...base(replicaPort!), '--replicaof', '127.0.0.1', String(primaryPort)], /Ready to accept connections/));
   await until('the replica to sync', async () => (await cli(replicaPort!, 'INFO', 'replication')).includes('master_link_status:up'));
   const sentinels: ChildProcess[] = [];
   for (const port of sentinelPorts) {
@@ -206,7 +165,7 @@ export async function startSentinel(): Promise<TestSentinel> {
     const lines = [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${name} 127.0.0.1 ${primaryPort} 2`];
     lines.push(`sentinel down-after-milliseconds ${name} 1000`, `sentinel failover-timeout ${name} 5000`, `sentinel parallel-syncs ${name} 1`);
     writeFileSync(conf, lines.join('\n') + '\n');
-    sentinels.push(await launch([conf, '--sentinel'], /Sentinel ID is|monitor master/));
+    sentinels.push(await launchRedis([conf, '--sentinel'], /Sentinel ID is|monitor master/));
   }
   const primary = async (): Promise<number> => {
     const reply = await cli(sentinelPorts[0]!, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name);
@@ -227,7 +186,7 @@ export async function startSentinel(): Promise<TestSentinel> {
     primary,
     async killPrimary() {
       const before = await primary();
-      await kill(servers.get(before));
+      await stopChild(servers.get(before));
       servers.delete(before);
       await until('the sentinels to promote the replica', async () => {
         const now = await primary();
@@ -235,7 +194,7 @@ export async function startSentinel(): Promise<TestSentinel> {
       });
     },
     async close() {
-      await Promise.all([...servers.values(), ...sentinels].map((child) => kill(child)));
+      await Promise.all([...servers.values(), ...sentinels].map((child) => stopChild(child)));
       rmSync(dir, { recursive: true, force: true });
     },
   };
