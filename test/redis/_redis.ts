@@ -30,15 +30,29 @@ export function findBinary(name: string): string {
   return found;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A free loopback port below the kernel's ephemeral range (32768 and up on Linux), with its cluster
+ * bus port (+10000) free too when `bus`. A port from the ephemeral range can be taken between the
+ * check and redis-server's bind by any outgoing connection (a replica's link to its primary), which
+ * once failed CI with "Address already in use".
+ */
+export async function freePort(taken = new Set<number>(), bus = false): Promise<number> {
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * 12_000);
+    if (taken.has(port) || taken.has(port + 10_000)) continue;
+    if ((await portFree(port)) && (!bus || (await portFree(port + 10_000)))) {
+      taken.add(port).add(port + 10_000);
+      return port;
+    }
+  }
 }
 
 /** Every server started, killed when the test worker exits however it ends (no stray servers after a timed-out file). */

@@ -3,33 +3,12 @@
 // loopback ports in temporary directories. Started once per test file; missing binaries fail.
 import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { findBinary, launchRedis, stopChild } from './_redis.js';
+import { findBinary, freePort, launchRedis, stopChild } from './_redis.js';
 
 const run = promisify(execFile);
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** A free port whose cluster bus port (+10000) is free too. */
-async function freeClusterPort(taken: Set<number>): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    if (taken.has(port)) continue;
-    if ((await portFree(port)) && (await portFree(port + 10_000))) {
-      taken.add(port);
-      return port;
-    }
-  }
-}
 
 async function cli(port: number, ...args: string[]): Promise<string> {
   const { stdout } = await run(findBinary('redis-cli'), ['-h', '127.0.0.1', '-p', String(port), ...args]);
@@ -63,7 +42,7 @@ export async function startCluster(): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'fsdk-cluster-'));
   const taken = new Set<number>();
   const ports: number[] = [];
-  for (let i = 0; i < 6; i++) ports.push(await freeClusterPort(taken));
+  for (let i = 0; i < 6; i++) ports.push(await freePort(taken, true));
   const nodes = new Map<number, ChildProcess>();
   await Promise.all(
     ports.map(async (port) => {
@@ -135,16 +114,6 @@ export interface TestSentinel {
   /** SIGKILLs the primary; resolves once the sentinels have promoted the replica. */
   killPrimary(): Promise<void>;
   close(): Promise<void>;
-}
-
-async function freePort(taken: Set<number>): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
-    if (!taken.has(port) && (await portFree(port))) {
-      taken.add(port);
-      return port;
-    }
-  }
 }
 
 /** Starts a primary, a replica and 3 sentinels (quorum 2, down after 1 s) and waits until they agree. */
