@@ -4,6 +4,7 @@
  * on Redis. The core knows no operation: the client tells it which calls are starts or model calls.
  * @module
  */
+import type { ClientClock } from './clock.js';
 
 /**
  * A one-minute window the service counts per key: every attempt of every call, or decisions' model calls.
@@ -99,8 +100,11 @@ export interface CoordinatorAttachment {
    * the key (the Redis one does so).
    */
   keyHash(sha256Hex: (text: string) => string): string;
-  /** The client's time source (the mock's fast clock in tests): windows and waits are measured on it. */
-  clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
+  /**
+   * The client's time source: waits are slept on it; a coordinator shared by processes counts on a
+   * time they all share (Redis's own, unless the clock is `simulated`).
+   */
+  clock: ClientClock;
   /** Where the one warning goes when the shared store becomes unreachable (and when it is back). */
   warn?: ((message: string) => void) | undefined;
 }

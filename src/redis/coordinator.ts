@@ -11,11 +11,13 @@ import { EventHub, type HubMessage } from './hub.js';
 import { coordinatorKeys, type CoordinatorKeys } from './keys.js';
 import { EventClaims } from './claims.js';
 import { redisPort, type RedisClientLike } from './clients.js';
-import { arrayReply, integerReply, RedisLink } from './link.js';
+import { integerReply, RedisLink } from './link.js';
 import { WaitingLine } from './line.js';
 import { LocalLimits } from './local.js';
 import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
+import { ReceiverRecord } from './receivers.js';
 import { PUBLISH, SETTLE, STATS } from './scripts.js';
+import { fleetNowArg } from './time.js';
 import { holdSlots, type SlotContext } from './slots.js';
 import { persistentKeys, sharedStats } from './stats.js';
 import { takeWindow, WINDOW_MS, type InFlight } from './windows.js';
@@ -42,11 +44,13 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   /** This process's id: as a webhook receiver, and in the queue's record of live processes. */
   readonly #processId = randomUUID();
   readonly #claims: EventClaims;
+  readonly #receivers: ReceiverRecord;
   #keyHash: string | undefined;
   readonly #reconciling = { last: -Infinity, running: false };
   readonly #line = new WaitingLine();
   /** This process's requests sent and not yet ended (member → its window and when it was last counted). */
   readonly #inFlight: InFlight = new Map();
+  readonly #touches = new Set<Promise<void>>();
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
   readonly #owned = new Set<string>();
   /** Final tasks told while Redis did not answer (task id → notice): settled in Redis once it answers again. */
@@ -68,8 +72,12 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#explicitPrefix = options.prefix;
     const port = redisPort(redis);
     this.#link = new RedisLink(port, () => this.#resolveKeys().slots, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs, {
-      // Every waiting hold goes on local limits at once, not at its next retry.
-      down: () => this.#hub.interrupt(),
+      // Every waiting hold goes on local limits at once, not at its next retry; the local limits
+      // start from the tasks this process knows it runs.
+      down: () => {
+        this.#local.startFrom(this.#owned);
+        this.#hub.interrupt();
+      },
       back: () => void this.#back(),
     });
     this.#hub = new EventHub(
@@ -78,9 +86,11 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       (taskIds) => this.#forget(taskIds),
       (epoch) => void this.#confirmEpoch(epoch),
       (error) => this.#link.failed(error),
-      (receiverId) => void this.#checkReceiver(receiverId),
+      // A receiver's claim on the channel counts as the record in Redis has it, whoever it names.
+      () => this.#receivers.check(),
     );
-    this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive }, () => this.#clock);
+    this.#receivers = new ReceiverRecord(this.#link, () => this.#resolveKeys().receivers, () => this.#clock, (at) => this.#hub.sawReceiver(at));
+    this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive, pendingHoldTtlMs: this.#options.pendingHoldTtlMs }, () => this.#clock);
     this.#claims = new EventClaims({ link: this.#link, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys() });
   }
 
@@ -104,7 +114,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   take(window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
-    return takeWindow({ link: this.#link, local: this.#local, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys(), inFlight: this.#inFlight }, window, signal);
+    return takeWindow({ link: this.#link, local: this.#local, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys(), inFlight: this.#inFlight, touches: this.#touches }, window, signal);
   }
 
   hold(count: number, options?: HoldOptions): Promise<SlotHold> {
@@ -117,7 +127,6 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     // Each task may have held a slot: holds that many places down the queue try again.
     const message: HubMessage = { notices: notices.map(({ taskId, status }) => ({ taskId, ...(status === undefined ? {} : { status }) })), freed: taskIds.length, receiver: false };
     this.#forget(taskIds);
-    this.#local.settle(taskIds);
     const keys = this.#resolveKeys();
     await this.#link.either(
       async () => void integerReply(await this.#link.eval(SETTLE, [keys.slots], [keys.channel, JSON.stringify(message), this.#link.publishCommand, ...taskIds]), 'SETTLE'),
@@ -157,11 +166,10 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#publishedLocally++;
     if (taskId !== undefined) {
       this.#forget([taskId]);
-      this.#local.settle([taskId]);
     }
     const keys = this.#resolveKeys();
     await this.#link.either(
-      async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), this.#clock.now(), this.#processId, taskId ?? '', this.#link.publishCommand, this.#options.receiverTtlMs]), 'PUBLISH'),
+      async () => void integerReply(await this.#link.eval(PUBLISH, [keys.slots, keys.receivers, keys.counters], [keys.channel, JSON.stringify(message), fleetNowArg(this.#clock), this.#processId, taskId ?? '', this.#link.publishCommand, this.#options.receiverTtlMs]), 'PUBLISH'),
       () => this.#unsent(message.notices),
     );
     this.#hub.receive(message);
@@ -169,9 +177,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
 
   async stats(): Promise<CoordinatorStats> {
     const keys = this.#resolveKeys();
-    const now = this.#clock.now();
     const shared = await this.#link.either(
-      async () => sharedStats(await this.#link.eval(STATS, [keys.requests, keys.slots, keys.beats, keys.receivers, keys.counters], [now, WINDOW_MS, this.#options.receiverTtlMs])),
+      async () => sharedStats(await this.#link.eval(STATS, [keys.requests, keys.slots, keys.beats, keys.receivers, keys.counters], [fleetNowArg(this.#clock), WINDOW_MS, this.#options.receiverTtlMs])),
       () => undefined,
     );
     if (shared === undefined) {
@@ -206,6 +213,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   close(): Promise<void> {
     this.#link.close();
     this.#hub.close();
+    this.#receivers.close();
     return Promise.resolve();
   }
 
@@ -216,27 +224,13 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     return (this.#keys = coordinatorKeys(prefix));
   }
 
-  /** A receiver's claim heard on the channel counts when Redis's record of receivers has it, at the time recorded there. */
-  async #checkReceiver(receiverId: string): Promise<void> {
-    const at = await this.#link.either(async () => await this.#link.send(['ZSCORE', this.#resolveKeys().receivers, receiverId]), () => undefined);
-    const time = typeof at === 'string' || typeof at === 'number' ? Number(at) : Number.NaN;
-    if (Number.isFinite(time)) this.#hub.sawReceiver(time);
-  }
-
   /** Subscribes and reads when a receiver last published, so `receiving()` knows of one seen before this process started. */
   #startListening(): void {
     const keys = this.#resolveKeys();
     if (this.#listening) return;
     this.#listening = true;
     this.#hub.start(keys.channel);
-    void this.#link
-      .either(async () => {
-        // RESP2 answers [member, score]; RESP3 [[member, score]].
-        const last = arrayReply(await this.#link.send(['ZRANGE', keys.receivers, '-1', '-1', 'WITHSCORES']), 'ZRANGE').flat();
-        const at = last[1] === undefined ? undefined : Number(last[1]);
-        if (at !== undefined && Number.isFinite(at)) this.#hub.sawReceiver(at);
-      }, () => undefined)
-      .catch(() => undefined);
+    this.#receivers.check();
   }
 
   /**
@@ -308,8 +302,10 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     if (held === epoch) this.#sawEpoch(epoch);
   }
 
+  /** Tasks told final (here or by another process): no longer this process's, in Redis's count or in its local limits. */
   #forget(taskIds: readonly string[]): void {
     for (const id of taskIds) this.#owned.delete(id);
+    this.#local.settle(taskIds);
   }
 
   async #writeBack(taskIds: readonly string[]): Promise<void> {

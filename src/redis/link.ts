@@ -96,12 +96,16 @@ export class RedisLink {
     return this.#back.signal;
   }
 
-  /** Runs `shared` on Redis; on any failure turns local and answers with `local` instead, so no caller fails for Redis. */
-  async either<T>(shared: () => Promise<T>, local: () => T | Promise<T>): Promise<T> {
+  /**
+   * Runs `shared` on Redis; on any failure turns local and answers with `local` instead, so no caller
+   * fails for Redis. An abort of `signal` is the caller's, not Redis's failure: it rejects.
+   */
+  async either<T>(shared: () => Promise<T>, local: () => T | Promise<T>, signal?: AbortSignal): Promise<T> {
     if (this.#mode === 'local') return local();
     try {
       return await shared();
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       this.failed(error);
       return local();
     }
@@ -111,29 +115,36 @@ export class RedisLink {
    * One command, failing at once when the client is offline and after `commandTimeoutMs` otherwise.
    * node-redis's own `timeout` ends only a command not yet written, so a written one that gets no
    * answer is raced here too; its late answer is dropped (a late window entry or pending slot
-   * expires on its own).
+   * expires on its own). An abort of `signal` rejects at once with its reason, however stalled Redis is.
    */
-  send(args: readonly string[]): Promise<unknown> {
+  send(args: readonly string[], signal?: AbortSignal): Promise<unknown> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (!this.redis.ready()) return Promise.reject(Object.assign(new Error('offline'), { code: 'OFFLINE' }));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
+    let onAbort: (() => void) | undefined;
+    const ended = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error('no answer in time'), { name: 'TimeoutError' })), this.commandTimeoutMs);
       timer.unref?.();
+      onAbort = () => reject(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
     const answer = this.redis.send(args, this.route(), this.commandTimeoutMs);
-    return Promise.race([answer, timedOut]).finally(() => clearTimeout(timer));
+    return Promise.race([answer, ended]).finally(() => {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    });
   }
 
   /** Runs a script by its digest, sending it whole only when the server does not know it yet (`NOSCRIPT`). */
-  async eval(script: string, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async eval(script: string, keys: readonly string[], args: readonly (string | number)[], signal?: AbortSignal): Promise<unknown> {
     let digest = this.#digests.get(script);
     if (digest === undefined) this.#digests.set(script, (digest = sha1(script)));
     const rest = [String(keys.length), ...keys, ...args.map(String)];
     try {
-      return await this.send(['EVALSHA', digest, ...rest]);
+      return await this.send(['EVALSHA', digest, ...rest], signal);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return this.send(['EVAL', script, ...rest]);
+      return this.send(['EVAL', script, ...rest], signal);
     }
   }
 

@@ -24,18 +24,26 @@ export function holdCount(count: number, maxActive: number): number {
 
 interface Waiter {
   count: number;
-  grant: () => void;
+  grant: (pending: LocalPending) => void;
+}
+
+/** Slots granted on local limits and not yet bound: they go back at `expiresAt` (on the client's clock) if never bound. @internal */
+export interface LocalPending {
+  readonly count: number;
+  readonly expiresAt: number;
 }
 
 /** @internal */
 export class LocalLimits {
   readonly #windows = new Map<CoordinatedWindow, RequestBudget>();
   readonly #tasks = new Set<string>();
-  #pending = 0;
+  readonly #pending = new Set<LocalPending>();
   readonly #queue: Waiter[] = [];
+  /** Ends the sleep until the next pending grant expires (only kept while a hold waits). */
+  #expiry: AbortController | undefined;
 
   constructor(
-    private readonly limits: Readonly<Record<CoordinatedWindow, number>> & { readonly maxActive: number },
+    private readonly limits: Readonly<Record<CoordinatedWindow, number>> & { readonly maxActive: number; readonly pendingHoldTtlMs: number },
     private readonly clock: () => ClientClock,
   ) {}
 
@@ -45,11 +53,15 @@ export class LocalLimits {
     return budget.acquire(signal);
   }
 
-  /** Resolves once `count` slots are free for this hold, first come, first served within the process. */
-  hold(count: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves once `count` slots are free for this hold, first come, first served within the process.
+   * The grant is pending until {@link bind}: a start whose answer never came (a 5xx, a timeout) never
+   * binds it, and it goes back after `pendingHoldTtlMs`, as in Redis.
+   */
+  hold(count: number, signal?: AbortSignal): Promise<LocalPending> {
     count = holdCount(count, this.limits.maxActive);
     signal?.throwIfAborted();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<LocalPending>((resolve, reject) => {
       const onAbort = () => {
         this.#queue.splice(this.#queue.indexOf(waiter), 1);
         reject(signal?.reason);
@@ -57,9 +69,9 @@ export class LocalLimits {
       };
       const waiter: Waiter = {
         count,
-        grant: () => {
+        grant: (pending) => {
           signal?.removeEventListener('abort', onAbort);
-          resolve();
+          resolve(pending);
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -68,11 +80,20 @@ export class LocalLimits {
     });
   }
 
-  /** Turns `count` pending slots into the tasks' slots (at most `count`); the rest are given back. */
-  bind(count: number, taskIds: readonly string[]): void {
-    this.#pending -= count;
-    for (const id of taskIds.slice(0, count)) this.#tasks.add(id);
+  /** Turns a pending grant into the tasks' slots (at most its count); the rest are given back. */
+  bind(pending: LocalPending, taskIds: readonly string[]): void {
+    this.#pending.delete(pending);
+    for (const id of taskIds.slice(0, pending.count)) this.#tasks.add(id);
     this.#pump();
+  }
+
+  /**
+   * The tasks this process runs, as it knows them when Redis stops answering: the local limits start
+   * from them, not from zero (a process running `maxActive` must not start as many again).
+   */
+  startFrom(taskIds: Iterable<string>): void {
+    this.#tasks.clear();
+    for (const id of taskIds) this.#tasks.add(id);
   }
 
   settle(taskIds: readonly string[]): void {
@@ -81,7 +102,10 @@ export class LocalLimits {
   }
 
   get held(): number {
-    return this.#pending + this.#tasks.size;
+    this.#dropExpired();
+    let pending = 0;
+    for (const grant of this.#pending) pending += grant.count;
+    return pending + this.#tasks.size;
   }
 
   get taskIds(): string[] {
@@ -97,13 +121,39 @@ export class LocalLimits {
     return this.#windows.get('requests')?.inWindow ?? 0;
   }
 
+  #dropExpired(): void {
+    const now = this.clock().now();
+    for (const grant of this.#pending) if (grant.expiresAt <= now) this.#pending.delete(grant);
+  }
+
   // Strict FIFO as in Redis (a hold is never larger than maxActive: holdCount).
   #pump(): void {
     for (let head = this.#queue[0]; head !== undefined; head = this.#queue[0]) {
-      if (this.held + head.count > this.limits.maxActive && this.held > 0) return;
+      const held = this.held;
+      if (held + head.count > this.limits.maxActive && held > 0) return this.#wakeAtExpiry();
       this.#queue.shift();
-      this.#pending += head.count;
-      head.grant();
+      const pending: LocalPending = { count: head.count, expiresAt: this.clock().now() + this.limits.pendingHoldTtlMs };
+      this.#pending.add(pending);
+      head.grant(pending);
     }
+    this.#expiry?.abort();
+    this.#expiry = undefined;
+  }
+
+  /** While a hold waits, sleeps on the client's clock until the first pending grant expires, then serves the queue again. */
+  #wakeAtExpiry(): void {
+    if (this.#expiry !== undefined || this.#pending.size === 0) return;
+    const first = Math.min(...[...this.#pending].map((grant) => grant.expiresAt));
+    const controller = (this.#expiry = new AbortController());
+    this.clock()
+      .sleep(Math.max(0, first - this.clock().now()), controller.signal)
+      .then(
+        () => {
+          if (this.#expiry !== controller) return;
+          this.#expiry = undefined;
+          this.#pump();
+        },
+        () => undefined,
+      );
   }
 }

@@ -2,14 +2,26 @@
  * The Lua scripts of the Redis coordinator. Each runs atomically on the server, so processes that
  * share a prefix never both take the last slot of a window or of `maxActive`. Every key is
  * `{<prefix>}:<name>`: one Redis Cluster hash tag, so all of them live on one slot and a script may
- * touch several. Times are the callers' clock (`attach.clock`), passed in as ARGV, never Redis `TIME`:
- * the mock's fast clock then works, at the price of a clock-skew bound between machines.
+ * touch several. Every time a script scores or compares is the fleet's time: Redis's own `TIME`, so
+ * that a process whose clock is off (minutes slow or fast) spends nothing the others cannot see. Only
+ * a simulated clock (a test's manual clock, `ClientClock.simulated`) passes its own time as `now`,
+ * and every process of such a fleet shares that clock. Durations (a window, a time to live) are
+ * passed in and added in the script, never absolute times computed by a caller.
  * @module
  */
 
+/** The fleet's time in ms: ARGV's `now` when a simulated clock gave one, else Redis's `TIME`. */
+const FLEET_NOW = `
+local function fleetNow(given)
+  if given ~= '' then return tonumber(given) end
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+`;
+
 /**
  * One take of a sliding one-minute window. KEYS: the window (sorted set: member a unique id, score
- * the time its request counts from). ARGV: now, limit, window, margin, member, then the members of
+ * the time its request counts from). ARGV: now ('' for Redis's time), limit, window, margin, member, then the members of
  * the caller's requests still in flight and counted a while ago, moved to now first (the service may
  * count them only when they arrive). A member already in the window (a reservation come due) is
  * taken again: the entries it waited for may have moved later since (answers that came late). A request counts for
@@ -18,8 +30,8 @@
  * first time with room (when the entry `limit` places back leaves) and the wait until then is
  * returned: the caller sleeps it and goes, a reservation in a queue, not a retry.
  */
-export const TAKE = `
-local now = tonumber(ARGV[1])
+export const TAKE = `${FLEET_NOW}
+local now = fleetNow(ARGV[1])
 local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local margin = tonumber(ARGV[4])
@@ -49,8 +61,8 @@ return math.ceil(at - now)
  * One attempt of a hold. KEYS: slots (member: `t:<task id>` scored +inf, or `p:<hold id>:<i>` scored
  * with its expiry), queue (hold id scored by arrival), beats (hold id scored by its heartbeat's
  * expiry), seq (the arrival counter), epoch, alive (process id scored by when it counts as dead, on
- * Redis's own clock). ARGV: now, hold id (`<process id>.<random>`), count, maxActive, waiter expiry,
- * pending expiry, a new epoch, the channel, the publish command (`PUBLISH`, or `SPUBLISH` on a
+ * Redis's own clock). ARGV: now ('' for Redis's time), hold id (`<process id>.<random>`), count,
+ * maxActive, a waiter's time to live, a pending slot's time to live, a new epoch, the channel, the publish command (`PUBLISH`, or `SPUBLISH` on a
  * cluster), the process id, how long (real ms) the process counts as alive, then the ids of the same
  * process's holds waiting behind it. Sets the epoch when there is none (first use, or Redis lost its
  * data: it tells every process, which writes back its tasks' slots), drops expired pending slots and
@@ -62,8 +74,9 @@ return math.ceil(at - now)
  * slots held, holds waiting, the hold's place in the queue (0: the head; 0 once granted), the epoch,
  * the head of the queue ('' once granted)}.
  */
-export const HOLD = `
-local now = tonumber(ARGV[1])
+export const HOLD = `${FLEET_NOW}
+local now = fleetNow(ARGV[1])
+local beatAt = now + tonumber(ARGV[5])
 local id = ARGV[2]
 local count = tonumber(ARGV[3])
 local epoch = redis.call('GET', KEYS[5])
@@ -86,7 +99,7 @@ end
 if #ARGV > 11 then
   local beats = {}
   for i = 12, #ARGV do
-    beats[#beats + 1] = ARGV[5]
+    beats[#beats + 1] = beatAt
     beats[#beats + 1] = ARGV[i]
   end
   redis.call('ZADD', KEYS[3], 'XX', unpack(beats))
@@ -106,17 +119,21 @@ local held = redis.call('ZCARD', KEYS[1])
 if head == id and held + count <= tonumber(ARGV[4]) then
   redis.call('ZREM', KEYS[2], id)
   redis.call('ZREM', KEYS[3], id)
-  for i = 1, count do redis.call('ZADD', KEYS[1], ARGV[6], 'p:' .. id .. ':' .. i) end
+  for i = 1, count do redis.call('ZADD', KEYS[1], now + tonumber(ARGV[6]), 'p:' .. id .. ':' .. i) end
   return {1, held + count, redis.call('ZCARD', KEYS[2]), 0, epoch, ''}
 end
-redis.call('ZADD', KEYS[3], ARGV[5], id)
+redis.call('ZADD', KEYS[3], beatAt, id)
 return {0, held, redis.call('ZCARD', KEYS[2]), redis.call('ZRANK', KEYS[2], id), epoch, head or ''}
 `;
 
-/** Leaves the queue (an aborted hold). KEYS: queue, beats. ARGV: hold id. */
+/**
+ * An aborted hold leaves: its queue entry, and the pending slots of a try granted while its answer
+ * was on the way. KEYS: queue, beats, slots. ARGV: hold id, count.
+ */
 export const LEAVE = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
+for i = 1, tonumber(ARGV[2]) do redis.call('ZREM', KEYS[3], 'p:' .. ARGV[1] .. ':' .. i) end
 return 0
 `;
 
@@ -150,12 +167,13 @@ return freed
 
 /**
  * A verified webhook event. KEYS: slots, receivers (receiver id scored by when it last published),
- * counters (a hash). ARGV: channel, message, now, receiver id, task id ('' when none or not final),
+ * counters (a hash). ARGV: channel, message, now ('' for Redis's time), receiver id, task id ('' when none or not final),
  * the publish command, the receivers' time to live (a receiver not heard of for that long leaves the record).
  */
-export const PUBLISH = `
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[7]))
+export const PUBLISH = `${FLEET_NOW}
+local now = fleetNow(ARGV[3])
+redis.call('ZADD', KEYS[2], now, ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[7]))
 redis.call('HINCRBY', KEYS[3], 'published', 1)
 if ARGV[5] ~= '' then redis.call('ZREM', KEYS[1], 't:' .. ARGV[5]) end
 redis.call(ARGV[6], ARGV[1], ARGV[2])
@@ -180,11 +198,11 @@ return state
 `;
 
 /**
- * Read only. KEYS: requests, slots, beats, receivers, counters. ARGV: now, window ms, receiver ttl ms.
+ * Read only. KEYS: requests, slots, beats, receivers, counters. ARGV: now ('' for Redis's time), window ms, receiver ttl ms.
  * Returns {requests sent in the last window (not those reserved for later), live waiters, receivers seen, published, deduplicated, ...slot members}.
  */
-export const STATS = `
-local now = tonumber(ARGV[1])
+export const STATS = `${FLEET_NOW}
+local now = fleetNow(ARGV[1])
 local requests = redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
 local waiting = redis.call('ZCOUNT', KEYS[3], '(' .. now, '+inf')
 local receivers = redis.call('ZCOUNT', KEYS[4], '(' .. (now - tonumber(ARGV[3])), '+inf')
@@ -196,12 +214,33 @@ return out
 
 /**
  * Whether the caller checks held tasks this interval: one process of the fleet a turn. KEYS:
- * reconciled (the time of the last turn, on the callers' clocks). ARGV: now, interval. Returns 1 and
+ * reconciled (the time of the last turn). ARGV: now ('' for Redis's time), interval. Returns 1 and
  * records `now` when the last turn is an interval old, else 0.
  */
-export const RECONCILE_TURN = `
+export const RECONCILE_TURN = `${FLEET_NOW}
+local now = fleetNow(ARGV[1])
 local last = tonumber(redis.call('GET', KEYS[1]) or '-1e18')
-if tonumber(ARGV[1]) - last < tonumber(ARGV[2]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1])
+if now - last < tonumber(ARGV[2]) then return 0 end
+redis.call('SET', KEYS[1], now)
 return 1
+`;
+
+/**
+ * Moves a request's entry in a window to now (it left, or its attempt ended, later than it was
+ * counted). KEYS: the window. ARGV: now ('' for Redis's time), member. Only an entry still there moves.
+ */
+export const TOUCH = `${FLEET_NOW}
+redis.call('ZADD', KEYS[1], 'XX', fleetNow(ARGV[1]), ARGV[2])
+return 0
+`;
+
+/**
+ * How long ago (ms, on the fleet's time) a receiver last published: the latest of all, so a claim on
+ * the channel is checked against Redis's own record whoever it names. KEYS: receivers. ARGV: now
+ * ('' for Redis's time). Returns -1 when the record is empty.
+ */
+export const RECEIVER_AGE = `${FLEET_NOW}
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if not last[2] then return -1 end
+return math.max(0, math.floor(fleetNow(ARGV[1]) - tonumber(last[2])))
 `;

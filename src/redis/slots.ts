@@ -8,9 +8,10 @@ import type { ClientClock } from '../core/clock.js';
 import type { HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
 import type { EventHub, HubMessage } from './hub.js';
 import { arrayReply, integerReply, stringsReply, type RedisLink } from './link.js';
-import { holdCount, type LocalLimits } from './local.js';
+import { holdCount, type LocalLimits, type LocalPending } from './local.js';
 import type { ResolvedOptions } from './options.js';
 import { BIND, HOLD, LEAVE, RECONCILE_TURN } from './scripts.js';
+import { fleetNowArg } from './time.js';
 import type { CoordinatorKeys } from './keys.js';
 import type { WaitingLine } from './line.js';
 
@@ -110,8 +111,8 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       let head: string;
       try {
         tried = true;
-        const args = [now, id, count, ctx.options.maxActive, now + WAITER_TTL_MS, now + ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ctx.link.publishCommand, ctx.processId, ALIVE_TTL_MS, ...renewed(line, id)];
-        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq, keys.epoch, keys.alive], args), 'HOLD', 5);
+        const args = [fleetNowArg(ctx.clock()), id, count, ctx.options.maxActive, WAITER_TTL_MS, ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ctx.link.publishCommand, ctx.processId, ALIVE_TTL_MS, ...renewed(line, id)];
+        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq, keys.epoch, keys.alive], args, signal), 'HOLD', 5);
         granted = integerReply(reply[0], 'HOLD', 0, 1) === 1;
         held = integerReply(reply[1], 'HOLD');
         waiting = integerReply(reply[2], 'HOLD');
@@ -119,6 +120,8 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
         [epoch, head = ''] = stringsReply(reply.slice(4), 'HOLD');
         ctx.sawEpoch(epoch!);
       } catch (error) {
+        // Aborted while Redis had not answered: the try may still run there (cleaned up below).
+        if (signal?.aborted) throw signal.reason;
         ctx.link.failed(error);
         break;
       }
@@ -154,7 +157,9 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
     }
   } catch (error) {
     line.leave(id);
-    if (queued) await ctx.link.eval(LEAVE, [keys.queue, keys.beats], [id]).catch(() => undefined);
+    // Not awaited: an abort ends the hold at once, however stalled Redis is. A try that ran after
+    // all leaves no queue entry and no pending slot behind.
+    if (tried) void ctx.link.eval(LEAVE, [keys.queue, keys.beats, keys.slots], [id, count]).catch(() => undefined);
     throw error;
   }
   // Redis is down: the queued entry goes once it answers again; the next in line finds the link local too.
@@ -162,13 +167,14 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
   if (tried) ctx.abandon(id, count);
   // On local limits until Redis answers again; a hold still waiting then queues in Redis again.
   const back = ctx.link.back;
+  let pending: LocalPending;
   try {
-    await ctx.local.hold(count, signal ? AbortSignal.any([signal, back]) : back);
+    pending = await ctx.local.hold(count, signal ? AbortSignal.any([signal, back]) : back);
   } catch (error) {
     if (back.aborted && !signal?.aborted) return holdSlots(ctx, asked, options);
     throw error;
   }
-  return localHold(ctx, count);
+  return localHold(ctx, pending);
 }
 
 /** The holds behind `id` whose heartbeats its try renews: only the first's tries do. */
@@ -200,7 +206,7 @@ async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, r
 /** Whether this process checks held tasks this interval: one process of the fleet does (a key set NX). */
 async function reconcileTurn(ctx: SlotContext): Promise<boolean> {
   return ctx.link.either(
-    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled], [ctx.clock().now(), ctx.options.reconcileIntervalMs]), 'RECONCILE_TURN', 0, 1) === 1,
+    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled], [fleetNowArg(ctx.clock()), ctx.options.reconcileIntervalMs]), 'RECONCILE_TURN', 0, 1) === 1,
     () => false,
   );
 }
@@ -255,12 +261,13 @@ function sharedHold(ctx: SlotContext, id: string, count: number): SlotHold {
   return { count, bind: finish, release: () => finish([]) };
 }
 
-function localHold(ctx: SlotContext, count: number): SlotHold {
+function localHold(ctx: SlotContext, pending: LocalPending): SlotHold {
+  const count = pending.count;
   let done = false;
   const finish = (given: readonly string[]): Promise<void> => {
     if (!done) {
       const taskIds = [...new Set(given)].slice(0, count);
-      ctx.local.bind(count, taskIds);
+      ctx.local.bind(pending, taskIds);
       ctx.own(taskIds, true);
     }
     done = true;

@@ -10,7 +10,8 @@ import type { CoordinatorKeys } from './keys.js';
 import { integerReply, type RedisLink } from './link.js';
 import type { LocalLimits } from './local.js';
 import type { ResolvedOptions } from './options.js';
-import { TAKE } from './scripts.js';
+import { TAKE, TOUCH } from './scripts.js';
+import { fleetNowArg } from './time.js';
 
 export const WINDOW_MS = 60_000;
 /** Most in-flight entries one take moves (a bound on the script's arguments). */
@@ -32,6 +33,8 @@ export interface WindowContext {
   clock(): ClientClock;
   keys(): CoordinatorKeys;
   inFlight: InFlight;
+  /** This process's moves of ended requests still on their way: its next take waits for them, so it counts them where they moved. */
+  touches: Set<Promise<void>>;
 }
 
 /** Takes a place in `window`: shared while Redis answers, the process's own while it does not. @internal */
@@ -44,20 +47,29 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
   // A place reserved for later is taken again when it comes due: the entries it waited for may
   // have moved later meanwhile (answers that came late). Each waiter wakes at its own time: no herd.
   let at = ctx.clock().now();
+  if (ctx.touches.size > 0) await Promise.all(ctx.touches);
   for (let check = 0; check < MAX_TAKE_CHECKS; check++) {
     const late = stillInFlight(ctx, key, at);
     // A wait is at most the window's length in entries ahead (each a minute and a margin later): any other reply is no wait.
-    const wait = await ctx.link.either(
-      async () => integerReply(await ctx.link.eval(TAKE, [key], [at, limit, WINDOW_MS, margin, member, ...late]), 'TAKE', 0, MAX_TAKE_WAIT_MS),
-      () => undefined,
-    );
+    let wait: number | undefined;
+    try {
+      wait = await ctx.link.either(
+        async () => integerReply(await ctx.link.eval(TAKE, [key], [fleetNowArg(ctx.clock()), limit, WINDOW_MS, margin, member, ...late], signal), 'TAKE', 0, MAX_TAKE_WAIT_MS),
+        () => undefined,
+        signal,
+      );
+    } catch (err) {
+      // Aborted while Redis had not answered (stalled, or slow): the take may still run there.
+      void giveBack(ctx, key, member);
+      throw err;
+    }
     if (wait === undefined) return takeLocally(ctx, window, signal);
     if (wait === 0) break;
     try {
       await ctx.clock().sleep(wait, signal);
     } catch (err) {
       // Aborted: the reserved place goes back to the others.
-      await ctx.link.either(async () => void (await ctx.link.send(['ZREM', key, member])), () => undefined);
+      await giveBack(ctx, key, member);
       throw err;
     }
     at = ctx.clock().now();
@@ -70,16 +82,20 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     const now = ctx.clock().now();
     if (now - flight.counted <= margin / 2) return;
     flight.counted = now;
-    await ctx.link.either(async () => void (await ctx.link.send(['ZADD', key, 'XX', String(now), member])), () => undefined);
+    await ctx.link.either(async () => void (await ctx.link.eval(TOUCH, [key], [fleetNowArg(ctx.clock()), member])), () => undefined);
   };
   await moveLate();
   // Until it ends, this process's next takes keep the entry counted (an attempt may outlast a minute).
   ctx.inFlight.set(member, flight);
   return () => {
     ctx.inFlight.delete(member);
-    void moveLate();
+    const touch = moveLate().finally(() => ctx.touches.delete(touch));
+    ctx.touches.add(touch);
   };
 }
+
+/** Removes a take's entry (an aborted take): its place goes back to the others. */
+const giveBack = (ctx: WindowContext, key: string, member: string): Promise<void> => ctx.link.either(async () => void (await ctx.link.send(['ZREM', key, member])), () => undefined);
 
 /** This process's requests on `key` still in flight and counted over a third of a window ago: moved to `now` by the next take. */
 function stillInFlight(ctx: WindowContext, key: string, now: number): string[] {

@@ -42,6 +42,8 @@ export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => f
     soon(step);
   };
   return {
+    // The fleet's Redis coordinator then counts on this clock, not on Redis's real time.
+    simulated: true,
     now: () => clock.now(),
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {

@@ -15,6 +15,8 @@ export function testClock(start = 1_000_000): TestClock {
   let now = start;
   const sleeping = new Set<{ at: number; wake: () => void }>();
   const clock: TestClock = {
+    // A manual clock: the coordinator counts on it, not on Redis's real time.
+    simulated: true,
     get sleepers() {
       return sleeping.size;
     },

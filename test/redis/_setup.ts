@@ -1,7 +1,7 @@
 // Coordinators on one test Redis, each on its own connection: several processes, as Redis sees them.
 import { createHash } from 'node:crypto';
 import { createRedisCoordinator, type RedisCoordinator, type RedisCoordinatorOptions } from '../../src/redis/index.js';
-import type { TestClock } from './_clock.js';
+import type { ClientClock } from '../../src/core/clock.js';
 import { afterAll, beforeAll } from 'vitest';
 import { startRedis, type TestRedis, type TestRedisClient } from './_redis.js';
 
@@ -22,7 +22,7 @@ export async function closeProcesses(): Promise<void> {
 }
 
 /** A coordinator on a new connection, attached as a client with the test key and clock would attach it. */
-export async function processOn(redis: TestRedis, clock: TestClock, options: RedisCoordinatorOptions = {}): Promise<Process> {
+export async function processOn(redis: TestRedis, clock: ClientClock, options: RedisCoordinatorOptions = {}): Promise<Process> {
   const client = await redis.client();
   const coordinator = createRedisCoordinator(client, options);
   open.push(coordinator);

@@ -132,7 +132,28 @@ describe('event fan-out', () => {
     expect(waiter.coordinator.receiving()).toBe(false);
     // A real receiver's event is in the record: it counts.
     await receiver.coordinator.publish({ id: 'e1', type: 'forecast.completed', taskId: 't1', status: 'completed', final: true });
-    await vi.waitFor(() => expect(waiter.coordinator.receiving()).toBe(true));
+    // Read at most once a second (RECEIVER_CHECK_MS): the forged claims' read was just before.
+    await vi.waitFor(() => expect(waiter.coordinator.receiving()).toBe(true), { timeout: 3_000 });
+  });
+
+  it('reads the record of receivers at most once a second however many claims arrive (a flood of forged ones costs little)', async () => {
+    const clock = testClock();
+    const waiter = await processOn(redis, clock, { prefix: 'ev-flood' });
+    waiter.coordinator.watch(['t1'], () => undefined);
+    const client = await redis.client();
+    await vi.waitFor(async () => expect(await client.pubSubNumSub('{ev-flood}:events')).toEqual({ '{ev-flood}:events': 1 }));
+    const scriptCalls = async () => {
+      const stats = await client.info('commandstats');
+      return ['evalsha', 'eval'].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0), 0);
+    };
+    const before = await scriptCalls();
+    const started = Date.now();
+    for (let i = 0; i < 500; i++) await client.publish('{ev-flood}:events', JSON.stringify({ notices: [], freed: 0, receiver: true, receiverId: `forged-${i}` }));
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const seconds = (Date.now() - started) / 1_000;
+    // One read when the flood starts, then one a second at most (plus a first EVAL after NOSCRIPT).
+    expect((await scriptCalls()) - before).toBeLessThanOrEqual(Math.ceil(seconds) + 2);
+    expect(waiter.coordinator.receiving()).toBe(false);
   });
 
   it('sees a receiver that published before this process started', async () => {

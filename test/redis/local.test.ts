@@ -5,22 +5,20 @@ import { LocalLimits } from '../../src/redis/local.js';
 import { prefixFromKeyHash, resolveOptions } from '../../src/redis/options.js';
 import { testClock } from './_clock.js';
 
-const limits = (maxActive: number) => new LocalLimits({ requests: 2, modelCalls: 1, maxActive }, () => clock);
+const limits = (maxActive: number) => new LocalLimits({ requests: 2, modelCalls: 1, maxActive, pendingHoldTtlMs: 300_000 }, () => clock);
 const clock = testClock();
 
 describe('local limits (Redis down)', () => {
   it('grants holds first come, first served within maxActive, and frees on bind and settle', async () => {
     const local = limits(2);
-    await local.hold(2);
+    const first = await local.hold(2);
     const order: string[] = [];
-    const second = local.hold(1).then(() => order.push('second'));
+    const second = local.hold(1).then((pending) => (order.push('second'), pending));
     const third = local.hold(1).then(() => order.push('third'));
-    local.bind(2, ['t1', 't2']);
+    local.bind(first, ['t1', 't2']);
     expect(local.held).toBe(2);
     local.settle(['t1']);
-    await second;
-    expect(order).toEqual(['second']);
-    local.bind(1, []);
+    local.bind(await second, []);
     await third;
     expect(order).toEqual(['second', 'third']);
     expect({ held: local.held, taskIds: local.taskIds, waiting: local.waiting }).toEqual({ held: 2, taskIds: ['t2'], waiting: 0 });
@@ -36,14 +34,40 @@ describe('local limits (Redis down)', () => {
 
   it('lets an aborted hold leave the line without holding up the next', async () => {
     const local = limits(1);
-    await local.hold(1);
+    const first = await local.hold(1);
     const controller = new AbortController();
     const aborted = local.hold(1, controller.signal);
     const next = local.hold(1);
     controller.abort(new Error('gone'));
     await expect(aborted).rejects.toThrow('gone');
-    local.bind(1, []);
-    await expect(next).resolves.toBeUndefined();
+    local.bind(first, []);
+    await expect(next).resolves.toMatchObject({ count: 1 });
+  });
+
+  it('gives back a grant never bound (a start whose answer never came) after pendingHoldTtlMs on the client clock', async () => {
+    const local = limits(1);
+    await local.hold(1);
+    let granted = false;
+    const next = local.hold(1).then(() => (granted = true));
+    expect(clock.nextWake()).toBe(clock.now() + 300_000);
+    clock.advance(299_999);
+    await Promise.resolve();
+    expect([granted, local.held]).toEqual([false, 1]);
+    clock.advance(1);
+    await next;
+    expect(local.held).toBe(1);
+  });
+
+  it('starts from the tasks the process runs, not from zero, and forgets them as they end', async () => {
+    const local = limits(2);
+    local.startFrom(['t1', 't2']);
+    let granted = false;
+    const next = local.hold(1).then(() => (granted = true));
+    await Promise.resolve();
+    expect([granted, local.held]).toEqual([false, 2]);
+    local.settle(['t1']);
+    await next;
+    expect(local.taskIds).toEqual(['t2']);
   });
 
   it('counts the request window on the attached clock', async () => {

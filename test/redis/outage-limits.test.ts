@@ -1,0 +1,97 @@
+// Local limits across outages: what a process knows it runs, what it started on local limits that
+// never answered, what ended in between; and an abort that wins over a stalled Redis.
+import { describe, expect, it, vi } from 'vitest';
+import { testClock } from './_clock.js';
+import { processOn, useRedis } from './_setup.js';
+
+const redis = useRedis();
+
+/** Stops the server and waits until `client` has seen it go. */
+async function outage(client: { isReady: boolean }): Promise<void> {
+  await redis.stop();
+  await vi.waitFor(() => expect(client.isReady).toBe(false));
+}
+
+/** Whether `promise` is still pending once the event loop has turned a few times. */
+async function pending(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  void promise.then(() => (settled = true), () => (settled = true));
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  return !settled;
+}
+
+describe('local limits across outages', () => {
+  it('starts local limits from the tasks the process runs: with maxActive running, a start waits for one to end', async () => {
+    const clock = testClock();
+    const { coordinator, client } = await processOn(redis, clock, { prefix: 'ol-from', maxActive: 3, probeIntervalMs: 20 });
+    await (await coordinator.hold(3)).bind(['t1', 't2', 't3']);
+    await outage(client);
+    const fourth = coordinator.hold(1);
+    expect(await pending(fourth)).toBe(true);
+    expect(await coordinator.stats()).toMatchObject({ mode: 'local', activeSlots: 3 });
+    await coordinator.settle([{ taskId: 't1', status: 'completed' }]);
+    await (await fourth).bind(['t4']);
+    expect((await coordinator.stats()).activeTaskIds.sort()).toEqual(['t2', 't3', 't4']);
+    await redis.start();
+    await vi.waitFor(() => expect(coordinator.mode).toBe('shared'), { timeout: 5_000 });
+  });
+
+  it('gives back a slot of a start answered 500 on local limits after pendingHoldTtlMs', async () => {
+    const clock = testClock();
+    const { coordinator, client } = await processOn(redis, clock, { prefix: 'ol-pending', maxActive: 1, pendingHoldTtlMs: 60_000, probeIntervalMs: 20 });
+    await outage(client);
+    // Neither bound nor released: the service may have started it (a 5xx, a timeout).
+    await coordinator.hold(1);
+    const next = coordinator.hold(1);
+    expect(await pending(next)).toBe(true);
+    clock.advance(59_999);
+    expect(await pending(next)).toBe(true);
+    clock.advance(1);
+    await (await next).release();
+    await redis.start();
+    await vi.waitFor(() => expect(coordinator.mode).toBe('shared'), { timeout: 5_000 });
+  });
+
+  it('does not count in the next outage a task that ended after the last one (told by another process)', async () => {
+    const clock = testClock();
+    const options = { prefix: 'ol-ended', maxActive: 1, probeIntervalMs: 20 };
+    const [a, b] = await Promise.all([processOn(redis, clock, options), processOn(redis, clock, options)]);
+    await outage(a.client);
+    await (await a.coordinator.hold(1)).bind(['t1']);
+    await redis.start();
+    await vi.waitFor(() => expect([a.coordinator.mode, a.client.isReady, b.client.isReady]).toEqual(['shared', true, true]), { timeout: 5_000 });
+    // a listens (it runs a task): b's receiver hears t1 end, and a hears it on the channel.
+    await vi.waitFor(async () => expect(await b.client.pubSubNumSub('{ol-ended}:events')).toEqual({ '{ol-ended}:events': 1 }));
+    await b.coordinator.publish({ id: 'e1', type: 'forecast.completed', taskId: 't1', status: 'completed', final: true });
+    await vi.waitFor(async () => expect((await a.coordinator.stats()).activeSlots).toBe(0));
+    await outage(a.client);
+    const next = a.coordinator.hold(1);
+    expect(await pending(next)).toBe(false);
+    await (await next).release();
+    await redis.start();
+    await vi.waitFor(() => expect(a.coordinator.mode).toBe('shared'), { timeout: 5_000 });
+  });
+});
+
+describe('an abort while Redis is stalled', () => {
+  it('ends a take and a hold at once, not after commandTimeoutMs', async () => {
+    const clock = testClock();
+    const { coordinator } = await processOn(redis, clock, { prefix: 'ol-abort', maxActive: 1, commandTimeoutMs: 5_000 });
+    // Redis knows the scripts (a first take and start), then holds every command for 3 s.
+    (await coordinator.take('requests'))?.();
+    await (await coordinator.hold(1)).release();
+    const admin = await redis.client();
+    await admin.sendCommand(['CLIENT', 'PAUSE', '3000', 'ALL']);
+    for (const call of [(signal: AbortSignal) => coordinator.take('requests', signal), (signal: AbortSignal) => coordinator.hold(1, { signal })]) {
+      const controller = new AbortController();
+      const started = Date.now();
+      const result = call(controller.signal);
+      setTimeout(() => controller.abort(new Error('caller gave up')), 50);
+      await expect(result).rejects.toThrow('caller gave up');
+      expect(Date.now() - started).toBeLessThan(1_000);
+    }
+    // The caller's abort is not Redis's failure.
+    expect(coordinator.mode).toBe('shared');
+    await admin.sendCommand(['CLIENT', 'UNPAUSE']);
+  });
+});
