@@ -14,7 +14,7 @@ import { buildPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, typ
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { Call, Pipeline, type AttemptStep, type CallStep } from './pipeline.js';
-import { settlingDecode, sharedBudgetStep, slotsStep, warnOnceFailed } from './pipeline-slots.js';
+import { infoOnLongWaits, settlingDecode, sharedBudgetStep, slotsStep, warnOnceFailed } from './pipeline-slots.js';
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordSchemas } from './pipeline-steps.js';
 import type { ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
@@ -106,8 +106,9 @@ export class BaseClient {
       const apiKey = o.apiKey;
       coordinator.attach({ keyHash: (sha256Hex) => sha256Hex(apiKey), clock: o.clock, warn: (message) => log.warn(message) });
       const failed = warnOnceFailed((message) => log.warn(message));
-      attempt.unshift(sharedBudgetStep(coordinator, failed));
-      call.push(slotsStep(coordinator, reconcileWith?.(this), failed));
+      const waited = infoOnLongWaits((message) => log.info(message));
+      attempt.unshift(sharedBudgetStep(coordinator, failed, o.clock, waited));
+      call.push(slotsStep(coordinator, reconcileWith?.(this), failed, o.clock, waited));
       decode = settlingDecode(decode, coordinator);
     } else if (o.requestsPerMinute) attempt.unshift(budgetStep(new RequestBudget(o.requestsPerMinute, o.clock)));
     this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules }, { prepare: prepareStep(headers, auth), call, attempt, decode });
