@@ -1,4 +1,5 @@
-// Many processes, one key: 4 worker processes share 2,000 light forecasts (createAndWait, up to
+// Many processes, one key, on one redis-server and on a Redis Cluster (3 masters; FLEET_TOPOLOGIES,
+// default "server,cluster"): 4 worker processes share 2,000 light forecasts (createAndWait, up to
 // FLEET_CONCURRENCY at a time each, default 50: the shared slots keep them to 50 running in all) through one Redis coordinator, with one webhook receiver process
 // (webhookMiddleware(secret, { coordinator })) that the mock calls on loopback. Then the same run
 // without the receiver: the polling fallback.
@@ -9,14 +10,14 @@
 // latency is then 0.1 s of mock time) that states its waits in mock seconds, and every process's client runs on the same mock time, so the shared budget (60 a mock
 // minute), Retry-After and the safety cadence are all counted on one clock: hours of forecasts take
 // a minute or two. Needs redis-server on PATH and the built package (npm run build).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
 import { ForecastingClient } from '../dist/index.js';
 import { createRedisCoordinator } from '../dist/redis/index.js';
 import { ScaledClock, startMockServer } from '../dist/testing/index.js';
@@ -33,6 +34,8 @@ function mockTime() {
   const realStart = Number(env('FLEET_REAL_START'));
   const scale = Number(env('FLEET_SCALE'));
   return {
+    // Not real time: the fleet's Redis coordinator counts on this clock, which every process shares.
+    simulated: true,
     now: () => realStart + (Date.now() - realStart) * scale,
     sleep: (ms, signal) =>
       new Promise((resolve, reject) => {
@@ -44,7 +47,8 @@ function mockTime() {
 }
 
 async function connectedCoordinator() {
-  const redis = createClient({ url: env('FLEET_REDIS') });
+  // On the cluster, the node-redis cluster client: the coordinator's keys share one hash slot.
+  const redis = env('FLEET_CLUSTER') === '1' ? createCluster({ rootNodes: [{ url: env('FLEET_REDIS') }] }) : createClient({ url: env('FLEET_REDIS') });
   await redis.connect();
   // The default margin (250 ms): each request counts in the window until a minute after its answer,
   // however late the event loops of a busy machine (seconds of mock time on a 100x clock) make it.
@@ -69,7 +73,7 @@ async function worker() {
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, lane));
   console.log(JSON.stringify({ completed }));
   await coordinator.close();
-  await redis.quit();
+  await redis.close();
 }
 
 /** The receiver process: an Express route whose middleware verifies each call and publishes it through the coordinator. */
@@ -86,32 +90,68 @@ async function receiver() {
 
 // ---- The parent: Redis, the mock, the processes, the report. ----
 
-function freePort() {
-  return new Promise((resolve, reject) => {
+/** Whether `port` is free on loopback. */
+function portFree(port) {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free loopback port below the kernel's ephemeral range (an outgoing connection cannot take it
+ * before redis-server binds it), with its cluster bus port (+10000) free too.
+ */
+async function freePort(taken = new Set()) {
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * 12_000);
+    if (!taken.has(port) && (await portFree(port)) && (await portFree(port + 10_000))) {
+      taken.add(port);
+      return port;
+    }
+  }
+}
+
+/** Starts redis-server with `args`; resolves with the child once it accepts connections. */
+function launch(args) {
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('error', () => reject(new Error('redis-server not found: apt-get install -y redis-server')));
+    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${out}`)));
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (out.includes('Ready to accept connections')) {
+        child.stdout.resume();
+        resolve(child);
+      }
     });
   });
 }
+
+const serverArgs = (port, dir) => ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--dbfilename', `dump-${port}.rdb`];
 
 /** Starts redis-server on a free loopback port in a temporary directory, as the test harness does. */
 async function startRedis() {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'fsdk-fleet-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise((resolve, reject) => {
-    let out = '';
-    child.once('error', () => reject(new Error('redis-server not found: apt-get install -y redis-server')));
-    child.stdout.on('data', (c) => {
-      out += c;
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-  });
-  child.stdout.resume();
-  return { url: `redis://127.0.0.1:${port}`, stop: () => (child.kill('SIGKILL'), rmSync(dir, { recursive: true, force: true })) };
+  const child = await launch(serverArgs(port, dir));
+  return { url: `redis://127.0.0.1:${port}`, urls: [`redis://127.0.0.1:${port}`], cluster: false, stop: () => (child.kill('SIGKILL'), rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** Starts a Redis Cluster of 3 masters (no replicas: the bench measures the fleet, not failover). */
+async function startCluster() {
+  const dir = mkdtempSync(join(tmpdir(), 'fsdk-fleet-cluster-'));
+  const taken = new Set();
+  const ports = [await freePort(taken), await freePort(taken), await freePort(taken)];
+  const children = await Promise.all(ports.map((port) => launch([...serverArgs(port, dir), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`])));
+  execFileSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { stdio: 'ignore' });
+  for (const port of ports) {
+    while (!execFileSync('redis-cli', ['-p', String(port), 'CLUSTER', 'INFO']).toString().includes('cluster_state:ok')) await new Promise((r) => setTimeout(r, 100));
+  }
+  const urls = ports.map((p) => `redis://127.0.0.1:${p}`);
+  return { url: urls[0], urls, cluster: true, stop: () => (children.forEach((c) => c.kill('SIGKILL')), rmSync(dir, { recursive: true, force: true })) };
 }
 
 /** Runs this file as a child in `role`; resolves with its first line (`line`) and all its output (`done`). */
@@ -130,10 +170,14 @@ function child(role, extra) {
   return { proc, line, done };
 }
 
-/** Redis calls so far by command (INFO commandstats). */
-async function redisCalls(redis) {
-  const info = await redis.info('commandstats');
-  return new Map([...info.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [m[1], Number(m[2])]));
+/** Redis calls so far by command (INFO commandstats), summed over every node. */
+async function redisCalls(nodes) {
+  const calls = new Map();
+  for (const node of nodes) {
+    const info = await node.info('commandstats');
+    for (const m of info.matchAll(/cmdstat_(\w+):calls=(\d+)/g)) calls.set(m[1], (calls.get(m[1]) ?? 0) + Number(m[2]));
+  }
+  return calls;
 }
 
 /** A scaled clock whose waits (`Retry-After`) are stated in mock seconds, as every process reads mock time. */
@@ -157,7 +201,7 @@ async function run(title, withReceiver, redisServer) {
     const made = await Promise.all(Array.from({ length: Math.min(100, N - i) }, (_, k) => setup.questions.create({ type: 'binary', title: `Fleet question ${i + k}` })));
     ids.push(...made.map((q) => q.id));
   }
-  const shared = { FLEET_REDIS: redisServer.url, FLEET_PREFIX: `fleet-${withReceiver ? 'hooks' : 'poll'}`, FLEET_REAL_START: String(realStart), FLEET_SCALE: String(SCALE), FLEET_RECEIVER: withReceiver ? '1' : '0' };
+  const shared = { FLEET_REDIS: redisServer.url, FLEET_CLUSTER: redisServer.cluster ? '1' : '0', FLEET_PREFIX: `fleet-${withReceiver ? 'hooks' : 'poll'}`, FLEET_REAL_START: String(realStart), FLEET_SCALE: String(SCALE), FLEET_RECEIVER: withReceiver ? '1' : '0' };
   let receiverProc;
   if (withReceiver) {
     const port = await freePort();
@@ -167,11 +211,10 @@ async function run(title, withReceiver, redisServer) {
     await setup.webhooks.test(hook.id);
     await service.webhooks.idle();
   }
-  const redis = createClient({ url: redisServer.url });
-  await redis.connect();
+  const nodes = await Promise.all(redisServer.urls.map((url) => createClient({ url }).connect()));
   service.setRateLimit({ requestsPerMinute: 60 });
   service.requests.clear();
-  const calls0 = await redisCalls(redis);
+  const calls0 = await redisCalls(nodes);
   const t0 = performance.now();
   const mock0 = service.clock.now();
   const share = Math.ceil(N / WORKERS);
@@ -179,7 +222,7 @@ async function run(title, withReceiver, redisServer) {
   const outputs = await Promise.all(workers.map((w) => w.done));
   const seconds = (performance.now() - t0) / 1000;
   const completed = outputs.reduce((sum, out) => sum + JSON.parse(out.trim().split('\n').at(-1)).completed, 0);
-  const calls1 = await redisCalls(redis);
+  const calls1 = await redisCalls(nodes);
   const byCommand = [...calls1].map(([name, n]) => [name, n - (calls0.get(name) ?? 0)]).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
   const commands = byCommand.reduce((sum, [, n]) => sum + n, 0);
   const activity = service.forecastControls.activity();
@@ -197,22 +240,27 @@ async function run(title, withReceiver, redisServer) {
   console.log(`| mock time | ${((service.clock.now() - mock0) / 3_600_000).toFixed(2)} h |`);
   console.log(`| real time | ${seconds.toFixed(1)} s |`);
   receiverProc?.proc.kill('SIGKILL');
-  await redis.quit();
+  for (const node of nodes) await node.quit();
   await mock.close();
-  return { completed, perForecast, maxActive: activity.maxActive, limited };
+  return { withReceiver, completed, perForecast, maxActive: activity.maxActive, limited };
 }
 
 async function main() {
-  const redisServer = await startRedis();
-  try {
-    const hooks = await run(`${N} light forecasts, ${WORKERS} processes, one receiver`, true, redisServer);
-    const polling = await run(`${N} light forecasts, ${WORKERS} processes, no receiver (the polling fallback)`, false, redisServer);
-    const ok = [hooks, polling].every((r) => r.completed === N && r.maxActive <= 50 && r.limited === 0) && hooks.perForecast <= 2.2;
-    console.log(`\n${ok ? 'All targets met.' : 'TARGET MISSED.'}`);
-    process.exitCode = ok ? 0 : 1;
-  } finally {
-    redisServer.stop();
+  const topologies = (process.env.FLEET_TOPOLOGIES ?? 'server,cluster').split(',');
+  const results = [];
+  for (const topology of topologies) {
+    const redisServer = topology === 'cluster' ? await startCluster() : await startRedis();
+    const where = topology === 'cluster' ? 'a Redis Cluster of 3 masters' : 'one redis-server';
+    try {
+      results.push(await run(`${N} light forecasts, ${WORKERS} processes, one receiver, on ${where}`, true, redisServer));
+      results.push(await run(`${N} light forecasts, ${WORKERS} processes, no receiver (the polling fallback), on ${where}`, false, redisServer));
+    } finally {
+      redisServer.stop();
+    }
   }
+  const ok = results.every((r) => r.completed === N && r.maxActive <= 50 && r.limited === 0) && results.filter((r) => r.withReceiver).every((r) => r.perForecast <= 2.2);
+  console.log(`\n${ok ? 'All targets met.' : 'TARGET MISSED.'}`);
+  process.exitCode = ok ? 0 : 1;
 }
 
 const role = env('FLEET_ROLE');

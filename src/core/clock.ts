@@ -19,8 +19,8 @@ export interface ClientClock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
-   * `true` for a clock that does not follow real time (a test's manual clock, as `clientClockFor`
-   * gives for a manual mock clock). A Redis coordinator then counts its shared limits on this clock,
+   * `true` for a clock that does not follow real time: a test's manual clock (as `clientClockFor`
+   * gives for a manual mock clock), or a scaled one that runs faster. A Redis coordinator then counts its shared limits on this clock,
    * and every process of the fleet must share it; otherwise it counts them on Redis's own time, so
    * that a machine whose clock is off spends nothing the fleet cannot see. Default `false`.
    */

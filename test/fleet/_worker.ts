@@ -24,6 +24,8 @@ export interface WorkerConfig {
  */
 function scaledClock({ timeScale, mockStart, realStart }: WorkerConfig): ClientClock {
   return {
+    // Not real time: the fleet counts on this clock, which every worker shares (same epoch and scale).
+    simulated: true,
     now: () => mockStart + (Date.now() - realStart) * timeScale,
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {

@@ -118,4 +118,29 @@ describe('processes sharing one key through Redis', () => {
       await mock.close();
     }
   });
+
+  it('a process SIGKILLed with starts waiting in the shared queue: the starts behind it go within 15 s (ALIVE_TTL_MS and a heartbeat)', { timeout: 120_000 }, async () => {
+    const { mock, questionIds } = await mockWithQuestions(5);
+    const connection = await redis.client();
+    const coordinator = createRedisCoordinator(connection);
+    new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, coordinator, logLevel: 'off' });
+    try {
+      // Every slot is taken: the doomed process's starts queue behind it.
+      const all = await coordinator.hold(50);
+      const doomed = startWorker(mock, questionIds);
+      await vi.waitFor(async () => expect((await coordinator.stats()).startsWaiting).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
+      doomed.child.kill('SIGKILL');
+      await doomed.done;
+      const killedAt = Date.now();
+      // The slots are free again, but the dead process's entries are at the head of the queue.
+      await all.release();
+      const next = await coordinator.hold(1);
+      expect(Date.now() - killedAt).toBeLessThan(15_000);
+      await next.release();
+      expect(mock.service.forecastControls.activity().started).toBe(0);
+    } finally {
+      await coordinator.close();
+      await mock.close();
+    }
+  });
 });
