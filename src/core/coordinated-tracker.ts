@@ -2,9 +2,10 @@
  * The task tracker of a client with a coordinator: the in-process tracker's reads, woken by the final
  * events a webhook receiver in any process publishes. It watches the tracked tasks; a sleep ends when
  * one is told final, and the next round reads only the tasks told final (once each), not every task.
- * While a receiver is seen ({@link Coordinator.receiving}), a task nothing was told of is read again
- * only at the safety cadence, so a lost event never loses a result; with no receiver seen, the waits
- * are the service's `Retry-After`, as without a coordinator. Each task seen final is settled on the
+ * While a receiver is seen ({@link Coordinator.receiving}) and every outcome sends an event it gets
+ * (the key's webhooks subscribe to every final kind: `webhook-coverage.ts`), a task nothing was told
+ * of is read again only at the safety cadence, so a lost event never loses a result; otherwise the
+ * waits are the service's `Retry-After`, as without a coordinator. Each task seen final is settled on the
  * coordinator, which frees its slot for every process.
  * @module
  */
@@ -18,6 +19,11 @@ export interface TrackerCoordination {
   readonly coordinator: Pick<Coordinator, 'watch' | 'receiving' | 'settle'>;
   /** The wait between reads of a task while a receiver is seen, in ms of the service's time. */
   readonly interval: number;
+  /**
+   * Whether the receivers get an event for every outcome (the key's webhooks subscribe to every
+   * final kind). Without, a task nothing was told of is read at the service's pace, receiver or not.
+   */
+  readonly covered?: (() => Promise<boolean>) | undefined;
 }
 
 /** A task as last read: when, the waits it asked for, whether it was final. */
@@ -95,17 +101,23 @@ function tolerantWatch(coordinator: TrackerCoordination['coordinator'], ids: rea
   };
 }
 
-/** Whether a receiver is seen; a coordinator that throws, or answers anything but `true`, is not receiving. */
-function isReceiving(coordinator: TrackerCoordination['coordinator']): boolean {
+/**
+ * Whether waits may trust events: a receiver is seen (a coordinator that throws, or answers anything
+ * but `true`, is not receiving) and every outcome sends an event it gets.
+ */
+async function isReceiving({ coordinator, covered }: TrackerCoordination): Promise<boolean> {
+  let seen = false;
   try {
-    return coordinator.receiving() === true;
+    seen = coordinator.receiving() === true;
   } catch {
     return false;
   }
+  return seen && (covered === undefined || (await covered().catch(() => false)));
 }
 
 /** A tracker for a client with a coordinator (see the module's description). @internal */
-export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientClock, 'now' | 'sleep'>, { coordinator, interval }: TrackerCoordination): TaskTracker<T> {
+export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientClock, 'now' | 'sleep'>, coordination: TrackerCoordination): TaskTracker<T> {
+  const { coordinator, interval } = coordination;
   const known = new Map<string, Known<T>>();
   /** Tasks told final since their last read. */
   const announced = new Set<string>();
@@ -125,7 +137,7 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
     };
     stops.push(tolerantWatch(coordinator, fresh, onFinal));
   };
-  const receiving = () => isReceiving(coordinator);
+  const receiving = () => isReceiving(coordination);
 
   /**
    * Records a read; returns the notice to settle when the task is newly seen final. `told`: the task
@@ -155,8 +167,8 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
   return {
     async round(ids) {
       watch(ids);
+      const receivingNow = await receiving();
       const now = clock.now();
-      const receivingNow = receiving();
       const due = ids.filter((id) => {
         const k = known.get(id);
         return !k || announced.has(id) || left(k, now, receivingNow) === 0;
@@ -166,7 +178,7 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       const read = await readTasks(source, due);
       await settle(due.map((id) => record(id, read.found.get(id)!, read.told, told.has(id))));
       const after = clock.now();
-      const stillReceiving = receiving();
+      const stillReceiving = await receiving();
       return ids.map((id) => {
         const k = known.get(id)!;
         return { id, item: k.item, waitMs: left(k, after, stillReceiving) };
@@ -177,7 +189,7 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       watch([id]);
       await settle([record(id, item, asked, announced.has(id))]);
       const k = known.get(id)!;
-      return receiving() && !k.final ? k.safeMs : asked;
+      return (await receiving()) && !k.final ? k.safeMs : asked;
     },
     sleep(ms, signal) {
       if ([...announced].some((id) => watched.has(id))) return Promise.resolve('woken');

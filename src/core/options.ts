@@ -92,7 +92,9 @@ export interface ClientOptions {
    * delays a result by at most that, and a 30-minute standard forecast is read about 3 times, two
    * safety reads and one after its event, instead of polled about 20 times). Measured in the service's time: against a service that states its
    * `Retry-After` faster than the spec (the mock's fast clock), it shrinks in proportion. With no
-   * receiver seen recently, waits poll by `Retry-After` as without a coordinator.
+   * receiver seen recently, or when the key's enabled webhooks do not subscribe to all of
+   * `forecast.completed`, `forecast.failed` and `forecast.cancelled` (read with `GET /webhooks` once
+   * every 10 minutes while waits run), waits poll by `Retry-After` as without a coordinator.
    * @example
    * ```ts
    * const client = new ForecastingClient({ coordinatedPollInterval: 5 * 60_000 });

@@ -5,7 +5,7 @@
 // one read at the safety cadence, never the result.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ForecastingClient } from '../../src/index.js';
-import { ValidationError } from '../../src/index.js';
+import { ValidationError, type SubscribableEventKind } from '../../src/index.js';
 import { ManualClock, mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
 import type { RedisCoordinator } from '../../src/redis/index.js';
 import { useRedis } from '../redis/_setup.js';
@@ -20,6 +20,7 @@ afterEach(async () => {
 });
 
 let prefixes = 0;
+const ALL_FINAL: SubscribableEventKind[] = ['forecast.completed', 'forecast.failed', 'forecast.cancelled'];
 
 interface Fleet {
   mock: MockServer & { clock: ManualClock };
@@ -35,7 +36,7 @@ interface Fleet {
  * forwards the mock's events, but for the tasks of `lose`; with `'silent'` it has published once and
  * forwards nothing; with `'none'` it never publishes.
  */
-async function fleet(o: { receiver: 'live' | 'silent' | 'none'; questions?: number; coordinated?: boolean; lose?: Set<string>; extra?: object }): Promise<Fleet> {
+async function fleet(o: { receiver: 'live' | 'silent' | 'none'; questions?: number; coordinated?: boolean; lose?: Set<string>; extra?: object; eventKinds?: SubscribableEventKind[] }): Promise<Fleet> {
   const clock = new ManualClock();
   const m = (await startMockServer({ clock })) as MockServer & { clock: ManualClock };
   mocks.push(m);
@@ -48,6 +49,9 @@ async function fleet(o: { receiver: 'live' | 'silent' | 'none'; questions?: numb
   const questionIds = [];
   for (let i = 0; i < (o.questions ?? 1); i++) questionIds.push((await client.questions.create({ type: 'binary', title: `Waits question ${i}` })).id);
   if (o.receiver !== 'none') {
+    // The receiver's webhook (at a public address: the mock records its deliveries, never sends them).
+    // Every final kind by default: the set-up in which waits trust the events.
+    await client.webhooks.create({ url: 'https://hooks.example.com/forecasting', eventKinds: o.eventKinds ?? [...ALL_FINAL] });
     if (o.receiver === 'live') pending = (await forwardEvents(redis, prefix, m.service, receiver, o.lose)).pending;
     await receiver.publish({ id: 'evt_hello', type: 'webhook.test', final: false });
     await receiverSeen(waiter);
@@ -130,6 +134,29 @@ describe('the polling fallback', () => {
     expect(at - began).toBe(600_000);
   });
 
+  it("polls a failed forecast's wait at Retry-After when the webhooks are subscribed to forecast.completed only (no event comes for a failure)", async () => {
+    const f = await fleet({ receiver: 'live', eventKinds: ['forecast.completed'] });
+    f.mock.service.forecastControls.setOutcome(f.questionIds[0]!, { task: 'failed' });
+    const task = await f.client.forecasts.create({ questionId: f.questionIds[0]!, runMode: 'light' });
+    const began = f.mock.clock.now();
+    const done = await f.client.forecasts.wait(task.id);
+    expect(done.status).toBe('failed');
+    // Read at the service's pace (15 s queued, then 2 min running), not once at the 10-minute safety cadence.
+    const at = f.mock.service.requests.list({ operation: 'forecasts.retrieve' }).at(-1)!.at;
+    expect(at - began).toBeLessThan(10 * 60_000);
+    expect(readsOf(f.mock.service, task.id)).toBeGreaterThan(2);
+    // The key's webhooks were read once for the wait, not once per read.
+    expect(f.mock.service.requests.count({ operation: 'webhooks.list' })).toBe(1);
+  });
+
+  it('trusts the events of a webhook subscribed to every final kind: a failed forecast wakes its wait', async () => {
+    const f = await fleet({ receiver: 'live' });
+    f.mock.service.forecastControls.setOutcome(f.questionIds[0]!, { task: 'failed' });
+    const task = await f.client.forecasts.create({ questionId: f.questionIds[0]!, runMode: 'light' });
+    expect((await f.client.forecasts.wait(task.id)).status).toBe('failed');
+    expect(readsOf(f.mock.service, task.id)).toBe(2);
+  });
+
   it('reads at the coordinatedPollInterval given', async () => {
     const lost = new Set<string>();
     const f = await fleet({ receiver: 'live', lose: lost, extra: { coordinatedPollInterval: 7 * 60_000 } });
@@ -163,6 +190,7 @@ describe('on startMockServer() with its defaults (the fast clock, real time in t
     const options = mockClientOptions(m);
     const [waiter, receiver] = [await coordinatorOn(redis, prefix, m.apiKey, options.clock), await coordinatorOn(redis, prefix, m.apiKey, options.clock)];
     const client = coordinatedClient(options, waiter);
+    await client.webhooks.create({ url: 'https://hooks.example.com/forecasting', eventKinds: ALL_FINAL });
     await forwardEvents(redis, prefix, m.service, receiver);
     await receiver.publish({ id: 'evt_hello', type: 'webhook.test', final: false });
     await receiverSeen(waiter);

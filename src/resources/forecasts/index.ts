@@ -15,7 +15,7 @@ import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
 import { QuestionFiles } from '../context/index.js';
 import type { RunManyInput, RunManyOptions, RunManyResult } from './run-many.js';
 import { runManyOnDemand } from './run-many/load.js';
-import type { FlowContext } from './tracking.js';
+import { finalEventCoverage, type FlowContext } from './tracking.js';
 
 const ops = forecastOperations;
 
@@ -104,13 +104,16 @@ export class Forecasts extends APIResource {
    * when made), so the flows are handed no `this` and the members only they use stay private.
    */
   #flows(): FlowContext {
+    if (this.#flowContext) return this.#flowContext;
     const client = this._client;
-    return (this.#flowContext ??= {
+    const coverage = finalEventCoverage(client);
+    return (this.#flowContext = {
       get clock() {
         return client._clock;
       },
       get coordination() {
-        return client._coordination;
+        const coordination = client._coordination;
+        return coordination && { ...coordination, covered: () => coverage.covers() };
       },
       emitter: this.#emitter,
       retrieve: (taskId, params, options) => this.retrieve(taskId, params, options),

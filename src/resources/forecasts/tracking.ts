@@ -13,6 +13,9 @@ import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
 import { taskTracker, type TaskSource, type TaskTracker } from '../../core/task-tracker.js';
 import { coordinatedTracker, type TrackerCoordination } from '../../core/coordinated-tracker.js';
+import type { BaseClient } from '../../core/base-client.js';
+import { WebhookCoverage } from '../../core/webhook-coverage.js';
+import { Webhooks } from '../webhooks.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
 import type { ForecastProgressEvents } from './progress.js';
 import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
@@ -32,6 +35,25 @@ export interface FlowContext {
   waitForContext(questionId: string, options: ContextWaitOptions): Promise<unknown>;
   /** The run modes, for the prices of `runMany`'s credits. */
   runModes(options: RequestOptions): PagePromise<RunMode>;
+}
+
+/**
+ * The event kinds of a task's final statuses: a wait trusts webhook events (and reads at the safety
+ * cadence) only when the key's webhooks subscribe to all of them. @internal
+ */
+export const FINAL_EVENT_KINDS = ['forecast.completed', 'forecast.failed', 'forecast.cancelled'] as const;
+
+/**
+ * Whether the key's enabled webhooks subscribe to every final kind: one read of them per client
+ * (refreshed every 10 minutes), made only once a wait with a coordinator asks. @internal
+ */
+export function finalEventCoverage(client: BaseClient): WebhookCoverage {
+  const read = async () => {
+    const kinds: string[][] = [];
+    for await (const hook of new Webhooks(client).list({ limit: MAX_PAGE_SIZE })) if (hook.enabled) kinds.push(hook.eventKinds);
+    return kinds;
+  };
+  return new WebhookCoverage(read, FINAL_EVENT_KINDS, () => client._clock);
 }
 
 /** A full task as a list item. @internal */
