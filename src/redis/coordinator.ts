@@ -16,7 +16,7 @@ import { WaitingLine } from './line.js';
 import { LocalLimits } from './local.js';
 import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
 import { ReceiverRecord } from './receivers.js';
-import { PUBLISH, SETTLE, STATS } from './scripts.js';
+import { PUBLISH, SETTLE, STATS, WINDOW_COUNT } from './scripts.js';
 import { fleetNowArg } from './time.js';
 import { holdSlots, type SlotContext } from './slots.js';
 import { persistentKeys, sharedStats } from './stats.js';
@@ -60,6 +60,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   /** The epoch of the data this process last saw in Redis (see the HOLD script). */
   #epoch: string | undefined;
   #keys: CoordinatorKeys | undefined;
+  readonly #userPrefix: string | undefined;
   #clock: ClientClock = realClock;
   // The client's logger when one attaches; a receiver's coordinator prefixes the lines as the client does.
   #warn: (message: string) => void = (message) => console.warn(`[forecasting-sdk] ${message}`);
@@ -70,6 +71,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   constructor(redis: RedisClientLike, options: RedisCoordinatorOptions = {}) {
     this.#options = resolveOptions(options);
     this.#explicitPrefix = options.prefix;
+    this.#userPrefix = options.userPrefix;
     const port = redisPort(redis);
     this.#link = new RedisLink(port, () => this.#resolveKeys().slots, (message) => this.#warn(message), this.#options.probeIntervalMs, this.#options.commandTimeoutMs, {
       // Every waiting hold goes on local limits at once, not at its next retry; the local limits
@@ -177,8 +179,13 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
 
   async stats(): Promise<CoordinatorStats> {
     const keys = this.#resolveKeys();
+    const now = fleetNowArg(this.#clock);
     const shared = await this.#link.either(
-      async () => sharedStats(await this.#link.eval(STATS, [keys.requests, keys.slots, keys.beats, keys.receivers, keys.counters], [fleetNowArg(this.#clock), WINDOW_MS, this.#options.receiverTtlMs])),
+      async () =>
+        sharedStats(
+          await this.#link.eval(STATS, [keys.slots, keys.beats, keys.receivers, keys.counters], [now, this.#options.receiverTtlMs]),
+          await this.#link.eval(WINDOW_COUNT, [keys.requests], [now, WINDOW_MS]),
+        ),
       () => undefined,
     );
     if (shared === undefined) {
@@ -206,7 +213,10 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
    * ```
    */
   async used(): Promise<boolean> {
-    return integerReply(await this.#link.send(['EXISTS', ...persistentKeys(this.#resolveKeys())]), 'EXISTS') > 0;
+    for (const keys of persistentKeys(this.#resolveKeys())) {
+      if (integerReply(await this.#link.send(['EXISTS', ...keys], { route: keys[0] }), 'EXISTS') > 0) return true;
+    }
+    return false;
   }
 
   /** Closes the coordinator's own subscriber connection and stops its probe; the client it was given stays open. */
@@ -221,7 +231,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   #resolveKeys(): CoordinatorKeys {
     if (this.#keys) return this.#keys;
     const prefix = this.#explicitPrefix ?? (this.#keyHash !== undefined ? prefixFromKeyHash(this.#keyHash) : prefixFromEnvironment());
-    return (this.#keys = coordinatorKeys(prefix));
+    return (this.#keys = coordinatorKeys(prefix, this.#userPrefix ?? prefix));
   }
 
   /** Subscribes and reads when a receiver last published, so `receiving()` knows of one seen before this process started. */

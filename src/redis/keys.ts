@@ -1,12 +1,18 @@
 /**
- * The key layout of one coordinator: every key and the channel under one Redis Cluster hash tag.
+ * The key layout of one coordinator, in two Redis Cluster hash tags: the request windows under the
+ * key's namespace (`prefix`: the service counts requests per key), everything else (slots, queue,
+ * events, receivers, claims) under the user's (`userPrefix`: the service counts active forecasts per
+ * user, and a user's webhooks get every key's events). Both are one tag when they are the same. A
+ * script touches keys of one tag only.
  * @module
  */
 
 /** @internal */
 export interface CoordinatorKeys {
-  /** The namespace, without its braces. */
+  /** The key's namespace (the request windows), without its braces. */
   prefix: string;
+  /** The user's namespace (the rest), without its braces. */
+  userPrefix: string;
   /** Sliding window of requests: sorted set, member a unique id, score the caller's time. */
   requests: string;
   /** Sliding window of decisions' model calls, the same way. */
@@ -36,12 +42,14 @@ export interface CoordinatorKeys {
 }
 
 /** @internal */
-export function coordinatorKeys(prefix: string): CoordinatorKeys {
-  const tag = `{${prefix}}`;
+export function coordinatorKeys(prefix: string, userPrefix = prefix): CoordinatorKeys {
+  const keyTag = `{${prefix}}`;
+  const tag = `{${userPrefix}}`;
   return {
     prefix,
-    requests: `${tag}:requests`,
-    modelCalls: `${tag}:modelCalls`,
+    userPrefix,
+    requests: `${keyTag}:requests`,
+    modelCalls: `${keyTag}:modelCalls`,
     slots: `${tag}:slots`,
     queue: `${tag}:queue`,
     beats: `${tag}:beats`,

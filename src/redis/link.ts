@@ -117,7 +117,7 @@ export class RedisLink {
    * answer is raced here too; its late answer is dropped (a late window entry or pending slot
    * expires on its own). An abort of `signal` rejects at once with its reason, however stalled Redis is.
    */
-  send(args: readonly string[], signal?: AbortSignal): Promise<unknown> {
+  send(args: readonly string[], { signal, route }: { signal?: AbortSignal | undefined; route?: string | undefined } = {}): Promise<unknown> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (!this.redis.ready()) return Promise.reject(Object.assign(new Error('offline'), { code: 'OFFLINE' }));
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -128,7 +128,8 @@ export class RedisLink {
       onAbort = () => reject(signal?.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
-    const answer = this.redis.send(args, this.route(), this.commandTimeoutMs);
+    // On a cluster, the node that holds `route`'s slot answers (the user's namespace by default).
+    const answer = this.redis.send(args, route ?? this.route(), this.commandTimeoutMs);
     return Promise.race([answer, ended]).finally(() => {
       clearTimeout(timer);
       if (onAbort) signal?.removeEventListener('abort', onAbort);
@@ -141,10 +142,10 @@ export class RedisLink {
     if (digest === undefined) this.#digests.set(script, (digest = sha1(script)));
     const rest = [String(keys.length), ...keys, ...args.map(String)];
     try {
-      return await this.send(['EVALSHA', digest, ...rest], signal);
+      return await this.send(['EVALSHA', digest, ...rest], { signal, route: keys[0] });
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return this.send(['EVAL', script, ...rest], signal);
+      return this.send(['EVAL', script, ...rest], { signal, route: keys[0] });
     }
   }
 

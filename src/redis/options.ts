@@ -20,6 +20,15 @@ export interface RedisCoordinatorOptions {
    * or, in a process with no client (a webhook receiver), of `FORECASTING_API_KEY`. Never the key.
    */
   prefix?: string;
+  /**
+   * The namespace of what the service counts per user, not per key: the active-forecast slots
+   * (`maxActive`, 50 per user), and the tasks' webhook events with their receivers (webhooks belong
+   * to the user). Coordinators of different API keys of one user that give the same `userPrefix`
+   * share those, while each key keeps its own request windows (under `prefix`). Default: `prefix`,
+   * so one key is one fleet. A name of your choosing (the service tells no user id); letters,
+   * digits and `-_.:` only.
+   */
+  userPrefix?: string;
   /** Requests a minute for all processes together (the service's limit per key). Default 60. */
   requestsPerMinute?: number;
   /** API-started forecasts running at once, all processes together. Default 50. */
@@ -39,10 +48,10 @@ export interface RedisCoordinatorOptions {
   /** At most one check of held slots against the service per this many ms, by one process of the fleet. Default 30 s. */
   reconcileIntervalMs?: number;
   /**
-   * How long a request still counts after its minute, in ms: the slack for the network and for the
-   * clocks of the machines (a request may reach the service that much later than its process counted
-   * it). Default 250. Raise it when the machines' clocks drift further apart, or when the clock is a
-   * scaled test clock, on which a real millisecond of latency is many milliseconds.
+   * How long a request still counts after its minute, in ms: the slack for the way to the service (a
+   * request may reach it that much later than its process counted it; the machines' clocks do not
+   * matter, the window is counted on Redis's). Default 250. Raise it on a slow network, or when the
+   * clock is a scaled test clock, on which a real millisecond of latency is many milliseconds.
    */
   windowMarginMs?: number;
   /**
@@ -56,11 +65,18 @@ export interface RedisCoordinatorOptions {
   probeIntervalMs?: number;
 }
 
-/** The options with their defaults, less the prefix (resolved later: it may come from the attached client). */
-export type ResolvedOptions = Required<Omit<RedisCoordinatorOptions, 'prefix'>>;
+/** The options with their defaults, less the namespaces (resolved later: they may come from the attached client). */
+export type ResolvedOptions = Required<Omit<RedisCoordinatorOptions, 'prefix' | 'userPrefix'>>;
+
+/** A `userPrefix` is a name in a Redis Cluster hash tag and an ACL pattern: nothing that could end or widen either. */
+const USER_PREFIX = /^[A-Za-z0-9_.:-]{1,100}$/;
 
 /** @internal */
 export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOptions {
+  const { userPrefix } = options;
+  if (userPrefix !== undefined && (typeof userPrefix !== 'string' || !USER_PREFIX.test(userPrefix))) {
+    throw new ValidationError(`must be 1 to 100 letters, digits or -_.: (a name shared by the coordinators of one user's keys), got ${JSON.stringify(userPrefix)}`, 'userPrefix');
+  }
   const resolved: ResolvedOptions = {
     requestsPerMinute: options.requestsPerMinute ?? 60,
     maxActive: options.maxActive ?? 50,

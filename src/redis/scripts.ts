@@ -198,18 +198,27 @@ return state
 `;
 
 /**
- * Read only. KEYS: requests, slots, beats, receivers, counters. ARGV: now ('' for Redis's time), window ms, receiver ttl ms.
- * Returns {requests sent in the last window (not those reserved for later), live waiters, receivers seen, published, deduplicated, ...slot members}.
+ * Read only, the user's namespace. KEYS: slots, beats, receivers, counters. ARGV: now ('' for
+ * Redis's time), receiver ttl ms. Returns {live waiters, receivers seen, published, deduplicated,
+ * ...slot members}.
  */
 export const STATS = `${FLEET_NOW}
 local now = fleetNow(ARGV[1])
-local requests = redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
-local waiting = redis.call('ZCOUNT', KEYS[3], '(' .. now, '+inf')
-local receivers = redis.call('ZCOUNT', KEYS[4], '(' .. (now - tonumber(ARGV[3])), '+inf')
-local counters = redis.call('HMGET', KEYS[5], 'published', 'deduplicated')
-local out = {requests, waiting, receivers, tonumber(counters[1]) or 0, tonumber(counters[2]) or 0}
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. now, '+inf')) do table.insert(out, m) end
+local waiting = redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf')
+local receivers = redis.call('ZCOUNT', KEYS[3], '(' .. (now - tonumber(ARGV[2])), '+inf')
+local counters = redis.call('HMGET', KEYS[4], 'published', 'deduplicated')
+local out = {waiting, receivers, tonumber(counters[1]) or 0, tonumber(counters[2]) or 0}
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')) do table.insert(out, m) end
 return out
+`;
+
+/**
+ * Read only, the key's namespace. KEYS: a window. ARGV: now ('' for Redis's time), window ms.
+ * Returns the requests sent in the last window (not those reserved for later).
+ */
+export const WINDOW_COUNT = `${FLEET_NOW}
+local now = fleetNow(ARGV[1])
+return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
 `;
 
 /**

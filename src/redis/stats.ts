@@ -7,14 +7,14 @@ import type { CoordinatorStats } from '../core/coordination.js';
 import type { CoordinatorKeys } from './keys.js';
 import { arrayReply, integerReply, stringsReply } from './link.js';
 
-/** The STATS script's reply as stats, checked: {requests, waiting, receivers, published, deduplicated, ...slot members}. */
-export function sharedStats(reply: unknown): CoordinatorStats {
-  const items = arrayReply(reply, 'STATS', 5);
-  const [requests, waiting, receivers, published, deduplicated] = items.slice(0, 5).map((n) => integerReply(n, 'STATS'));
-  const slots = stringsReply(items.slice(5), 'STATS');
+/** The STATS script's reply ({waiting, receivers, published, deduplicated, ...slot members}) and the WINDOW_COUNT's as stats, checked. */
+export function sharedStats(reply: unknown, requests: unknown): CoordinatorStats {
+  const items = arrayReply(reply, 'STATS', 4);
+  const [waiting, receivers, published, deduplicated] = items.slice(0, 4).map((n) => integerReply(n, 'STATS'));
+  const slots = stringsReply(items.slice(4), 'STATS');
   return {
     mode: 'shared',
-    requestsInWindow: requests!,
+    requestsInWindow: integerReply(requests, 'WINDOW_COUNT'),
     activeSlots: slots.length,
     activeTaskIds: slots.filter((m) => m.startsWith('t:')).map((m) => m.slice(2)),
     startsWaiting: waiting!,
@@ -24,7 +24,13 @@ export function sharedStats(reply: unknown): CoordinatorStats {
   };
 }
 
-/** The keys a fleet leaves for longer than a moment (not the event claims, which are many, nor the channel). @internal */
-export function persistentKeys(keys: CoordinatorKeys): string[] {
-  return [keys.requests, keys.modelCalls, keys.slots, keys.queue, keys.receivers, keys.counters, keys.seq, keys.epoch, keys.reconciled];
+/**
+ * The keys a fleet leaves for longer than a moment (not the event claims, which are many, nor the
+ * channel), a list per hash tag (one command may name keys of one tag only, on a cluster). @internal
+ */
+export function persistentKeys(keys: CoordinatorKeys): string[][] {
+  return [
+    [keys.requests, keys.modelCalls],
+    [keys.slots, keys.queue, keys.receivers, keys.counters, keys.seq, keys.epoch, keys.reconciled],
+  ];
 }

@@ -95,7 +95,7 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
 }
 
 /** Removes a take's entry (an aborted take): its place goes back to the others. */
-const giveBack = (ctx: WindowContext, key: string, member: string): Promise<void> => ctx.link.either(async () => void (await ctx.link.send(['ZREM', key, member])), () => undefined);
+const giveBack = (ctx: WindowContext, key: string, member: string): Promise<void> => ctx.link.either(async () => void (await ctx.link.send(['ZREM', key, member], { route: key })), () => undefined);
 
 /** This process's requests on `key` still in flight and counted over a third of a window ago: moved to `now` by the next take. */
 function stillInFlight(ctx: WindowContext, key: string, now: number): string[] {

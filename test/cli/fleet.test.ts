@@ -17,7 +17,7 @@ const open: RedisCoordinator[] = [];
 afterAll(() => Promise.all(open.map((c) => c.close())));
 
 /** A coordinator as a client of the test key attaches it, on real time (the binary reads real time too). */
-async function processOn(options: { prefix?: string }): Promise<{ coordinator: RedisCoordinator }> {
+async function processOn(options: { prefix?: string; userPrefix?: string }): Promise<{ coordinator: RedisCoordinator }> {
   const coordinator = createRedisCoordinator(await redis.client(), options);
   open.push(coordinator);
   coordinator.attach({ keyHash: () => KEY_HASH, clock: realClock });
@@ -101,6 +101,16 @@ describe('forecasting fleet status', () => {
     const text = await run(['fleet', 'status', '--redis', redis.url], { env: { FORECASTING_API_KEY: API_KEY } });
     expect(text.stdout).toContain("prefix              derived from FORECASTING_API_KEY's hash\n");
     expect(`${r.stdout}${r.stderr}${text.stdout}${text.stderr}`).not.toContain(API_KEY);
+  });
+
+  it("reads a user's slots under --user-prefix, and the key's requests under --prefix; a bad --user-prefix is bad usage", async () => {
+    const { coordinator } = await processOn({ prefix: 'fleet-cli-key', userPrefix: 'fleet-cli-user' });
+    await coordinator.take('requests');
+    await (await coordinator.hold(1)).bind(['task_u']);
+    const r = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-cli-key', '--user-prefix', 'fleet-cli-user', '--json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'shared', requestsInWindow: 1, activeTaskIds: ['task_u'] });
+    const bad = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'p', '--user-prefix', 'a}b']);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/userPrefix/)]);
   });
 
   it('is bad usage (exit 2) without --redis, with a --redis that is no URL, or with no namespace', async () => {

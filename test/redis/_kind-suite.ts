@@ -93,6 +93,28 @@ export function fleetSuite(kind: string, connect: () => Promise<KindClient>): vo
       expect(await other!.coordinator.used()).toBe(false);
     });
 
+    it("shares one user's slots and events across two keys (one userPrefix), each key keeping its own request window", async () => {
+      const clock = testClock();
+      const userPrefix = `user-${suite}-${++n}`;
+      // Two keys of one user: a prefix each (on a cluster, most likely on other nodes than the user's keys).
+      const a = await processes(clock, { prefix: `${userPrefix}-key-a`, userPrefix, maxActive: 1, requestsPerMinute: 1 });
+      const b = await processes(clock, { prefix: `${userPrefix}-key-b`, userPrefix, maxActive: 1, requestsPerMinute: 1 });
+      expect(await settlesWithin(a.coordinator.take('requests'), 2_000)).toBe(true);
+      expect(await settlesWithin(b.coordinator.take('requests'), 2_000)).toBe(true);
+      expect([(await a.coordinator.stats()).requestsInWindow, (await b.coordinator.stats()).requestsInWindow]).toEqual([1, 1]);
+      await (await a.coordinator.hold(1)).bind(['u1']);
+      const seen: string[] = [];
+      b.coordinator.watch(['u1'], (notice) => seen.push(notice.taskId));
+      const next = b.coordinator.hold(1);
+      expect(await settlesWithin(next, 300)).toBe(false);
+      expect((await b.coordinator.stats()).activeTaskIds).toEqual(['u1']);
+      await a.coordinator.settle([{ taskId: 'u1', status: 'completed' }]);
+      expect(await settlesWithin(next, 5_000)).toBe(true);
+      await vi.waitFor(() => expect(seen).toEqual(['u1']));
+      await (await next).release();
+      expect([await a.coordinator.used(), a.warnings, b.warnings]).toEqual([true, [], []]);
+    });
+
     it('serves slots first come, first served, never past maxActive, woken by pub/sub when one is freed', async () => {
       const clock = testClock();
       const [a, b, c] = await fleet(clock, 3, { maxActive: 2 });

@@ -126,6 +126,13 @@ describe('options', () => {
     expect(options.eventRetentionMs).toBe(24 * 60 * 60_000);
   });
 
+  it('refuses a userPrefix that could end a hash tag or widen an ACL pattern, naming userPrefix', () => {
+    for (const userPrefix of ['', 'a}b', 'a{b', 'user*', 'x'.repeat(101), 'with space']) {
+      expect(() => resolveOptions({ userPrefix })).toThrow(expect.objectContaining({ name: 'ValidationError', field: 'userPrefix' }));
+    }
+    expect(() => resolveOptions({ userPrefix: 'acme-prod:user_1.eu' })).not.toThrow();
+  });
+
   it('refuses a limit that is not a positive number, naming it', () => {
     expect(() => resolveOptions({ maxActive: 0 })).toThrow(/maxActive/);
     expect(() => resolveOptions({ requestsPerMinute: Number.NaN })).toThrow(/requestsPerMinute/);

@@ -17,6 +17,7 @@ const TIMEOUT_MS = 5_000;
 interface FleetFlags {
   redis?: string;
   prefix?: string;
+  userPrefix?: string;
   json?: boolean;
 }
 
@@ -113,7 +114,11 @@ export async function status(cmd: Command): Promise<ExitCode> {
   }
   try {
     // No client attaches: the namespace is --prefix, or the coordinator's own from FORECASTING_API_KEY.
-    const coordinator = createRedisCoordinator(redis, { commandTimeoutMs: TIMEOUT_MS, ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }) });
+    const coordinator = createRedisCoordinator(redis, {
+      commandTimeoutMs: TIMEOUT_MS,
+      ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
+      ...(flags.userPrefix === undefined ? {} : { userPrefix: flags.userPrefix }),
+    });
     const stats = await coordinator.stats();
     const used = await coordinator.used();
     await coordinator.close();
