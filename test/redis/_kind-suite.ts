@@ -186,6 +186,21 @@ export function fleetSuite(kind: string, connect: () => Promise<KindClient>): vo
       expect((await b!.coordinator.stats()).eventsDeduplicated).toBe(1);
     });
 
+    it("frees a killed holder's slots once the service says its tasks ended (a waiting start's reconcile)", async () => {
+      const clock = testClock();
+      const [holder, waiter] = await fleet(clock, 2, { maxActive: 2 });
+      await (await holder!.coordinator.hold(2)).bind(['k1', 'k2']);
+      // The holder dies with its tasks running: nothing will settle them but a reconcile.
+      await holder!.coordinator.close();
+      await holder!.connection.close();
+      const asked: string[][] = [];
+      const next = waiter!.coordinator.hold(1, { reconcile: async (ids) => (asked.push([...ids].sort()), ['k1']) });
+      expect(await settlesWithin(next, 5_000)).toBe(true);
+      expect(asked[0]).toEqual(['k1', 'k2']);
+      expect((await waiter!.coordinator.stats()).activeTaskIds).toEqual(['k2']);
+      await (await next).release();
+    });
+
     it('lets the starts behind a process that stopped trying go within ALIVE_TTL_MS and a retry', async () => {
       const clock = testClock();
       const [holder, dead, live] = await fleet(clock, 3, { maxActive: 1 });
