@@ -5,6 +5,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { RedisPort } from './clients.js';
 
 /**
@@ -42,6 +43,16 @@ export function oneOfReply<T extends string>(reply: unknown, what: string, value
 }
 
 /** The mode `stats()` reports. */
+/**
+ * The controller whose signal every call waiting on local limits listens to (one listener each): as
+ * many as a process has calls in flight, so Node's leak warning past 10 listeners is no leak here.
+ */
+function backSignal(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 export type LinkMode = 'shared' | 'local';
 
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
@@ -66,7 +77,7 @@ export class RedisLink {
   #probe: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
   /** Aborted when Redis answers again: what waits on local limits meanwhile goes back to the shared ones. */
-  #back = new AbortController();
+  #back = backSignal();
   /** When Redis last came back (real time), and how many times in a row it failed again soon after. */
   #backAt = -Infinity;
   #flaps = 0;
@@ -164,7 +175,7 @@ export class RedisLink {
   failed(error: unknown): void {
     if (this.#mode === 'local') return;
     this.#mode = 'local';
-    this.#back = new AbortController();
+    this.#back = backSignal();
     const flapping = Date.now() - this.#backAt < FLAP_MS;
     this.#flaps = flapping ? this.#flaps + 1 : 0;
     if (!flapping) this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them) until it answers again.`);
