@@ -14,7 +14,7 @@ import { buildPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, typ
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { Call, Pipeline, type AttemptStep, type CallStep } from './pipeline.js';
-import { infoOnLongWaits, settlingDecode, sharedBudgetStep, slotsStep, warnOnceFailed } from './pipeline-slots.js';
+import { settlingDecode, sharedBudgetStep, slotsStep, warnOnceFailed } from './pipeline-slots.js';
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordSchemas } from './pipeline-steps.js';
 import type { ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
@@ -104,11 +104,10 @@ export class BaseClient {
     if (coordinator) {
       // The coordinator learns the key's hash (its namespace, and the check that its clients share a key), never the key.
       const apiKey = o.apiKey;
-      coordinator.attach({ keyHash: (sha256Hex) => sha256Hex(apiKey), clock: o.clock, warn: (message) => log.warn(message) });
+      coordinator.attach({ keyHash: (sha256Hex) => sha256Hex(apiKey), clock: o.clock, warn: (message) => log.warn(message), info: (message) => log.info(message) });
       const failed = warnOnceFailed((message) => log.warn(message));
-      const waited = infoOnLongWaits((message) => log.info(message));
-      attempt.unshift(sharedBudgetStep(coordinator, failed, o.clock, waited));
-      call.push(slotsStep(coordinator, reconcileWith?.(this), failed, o.clock, waited));
+      attempt.unshift(sharedBudgetStep(coordinator, failed));
+      call.push(slotsStep(coordinator, reconcileWith?.(this), failed));
       decode = settlingDecode(decode, coordinator);
     } else if (o.requestsPerMinute) attempt.unshift(budgetStep(new RequestBudget(o.requestsPerMinute, o.clock)));
     this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules }, { prepare: prepareStep(headers, auth), call, attempt, decode });

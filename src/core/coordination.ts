@@ -107,6 +107,8 @@ export interface CoordinatorAttachment {
   clock: ClientClock;
   /** Where the one warning goes when the shared store becomes unreachable (and when it is back). */
   warn?: ((message: string) => void) | undefined;
+  /** Where lines of the client's `info` level go (a long wait for the shared budget or a slot). */
+  info?: ((message: string) => void) | undefined;
 }
 
 /**

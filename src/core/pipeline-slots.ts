@@ -5,8 +5,7 @@
  * `starts`, `finalTasks`) and name none.
  * @module
  */
-import { realClock, type ClientClock } from './clock.js';
-import { callTolerantly, type CoordinatedWindow, type Coordinator, type HoldOptions, type SlotHold, type TaskFinalNotice, type WindowEnd } from './coordination.js';
+import { callTolerantly, type Coordinator, type HoldOptions, type SlotHold, type TaskFinalNotice, type WindowEnd } from './coordination.js';
 import { APIError } from './errors.js';
 import type { AttemptStep, Call, CallStep } from './pipeline.js';
 import { decodeBody, type Received } from './transport.js';
@@ -31,45 +30,6 @@ export function warnOnceFailed(warn: (message: string) => void): CoordinatorFail
     const left = what === 'take' ? 'the shared request budget' : 'the shared active-forecast slots';
     warn(`the coordinator's ${what}() failed; calls go on without ${left} while it fails (this warning is shown once).`);
   };
-}
-
-/** A wait for the coordinator longer than this (on the client's clock) is logged once at `info`. */
-export const LONG_WAIT_MS = 5_000;
-
-/** What a call waited for: the shared windows, or active-forecast slots. @internal */
-export type CoordinatorWait = CoordinatedWindow | 'slots';
-
-/** Told how long a call waited for the coordinator (any wait: the reporter decides what is long). @internal */
-export type WaitReported = (call: Call, what: CoordinatorWait, ms: number) => void;
-
-const WHY: Record<CoordinatorWait, string> = {
-  requests: "the shared request budget (requestsPerMinute of this key, across every process of the fleet)",
-  modelCalls: "the shared model-call budget (modelCallsPerMinute of this key, across every process of the fleet)",
-  slots: 'an active-forecast slot (maxActive forecasts run at once across the fleet, first come, first served)',
-};
-
-/**
- * Makes the client's {@link WaitReported}: a call that waited {@link LONG_WAIT_MS} or more for the
- * budget or a slot is logged once at `info`, with how long and why, so a slow fleet is no mystery.
- * @internal
- */
-export function infoOnLongWaits(info: (message: string) => void): WaitReported {
-  const logged = new WeakSet<Call>();
-  return (call, what, ms) => {
-    if (ms < LONG_WAIT_MS || logged.has(call)) return;
-    logged.add(call);
-    info(`${call.name} waited ${(ms / 1000).toFixed(1)} s for ${WHY[what]} before it was sent.`);
-  };
-}
-
-/** Runs `work` and tells `waited` how long it took on `clock`, whether it succeeded or not. */
-async function timed<T>(clock: ClientClock, waited: (ms: number) => void, work: () => Promise<T>): Promise<T> {
-  const started = clock.now();
-  try {
-    return await work();
-  } finally {
-    waited(clock.now() - started);
-  }
 }
 
 /**
@@ -100,17 +60,15 @@ const paramsOf = (call: Call): unknown => call.body ?? call.query;
  * any other window the operation declares (decisions' model calls). Aborted while waiting, the call
  * ends with the abort reason and nothing is sent. @internal
  */
-export function sharedBudgetStep(coordinator: Coordinator, failed: CoordinatorFailed, clock: ClientClock = realClock, waited: WaitReported = () => undefined): AttemptStep {
+export function sharedBudgetStep(coordinator: Coordinator, failed: CoordinatorFailed): AttemptStep {
   return async (call, next) => {
     const signal = call.options.signal;
     const ends: (WindowEnd | void)[] = [];
-    const take = (window: CoordinatedWindow) =>
-      timed(clock, (ms) => waited(call, window, ms), () => tolerant(signal, () => coordinator.take(window, signal), undefined, () => failed('take')));
     try {
       const declared = call.op?.windows;
       const windows = typeof declared === 'function' ? declared(paramsOf(call)) : declared;
-      for (const window of windows ?? []) if (window !== 'requests') ends.push(await take(window));
-      ends.push(await take('requests'));
+      for (const window of windows ?? []) if (window !== 'requests') ends.push(await tolerant(signal, () => coordinator.take(window, signal), undefined, () => failed('take')));
+      ends.push(await tolerant(signal, () => coordinator.take('requests', signal), undefined, () => failed('take')));
     } catch (err) {
       // Nothing was sent, but an upload's source is still let go.
       endUpload(call.request.body, () => err);
@@ -135,17 +93,12 @@ export function sharedBudgetStep(coordinator: Coordinator, failed: CoordinatorFa
  * its `pendingHoldTtlMs`, by which time a task it did start shows in the service's count.
  * @internal
  */
-export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reconcile'], failed: CoordinatorFailed, clock: ClientClock = realClock, waited: WaitReported = () => undefined): CallStep {
+export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reconcile'], failed: CoordinatorFailed): CallStep {
   return async (call, attempts) => {
     const starts = call.op?.starts;
     const count = starts ? starts.slots(paramsOf(call)) : 0;
     if (!starts || count <= 0) return attempts(call);
-    const signal = call.options.signal;
-    const hold: SlotHold | undefined = await timed(
-      clock,
-      (ms) => waited(call, 'slots', ms),
-      () => tolerant(signal, () => coordinator.hold(count, { signal, reconcile }), undefined, () => failed('hold')),
-    );
+    const hold: SlotHold | undefined = await tolerant(call.options.signal, () => coordinator.hold(count, { signal: call.options.signal, reconcile }), undefined, () => failed('hold'));
     if (!hold) return attempts(call);
     let received: Received;
     try {

@@ -16,6 +16,7 @@ import { WaitingLine } from './line.js';
 import { LocalLimits } from './local.js';
 import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
 import { ReceiverRecord } from './receivers.js';
+import { reportLongWait } from './long-waits.js';
 import { PUBLISH, SETTLE, STATS, WINDOW_COUNT } from './scripts.js';
 import { fleetNowArg } from './time.js';
 import { holdSlots, type SlotContext } from './slots.js';
@@ -64,6 +65,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   #clock: ClientClock = realClock;
   // The client's logger when one attaches; a receiver's coordinator prefixes the lines as the client does.
   #warn: (message: string) => void = (message) => console.warn(`[forecasting-sdk] ${message}`);
+  // The client's `info` lines when one attaches (a long wait); none for a receiver.
+  #info: (message: string) => void = () => undefined;
   #publishedLocally = 0;
   #listening = false;
 
@@ -113,14 +116,16 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#keyHash = keyHash;
     this.#clock = attachment.clock;
     if (attachment.warn) this.#warn = attachment.warn;
+    if (attachment.info) this.#info = attachment.info;
   }
 
   take(window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
-    return takeWindow({ link: this.#link, local: this.#local, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys(), inFlight: this.#inFlight, touches: this.#touches }, window, signal);
+    const context = { link: this.#link, local: this.#local, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys(), inFlight: this.#inFlight, touches: this.#touches };
+    return reportLongWait(this.#clock, this.#info, window, () => takeWindow(context, window, signal));
   }
 
   hold(count: number, options?: HoldOptions): Promise<SlotHold> {
-    return holdSlots(this.#slotContext(), count, options);
+    return reportLongWait(this.#clock, this.#info, 'slots', () => holdSlots(this.#slotContext(), count, options));
   }
 
   async settle(notices: readonly TaskFinalNotice[]): Promise<void> {

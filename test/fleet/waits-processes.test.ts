@@ -64,7 +64,8 @@ describe('a waiter process woken by a webhook received in another process', () =
     const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
     const prefix = 'waits-processes';
     const receiver = run(receiverFile, { REDIS_URL: redis.url, PREFIX: prefix });
-    const hook = await client.webhooks.create({ url: `http://127.0.0.1:${await receiver.line}/hooks` });
+    // Every final kind, as docs/fleet.md advises: only then do waits trust the events between their reads.
+    const hook = await client.webhooks.create({ url: `http://127.0.0.1:${await receiver.line}/hooks`, eventKinds: ['forecast.completed', 'forecast.failed', 'forecast.cancelled'] });
     receiver.child.stdin?.end(`${hook.signingSecret}\n`);
     await client.webhooks.test(hook.id);
     await mock.service.webhooks.idle();

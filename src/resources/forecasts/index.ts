@@ -113,7 +113,7 @@ export class Forecasts extends APIResource {
       },
       get coordination() {
         const coordination = client._coordination;
-        return coordination && { ...coordination, covered: () => coverage.covers() };
+        return coordination && { ...coordination, covered: coverage };
       },
       emitter: this.#emitter,
       retrieve: (taskId, params, options) => this.retrieve(taskId, params, options),

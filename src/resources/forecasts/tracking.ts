@@ -14,8 +14,6 @@ import type { PagePromise } from '../../core/pagination.js';
 import { taskTracker, type TaskSource, type TaskTracker } from '../../core/task-tracker.js';
 import { coordinatedTracker, type TrackerCoordination } from '../../core/coordinated-tracker.js';
 import type { BaseClient } from '../../core/base-client.js';
-import { WebhookCoverage } from '../../core/webhook-coverage.js';
-import { Webhooks } from '../webhooks.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
 import type { ForecastProgressEvents } from './progress.js';
 import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
@@ -38,22 +36,13 @@ export interface FlowContext {
 }
 
 /**
- * The event kinds of a task's final statuses: a wait trusts webhook events (and reads at the safety
- * cadence) only when the key's webhooks subscribe to all of them. @internal
- */
-export const FINAL_EVENT_KINDS = ['forecast.completed', 'forecast.failed', 'forecast.cancelled'] as const;
-
-/**
  * Whether the key's enabled webhooks subscribe to every final kind: one read of them per client
- * (refreshed every 10 minutes), made only once a wait with a coordinator asks. @internal
+ * (refreshed every 10 minutes), made only once a wait with a coordinator asks; its code loads then
+ * too (`coverage.ts`), so a client without a coordinator never loads it. @internal
  */
-export function finalEventCoverage(client: BaseClient): WebhookCoverage {
-  const read = async () => {
-    const kinds: string[][] = [];
-    for await (const hook of new Webhooks(client).list({ limit: MAX_PAGE_SIZE })) if (hook.enabled) kinds.push(hook.eventKinds);
-    return kinds;
-  };
-  return new WebhookCoverage(read, FINAL_EVENT_KINDS, () => client._clock);
+export function finalEventCoverage(client: BaseClient): () => Promise<boolean> {
+  let coverage: Promise<{ covers(): Promise<boolean> }> | undefined;
+  return async () => (await (coverage ??= import('./coverage.js').then((m) => m.coverageOf(client)))).covers();
 }
 
 /** A full task as a list item. @internal */
