@@ -24,7 +24,7 @@ import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type Delivery, type ExactlyOnce, type WebhookCoordinationOptions } from './exactly-once.js';
 import { checkMaxBodyBytes, readCapped, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
-import { toSecrets, verifyWebhook } from './verify.js';
+import { refusedByHeaders, toSecrets, verifyWebhook } from './verify.js';
 
 export { WebhookVerificationError };
 export type { WebhookEvent, WebhookReceiverOptions, WebhookCoordinationOptions, EventCoordinator };
@@ -175,7 +175,8 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
  *   `no_matching_signature`, `malformed_payload`): `400` with the code as plain text, which fails the
  *   delivery for good (the service retries no 4xx);
  * - a body another parser already read (`express.json()` before this route): the raw bytes are gone,
- *   so it answers `500 body_already_read` and warns, and the service retries the delivery (for about
+ *   so it answers `500 body_already_read` and warns (a call the headers alone refuse, with no
+ *   signature or a stale timestamp, gets its final `400` instead), and the service retries the delivery (for about
  *   three hours) until the route is fixed;
  * - a body over `maxBodyBytes`: `413 payload_too_large`, reading no further.
  *
@@ -219,6 +220,12 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
       let payload: unknown = parsedRaw(req.body);
       if (payload === undefined) {
         parsedElsewhere = streamConsumed(req);
+        // The bytes are gone, but a call the headers refuse for good gets its final 400, not a retried 500.
+        const refused = parsedElsewhere ? refusedByHeaders(req.headers, verifyOptions) : undefined;
+        if (refused) {
+          parsedElsewhere = false;
+          throw refused;
+        }
         payload = parsedElsewhere ? req.body : await readCapped(req, req.headers, maxBodyBytes);
       }
       const event = (req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secrets, verifyOptions));

@@ -126,17 +126,7 @@ export async function verifyWebhook(
   const secrets = toSecrets(secret, 'verifyWebhook');
   const tolerance = toleranceOf(options);
 
-  const header = readHeader(headers, SIGNATURE_HEADER)?.trim();
-  if (!header) {
-    throw fail(
-      'missing_header',
-      `The ${SIG} header is missing or empty; pass the request headers unchanged (\`req.headers\`, \`request.headers\`).`,
-    );
-  }
-  const parsed = parseSignatureHeader(header);
-  if (typeof parsed === 'string') throw fail('malformed_header', `Malformed ${SIG} header: ${parsed}${FORMAT}`);
-  if (parsed.v1Count === 0) throw fail('no_matching_signature', `The ${SIG} header has no v1 signature${FORMAT}`);
-
+  const parsed = signatureOf(headers);
   const crypto = cryptoBackend();
   const prefix = `${parsed.timestampText}.`;
   let matched = false;
@@ -159,15 +149,7 @@ export async function verifyWebhook(
     );
   }
 
-  const age = ageOf(parsed.timestamp, options);
-  if (!isFresh(age, tolerance)) {
-    throw fail(
-      'timestamp_out_of_range',
-      // Stryker disable next-line EqualityOperator: an age of 0 is fresh, never told here
-      `Signature timestamp t=${parsed.timestampText} is ${Math.round(Math.abs(age))} s in the ${age > 0 ? 'past' : 'future'}, ` +
-        `beyond the ${tolerance} s tolerance: an old or replayed call, or a skewed clock.`,
-    );
-  }
+  checkFresh(parsed, options, tolerance);
 
   let event: unknown;
   try {
@@ -180,6 +162,46 @@ export async function verifyWebhook(
     throw fail('malformed_payload', 'The webhook payload is correctly signed but is not a JSON event object.');
   }
   return event;
+}
+
+/** The signature header, parsed: else `missing_header`, `malformed_header`, or `no_matching_signature` when it has no v1. */
+function signatureOf(headers: WebhookHeaders): Exclude<ReturnType<typeof parseSignatureHeader>, string> {
+  const header = readHeader(headers, SIGNATURE_HEADER)?.trim();
+  if (!header) {
+    throw fail(
+      'missing_header',
+      `The ${SIG} header is missing or empty; pass the request headers unchanged (\`req.headers\`, \`request.headers\`).`,
+    );
+  }
+  const parsed = parseSignatureHeader(header);
+  if (typeof parsed === 'string') throw fail('malformed_header', `Malformed ${SIG} header: ${parsed}${FORMAT}`);
+  if (parsed.v1Count === 0) throw fail('no_matching_signature', `The ${SIG} header has no v1 signature${FORMAT}`);
+  return parsed;
+}
+
+function checkFresh(parsed: { timestamp: number; timestampText: string }, options: VerifyWebhookOptions | undefined, tolerance: number): void {
+  const age = ageOf(parsed.timestamp, options);
+  if (!isFresh(age, tolerance)) {
+    throw fail(
+      'timestamp_out_of_range',
+      // Stryker disable next-line EqualityOperator: an age of 0 is fresh, never told here
+      `Signature timestamp t=${parsed.timestampText} is ${Math.round(Math.abs(age))} s in the ${age > 0 ? 'past' : 'future'}, ` +
+        `beyond the ${tolerance} s tolerance: an old or replayed call, or a skewed clock.`,
+    );
+  }
+}
+
+/**
+ * What refuses a call for good whatever its body: no signature header, a malformed one, no v1, or a
+ * stale timestamp. A receiver whose body another parser consumed judges these without the bytes. @internal
+ */
+export function refusedByHeaders(headers: WebhookHeaders, options?: VerifyWebhookOptions): WebhookVerificationError | undefined {
+  try {
+    checkFresh(signatureOf(headers), options, toleranceOf(options));
+    return undefined;
+  } catch (err) {
+    return err as WebhookVerificationError;
+  }
 }
 
 /** Seconds from `t` to now (`options.now`, else the system clock); negative for a `t` ahead. */

@@ -106,7 +106,8 @@ describe('a body another parser read first', () => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-    const send = async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: eventOfSize(200) })).status;
+    const body = eventOfSize(200);
+    const send = async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': await signWebhook(body, SECRET) }, body })).status;
     for (let i = 0; i < 5; i++) expect(await send()).toBe(500);
     expect(logged).toHaveLength(1);
     now += 60_000;
@@ -115,16 +116,25 @@ describe('a body another parser read first', () => {
     expect(logged[1]).toMatch(/another body parser.*\(At most one such warning a minute; 4 more since the last\.\)$/);
   });
 
-  it('answers 500 to an unsigned call too: the body is gone before anything can be checked', async () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  it('answers a final 400 to a call its headers refuse (no signature, a malformed one, a stale timestamp), 500 only to a fresh signed one', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const app = express();
     app.use(express.json());
     app.post('/hooks', webhookMiddleware(SECRET), (_req, res) => res.sendStatus(200));
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect([res.status, await res.text()]).toEqual([500, 'body_already_read']);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const send = async (signature?: string) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'x-service-signature': signature } : {}) }, body: '{}' });
+      return [res.status, await res.text()];
+    };
+    expect(await send()).toEqual([400, 'missing_header']);
+    expect(await send('t=abc')).toEqual([400, 'malformed_header']);
+    const anHourAgo = Math.floor(Date.now() / 1000) - 3_600;
+    expect(await send(await signWebhook('{}', SECRET, { timestamp: anHourAgo }))).toEqual([400, 'timestamp_out_of_range']);
+    expect(warn).not.toHaveBeenCalled();
+    expect(await send(await signWebhook('{}', SECRET))).toEqual([500, 'body_already_read']);
   });
 
   it('does not warn about a signed body that is not an event, read by the middleware itself', async () => {
