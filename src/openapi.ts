@@ -11,6 +11,7 @@
  * @module
  * @internal
  */
+import { operationIdOf } from './api/operation-id.js';
 import * as z from 'zod/mini';
 import type { Operation } from './core/operation.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './api/limits.js';
@@ -114,10 +115,6 @@ function tagOf(op: Operation): string {
   return op.sdkMethod.split('.')[0]!;
 }
 
-/** `questions.forecasts.create` → `questionsForecastsCreate`. */
-function operationId(op: Operation): string {
-  return op.sdkMethod.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase());
-}
 
 const PAGING_PARAMETERS: Record<string, string> = {
   limit: 'Items per page.',
@@ -211,7 +208,7 @@ function operationObject(op: Operation, schemas: Record<string, Schema>): Json {
   }
   if (Object.keys(headers).length > 0) success['headers'] = headers;
   return {
-    operationId: operationId(op),
+    operationId: operationIdOf(op.sdkMethod),
     summary: recorded.operations[key]?.summary ?? key,
     description: `In forecasting-sdk: \`client.${op.sdkMethod}()\`. Needs the scope \`${op.scope}\`.${op.paging ? ` Pages by ${op.paging === 'cursor' ? '`limit` and `cursor`' : '`limit` and `offset`'}.` : ''}`,
     tags: [tagOf(op)],

@@ -181,7 +181,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'POST',
     path: '/faults',
-    summary: 'Inject a fault on the next `times` requests matching `operation`, `method` or `path` (below /api/v1/external): `status`, `retryAfter`, `drop`, `malformed`, `delayMs`',
+    summary: 'Inject a fault on the next `times` requests matching `operation` (dotted name or operationId), `method` or `path` (with or without /api/v1/external): `status`, `type`, `message`, `retryAfter`, `drop`, `afterHandling`, `malformed`, `delayMs`',
     inProcess: '`service.faults.add(rule)`',
     body: Fault,
     status: 201,

@@ -111,13 +111,19 @@ export async function injectFault(parts: PipelineParts, call: Call): Promise<Res
   return injected instanceof MockHttpError ? errorResponse(injected) : injected;
 }
 
+/** For a control path asked below the API prefix (`$FORECASTING_BASE_URL/__mock/clock`): where the control routes are. */
+function controlHint(path: string): string {
+  const at = path.indexOf('/__mock');
+  return at > 0 ? `: the mock's control routes live at the server root, outside the API's prefix (${path.slice(at)})` : '';
+}
+
 /** Step 5: routing errors, auth and scope, the rate limit, input checks and the handler; every refusal is the error envelope. */
 export async function answer(parts: PipelineParts, call: Call): Promise<Response> {
   const { route, request, url, body } = call;
   try {
     // The service's OpenAPI document, beside the API (and at the root) and open to all (no operation has these paths).
     if (route.kind === 'not_found' && isOpenApiPath(url.pathname)) return await openApiResponse(request, url, parts.httpControls);
-    if (route.kind === 'not_found') throw notFound(`No route for ${request.method} ${url.pathname}`);
+    if (route.kind === 'not_found') throw notFound(`No route for ${request.method} ${url.pathname}${controlHint(url.pathname)}`);
     // OPTIONS asks what a path takes: 204 with `Allow`, no key needed.
     if (route.kind === 'method_not_allowed' && request.method.toUpperCase() === 'OPTIONS') return new Response(null, { status: 204, headers: { allow: route.allow.join(', ') } });
     if (route.kind === 'method_not_allowed') throw methodNotAllowed(request.method, route.allow);
