@@ -181,7 +181,8 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'POST',
     path: '/faults',
-    summary: 'Inject a fault on the next `times` requests matching `operation` (dotted name or operationId), `method` or `path` (with or without /api/v1/external): `status`, `type`, `message`, `retryAfter`, `drop`, `afterHandling`, `malformed`, `delayMs`',
+    summary:
+      "Inject a fault on the next `times` requests (default 1) matching `operation` (the SDK's `questions.retrieve` or the OpenAPI operationId `questionsRetrieve`; an unknown one is a 400 naming the closest), `method` or `path` (`/questions/{question_id}`, with or without `/api/v1/external`): answer `status` with `type` and `message`, `retryAfter`; `drop` the connection (`afterHandling: true`: after the work is done); a `malformed` body; or wait `delayMs`",
     inProcess: '`service.faults.add(rule)`',
     body: Fault,
     status: 201,
