@@ -35,6 +35,18 @@ const ENTRIES = ['forecasting-sdk', 'forecasting-sdk/redis', 'forecasting-sdk/te
 /** typedoc's ReflectionKind values of what an entry exports (a re-export of another entry's symbol is a Reference, 4194304). */
 const KINDS: Record<number, string> = { 128: 'class', 64: 'function', 256: 'interface', 2097152: 'type alias', 32: 'variable' };
 
+describe('npm run docs on a fresh clone', () => {
+  it('type-checks the sources alone (no example that imports the built package, which a fresh clone has not built)', () => {
+    const config = JSON.parse(readFileSync(join(root, 'typedoc.json'), 'utf8')) as { tsconfig: string };
+    const tsconfig = JSON.parse(readFileSync(join(root, config.tsconfig), 'utf8')) as { include: string[] };
+    expect(tsconfig.include).toEqual(['src']);
+    const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    // An import statement of the package's own name (a TSDoc example's is in a comment: not checked by the compiler).
+    const selfImports = files.filter((f) => /^(?:import|export)\b[^\n]*\bfrom ['"]forecasting-sdk/m.test(readFileSync(join(root, 'src', f), 'utf8')));
+    expect(selfImports).toEqual([]);
+  });
+});
+
 describe('the API reference', () => {
   let output = '';
   let project: Reflection;
