@@ -176,3 +176,37 @@ export function propertiesOf(schema: Schema): Record<string, { schema: Schema; r
 export function isArrayish(schema: Schema): boolean {
   return schema.type === 'array' || ((schema.anyOf ?? []) as Schema[]).some((s) => s.type === 'array');
 }
+
+/**
+ * Keeps the document open to new values without letting a known value skip its shape. The records'
+ * unions end in an open branch (an unknown `status`, an unknown question `type`), which would also
+ * accept a known value in a broken shape (a `completed` task with no `forecast`). For each union of
+ * objects, a property that other branches fix (`const` or `enum`) is, in a branch that leaves it a
+ * plain string, made to exclude those values: a known value must match its own branch. Changes
+ * `root` (by default `schemas`, where `$ref`s resolve) in place. @internal
+ */
+export function closeOpenBranches(schemas: Record<string, Schema>, root: unknown = schemas): void {
+  const resolve = (s: Schema): Schema => (typeof s.$ref === 'string' ? resolve(schemas[s.$ref.split('/').pop()!] ?? {}) : s);
+  const fixed = (p: Schema | undefined): unknown[] => (p === undefined ? [] : p.const !== undefined ? [p.const] : Array.isArray(p.enum) ? p.enum : []);
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    const node = value as Schema;
+    const branches = (node.anyOf ?? []) as Schema[];
+    if (branches.length > 1) {
+      const objects = branches.map(resolve).filter((b) => b.properties !== undefined);
+      const names = new Set(objects.flatMap((b) => Object.keys(b.properties as object)));
+      for (const name of names) {
+        const known = objects.flatMap((b) => fixed((b.properties as Record<string, Schema>)[name]));
+        if (known.length === 0) continue;
+        for (const branch of branches) {
+          // Only an inline open branch is changed: a $ref'd component stays as it is for its other uses.
+          const property = (branch.properties as Record<string, Schema> | undefined)?.[name];
+          if (property && property.type === 'string' && fixed(property).length === 0 && property.not === undefined) property.not = { enum: [...new Set(known)] as Schema['enum'] };
+        }
+      }
+    }
+    for (const child of Object.values(node)) visit(child);
+  };
+  visit(root);
+}

@@ -17,7 +17,7 @@ import type { Operation } from './core/operation.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './api/limits.js';
 import { declaredOperations } from './api/index.js';
 import { examplesOf, recorded, withExample, type Json, type RecordedExchange } from './openapi-recorded.js';
-import { isArrayish, propertiesOf, recordComponents, ref, requestComponents, schemaOf, type Schema } from './openapi-schemas.js';
+import { closeOpenBranches, isArrayish, propertiesOf, recordComponents, ref, requestComponents, schemaOf, type Schema } from './openapi-schemas.js';
 import { eventSchemas, webhooks } from './openapi-webhooks.js';
 
 export type { OpenApiData, RecordedExchange } from './openapi-recorded.js';
@@ -46,6 +46,8 @@ export function openApiDocument(options: OpenApiOptions = {}): Json {
     const item = (paths[op.path] ??= {});
     item[op.method.toLowerCase()] = operationObject(op, schemas);
   }
+  closeOpenBranches(schemas);
+  closeOpenBranches(schemas, paths);
   return {
     openapi: '3.1.0',
     info: {
