@@ -125,13 +125,19 @@ const PAGING_PARAMETERS: Record<string, string> = {
 };
 
 /** Headers the operations answer with beyond the envelope, by SDK method. */
+const readAgain = (description: string): Record<string, Json> => ({ 'Retry-After': { description, schema: { type: 'integer', minimum: 0 } } });
+const onStart = readAgain('Seconds to wait before the first read of the started task (15: it is queued).');
+const onPage = readAgain('When a task on the page is not final (or its report is still being written): seconds to wait before reading them again, the longest of their waits.');
 const RESPONSE_HEADERS: Record<string, Record<string, Json>> = {
-  'forecasts.retrieve': {
-    'Retry-After': {
-      description: 'While the task is not final: seconds to wait before reading it again (15 while queued, 120 while running).',
-      schema: { type: 'integer', minimum: 0 },
-    },
-  },
+  'forecasts.retrieve': readAgain(
+    'While the task is not final: seconds to wait before reading it again (15 while queued, 120 while running); 15 for a completed task while its report is written.',
+  ),
+  'forecasts.create': onStart,
+  'forecasts.createBatch': readAgain('When an item started: seconds to wait before the first read of the started tasks (15: they are queued).'),
+  'questions.forecasts.create': onStart,
+  'forecasts.list': onPage,
+  'questions.forecasts.list': onPage,
+  'questions.context.ready': readAgain('While a file is still processing: seconds until the next one is done.'),
 };
 
 function operationObject(op: Operation, schemas: Record<string, Schema>): Json {
