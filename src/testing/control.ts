@@ -302,41 +302,9 @@ export async function controlResponse(service: ControlledService, request: Reque
   }
 }
 
-/**
- * The control routes as OpenAPI 3.1 paths, tagged "Mock control", each with its own server (the
- * mock's origin: they sit outside `/api/v1/external`).
- * @internal
- */
-export function mockControlsOpenApi(origin: string): { tag: { name: string; description: string }; paths: Record<string, Record<string, unknown>> } {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of CONTROL_ROUTES) {
-    const path = `${MOCK_CONTROL_PREFIX}${r.path}`;
-    const item = (paths[path] ??= { servers: [{ url: origin, description: 'The mock itself (outside /api/v1/external)' }] });
-    const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-    item[r.method.toLowerCase()] = {
-      tags: [MOCK_CONTROL_TAG],
-      summary: r.summary.replaceAll('`', ''),
-      operationId: `mockControl${r.method[0]}${r.method.slice(1).toLowerCase()}${r.path.replace(/\{\w+\}/g, 'By').replace(/[^a-zA-Z]+(\w)/g, (_, c: string) => c.toUpperCase())}`,
-      security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
-      ...(params.length ? { parameters: params } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(r.body) } } } } : {}),
-      responses: {
-        [String(r.status ?? 200)]: r.status === 204 ? { description: 'Done' } : { description: 'Done', content: { 'application/json': { schema: {} } } },
-        default: { description: 'A typed error (400, 401, 404, 405, 413)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      },
-    };
-  }
-  return {
-    tag: { name: MOCK_CONTROL_TAG, description: `Only in the mock service: steer it from a test in any language (${MOCK_CONTROL_PREFIX}, at the server root; the mock's API key).` },
-    paths,
-  };
-}
-
-const MOCK_CONTROL_TAG = 'Mock control';
-
-function jsonSchemaOf(schema: z.ZodMiniType): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  return rest;
+/** The body schema of a control route, if it takes one. @internal */
+export function controlBodySchema(route: MockControlRoute): z.ZodMiniType | undefined {
+  return (route as ControlRoute).body;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import { API_PREFIX } from './router.js';
 import { jsonResponse, MockHttpError } from './http.js';
-import { mockControlsOpenApi } from './control.js';
+import { mockControlsOpenApi } from './control-openapi.js';
 
 /** Where the document is served, below `/api/v1/external` and at the root. */
 export const OPENAPI_PATH = '/openapi.json';
