@@ -153,7 +153,31 @@ function unexpressed(multipart: boolean) {
 /** Drops the keys that belong to a standalone JSON Schema document, not to a schema inside OpenAPI. */
 function clean(schema: Schema): Schema {
   const { $schema: _schema, $id: _id, ...rest } = schema as Schema & { $schema?: string; $id?: string };
+  tidyIntegers(rest);
   return rest;
+}
+
+/** Integer fields that count or index something: never negative. */
+const COUNTS = /(?:Count|Index|^index|^total|^accepted|^rejected|^cancelled|^alreadyFinished|^calls)$/;
+
+/**
+ * zod's `z.int()` writes the safe-integer range as bounds (`minimum: -9007199254740991`): noise to a
+ * reader, and wrong for a count. They go; a count or an index gets `minimum: 0`.
+ */
+function tidyIntegers(root: unknown): void {
+  const visit = (value: unknown, name: string): void => {
+    if (Array.isArray(value)) return value.forEach((v) => visit(v, name));
+    if (typeof value !== 'object' || value === null) return;
+    const s = value as Schema;
+    if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
+    if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
+    if (s.type === 'integer' && s.minimum === undefined && COUNTS.test(name)) s.minimum = 0;
+    for (const [key, child] of Object.entries(s)) {
+      if (key === 'properties') for (const [field, property] of Object.entries(child as Record<string, unknown>)) visit(property, field);
+      else visit(child, key === 'items' || key === 'anyOf' || key === 'oneOf' || key === 'allOf' ? name : key);
+    }
+  };
+  visit(root, '');
 }
 
 /** The properties of an object schema, or of the branches of a union of objects (required only when every branch requires it). */

@@ -59,4 +59,11 @@ describe('open branches of the OpenAPI document', () => {
     expect(valid('Question', { ...binaryQuestion, type: 'ranking' })).toBe(true);
     expect(valid('Question', { ...binaryQuestion, brandNewField: { nested: true } })).toBe(true);
   });
+
+  it("carries no zod artefact: no safe-integer bounds, and a count is never negative", () => {
+    const text = JSON.stringify(openApiDocument());
+    expect(text).not.toContain('9007199254740991');
+    const task = (openApiDocument() as { components: { schemas: Record<string, { properties: Record<string, { minimum?: number }> }> } }).components.schemas['ActiveForecastTask']!;
+    expect(task.properties['completedSubforecastCount']!.minimum).toBe(0);
+  });
 });
