@@ -28,7 +28,9 @@ export function load(app) {
     }
     if (!reflection.parent?.kindOf(ReflectionKind.Module | ReflectionKind.Project)) return;
     const file = context.getSymbolFromReflection(reflection)?.declarations?.[0]?.getSourceFile().fileName ?? '';
-    const category = CATEGORIES.find(([pattern]) => pattern.test(file))?.[1];
+    // Every error class in one group, wherever it is defined (the base, the API's, the waits', the webhooks').
+    const isErrorClass = reflection.kindOf(ReflectionKind.Class) && /Error$/.test(reflection.name);
+    const category = isErrorClass ? 'Errors' : CATEGORIES.find(([pattern]) => pattern.test(file))?.[1];
     if (!category) return;
     reflection.comment ??= new Comment();
     if (!reflection.comment.blockTags.some((t) => t.tag === '@category')) {
@@ -70,7 +72,7 @@ export function load(app) {
       for (const document of context.project.documents ?? []) {
         // A guide's title is its first heading ("Getting started"), not its file name.
         const heading = /^#\s+(.+)$/m.exec(document.content.map((part) => part.text).join(''));
-        if (heading) document.name = heading[1].trim();
+        if (heading) document.name = heading[1].trim().replaceAll('`', '');
       }
     },
     -100,

@@ -57,6 +57,18 @@ describe('the API reference', () => {
     project = JSON.parse(readFileSync(join(out, 'api.json'), 'utf8')) as Reflection;
   }, 200_000);
 
+  it('files every error class under "Errors", and titles the guides without markdown', () => {
+    const main = (project.children ?? []).find((c) => c.name === 'forecasting-sdk') as Reflection & { categories: { title: string; children: number[] }[] };
+    const names = new Map((main.children ?? []).map((c) => [(c as Reflection & { id: number }).id, c]));
+    const errorClasses = (main.children ?? []).filter((c) => c.kind === 128 && /Error$/.test(c.name)).map((c) => c.name);
+    const filedAsErrors = main.categories.find((c) => c.title === 'Errors')!.children.map((id) => names.get(id)!.name);
+    expect(errorClasses.filter((name) => !filedAsErrors.includes(name))).toEqual([]);
+    expect(errorClasses).toEqual(expect.arrayContaining(['ForecastingError', 'APIError', 'TooManyActiveForecastsError']));
+    const documents = (project as Reflection & { documents?: { name: string }[] }).documents ?? [];
+    expect(documents.map((d) => d.name)).toContain('The forecasting command');
+    expect(documents.filter((d) => d.name.includes('`'))).toEqual([]);
+  });
+
   it('builds without warnings', () => {
     expect(output).not.toMatch(/warning|error/i);
   });
@@ -114,7 +126,8 @@ describe('the API reference', () => {
       const classes = pages().filter((p) => p.startsWith('classes/'));
       expect(classes.filter((p) => /\[INSPECT\]|\bBaseClient\b|\bAPIResource\b/.test(text(p)))).toEqual([]);
       expect(text('hierarchy.html')).not.toMatch(/BaseClient|APIResource/);
-      expect(text('classes/forecasting-sdk.ForecastingClient.html')).toMatch(/Methods delete get off on once patch post put to JSON/);
+      // Members in the order of the source (typedoc's sort: kind, then source order), as users read the class.
+      expect(text('classes/forecasting-sdk.ForecastingClient.html')).toMatch(/Methods on once off get post put patch delete to JSON/);
     });
 
     it('renders each guide as a page, with the README\'s and the guides\' links leading to pages and headings that exist', () => {
