@@ -1,5 +1,15 @@
 /**
  * forecasting-sdk: the typed client of the Forecasting Service.
+ *
+ * @example
+ * ```ts
+ * import { ForecastingClient } from 'forecasting-sdk';
+ *
+ * const client = new ForecastingClient(); // FORECASTING_API_KEY and FORECASTING_BASE_URL from the environment
+ * const question = await client.questions.create({ type: 'binary', title: 'Will it rain in Paris tomorrow?' });
+ * const task = await client.forecasts.createAndWait({ questionId: question.id, runMode: 'light' });
+ * console.log(task.status, task.forecast?.forecastData);
+ * ```
  * @module
  */
 export { ForecastingClient } from './client.js';

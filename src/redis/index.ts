@@ -1,9 +1,21 @@
 /**
- * `forecasting-sdk/redis`: many processes, one key. A coordinator on Redis (the official node-redis
- * client, an optional peer dependency) that every client and webhook receiver of one API key
- * shares: one request budget, one set of active-forecast slots, one model-call budget, exactly-once
- * webhook handling and a fan-out of tasks' final events. This entry loads no `redis` code: it uses the
- * client it is given.
+ * `forecasting-sdk/redis`: many processes, one key. A coordinator on Redis that every client and
+ * webhook receiver of one API key shares: one request budget, one set of active-forecast slots, one
+ * model-call budget, exactly-once webhook handling and a fan-out of tasks' final events. It takes
+ * the client you already hold (node-redis, ioredis; one server, Cluster or Sentinel: both are
+ * optional peer dependencies) and loads no Redis code of its own.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'redis';
+ * import { ForecastingClient } from 'forecasting-sdk';
+ * import { createRedisCoordinator } from 'forecasting-sdk/redis';
+ *
+ * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect();
+ * const coordinator = createRedisCoordinator(redis);
+ * const client = new ForecastingClient({ coordinator }); // every replica: one budget, one set of slots
+ * console.log((await coordinator.stats()).mode); // 'shared'
+ * ```
  * @module
  */
 import { RedisCoordinator } from './coordinator.js';

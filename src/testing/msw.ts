@@ -1,6 +1,20 @@
 /**
  * The mock service inside `fetch`, through msw: no port, no socket. The only module that imports
  * msw (an optional peer dependency); import it from `forecasting-sdk/testing/msw`.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * import { ForecastingClient } from 'forecasting-sdk';
+ * import { createMockService } from 'forecasting-sdk/testing';
+ * import { mockHandlers } from 'forecasting-sdk/testing/msw';
+ *
+ * const service = createMockService();
+ * const baseURL = 'https://forecasting.example/api/v1/external';
+ * setupServer(...mockHandlers(service, { baseURL })).listen({ onUnhandledRequest: 'error' });
+ * const client = new ForecastingClient({ apiKey: service.apiKey, baseURL });
+ * console.log((await client.questions.list()).data); // []
+ * ```
  * @module
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';

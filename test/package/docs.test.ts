@@ -57,6 +57,12 @@ describe('the API reference', () => {
     project = JSON.parse(readFileSync(join(out, 'api.json'), 'utf8')) as Reflection;
   }, 200_000);
 
+  it("opens every entry point's page with an example", () => {
+    const modules = (project.children ?? []).filter((c) => ENTRIES.includes(c.name));
+    expect(modules.map((m) => m.name).sort()).toEqual([...ENTRIES].sort());
+    expect(modules.filter((m) => !m.comment?.blockTags?.some((t) => t.tag === '@example')).map((m) => m.name)).toEqual([]);
+  });
+
   it('files every error class under "Errors", and titles the guides without markdown', () => {
     const main = (project.children ?? []).find((c) => c.name === 'forecasting-sdk') as Reflection & { categories: { title: string; children: number[] }[] };
     const names = new Map((main.children ?? []).map((c) => [(c as Reflection & { id: number }).id, c]));
