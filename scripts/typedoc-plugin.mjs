@@ -8,6 +8,8 @@ import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
 /** The category of a file, by its place in src/. The first match wins. */
 const CATEGORIES = [
   [/\/src\/core\/errors\.ts$/, 'Errors'],
+  // What only a custom coordinator's author writes: apart from the client a user calls.
+  [/\/src\/core\/(event-)?coordination\.ts$/, 'Coordination'],
   [/\/src\/webhooks\//, 'Webhooks'],
   [/\/src\/schemas\/events\.ts$/, 'Webhooks'],
   [/\/src\/testing\//, 'Testing'],

@@ -70,6 +70,11 @@ describe('the API reference', () => {
     const filedAsErrors = main.categories.find((c) => c.title === 'Errors')!.children.map((id) => names.get(id)!.name);
     expect(errorClasses.filter((name) => !filedAsErrors.includes(name))).toEqual([]);
     expect(errorClasses).toEqual(expect.arrayContaining(['ForecastingError', 'APIError', 'TooManyActiveForecastsError']));
+    // A custom coordinator's parts are apart from the client a user calls.
+    const client = main.categories.find((c) => c.title === 'Client')!.children.map((id) => names.get(id)!.name);
+    const coordination = main.categories.find((c) => c.title === 'Coordination')!.children.map((id) => names.get(id)!.name);
+    expect(coordination).toEqual(expect.arrayContaining(['Coordinator', 'SlotHold', 'HoldOptions', 'TaskFinalNotice', 'CoordinatorAttachment', 'WindowEnd']));
+    expect(client.filter((name) => coordination.includes(name))).toEqual([]);
     const documents = (project as Reflection & { documents?: { name: string }[] }).documents ?? [];
     expect(documents.map((d) => d.name)).toContain('The forecasting command');
     expect(documents.filter((d) => d.name.includes('`'))).toEqual([]);
