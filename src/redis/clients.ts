@@ -210,14 +210,27 @@ function nodeRedisPort(kind: RedisClientKind, client: NodeRedisAny, sendCommand:
     onNewPrimary: () => () => undefined,
     subscriber() {
       const connection = client.duplicate();
+      let closed = false;
+      // node-redis's destroy() during connect() has no socket to close yet: the connection completes
+      // afterwards. Checked after each step, so a close() at any moment leaves nothing open.
+      const stopIfClosed = () => {
+        if (!closed) return;
+        connection.destroy();
+        throw new Error('the subscriber was closed');
+      };
       return {
         async subscribe(channel, listener) {
           await connection.connect();
+          stopIfClosed();
           if (sharded && connection.sSubscribe) await connection.sSubscribe(channel, listener);
           else await connection.subscribe(channel, listener);
+          stopIfClosed();
         },
         onError: (listener) => void connection.on('error', listener),
-        close: () => void connection.destroy(),
+        close: () => {
+          closed = true;
+          connection.destroy();
+        },
       };
     },
   };

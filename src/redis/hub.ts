@@ -103,9 +103,13 @@ export class EventHub {
     // A message published before the subscription took hold is lost to this process: once it holds,
     // every waiting hold tries again, so none waits for its timer for a slot freed meanwhile.
     subscriber.subscribe(channel, (text) => this.receive(text)).then(
-      () => this.interrupt(),
       () => {
-        if (this.#subscriber !== subscriber) return;
+        // Closed (or replaced) while subscribing: this connection must not outlive it.
+        if (this.#closed || this.#subscriber !== subscriber) return subscriber.close();
+        this.interrupt();
+      },
+      () => {
+        if (this.#closed || this.#subscriber !== subscriber) return;
         subscriber.close();
         this.#subscriber = undefined;
         this.#retry = setTimeout(() => this.start(channel), RESUBSCRIBE_MS);

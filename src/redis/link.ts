@@ -173,7 +173,8 @@ export class RedisLink {
    * a minute, so waiting calls do not bounce between local and shared limits.
    */
   failed(error: unknown): void {
-    if (this.#mode === 'local') return;
+    // After close(), a command still on its way fails with the connection the app quit: no outage.
+    if (this.#mode === 'local' || this.#closed) return;
     this.#mode = 'local';
     this.#back = backSignal();
     const flapping = Date.now() - this.#backAt < FLAP_MS;

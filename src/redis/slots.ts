@@ -142,6 +142,8 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       signal?.throwIfAborted();
       if (!line.isFirst(id)) continue;
       ctx.hub.start(keys.channel);
+      // A clock stepped back (a wall clock set by hand) restarts the interval rather than stop the checks for that long.
+      if (now < gate.last) gate.last = -Infinity;
       if (reconcile && !gate.running && now - gate.last >= ctx.options.reconcileIntervalMs && (await reconcileTurn(ctx))) {
         // In the background: the hold keeps its turn, its heartbeats and its abort while the service
         // answers; the slots it frees wake the holds they could reach, this one included.

@@ -68,8 +68,8 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     try {
       await ctx.clock().sleep(wait, signal);
     } catch (err) {
-      // Aborted: the reserved place goes back to the others.
-      await giveBack(ctx, key, member);
+      // Aborted: the reserved place goes back to the others, without waiting for a stalled Redis.
+      void giveBack(ctx, key, member);
       throw err;
     }
     at = ctx.clock().now();

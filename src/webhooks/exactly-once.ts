@@ -162,7 +162,7 @@ export interface WebhookCoordinationOptions {
    * Shares the receiver's events with every process on the same coordinator (`createRedisCoordinator`
    * of `forecasting-sdk/redis`): each verified event is published, so waits in any process wake on
    * their task's final event, and the route's handler runs once per event id across all processes
-   * (for the coordinator's `eventRetentionMs`, default 4 hours; a report rewritten after failing
+   * (for the coordinator's `eventRetentionMs`, default 24 hours; a report rewritten after failing
    * comes again under its id with a new `reportStatus`, and runs the handler again).
    *
    * A claim is `running` while the handler runs and `done` once it answered a status the service

@@ -80,8 +80,18 @@ describe('an abort while Redis is stalled', () => {
     // Redis knows the scripts (a first take and start), then holds every command for a second.
     (await coordinator.take('requests'))?.();
     await (await coordinator.hold(1)).release();
+    // A second process's take waits for its reserved place: an abort of it gives the place back, not waiting for Redis.
+    const other = await processOn(redis, clock, { prefix: 'ol-abort-window', requestsPerMinute: 1, commandTimeoutMs: 5_000 });
+    (await other.coordinator.take('requests'))?.();
+    const sleeping = new AbortController();
+    const reserved = other.coordinator.take('requests', sleeping.signal);
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
     const admin = await redis.client();
     await admin.sendCommand(['CLIENT', 'PAUSE', '1000', 'ALL']);
+    const abortedAt = Date.now();
+    sleeping.abort(new Error('caller gave up'));
+    await expect(reserved).rejects.toThrow('caller gave up');
+    expect(Date.now() - abortedAt).toBeLessThan(500);
     for (const call of [(signal: AbortSignal) => coordinator.take('requests', signal), (signal: AbortSignal) => coordinator.hold(1, { signal })]) {
       const controller = new AbortController();
       const started = Date.now();

@@ -1,6 +1,6 @@
 // Clock skew: processes whose clocks are minutes apart share one window and one set of slots, because
 // the scripts count on Redis's own time (a clock that is not `simulated` never scores anything).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ClientClock } from '../../src/core/clock.js';
 import { sleep } from '../../src/core/sleep.js';
 import { processOn, useRedis } from './_setup.js';
@@ -57,4 +57,21 @@ describe('clock skew', () => {
     await held.bind(['task-1']);
     expect((await right.coordinator.stats()).activeTaskIds).toEqual(['task-1']);
   });
+
+  it('checks held tasks against the service again after its wall clock stepped back an hour', async () => {
+    let offset = 0;
+    const stepping: ClientClock = { now: () => Date.now() + offset, sleep };
+    const options = { prefix: 'skew-reconcile', maxActive: 1, reconcileIntervalMs: 1_000 };
+    const [dead, waiter] = await Promise.all([processOn(redis, skewed(0), options), processOn(redis, stepping, options)]);
+    await (await dead.coordinator.hold(1)).bind(['t-dead']);
+    let asked = 0;
+    const controller = new AbortController();
+    const waiting = waiter.coordinator.hold(1, { signal: controller.signal, reconcile: async () => (asked++, []) });
+    await vi.waitFor(() => expect(asked).toBe(1));
+    offset = -3_600_000;
+    // Its next try (a heartbeat, within seconds) checks again: the interval restarts, it does not wait an hour.
+    await vi.waitFor(() => expect(asked).toBe(2), { timeout: 8_000 });
+    controller.abort(new Error('done'));
+    await expect(waiting).rejects.toThrow('done');
+  }, 15_000);
 });
