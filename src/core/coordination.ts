@@ -53,6 +53,14 @@ export interface SlotHold {
   bind(taskIds: readonly string[]): Promise<void>;
   /** Gives every slot back (the start was refused or never sent). Safe to call after `bind`: then a no-op. */
   release(): Promise<void>;
+  /**
+   * The start may have reached the service, but its answer never came (a timeout, a broken
+   * connection, a 5xx, an abort after sending): the slots stay taken for the coordinator's pending
+   * time from now (the Redis one's `pendingHoldTtlMs`), by which time a task it did start shows in the
+   * service's count, then go back. Until `bind`, `release` or this, a coordinator keeps them while
+   * its process lives, however long the start waits for its turn. Optional for a custom coordinator.
+   */
+  abandon?(): Promise<void>;
 }
 
 /**

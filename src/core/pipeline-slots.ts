@@ -105,6 +105,7 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
       received = await attempts(call);
     } catch (err) {
       if (startedNothing(call, err)) await Promise.resolve().then(() => hold.release()).catch(() => undefined);
+      else await Promise.resolve().then(() => hold.abandon?.()).catch(() => undefined);
       throw err;
     }
     let taskIds: readonly string[] = [];

@@ -52,6 +52,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   /** This process's requests sent and not yet ended (member → its window and when it was last counted). */
   readonly #inFlight: InFlight = new Map();
   readonly #touches = new Set<Promise<void>>();
+  readonly #renewals = new Set<() => void>();
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
   readonly #owned = new Set<string>();
   /** Final tasks told while Redis did not answer (task id → notice): settled in Redis once it answers again. */
@@ -229,6 +230,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#link.close();
     this.#hub.close();
     this.#receivers.close();
+    for (const stop of [...this.#renewals]) stop();
     return Promise.resolve();
   }
 
@@ -344,6 +346,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       sawEpoch: (epoch) => this.#sawEpoch(epoch),
       abandon: (holdId, count) => void this.#abandoned.set(holdId, count),
       processId: this.#processId,
+      renewals: this.#renewals,
     };
   }
 }

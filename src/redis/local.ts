@@ -27,10 +27,13 @@ interface Waiter {
   grant: (pending: LocalPending) => void;
 }
 
-/** Slots granted on local limits and not yet bound: they go back at `expiresAt` (on the client's clock) if never bound. @internal */
+/**
+ * Slots granted on local limits and not yet bound: kept while the start goes on, and once it ended
+ * without an answer (abandoned), until `expiresAt` on the client's clock. @internal
+ */
 export interface LocalPending {
   readonly count: number;
-  readonly expiresAt: number;
+  expiresAt: number;
 }
 
 /** @internal */
@@ -55,8 +58,8 @@ export class LocalLimits {
 
   /**
    * Resolves once `count` slots are free for this hold, first come, first served within the process.
-   * The grant is pending until {@link bind}: a start whose answer never came (a 5xx, a timeout) never
-   * binds it, and it goes back after `pendingHoldTtlMs`, as in Redis.
+   * The grant is pending until {@link bind}; a start whose answer never came (a 5xx, a timeout) is
+   * {@link abandon}ed, and its grant goes back `pendingHoldTtlMs` later, as in Redis.
    */
   hold(count: number, signal?: AbortSignal): Promise<LocalPending> {
     count = holdCount(count, this.limits.maxActive);
@@ -78,6 +81,13 @@ export class LocalLimits {
       this.#queue.push(waiter);
       this.#pump();
     });
+  }
+
+  /** A start that ended without an answer: its grant goes back `pendingHoldTtlMs` from now. */
+  abandon(pending: LocalPending): void {
+    if (!this.#pending.has(pending)) return;
+    pending.expiresAt = this.clock().now() + this.limits.pendingHoldTtlMs;
+    this.#pump();
   }
 
   /** Turns a pending grant into the tasks' slots (at most its count); the rest are given back. */
@@ -132,7 +142,7 @@ export class LocalLimits {
       const held = this.held;
       if (held + head.count > this.limits.maxActive && held > 0) return this.#wakeAtExpiry();
       this.#queue.shift();
-      const pending: LocalPending = { count: head.count, expiresAt: this.clock().now() + this.limits.pendingHoldTtlMs };
+      const pending: LocalPending = { count: head.count, expiresAt: Infinity };
       this.#pending.add(pending);
       head.grant(pending);
     }
@@ -142,8 +152,9 @@ export class LocalLimits {
 
   /** While a hold waits, sleeps on the client's clock until the first pending grant expires, then serves the queue again. */
   #wakeAtExpiry(): void {
-    if (this.#expiry !== undefined || this.#pending.size === 0) return;
     const first = Math.min(...[...this.#pending].map((grant) => grant.expiresAt));
+    // Nothing abandoned: no grant goes back by time (bind, release or settle wake the queue).
+    if (this.#expiry !== undefined || !Number.isFinite(first)) return;
     const controller = (this.#expiry = new AbortController());
     this.clock()
       .sleep(Math.max(0, first - this.clock().now()), controller.signal)

@@ -55,8 +55,10 @@ export interface RedisCoordinatorOptions {
    */
   windowMarginMs?: number;
   /**
-   * How long a slot held for a start that is not yet bound to its task survives, should its process
-   * die before the service answers. Default 5 minutes (a start's attempts and their time-outs).
+   * A slot taken for a start not yet bound to its task stays taken while its process lives (renewed
+   * every few seconds, however long the start waits for its turn in the request budget); it goes back
+   * this long after the process stopped renewing it (it died), or after the start ended without an
+   * answer (a timeout, a 5xx: the service may have started the task). Default 5 minutes.
    */
   pendingHoldTtlMs?: number;
   /** Real-time limit on one Redis command: past it, the coordinator turns `local` (the call still answers). Default 2 s. */

@@ -138,6 +138,17 @@ return 0
 `;
 
 /**
+ * Keeps a granted hold's pending slots while its process lives (it calls this every few seconds):
+ * each moves to expire `ttl` from now, if it is still there (not bound, given back or expired).
+ * KEYS: slots. ARGV: now ('' for Redis's time), ttl, hold id, count.
+ */
+export const RENEW = `${FLEET_NOW}
+local at = fleetNow(ARGV[1]) + tonumber(ARGV[2])
+for i = 1, tonumber(ARGV[4]) do redis.call('ZADD', KEYS[1], 'XX', at, 'p:' .. ARGV[3] .. ':' .. i) end
+return 0
+`;
+
+/**
  * Binds a granted hold to its tasks, or gives it back. KEYS: slots. ARGV: hold id, count, then the
  * task ids (none: a release). Removes the hold's pending slots and adds `t:<id>` for each task (at
  * most `count`). Returns how many slots were given back.

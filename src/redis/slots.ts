@@ -10,7 +10,7 @@ import type { EventHub, HubMessage } from './hub.js';
 import { arrayReply, integerReply, stringsReply, type RedisLink } from './link.js';
 import { holdCount, type LocalLimits, type LocalPending } from './local.js';
 import type { ResolvedOptions } from './options.js';
-import { BIND, HOLD, LEAVE, RECONCILE_TURN } from './scripts.js';
+import { BIND, HOLD, LEAVE, RECONCILE_TURN, RENEW } from './scripts.js';
 import { fleetNowArg } from './time.js';
 import type { CoordinatorKeys } from './keys.js';
 import type { WaitingLine } from './line.js';
@@ -66,7 +66,12 @@ export interface SlotContext {
   abandon(holdId: string, count: number): void;
   /** This coordinator's id in the queue's record of live processes. */
   processId: string;
+  /** Stops of the renewals of granted holds not yet bound: `close()` stops them all. */
+  renewals: Set<() => void>;
 }
+
+/** Real ms between two renewals of a granted hold's pending slots: a third of their time to live, 1 s to 1 min. */
+const renewEveryMs = (ttl: number): number => Math.min(60_000, Math.max(1_000, ttl / 3));
 
 /** Most held tasks one reconcile asks the service about (a sample when more are held): a bounded number of list requests. */
 const MAX_RECONCILED = 1_000;
@@ -248,19 +253,39 @@ function sample<T>(items: T[], n: number): T[] {
 
 function sharedHold(ctx: SlotContext, id: string, count: number): SlotHold {
   let done = false;
+  const keys = ctx.keys();
+  const renewOnce = () =>
+    ctx.link.either(async () => void (await ctx.link.eval(RENEW, [keys.slots], [fleetNowArg(ctx.clock()), ctx.options.pendingHoldTtlMs, id, count])), () => undefined);
+  // While the start waits for its turn in the request budget and retries, its slots stay taken: a
+  // pending slot expires only `pendingHoldTtlMs` after its process stopped renewing it (it died), or
+  // after the start ended without an answer (abandon).
+  const timer = setInterval(() => void renewOnce(), renewEveryMs(ctx.options.pendingHoldTtlMs));
+  timer.unref?.();
+  const stopRenewing = () => {
+    clearInterval(timer);
+    ctx.renewals.delete(stopRenewing);
+  };
+  ctx.renewals.add(stopRenewing);
   const finish = async (given: readonly string[]): Promise<void> => {
+    stopRenewing();
     if (done) return;
     done = true;
     // A task named twice (a hostile answer) holds one slot: the other goes back.
     const taskIds = [...new Set(given)].slice(0, count);
     ctx.own(taskIds, false);
-    const keys = ctx.keys();
     await ctx.link.either(async () => {
       const givenBack = integerReply(await ctx.link.eval(BIND, [keys.slots], [id, count, ...taskIds]), 'BIND', 0, count);
       if (givenBack > 0) await publishFreed(ctx, givenBack);
     }, () => undefined);
   };
-  return { count, bind: finish, release: () => finish([]) };
+  const abandon = async (): Promise<void> => {
+    stopRenewing();
+    if (done) return;
+    done = true;
+    // Its time to live counts from now: the service may yet show the task it started.
+    await renewOnce();
+  };
+  return { count, bind: finish, release: () => finish([]), abandon };
 }
 
 function localHold(ctx: SlotContext, pending: LocalPending): SlotHold {
@@ -275,5 +300,10 @@ function localHold(ctx: SlotContext, pending: LocalPending): SlotHold {
     done = true;
     return Promise.resolve();
   };
-  return { count, bind: finish, release: () => finish([]) };
+  const abandon = (): Promise<void> => {
+    if (!done) ctx.local.abandon(pending);
+    done = true;
+    return Promise.resolve();
+  };
+  return { count, bind: finish, release: () => finish([]), abandon };
 }

@@ -44,11 +44,17 @@ describe('local limits (Redis down)', () => {
     await expect(next).resolves.toMatchObject({ count: 1 });
   });
 
-  it('gives back a grant never bound (a start whose answer never came) after pendingHoldTtlMs on the client clock', async () => {
+  it('keeps a grant while its start goes on, and gives it back pendingHoldTtlMs after the start ended without an answer', async () => {
     const local = limits(1);
-    await local.hold(1);
+    const grant = await local.hold(1);
     let granted = false;
     const next = local.hold(1).then(() => (granted = true));
+    // However long the start waits (its turn in the request budget, its retries): no expiry.
+    expect(clock.nextWake()).toBeUndefined();
+    clock.advance(3_600_000);
+    await Promise.resolve();
+    expect(granted).toBe(false);
+    local.abandon(grant);
     expect(clock.nextWake()).toBe(clock.now() + 300_000);
     clock.advance(299_999);
     await Promise.resolve();

@@ -40,8 +40,8 @@ describe('local limits across outages', () => {
     const clock = testClock();
     const { coordinator, client } = await processOn(redis, clock, { prefix: 'ol-pending', maxActive: 1, pendingHoldTtlMs: 60_000, probeIntervalMs: 20 });
     await outage(client);
-    // Neither bound nor released: the service may have started it (a 5xx, a timeout).
-    await coordinator.hold(1);
+    // Answered 500: neither bound nor released, abandoned (the service may have started it), as the client does.
+    await (await coordinator.hold(1)).abandon!();
     const next = coordinator.hold(1);
     expect(await pending(next)).toBe(true);
     clock.advance(59_999);

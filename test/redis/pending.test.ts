@@ -1,0 +1,40 @@
+// A granted slot not yet bound stays taken while its process lives, however long its start waits for
+// the request budget: it expires pendingHoldTtlMs after the process stopped renewing it (died), or
+// after the start ended without an answer (abandon). On real time: the renewal is a real-time timer.
+import { describe, expect, it } from 'vitest';
+import type { ClientClock } from '../../src/core/clock.js';
+import { sleep } from '../../src/core/sleep.js';
+import { processOn, useRedis } from './_setup.js';
+
+const redis = useRedis();
+const real: ClientClock = { now: () => Date.now(), sleep };
+
+/** Whether `promise` is still pending after `ms` of real time. */
+const pendingAfter = async (promise: Promise<unknown>, ms: number): Promise<boolean> =>
+  Promise.race([promise.then(() => false, () => false), sleep(ms).then(() => true)]);
+
+describe('a granted slot not yet bound', () => {
+  it('stays taken past pendingHoldTtlMs while its process lives, and goes back pendingHoldTtlMs after abandon', async () => {
+    const options = { prefix: 'pending-live', maxActive: 1, pendingHoldTtlMs: 2_000 };
+    const [a, b] = await Promise.all([processOn(redis, real, options), processOn(redis, real, options)]);
+    const granted = await a.coordinator.hold(1);
+    const controller = new AbortController();
+    const next = b.coordinator.hold(1, { signal: controller.signal });
+    // Twice the time to live: a's start is still on its way (waiting for the budget, say).
+    expect(await pendingAfter(next, 4_000)).toBe(true);
+    await granted.abandon!();
+    expect(await pendingAfter(next, 1_000)).toBe(true);
+    expect(await pendingAfter(next, 5_000)).toBe(false);
+    await (await next).release();
+  }, 20_000);
+
+  it('goes back pendingHoldTtlMs after its process closed (died) without binding it', async () => {
+    const options = { prefix: 'pending-dead', maxActive: 1, pendingHoldTtlMs: 1_500 };
+    const [a, b] = await Promise.all([processOn(redis, real, options), processOn(redis, real, options)]);
+    await a.coordinator.hold(1);
+    await a.coordinator.close();
+    const next = b.coordinator.hold(1);
+    expect(await pendingAfter(next, 6_000)).toBe(false);
+    await (await next).release();
+  }, 20_000);
+});
