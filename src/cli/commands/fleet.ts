@@ -18,6 +18,8 @@ interface FleetFlags {
   redis?: string;
   prefix?: string;
   userPrefix?: string;
+  cluster?: boolean;
+  sentinel?: string;
   json?: boolean;
 }
 
@@ -103,9 +105,17 @@ export async function status(cmd: Command): Promise<ExitCode> {
   if (flags.prefix === undefined && !apiKey) {
     throw new CliError('the key namespace is unknown: pass --prefix (as given to createRedisCoordinator), or set FORECASTING_API_KEY (the default prefix derives from its hash)');
   }
-  const { createClient } = await loadRedis();
+  if (flags.cluster && flags.sentinel !== undefined) throw new CliError('--cluster and --sentinel exclude each other: --redis is a node of the cluster, or a sentinel');
+  const { createClient, createCluster, createSentinel } = await loadRedis();
   const { createRedisCoordinator } = await import('../../redis/index.js');
-  const redis = createClient({ url: flags.redis, socket: { connectTimeout: TIMEOUT_MS, reconnectStrategy: false } });
+  const socket = { connectTimeout: TIMEOUT_MS, reconnectStrategy: false } as const;
+  const url = new URL(flags.redis);
+  // One node of a cluster is enough to find the rest; a sentinel, to find the primary of --sentinel.
+  const redis = flags.cluster
+    ? createCluster({ rootNodes: [{ url: flags.redis, socket }], defaults: { socket } })
+    : flags.sentinel !== undefined
+      ? createSentinel({ name: flags.sentinel, sentinelRootNodes: [{ host: url.hostname, port: Number(url.port || 26379) }] })
+      : createClient({ url: flags.redis, socket });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -120,10 +130,21 @@ export async function status(cmd: Command): Promise<ExitCode> {
       ...(flags.userPrefix === undefined ? {} : { userPrefix: flags.userPrefix }),
     });
     const stats = await coordinator.stats();
-    const used = await coordinator.used();
-    await coordinator.close();
-    // `local`: Redis stopped answering after the connection; these would be this process's own zeros.
-    if (stats.mode === 'local') throw new CliError('the Redis of --redis did not answer in time', EXIT.api, 'RedisConnectionError');
+    // `local`: Redis stopped answering after the connection, or answered errors (a cluster node that
+    // does not hold the namespace: MOVED); these would be this process's own zeros.
+    const hint = flags.cluster || flags.sentinel !== undefined ? '' : ' (a node of a Redis Cluster needs --cluster; a sentinel, --sentinel <name>)';
+    if (stats.mode === 'local') {
+      await coordinator.close();
+      throw new CliError(`the Redis of --redis did not answer in time, or answered an error${hint}`, EXIT.api, 'RedisConnectionError');
+    }
+    let used: boolean;
+    try {
+      used = await coordinator.used();
+    } catch (err) {
+      throw new CliError(`the Redis of --redis answered an error (${String((err as Error).message ?? err).split(' ')[0]})${hint}`, EXIT.api, 'RedisConnectionError');
+    } finally {
+      await coordinator.close();
+    }
     // No key under the namespace: no fleet has used it on this Redis (a wrong prefix or key, another database), not an idle fleet.
     if (!used) {
       const which = flags.prefix === undefined ? "the namespace of FORECASTING_API_KEY's hash" : `--prefix ${flags.prefix}`;
