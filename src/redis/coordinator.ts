@@ -11,13 +11,14 @@ import { EventHub, type HubMessage } from './hub.js';
 import { coordinatorKeys, type CoordinatorKeys } from './keys.js';
 import { EventClaims } from './claims.js';
 import { redisPort, type RedisClientLike } from './clients.js';
-import { integerReply, RedisLink } from './link.js';
+import { arrayReply, integerReply, RedisLink } from './link.js';
 import { WaitingLine } from './line.js';
 import { LocalLimits } from './local.js';
 import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
+import { CoalescedRead } from './coalesce.js';
 import { ReceiverRecord } from './receivers.js';
 import { reportLongWait } from './long-waits.js';
-import { PUBLISH, SETTLE, STATS, WINDOW_COUNT } from './scripts.js';
+import { HELD, PUBLISH, SETTLE, STATS, WINDOW_COUNT } from './scripts.js';
 import { fleetNowArg } from './time.js';
 import { holdSlots, type SlotContext } from './slots.js';
 import { persistentKeys, sharedStats } from './stats.js';
@@ -53,6 +54,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #inFlight: InFlight = new Map();
   readonly #touches = new Set<Promise<void>>();
   readonly #renewals = new Set<() => void>();
+  readonly #epochRead = new CoalescedRead(() => this.#confirmEpoch());
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
   readonly #owned = new Set<string>();
   /** Final tasks told while Redis did not answer (task id → notice): settled in Redis once it answers again. */
@@ -89,8 +91,11 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#hub = new EventHub(
       port,
       () => this.#clock.now(),
-      (taskIds) => this.#forget(taskIds),
-      (epoch) => void this.#confirmEpoch(epoch),
+      (taskIds) => void this.#heardFinal(taskIds),
+      // A rewrite told on the channel is a hint: Redis's epoch is read, at most once a second.
+      (epoch) => {
+        if (this.#epoch !== epoch) this.#epochRead.trigger();
+      },
       (error) => this.#link.failed(error),
       // A receiver's claim on the channel counts as the record in Redis has it, whoever it names.
       () => this.#receivers.check(),
@@ -231,6 +236,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#hub.close();
     this.#receivers.close();
     for (const stop of [...this.#renewals]) stop();
+    this.#epochRead.close();
     return Promise.resolve();
   }
 
@@ -312,11 +318,23 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     if (before !== undefined && before !== epoch) void this.#writeBack([...this.#owned]);
   }
 
-  /** A `rewrite` told on the channel counts only when Redis holds that epoch: anyone on the prefix can publish. */
-  async #confirmEpoch(epoch: string): Promise<void> {
-    if (this.#epoch === epoch) return;
+  /** Reads the epoch Redis holds (a `rewrite` on the channel is only a hint: anyone on the prefix can publish); a new one means a write-back. */
+  async #confirmEpoch(): Promise<void> {
     const held = await this.#link.either(async () => await this.#link.send(['GET', this.#resolveKeys().epoch]), () => undefined);
-    if (held === epoch) this.#sawEpoch(epoch);
+    if (typeof held === 'string' && held !== this.#epoch) this.#sawEpoch(held);
+  }
+
+  /**
+   * Tasks another process told final on the channel. Anyone on the prefix can publish, so a task of
+   * this process is forgotten only once Redis no longer holds its slot (the scripts that tell free it
+   * first): a forged notice must not keep a running task out of a write-back, or free a local slot.
+   */
+  async #heardFinal(taskIds: readonly string[]): Promise<void> {
+    const mine = taskIds.filter((id) => this.#owned.has(id));
+    if (mine.length === 0) return;
+    const slots = this.#resolveKeys().slots;
+    const held = await this.#link.either(async () => arrayReply(await this.#link.eval(HELD, [slots], mine), 'HELD', mine.length), () => undefined);
+    if (held) this.#forget(mine.filter((_, i) => held[i] === 0));
   }
 
   /** Tasks told final (here or by another process): no longer this process's, in Redis's count or in its local limits. */

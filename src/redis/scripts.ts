@@ -148,6 +148,13 @@ for i = 1, tonumber(ARGV[4]) do redis.call('ZADD', KEYS[1], 'XX', at, 'p:' .. AR
 return 0
 `;
 
+/** Read only. KEYS: slots. ARGV: task ids. Returns, for each, 1 when its slot is held, else 0 (ZMSCORE needs Redis 6.2). */
+export const HELD = `
+local out = {}
+for i = 1, #ARGV do out[i] = redis.call('ZSCORE', KEYS[1], 't:' .. ARGV[i]) and 1 or 0 end
+return out
+`;
+
 /**
  * Binds a granted hold to its tasks, or gives it back. KEYS: slots. ARGV: hold id, count, then the
  * task ids (none: a release). Removes the hold's pending slots and adds `t:<id>` for each task (at

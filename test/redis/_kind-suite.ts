@@ -151,7 +151,7 @@ export function fleetSuite(kind: string, connect: () => Promise<KindClient>): vo
       });
       stop();
       expect(seen[0]).toEqual({ taskId: 't9', status: 'completed' });
-      // The claim counts once the record of receivers is read (at most once a second: RECEIVER_CHECK_MS).
+      // The claim counts once the record of receivers is read (at most once a second: COALESCE_MS).
       await vi.waitFor(() => expect(waiter!.coordinator.receiving()).toBe(true), { timeout: 3_000 });
       expect((await waiter!.coordinator.stats()).receiversSeen).toBe(1);
     });

@@ -132,7 +132,7 @@ describe('event fan-out', () => {
     expect(waiter.coordinator.receiving()).toBe(false);
     // A real receiver's event is in the record: it counts.
     await receiver.coordinator.publish({ id: 'e1', type: 'forecast.completed', taskId: 't1', status: 'completed', final: true });
-    // Read at most once a second (RECEIVER_CHECK_MS): the forged claims' read was just before.
+    // Read at most once a second (COALESCE_MS): the forged claims' read was just before.
     await vi.waitFor(() => expect(waiter.coordinator.receiving()).toBe(true), { timeout: 3_000 });
   });
 
@@ -163,5 +163,29 @@ describe('event fan-out', () => {
     const late = await processOn(redis, clock, { prefix: 'ev-late' });
     late.coordinator.receiving();
     await vi.waitFor(() => expect(late.coordinator.receiving()).toBe(true));
+  });
+
+  it("keeps a running task its own when a forged final notice names it: written back after a flush, its slot still counts", async () => {
+    const clock = testClock();
+    const options = { prefix: 'ev-forged-final', maxActive: 2 };
+    const [a, b, c] = await Promise.all([processOn(redis, clock, options), processOn(redis, clock, options), processOn(redis, clock, options)]);
+    await (await a.coordinator.hold(1)).bind(['t1']);
+    const admin = await redis.client();
+    await vi.waitFor(async () => expect(await admin.pubSubNumSub('{ev-forged-final}:events')).toEqual({ '{ev-forged-final}:events': 1 }));
+    await admin.publish('{ev-forged-final}:events', JSON.stringify({ notices: [{ taskId: 't1' }], freed: 0, receiver: false }));
+    for (let i = 0; i < 5; i++) await admin.ping();
+    await admin.flushAll();
+    // Another start finds Redis emptied: every process writes its running tasks back, t1 included.
+    await (await b.coordinator.hold(1)).bind(['t2']);
+    await vi.waitFor(async () => expect((await c.coordinator.stats()).activeTaskIds.sort()).toEqual(['t1', 't2']));
+    const controller = new AbortController();
+    const third = c.coordinator.hold(1, { signal: controller.signal });
+    for (let i = 0; i < 5; i++) await admin.ping();
+    let granted = false;
+    void third.then(() => (granted = true), () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(granted).toBe(false);
+    controller.abort(new Error('done'));
+    await expect(third).rejects.toThrow('done');
   });
 });

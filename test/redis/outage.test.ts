@@ -83,7 +83,11 @@ describe('Redis down', () => {
     await (await starter.coordinator.hold(3)).bind(['t1', 't2', 't3']);
     const admin = await redis.client();
     await vi.waitFor(async () => expect(await admin.pubSubNumSub('{back-heard}:events')).toEqual({ '{back-heard}:events': 1 }));
+    const sent = vi.spyOn(starter.client, 'sendCommand');
     await reader.coordinator.settle([{ taskId: 't1' }, { taskId: 't2' }]);
+    // The starter checks the notice against Redis (their slots gone) before it forgets the tasks.
+    await vi.waitFor(() => expect(sent.mock.calls.some(([args]) => args[0] === 'EVALSHA' || args[0] === 'EVAL')).toBe(true));
+    await starter.client.ping();
     await redis.stop();
     await vi.waitFor(() => expect(starter.client.isReady).toBe(false));
     await starter.coordinator.take('requests');
@@ -234,6 +238,21 @@ describe('Redis down', () => {
     await vi.waitFor(() => expect(sent.mock.calls.some(([args]) => args[0] === 'GET')).toBe(true));
     expect(sent.mock.calls.some(([args]) => args[0] === 'ZADD')).toBe(false);
     expect((await coordinator.stats()).activeSlots).toBe(0);
+  });
+
+  it('reads the epoch at most once a second however many rewrites are told on the channel (a flood of forged ones costs little)', async () => {
+    const clock = testClock();
+    const { coordinator, client } = await processOn(redis, clock, { prefix: 'forged-flood', maxActive: 5 });
+    await (await coordinator.hold(1)).bind(['t1']);
+    const admin = await redis.client();
+    await vi.waitFor(async () => expect(await admin.pubSubNumSub('{forged-flood}:events')).toEqual({ '{forged-flood}:events': 1 }));
+    const sent = vi.spyOn(client, 'sendCommand');
+    const started = Date.now();
+    for (let i = 0; i < 300; i++) await admin.publish('{forged-flood}:events', JSON.stringify({ notices: [], freed: 0, receiver: false, rewrite: `forged-${i}` }));
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const seconds = (Date.now() - started) / 1_000;
+    expect(sent.mock.calls.filter(([args]) => args[0] === 'GET').length).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+    expect(sent.mock.calls.some(([args]) => args[0] === 'ZADD')).toBe(false);
   });
 
   it('turns local when a command gets no answer within commandTimeoutMs', async () => {
