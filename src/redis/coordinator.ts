@@ -53,6 +53,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   /** This process's requests sent and not yet ended (member → its window and when it was last counted). */
   readonly #inFlight: InFlight = new Map();
   readonly #touches = new Set<Promise<void>>();
+  readonly #refresh: { timer: ReturnType<typeof setInterval> | undefined } = { timer: undefined };
   readonly #renewals = new Set<() => void>();
   readonly #epochRead = new CoalescedRead(() => this.#confirmEpoch());
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
@@ -126,7 +127,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   take(window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
-    const context = { link: this.#link, local: this.#local, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys(), inFlight: this.#inFlight, touches: this.#touches };
+    const context = { link: this.#link, local: this.#local, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys(), inFlight: this.#inFlight, touches: this.#touches, refresh: this.#refresh };
     return reportLongWait(this.#clock, this.#info, window, () => takeWindow(context, window, signal));
   }
 
@@ -237,6 +238,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#receivers.close();
     for (const stop of [...this.#renewals]) stop();
     this.#epochRead.close();
+    clearInterval(this.#refresh.timer);
+    this.#refresh.timer = undefined;
     return Promise.resolve();
   }
 

@@ -253,11 +253,13 @@ return 1
 `;
 
 /**
- * Moves a request's entry in a window to now (it left, or its attempt ended, later than it was
- * counted). KEYS: the window. ARGV: now ('' for Redis's time), member. Only an entry still there moves.
+ * Moves a request's entry in a window to now (it left, is still in flight, or its attempt ended later
+ * than it was counted). KEYS: the window. ARGV: now ('' for Redis's time), member. An entry that
+ * left the window meanwhile is counted again: the service counts the request when it arrives, at
+ * the end of its attempt at the latest.
  */
 export const TOUCH = `${FLEET_NOW}
-redis.call('ZADD', KEYS[1], 'XX', fleetNow(ARGV[1]), ARGV[2])
+redis.call('ZADD', KEYS[1], fleetNow(ARGV[1]), ARGV[2])
 return 0
 `;
 

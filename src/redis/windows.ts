@@ -35,6 +35,33 @@ export interface WindowContext {
   inFlight: InFlight;
   /** This process's moves of ended requests still on their way: its next take waits for them, so it counts them where they moved. */
   touches: Set<Promise<void>>;
+  /** The timer that keeps this process's requests in flight counted while it takes nothing else. */
+  refresh: { timer: ReturnType<typeof setInterval> | undefined };
+}
+
+/** Real ms between two moves of this process's requests in flight to now, when it takes nothing else: a third of a window. */
+const REFRESH_MS = WINDOW_MS / 3;
+
+/**
+ * Keeps this process's requests in flight counted however long they take, even when it takes no
+ * other place meanwhile (a take moves them too): every {@link REFRESH_MS} of real time, those counted
+ * a third of a window ago move to now. Stops once none is in flight.
+ */
+function keepCounted(ctx: WindowContext): void {
+  if (ctx.refresh.timer !== undefined) return;
+  const timer = (ctx.refresh.timer = setInterval(() => {
+    if (ctx.inFlight.size === 0) {
+      clearInterval(timer);
+      ctx.refresh.timer = undefined;
+      return;
+    }
+    for (const key of new Set([...ctx.inFlight.values()].map((flight) => flight.key))) {
+      for (const member of stillInFlight(ctx, key, ctx.clock().now())) {
+        void ctx.link.either(async () => void (await ctx.link.eval(TOUCH, [key], [fleetNowArg(ctx.clock()), member])), () => undefined);
+      }
+    }
+  }, REFRESH_MS));
+  timer.unref?.();
 }
 
 /** Takes a place in `window`: shared while Redis answers, the process's own while it does not. @internal */
@@ -85,8 +112,9 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     await ctx.link.either(async () => void (await ctx.link.eval(TOUCH, [key], [fleetNowArg(ctx.clock()), member])), () => undefined);
   };
   await moveLate();
-  // Until it ends, this process's next takes keep the entry counted (an attempt may outlast a minute).
+  // Until it ends, this process keeps the entry counted (an attempt may outlast a minute).
   ctx.inFlight.set(member, flight);
+  keepCounted(ctx);
   return () => {
     ctx.inFlight.delete(member);
     const touch = moveLate().finally(() => ctx.touches.delete(touch));
