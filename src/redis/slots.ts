@@ -149,7 +149,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       ctx.hub.start(keys.channel);
       // A clock stepped back (a wall clock set by hand) restarts the interval rather than stop the checks for that long.
       if (now < gate.last) gate.last = -Infinity;
-      if (reconcile && !gate.running && now - gate.last >= ctx.options.reconcileIntervalMs && (await reconcileTurn(ctx))) {
+      if (reconcile && !gate.running && now - gate.last >= ctx.options.reconcileIntervalMs && (await reconcileTurn(ctx, signal))) {
         // In the background: the hold keeps its turn, its heartbeats and its abort while the service
         // answers; the slots it frees wake the holds they could reach, this one included.
         gate.last = now;
@@ -211,10 +211,11 @@ async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, r
 }
 
 /** Whether this process checks held tasks this interval: one process of the fleet does (a key set NX). */
-async function reconcileTurn(ctx: SlotContext): Promise<boolean> {
+async function reconcileTurn(ctx: SlotContext, signal: AbortSignal | undefined): Promise<boolean> {
   return ctx.link.either(
-    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled], [fleetNowArg(ctx.clock()), ctx.options.reconcileIntervalMs]), 'RECONCILE_TURN', 0, 1) === 1,
+    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled], [fleetNowArg(ctx.clock()), ctx.options.reconcileIntervalMs], signal), 'RECONCILE_TURN', 0, 1) === 1,
     () => false,
+    signal,
   );
 }
 

@@ -74,7 +74,8 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
   // A place reserved for later is taken again when it comes due: the entries it waited for may
   // have moved later meanwhile (answers that came late). Each waiter wakes at its own time: no herd.
   let at = ctx.clock().now();
-  if (ctx.touches.size > 0) await Promise.all(ctx.touches);
+  // Waited for, but never past an abort: a stalled Redis holds the touches up to commandTimeoutMs.
+  if (ctx.touches.size > 0) await abortable(Promise.all(ctx.touches), signal);
   for (let check = 0; check < MAX_TAKE_CHECKS; check++) {
     const late = stillInFlight(ctx, key, at);
     // A wait is at most the window's length in entries ahead (each a minute and a margin later): any other reply is no wait.
@@ -120,6 +121,17 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     const touch = moveLate().finally(() => ctx.touches.delete(touch));
     ctx.touches.add(touch);
   };
+}
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Removes a take's entry (an aborted take): its place goes back to the others. */
