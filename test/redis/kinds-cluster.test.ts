@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { failoverSuite, fleetSuite } from './_kind-suite.js';
 import { clustered } from './_kinds.js';
 import { startCluster, type TestCluster } from './_topologies.js';
+import { fleetStatusOnCluster } from '../cli/_fleet-status.js';
 
 let cluster: TestCluster | undefined;
 beforeAll(async () => void (cluster = await startCluster()), 60_000);
@@ -13,6 +14,7 @@ const port = () => cluster!.ports[next++ % cluster!.ports.length]!;
 
 fleetSuite('node-redis-cluster', () => clustered['node-redis-cluster'](port()));
 fleetSuite('ioredis-cluster', () => clustered['ioredis-cluster'](port()));
+fleetStatusOnCluster(() => cluster!);
 
 // Last: it kills a master. One fleet of both clients, as a team migrating from one to the other runs.
 failoverSuite(

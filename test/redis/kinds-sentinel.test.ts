@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { failoverSuite, fleetSuite } from './_kind-suite.js';
 import { sentinelled } from './_kinds.js';
 import { startSentinel, type TestSentinel } from './_topologies.js';
+import { fleetStatusOnSentinel } from '../cli/_fleet-status.js';
 
 let set: TestSentinel | undefined;
 beforeAll(async () => void (set = await startSentinel()), 60_000);
@@ -10,6 +11,7 @@ afterAll(async () => set?.close());
 
 fleetSuite('node-redis-sentinel', () => sentinelled['node-redis-sentinel'](set!.name, set!.sentinelPorts));
 fleetSuite('ioredis', () => sentinelled.ioredis(set!.name, set!.sentinelPorts));
+fleetStatusOnSentinel(() => set!);
 
 // Last: it kills the primary. One fleet of both clients.
 failoverSuite(
