@@ -53,7 +53,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   /** This process's requests sent and not yet ended (member → its window and when it was last counted). */
   readonly #inFlight: InFlight = new Map();
   readonly #touches = new Set<Promise<void>>();
-  readonly #refresh: { timer: ReturnType<typeof setInterval> | undefined } = { timer: undefined };
+  readonly #refresh: { stop: (() => void) | undefined } = { stop: undefined };
   readonly #renewals = new Set<() => void>();
   readonly #epochRead = new CoalescedRead(() => this.#confirmEpoch());
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
@@ -238,8 +238,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#receivers.close();
     for (const stop of [...this.#renewals]) stop();
     this.#epochRead.close();
-    clearInterval(this.#refresh.timer);
-    this.#refresh.timer = undefined;
+    this.#refresh.stop?.();
+    this.#refresh.stop = undefined;
     return Promise.resolve();
   }
 

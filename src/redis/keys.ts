@@ -35,6 +35,8 @@ export interface CoordinatorKeys {
   channel: string;
   /** When a process of the fleet last checked held tasks against the service (one a `reconcileIntervalMs`). */
   reconciled: string;
+  /** How long the fleet waits between two such checks now: the interval, longer after checks that freed nothing. */
+  reconcileGap: string;
   /** A random id set when the keys are first written: a new one means Redis lost its data (a restart, a flush). */
   epoch: string;
   /** A claimed event id: a string set with NX and a time to live. */
@@ -59,6 +61,7 @@ export function coordinatorKeys(prefix: string, userPrefix = prefix): Coordinato
     counters: `${tag}:counters`,
     channel: `${tag}:events`,
     reconciled: `${tag}:reconciled`,
+    reconcileGap: `${tag}:reconcileGap`,
     epoch: `${tag}:epoch`,
     event: (eventId) => `${tag}:event:${eventId}`,
   };

@@ -45,7 +45,12 @@ export interface RedisCoordinatorOptions {
   eventRetentionMs?: number;
   /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
   receiverTtlMs?: number;
-  /** At most one check of held slots against the service per this many ms, by one process of the fleet. Default 30 s. */
+  /**
+   * At most one check of held slots against the service per this many ms, by one process of the
+   * fleet, while starts wait for a slot. Checks that find no ended task double the gap to the next
+   * (up to 8 times this: the events and reads that free slots are working); one that does brings it
+   * back to this. Default 30 s.
+   */
   reconcileIntervalMs?: number;
   /**
    * How long a request still counts after its minute, in ms: the slack for the way to the service (a
@@ -56,7 +61,8 @@ export interface RedisCoordinatorOptions {
   windowMarginMs?: number;
   /**
    * A slot taken for a start not yet bound to its task stays taken while its process lives (renewed
-   * every few seconds, however long the start waits for its turn in the request budget); it goes back
+   * every third of this, at most a minute apart, on the client's clock), however long the start
+   * waits for its turn in the request budget; it goes back
    * this long after the process stopped renewing it (it died), or after the start ended without an
    * answer (a timeout, a 5xx: the service may have started the task). Default 5 minutes.
    */

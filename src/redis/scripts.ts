@@ -240,16 +240,33 @@ return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
 `;
 
 /**
- * Whether the caller checks held tasks this interval: one process of the fleet a turn. KEYS:
- * reconciled (the time of the last turn). ARGV: now ('' for Redis's time), interval. Returns 1 and
- * records `now` when the last turn is an interval old, else 0.
+ * Whether the caller checks held tasks now: one process of the fleet a turn. KEYS: reconciled (the
+ * time of the last turn), reconcileGap (the gap between turns now, see {@link RECONCILED}). ARGV: now
+ * ('' for Redis's time), interval. Returns 1 and records `now` when the last turn is a gap (at least
+ * the interval) old, else 0.
  */
 export const RECONCILE_TURN = `${FLEET_NOW}
 local now = fleetNow(ARGV[1])
-local last = tonumber(redis.call('GET', KEYS[1]) or '-1e18')
-if now - last < tonumber(ARGV[2]) then return 0 end
+local last = tonumber(redis.call('GET', KEYS[1]) or '-1e18') or -1e18
+local gap = math.max(tonumber(redis.call('GET', KEYS[2]) or '0') or 0, tonumber(ARGV[2]))
+if now - last < gap then return 0 end
 redis.call('SET', KEYS[1], now)
 return 1
+`;
+
+/**
+ * What a check of held tasks found, for the fleet's next turn. KEYS: reconcileGap. ARGV: 1 when it
+ * found ended tasks (else 0), the interval, the most times the interval a gap grows to. A check that
+ * freed slots brings the gap back to the interval; one that freed nothing doubles it (the slots are
+ * settled by events and reads: a check is the safety net for one that never came). Returns the gap.
+ */
+export const RECONCILED = `
+local base = tonumber(ARGV[2])
+local most = base * tonumber(ARGV[3])
+local gap = base
+if ARGV[1] ~= '1' then gap = math.min(math.max(tonumber(redis.call('GET', KEYS[1]) or '0') or 0, base) * 2, most) end
+redis.call('SET', KEYS[1], gap, 'PX', math.max(most * 2, 60000))
+return gap
 `;
 
 /**

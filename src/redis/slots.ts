@@ -6,11 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientClock } from '../core/clock.js';
 import type { HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
+import { every } from './every.js';
 import type { EventHub, HubMessage } from './hub.js';
 import { arrayReply, integerReply, stringsReply, type RedisLink } from './link.js';
 import { holdCount, type LocalLimits, type LocalPending } from './local.js';
 import type { ResolvedOptions } from './options.js';
-import { BIND, HOLD, LEAVE, RECONCILE_TURN, RENEW } from './scripts.js';
+import { BIND, HOLD, LEAVE, RECONCILE_TURN, RECONCILED, RENEW } from './scripts.js';
 import { fleetNowArg } from './time.js';
 import type { CoordinatorKeys } from './keys.js';
 import type { WaitingLine } from './line.js';
@@ -70,11 +71,17 @@ export interface SlotContext {
   renewals: Set<() => void>;
 }
 
-/** Real ms between two renewals of a granted hold's pending slots: a third of their time to live, 1 s to 1 min. */
+/** Ms (the client's clock, as their expiry) between two renewals of a granted hold's pending slots: a third of their time to live, 1 s to 1 min. */
 const renewEveryMs = (ttl: number): number => Math.min(60_000, Math.max(1_000, ttl / 3));
 
 /** Most held tasks one reconcile asks the service about (a sample when more are held): a bounded number of list requests. */
 const MAX_RECONCILED = 1_000;
+/**
+ * The most times `reconcileIntervalMs` the fleet's gap between two checks grows to while checks find
+ * nothing ended (4 minutes by default): with the events and reads that settle slots working, a check
+ * is a list request spent on the rare lost one.
+ */
+export const RECONCILE_BACKOFF = 8;
 
 /** Tells every process that `slots` slots may be free: the waiting holds they could reach try again. */
 async function publishFreed(ctx: SlotContext, slots: number): Promise<void> {
@@ -213,7 +220,7 @@ async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, r
 /** Whether this process checks held tasks this interval: one process of the fleet does (a key set NX). */
 async function reconcileTurn(ctx: SlotContext, signal: AbortSignal | undefined): Promise<boolean> {
   return ctx.link.either(
-    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled], [fleetNowArg(ctx.clock()), ctx.options.reconcileIntervalMs], signal), 'RECONCILE_TURN', 0, 1) === 1,
+    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled, ctx.keys().reconcileGap], [fleetNowArg(ctx.clock()), ctx.options.reconcileIntervalMs], signal), 'RECONCILE_TURN', 0, 1) === 1,
     () => false,
     signal,
   );
@@ -221,8 +228,9 @@ async function reconcileTurn(ctx: SlotContext, signal: AbortSignal | undefined):
 
 /**
  * Asks the client which held tasks are final (at most {@link MAX_RECONCILED}, a random sample when
- * more are held, so every held task is checked in time) and settles those. Never rejects: a service
- * that does not answer leaves the slots for the next turn.
+ * more are held, so every held task is checked in time) and settles those; tells the fleet what it
+ * found, which sets the gap to the next check (see {@link RECONCILE_BACKOFF}). Never rejects: a
+ * service that does not answer leaves the slots for the next turn.
  */
 async function reconcileHeld(ctx: SlotContext, reconcile: NonNullable<HoldOptions['reconcile']>): Promise<void> {
   let held: string[];
@@ -233,13 +241,19 @@ async function reconcileHeld(ctx: SlotContext, reconcile: NonNullable<HoldOption
     ctx.link.failed(error);
     return;
   }
-  if (held.length === 0) return;
-  try {
-    const final = await reconcile(held);
-    if (final.length > 0) await ctx.settle(final.map((taskId) => ({ taskId })));
-  } catch {
-    // The service did not answer: the next turn asks again.
+  let found = false;
+  if (held.length > 0) {
+    try {
+      const final = await reconcile(held);
+      found = final.length > 0;
+      if (found) await ctx.settle(final.map((taskId) => ({ taskId })));
+    } catch {
+      // The service did not answer: the next turn asks again, as soon.
+      return;
+    }
   }
+  const gapKey = ctx.keys().reconcileGap;
+  await ctx.link.either(async () => void (await ctx.link.eval(RECONCILED, [gapKey], [found ? 1 : 0, ctx.options.reconcileIntervalMs, RECONCILE_BACKOFF])), () => undefined);
 }
 
 /** `n` items of `items` picked at random (all of them, in order, when there are no more). */
@@ -260,10 +274,9 @@ function sharedHold(ctx: SlotContext, id: string, count: number): SlotHold {
   // While the start waits for its turn in the request budget and retries, its slots stay taken: a
   // pending slot expires only `pendingHoldTtlMs` after its process stopped renewing it (it died), or
   // after the start ended without an answer (abandon).
-  const timer = setInterval(() => void renewOnce(), renewEveryMs(ctx.options.pendingHoldTtlMs));
-  timer.unref?.();
+  const stopTimer = every(ctx.clock(), renewEveryMs(ctx.options.pendingHoldTtlMs), () => void renewOnce());
   const stopRenewing = () => {
-    clearInterval(timer);
+    stopTimer();
     ctx.renewals.delete(stopRenewing);
   };
   ctx.renewals.add(stopRenewing);

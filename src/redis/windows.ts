@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientClock } from '../core/clock.js';
 import type { CoordinatedWindow, WindowEnd } from '../core/coordination.js';
+import { every } from './every.js';
 import type { CoordinatorKeys } from './keys.js';
 import { integerReply, type RedisLink } from './link.js';
 import type { LocalLimits } from './local.js';
@@ -35,24 +36,24 @@ export interface WindowContext {
   inFlight: InFlight;
   /** This process's moves of ended requests still on their way: its next take waits for them, so it counts them where they moved. */
   touches: Set<Promise<void>>;
-  /** The timer that keeps this process's requests in flight counted while it takes nothing else. */
-  refresh: { timer: ReturnType<typeof setInterval> | undefined };
+  /** Stops the timer that keeps this process's requests in flight counted while it takes nothing else. */
+  refresh: { stop: (() => void) | undefined };
 }
 
-/** Real ms between two moves of this process's requests in flight to now, when it takes nothing else: a third of a window. */
+/** Ms (the client's clock, as the window) between two moves of this process's requests in flight to now, when it takes nothing else: a third of a window. */
 const REFRESH_MS = WINDOW_MS / 3;
 
 /**
  * Keeps this process's requests in flight counted however long they take, even when it takes no
- * other place meanwhile (a take moves them too): every {@link REFRESH_MS} of real time, those counted
+ * other place meanwhile (a take moves them too): every {@link REFRESH_MS} of the client's clock (the window's own), those counted
  * a third of a window ago move to now. Stops once none is in flight.
  */
 function keepCounted(ctx: WindowContext): void {
-  if (ctx.refresh.timer !== undefined) return;
-  const timer = (ctx.refresh.timer = setInterval(() => {
+  if (ctx.refresh.stop !== undefined) return;
+  const stop = (ctx.refresh.stop = every(ctx.clock(), REFRESH_MS, () => {
     if (ctx.inFlight.size === 0) {
-      clearInterval(timer);
-      ctx.refresh.timer = undefined;
+      stop();
+      ctx.refresh.stop = undefined;
       return;
     }
     for (const key of new Set([...ctx.inFlight.values()].map((flight) => flight.key))) {
@@ -60,8 +61,7 @@ function keepCounted(ctx: WindowContext): void {
         void ctx.link.either(async () => void (await ctx.link.eval(TOUCH, [key], [fleetNowArg(ctx.clock()), member])), () => undefined);
       }
     }
-  }, REFRESH_MS));
-  timer.unref?.();
+  }));
 }
 
 /** Takes a place in `window`: shared while Redis answers, the process's own while it does not. @internal */

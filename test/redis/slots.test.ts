@@ -227,6 +227,37 @@ describe('slots of a process that died', () => {
     expect((await alive!.coordinator.stats()).activeTaskIds).toEqual(['t1']);
   });
 
+  it('checks less often while checks find nothing ended (doubling, up to RECONCILE_BACKOFF times the interval), and at the interval again once one does', async () => {
+    const clock = testClock();
+    const [dead, alive] = await fleet(clock, 2, 2, { reconcileIntervalMs: 60_000 });
+    await (await dead!.coordinator.hold(2)).bind(['t1', 't2']);
+    const askedAt: number[] = [];
+    let finals: string[] = [];
+    const waiting = alive!.coordinator.hold(1, { reconcile: async () => (askedAt.push(clock.now()), finals) });
+    const start = clock.now();
+    await vi.waitFor(() => expect(askedAt).toHaveLength(1));
+    // The waiting hold tries every RETRY_MS: a check is due at each try once the fleet's gap has passed.
+    const tryUntil = async (to: number) => {
+      while (clock.now() < to) {
+        await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+        clock.advance(RETRY_MS);
+      }
+      await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    };
+    await tryUntil(start + 8 * 60_000);
+    // Gaps of 2, 4 and then 8 minutes (the most) after checks that freed nothing.
+    expect(askedAt.map((at) => at - start)).toEqual([0, 120_000, 360_000]);
+    await tryUntil(start + 16 * 60_000);
+    expect(askedAt.map((at) => at - start)).toEqual([0, 120_000, 360_000, 840_000]);
+    finals = ['t2'];
+    const hold = await runClockUntil(clock, waiting);
+    expect(askedAt).toHaveLength(5);
+    await hold.release();
+    // A check that freed a slot brings the gap back to the interval.
+    const gap = await (await redis.client()).get(`{slots-${n}}:reconcileGap`);
+    expect(gap).toBe('60000');
+  });
+
   it('ends a hold aborted while its check of held tasks hangs on the service', async () => {
     const clock = testClock();
     const [dead, alive] = await fleet(clock, 2, 1);

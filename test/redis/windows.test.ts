@@ -137,24 +137,18 @@ describe('shared windows', () => {
 
 describe('a request in flight in a process that takes nothing else', () => {
   it('stays counted past its minute: the process moves it to now every third of a window, and the end counts it again', async () => {
-    // The process's timer is real time (20 s): faked here, the window on the test's manual clock.
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    try {
-      const clock = testClock();
-      const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'win-idle', requestsPerMinute: 2 }), processOn(redis, clock, { prefix: 'win-idle', requestsPerMinute: 2 })]);
-      const ended = (await a.coordinator.take('requests')) as () => void;
-      clock.advance(61_000);
-      vi.advanceTimersByTime(20_000);
-      const counted = async () => (await b.coordinator.stats()).requestsInWindow;
-      for (let i = 0; i < 50 && (await counted()) !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(await counted()).toBe(1);
-      // The attempt ends two minutes later: it counts from then, even had it left the window.
-      clock.advance(120_000);
-      ended();
-      for (let i = 0; i < 50 && (await counted()) !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(await counted()).toBe(1);
-    } finally {
-      vi.useRealTimers();
-    }
+    // The process moves it on the client's clock (the window's own): here the test's manual clock.
+    const clock = testClock();
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'win-idle', requestsPerMinute: 2 }), processOn(redis, clock, { prefix: 'win-idle', requestsPerMinute: 2 })]);
+    const ended = (await a.coordinator.take('requests')) as () => void;
+    clock.advance(61_000);
+    const counted = async () => (await b.coordinator.stats()).requestsInWindow;
+    for (let i = 0; i < 50 && (await counted()) !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await counted()).toBe(1);
+    // The attempt ends two minutes later: it counts from then, even had it left the window.
+    clock.advance(120_000);
+    ended();
+    for (let i = 0; i < 50 && (await counted()) !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await counted()).toBe(1);
   });
 });
