@@ -1,9 +1,41 @@
 // A typedoc plugin for the API reference: every export is filed under a category by where it is
-// defined (client, resources, errors, webhooks, testing); each module is named by the import path
+// defined (client, each resource by its client path, errors, webhooks, testing); each module is named by the import path
 // users write (`forecasting-sdk/webhooks`); types are shown the way users write them (an interface
 // built from a zod schema does not show the schema as its base, nor its fields as inherited from
 // it); internal base classes stay out of hierarchies; and each guide is titled by its heading.
 import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
+
+/**
+ * The resources by the path users call them on, as the client's properties (`client.questions`,
+ * with its sub-resources such as `client.questions.files`): each group's file of resources and of
+ * schemas (its params and records) is filed under its path, so a method, its params and what it
+ * answers are found together; typedoc.json's `categoryOrder` lists them in the client's order.
+ */
+const GROUP_PATHS = {
+  questions: 'client.questions',
+  'question-fields': 'client.questions',
+  context: 'client.questions',
+  sharing: 'client.questions',
+  tags: 'client.tags',
+  forecasts: 'client.forecasts',
+  'forecast-batches': 'client.forecasts',
+  chat: 'client.forecasts',
+  'run-many': 'client.forecasts',
+  schedules: 'client.schedules, client.watches',
+  credits: 'client.credits',
+  account: 'client.credits',
+  webhooks: 'client.webhooks',
+  decisions: 'client.decisions',
+  presets: 'client.presets',
+  templates: 'client.questionTemplates',
+  connections: 'client.connections',
+};
+
+/** The category of a resource's or a schema's file: its client path, else the records every group shares. */
+function resourceCategory(file) {
+  const group = /\/src\/(?:resources|schemas)\/(?:records\/)?([a-z-]+)(?:\.ts$|\/)/.exec(file)?.[1];
+  return GROUP_PATHS[group] ?? 'Shared records';
+}
 
 /** The category of a file, by its place in src/. The first match wins. */
 const CATEGORIES = [
@@ -13,7 +45,7 @@ const CATEGORIES = [
   [/\/src\/webhooks\//, 'Webhooks'],
   [/\/src\/schemas\/events\.ts$/, 'Webhooks'],
   [/\/src\/testing\//, 'Testing'],
-  [/\/src\/(resources|schemas)\//, 'Resources'],
+  [/\/src\/(resources|schemas)\//, resourceCategory],
   [/\/src\//, 'Client'],
 ];
 
@@ -32,7 +64,8 @@ export function load(app) {
     const file = context.getSymbolFromReflection(reflection)?.declarations?.[0]?.getSourceFile().fileName ?? '';
     // Every error class in one group, wherever it is defined (the base, the API's, the waits', the webhooks').
     const isErrorClass = reflection.kindOf(ReflectionKind.Class) && /Error$/.test(reflection.name);
-    const category = isErrorClass ? 'Errors' : CATEGORIES.find(([pattern]) => pattern.test(file))?.[1];
+    const rule = CATEGORIES.find(([pattern]) => pattern.test(file))?.[1];
+    const category = isErrorClass ? 'Errors' : typeof rule === 'function' ? rule(file) : rule;
     if (!category) return;
     reflection.comment ??= new Comment();
     if (!reflection.comment.blockTags.some((t) => t.tag === '@category')) {
@@ -41,6 +74,12 @@ export function load(app) {
   });
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
     for (const reflection of Object.values(context.project.reflections)) {
+      // What an error class inherits from JavaScript's `Error` (`captureStackTrace`, …) is no part of
+      // this package: a browser hides external members, which left an empty "Methods" heading.
+      if (reflection.flags.isExternal && reflection.parent?.kindOf(ReflectionKind.Class) && /Error$/.test(reflection.parent.name)) {
+        context.project.removeReflection(reflection);
+        continue;
+      }
       // A schema shares its name with its type (`const Question = …; interface Question …`): the schemas are
       // internal, so only the type is documented.
       if (reflection.kindOf(ReflectionKind.TypeAlias | ReflectionKind.Variable) && isZodSchema(reflection.type)) {
@@ -71,6 +110,9 @@ export function load(app) {
           if (reflection[key] && !reflection[key].reflection) delete reflection[key];
         }
       }
+      // The index page is titled with the package's name already: the README's own title would repeat it.
+      const readme = context.project.readme;
+      if (readme?.[0]?.kind === 'text') readme[0] = { ...readme[0], text: readme[0].text.replace(new RegExp(`^#\\s+${PACKAGE}\\s*\\n`), '') };
       for (const document of context.project.documents ?? []) {
         // A guide's title is its first heading ("Getting started"), not its file name.
         const heading = /^#\s+(.+)$/m.exec(document.content.map((part) => part.text).join(''));
@@ -79,6 +121,38 @@ export function load(app) {
     },
     -100,
   );
+  errorsByHierarchy(app);
+}
+
+/** @param {import('typedoc').Application} app */
+function errorsByHierarchy(app) {
+  // After typedoc files the categories (at -200): the errors in the order of their hierarchy.
+  app.converter.on(
+    Converter.EVENT_RESOLVE_END,
+    (context) => {
+      for (const module of [context.project, ...(context.project.children ?? [])]) {
+        const errors = module.categories?.find((c) => c.title === 'Errors');
+        if (errors) errors.children = hierarchyOrder(errors.children);
+      }
+    },
+    -300,
+  );
+}
+
+/**
+ * `reflections` as a tree read top to bottom: each class followed by its subclasses (depth first,
+ * siblings in their order), the types that are no class (an error's fields) after them.
+ */
+function hierarchyOrder(reflections) {
+  const parentOf = (r) => r.extendedTypes?.[0]?.reflection;
+  const ordered = [];
+  const visit = (r) => {
+    ordered.push(r);
+    for (const child of reflections) if (parentOf(child) === r) visit(child);
+  };
+  const classes = reflections.filter((r) => r.kindOf(ReflectionKind.Class));
+  for (const r of classes) if (!classes.includes(parentOf(r))) visit(r);
+  return [...ordered, ...reflections.filter((r) => !ordered.includes(r))];
 }
 
 /** Whether a type is one of zod's schema types (`ZodMiniObject<…>`, `ZodMiniType<…>`, …). */

@@ -80,6 +80,30 @@ describe('the API reference', () => {
     expect(documents.filter((d) => d.name.includes('`'))).toEqual([]);
   });
 
+  it('files each resource with its params and records under the path users call it on, in the client\'s order, and the errors as their hierarchy', () => {
+    type Categorized = Reflection & { categories: { title: string; children: number[] }[] };
+    const main = (project.children ?? []).find((c) => c.name === 'forecasting-sdk') as Categorized;
+    const byId = new Map((main.children ?? []).map((c) => [(c as Reflection & { id: number }).id, c]));
+    const category = (title: string) => main.categories.find((c) => c.title === title)?.children.map((id) => byId.get(id)!.name) ?? [];
+    const titles = main.categories.map((c) => c.title);
+    expect(titles).not.toContain('Resources');
+    const paths = ['client.questions', 'client.tags', 'client.forecasts', 'client.schedules, client.watches', 'client.credits', 'client.webhooks', 'client.decisions', 'client.presets', 'client.questionTemplates', 'client.connections'];
+    expect(titles.filter((t) => t.startsWith('client.'))).toEqual(paths);
+    expect(category('client.forecasts')).toEqual(expect.arrayContaining(['Forecasts', 'ForecastChat', 'ForecastCreateParams', 'ForecastTask', 'RunManyOptions']));
+    expect(category('client.questions')).toEqual(expect.arrayContaining(['Questions', 'QuestionFiles', 'QuestionCreateParams', 'Question', 'ContextFile']));
+    expect(category('client.webhooks')).toEqual(expect.arrayContaining(['Webhooks', 'WebhookDeliveries', 'WebhookCreateParams', 'WebhookDelivery']));
+    // Errors: each class after the class it extends, the base first.
+    const errors = category('Errors');
+    expect(errors[0]).toBe('ForecastingError');
+    const classes = new Map((main.children ?? []).filter((c) => c.kind === 128).map((c) => [c.name, c as Reflection & { extendedTypes?: { name: string }[] }]));
+    const outOfOrder = errors.filter((name, i) => {
+      const parent = classes.get(name)?.extendedTypes?.[0]?.name;
+      return parent !== undefined && errors.includes(parent) && errors.indexOf(parent) > i;
+    });
+    expect(outOfOrder).toEqual([]);
+    expect(errors.indexOf('TooManyActiveForecastsError')).toBe(errors.indexOf('RateLimitError') + 1);
+  });
+
   it('builds without warnings', () => {
     expect(output).not.toMatch(/warning|error/i);
   });
@@ -131,6 +155,13 @@ describe('the API reference', () => {
       expect(params).toContain('label ?: string | null A name to tell links apart');
       expect(params).not.toContain('Inherited from');
       expect(params).not.toContain('= ...');
+    });
+
+    it("shows an error's page without JavaScript's own Error statics (an empty Methods heading in a browser), and the package's name once on the index", () => {
+      const page = read('classes/forecasting-sdk.NotFoundError.html');
+      expect(page).not.toContain('captureStackTrace');
+      expect(page).not.toMatch(/id="methods/);
+      expect(read('index.html').match(/<h1[^>]*>forecasting-sdk/g)).toHaveLength(1);
     });
 
     it('keeps internals out: no [INSPECT] method, no BaseClient or APIResource in a hierarchy or an "inherited from"', () => {
