@@ -50,7 +50,7 @@ export {
   type ContextFileSummary,
 } from './api/errors.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
-export { Page, PagePromise, MAX_EMPTY_PAGES_IN_A_ROW } from './core/pagination.js';
+export { Page, PagePromise } from './core/pagination.js';
 export { toFile, type Uploadable } from './core/uploads.js';
 export type { ClientOptions, RequestOptions } from './core/options.js';
 export type { Logger, LogLevel } from './core/logger.js';

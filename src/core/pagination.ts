@@ -17,12 +17,8 @@ export type PageFetcher<Item> = (params: PageParams, walk: PageWalk) => PromiseL
 
 /**
  * Empty pages in a row, each with `hasMore: true` and a new cursor, after which a walk stops: a
- * service that pages correctly does not answer this many empty pages in a row.
- * @example
- * ```ts
- * // A server answering empty pages with hasMore: true stops a walk after this many, with a ForecastingError.
- * console.log(MAX_EMPTY_PAGES_IN_A_ROW); // 10
- * ```
+ * service that pages correctly does not answer this many empty pages in a row (docs/pagination.md
+ * states the figure). @internal
  */
 export const MAX_EMPTY_PAGES_IN_A_ROW = 10;
 
@@ -158,7 +154,7 @@ export class Page<Item> implements AsyncIterable<Item> {
    * Fetches the next page. Throws `ForecastingError` when there is none (check {@link hasNextPage}
    * first), or when following the service would loop: a cursor it already gave, `hasMore` without a
    * `nextCursor`, an empty offset page, the same offset page twice in a row, or
-   * {@link MAX_EMPTY_PAGES_IN_A_ROW} empty pages in a row. It is a plain read of this page: calling
+   * 10 empty pages in a row. It is a plain read of this page: calling
    * it again fetches the same next page.
    */
   async getNextPage(): Promise<Page<Item>> {

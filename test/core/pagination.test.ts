@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ForecastingError, MAX_EMPTY_PAGES_IN_A_ROW } from '../../src/index.js';
+import { ForecastingError } from '../../src/index.js';
+import { MAX_EMPTY_PAGES_IN_A_ROW } from '../../src/core/pagination.js';
 import { BASE, makeClient, question, useMswServer } from './helpers.js';
 
 const { server, seen } = useMswServer();
