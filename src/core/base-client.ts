@@ -14,12 +14,10 @@ import { buildPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, typ
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { Call, Pipeline, type AttemptStep, type CallStep } from './pipeline.js';
-import { settlingDecode, sharedBudgetStep, slotsStep, warnOnceFailed } from './pipeline-slots.js';
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordSchemas } from './pipeline-steps.js';
 import type { ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
 import type { TrackerCoordination } from './coordinated-tracker.js';
-import { RequestBudget } from './request-budget.js';
 import { Transport, type Received } from './transport.js';
 import { unknownKeyMessage, unknownKeys, parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
@@ -105,11 +103,20 @@ export class BaseClient {
       // The coordinator learns the key's hash (its namespace, and the check that its clients share a key), never the key.
       const apiKey = o.apiKey;
       coordinator.attach({ keyHash: (sha256Hex) => sha256Hex(apiKey), clock: o.clock, warn: (message) => log.warn(message), info: (message) => log.info(message) });
-      const failed = warnOnceFailed((message) => log.warn(message));
-      attempt.unshift(sharedBudgetStep(coordinator, failed));
-      call.push(slotsStep(coordinator, reconcileWith?.(this), failed));
-      decode = settlingDecode(decode, coordinator);
-    } else if (o.requestsPerMinute) attempt.unshift(budgetStep(new RequestBudget(o.requestsPerMinute, o.clock)));
+      // The steps' code loads now and each call awaits it: a client without a coordinator never loads it.
+      const plain = decode;
+      const steps = import('./pipeline-slots.js').then((m) => m.coordinationSteps(coordinator, reconcileWith?.(this), plain, (message) => log.warn(message)));
+      steps.catch(() => undefined);
+      attempt.unshift(async (c, next) => (await steps).budget(c, next));
+      call.push(async (c, attempts) => (await steps).slots(c, attempts));
+      decode = async (c, received) => (await steps).decode(c, received);
+    } else if (o.requestsPerMinute) {
+      // Likewise the budget's code, for a client that sets one.
+      const { requestsPerMinute, clock } = o;
+      const step = import('./request-budget.js').then((m) => budgetStep(new m.RequestBudget(requestsPerMinute, clock)));
+      step.catch(() => undefined);
+      attempt.unshift(async (c, next) => (await step)(c, next));
+    }
     this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules }, { prepare: prepareStep(headers, auth), call, attempt, decode });
   }
 

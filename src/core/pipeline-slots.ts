@@ -17,6 +17,23 @@ const MAX_REMEMBERED = 10_000;
 /** Told when a coordinator's `take` or `hold` failed: the client warns once per kind (not per call). @internal */
 export type CoordinatorFailed = (what: 'take' | 'hold') => void;
 
+/** A client's coordination steps, built once their code has loaded (`base-client.ts`). @internal */
+export interface CoordinationSteps {
+  budget: AttemptStep;
+  slots: CallStep;
+  decode: (call: Call, received: Received) => unknown;
+}
+
+/**
+ * The steps of a client with `coordinator`: the shared budget on each attempt, the slots around a
+ * start, and `decode` settling the tasks its answers show final. One warning per kind of failure.
+ * @internal
+ */
+export function coordinationSteps(coordinator: Coordinator, reconcile: HoldOptions['reconcile'], decode: (call: Call, received: Received) => unknown, warn: (message: string) => void): CoordinationSteps {
+  const failed = warnOnceFailed(warn);
+  return { budget: sharedBudgetStep(coordinator, failed), slots: slotsStep(coordinator, reconcile, failed), decode: settlingDecode(decode, coordinator) };
+}
+
 /**
  * Makes the client's {@link CoordinatorFailed}: one warning for each of `take` and `hold`, naming
  * neither the error's text (a custom coordinator's, it may carry a URL) nor anything of the key.

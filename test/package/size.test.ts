@@ -19,10 +19,12 @@ const SPEC_OPERATIONS = readFileSync(`${root}spec/operations.tsv`, 'utf8').trim(
  * mock shares (every non-public IPv4 and IPv6 form), the run-time warning on unknown keys with its
  * "did you mean", and waits that ride out outages. Raised from 1.6 when the client gained, at about
  * 1.8 KB gzipped, the coordinator's steps (a shared budget, active-forecast slots, slots freed by
- * final tasks) and the waits woken by webhook events (1.66× with them).
+ * final tasks) and the waits woken by webhook events (1.66× with them). Lowered to 1.65 when those
+ * steps, the request budget and the coordinated waits began to load only with a coordinator (or a
+ * budget): 1.647×. The issue's budget is 1.25×, not met (see the CHANGELOG).
  */
 const PER_OPERATION_BUDGET = 140;
-const PROJECTED_RATIO_BUDGET = 1.7;
+const PROJECTED_RATIO_BUDGET = 1.65;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;
@@ -43,6 +45,14 @@ describe('bundle size', () => {
     // `secretPrefix` is a field only the Webhook record schema names.
     expect(sizes.client.text).not.toContain('secretPrefix');
     expect(sizes.client.lazyGzip).toBeGreaterThan(1024);
+  });
+
+  it('keeps the coordination steps and the request budget out of what a client loads at start (they load with a coordinator, or a budget)', async () => {
+    const { inputs, lazyGzip } = await bundleSize(`import { ForecastingClient } from ${JSON.stringify(`${root}src/client.ts`)}; export const c = new ForecastingClient({ apiKey: 'k', baseURL: 'https://a.example' });`, root);
+    const eager = inputs.map((i) => i.replace(/^.*\/src\//, 'src/'));
+    expect(eager).toContain('src/core/pipeline.ts');
+    expect(eager.filter((i) => /core\/(pipeline-slots|coordinated-tracker|request-budget)\.ts$/.test(i))).toEqual([]);
+    expect(lazyGzip).toBeGreaterThan(0);
   });
 
   it('keeps the cost of each operation, and the complete client projected from it, inside their budgets', () => {

@@ -12,7 +12,7 @@ import { MAX_PAGE_SIZE, QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '..
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
 import { taskTracker, type TaskSource, type TaskTracker } from '../../core/task-tracker.js';
-import { coordinatedTracker, type TrackerCoordination } from '../../core/coordinated-tracker.js';
+import type { TrackerCoordination } from '../../core/coordinated-tracker.js';
 import type { BaseClient } from '../../core/base-client.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
 import type { ForecastProgressEvents } from './progress.js';
@@ -57,9 +57,10 @@ export const taskStateWait = (status: string): number => (status === 'queued' ||
 /**
  * The tracker of forecast tasks: `GET /forecasts?taskId=a,b,…` 100 ids a request, `GET
  * /forecasts/{task_id}` for each the list leaves out, both with `query` and `options`. With a
- * coordinator, it wakes on the tasks' final events (see `coordinated-tracker.ts`). @internal
+ * coordinator, it wakes on the tasks' final events (see `coordinated-tracker.ts`, whose code loads
+ * then: a client without a coordinator never loads it). @internal
  */
-export function forecastTracker(ctx: FlowContext, query: Pick<ForecastRetrieveParams, 'fields'>, options: RequestOptions): TaskTracker<ForecastListItem> {
+export async function forecastTracker(ctx: FlowContext, query: Pick<ForecastRetrieveParams, 'fields'>, options: RequestOptions): Promise<TaskTracker<ForecastListItem>> {
   const source: TaskSource<ForecastListItem> = {
     maxIds: MAX_PAGE_SIZE,
     async listByIds(ids) {
@@ -72,5 +73,7 @@ export function forecastTracker(ctx: FlowContext, query: Pick<ForecastRetrievePa
     finalStatus: (item) => (FINAL_TASK_STATUSES.has(item.status) ? item.status : undefined),
   };
   const { coordination } = ctx;
-  return coordination ? coordinatedTracker(source, ctx.clock, coordination) : taskTracker(source, ctx.clock);
+  if (!coordination) return taskTracker(source, ctx.clock);
+  const { coordinatedTracker } = await import('../../core/coordinated-tracker.js');
+  return coordinatedTracker(source, ctx.clock, coordination);
 }

@@ -151,7 +151,7 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
   const progress = new ProgressTracker(ctx.emitter, o.onProgress);
   const [query, options] = readOptions(o, scope);
   // Read alone (with subforecasts, when asked), but sleeping through the tracker, as every wait does.
-  const tracker = forecastTracker(ctx, query, options);
+  const tracker = await forecastTracker(ctx, query, options);
   tracker.follow([taskId]);
   let last: ForecastTask | undefined;
   let given = first;
@@ -192,7 +192,7 @@ export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[],
   const waiting = () => (pending.length > 0 ? pending : [...latest.keys()].filter((id) => !full.has(id)));
   const onTimeout = () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(waiting().join(', '), 300)}`, waiting(), pending.map((id) => latest.get(id)));
   const [query, options] = readOptions(o, scope);
-  const tasks = forecastTracker(ctx, query, options);
+  const tasks = await forecastTracker(ctx, query, options);
   const round = async (): Promise<PollStep<undefined>> => {
     // The next round waits as long as the longest wait a task still pending asks for.
     let wait = 0;

@@ -45,7 +45,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   const options: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined } };
   const startOptions: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal } };
   const { clock } = ctx;
-  const tracker = forecastTracker(ctx, {}, options);
+  const tracker = await forecastTracker(ctx, {}, options);
   const iterator = Symbol.asyncIterator in input ? input[Symbol.asyncIterator]() : input[Symbol.iterator]();
   let s: RunState = initialRun({ runId, maxActive, cancelOnAbort: o.cancelOnAbort, total: o.total ?? (Array.isArray(input) ? input.length : undefined), began: clock.now() });
 
