@@ -242,13 +242,14 @@ return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
 /**
  * Whether the caller checks held tasks now: one process of the fleet a turn. KEYS: reconciled (the
  * time of the last turn), reconcileGap (the gap between turns now, see {@link RECONCILED}). ARGV: now
- * ('' for Redis's time), interval. Returns 1 and records `now` when the last turn is a gap (at least
- * the interval) old, else 0.
+ * ('' for Redis's time), interval, the most times the interval a gap may be (whatever the key
+ * holds). Returns 1 and records `now` when the last turn is a gap (at least the interval) old, else 0.
  */
 export const RECONCILE_TURN = `${FLEET_NOW}
 local now = fleetNow(ARGV[1])
 local last = tonumber(redis.call('GET', KEYS[1]) or '-1e18') or -1e18
-local gap = math.max(tonumber(redis.call('GET', KEYS[2]) or '0') or 0, tonumber(ARGV[2]))
+local base = tonumber(ARGV[2])
+local gap = math.min(math.max(tonumber(redis.call('GET', KEYS[2]) or '0') or 0, base), base * tonumber(ARGV[3]))
 if now - last < gap then return 0 end
 redis.call('SET', KEYS[1], now)
 return 1

@@ -220,7 +220,7 @@ async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, r
 /** Whether this process checks held tasks this interval: one process of the fleet does (a key set NX). */
 async function reconcileTurn(ctx: SlotContext, signal: AbortSignal | undefined): Promise<boolean> {
   return ctx.link.either(
-    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled, ctx.keys().reconcileGap], [fleetNowArg(ctx.clock()), ctx.options.reconcileIntervalMs], signal), 'RECONCILE_TURN', 0, 1) === 1,
+    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled, ctx.keys().reconcileGap], [fleetNowArg(ctx.clock()), ctx.options.reconcileIntervalMs, RECONCILE_BACKOFF], signal), 'RECONCILE_TURN', 0, 1) === 1,
     () => false,
     signal,
   );

@@ -2,7 +2,7 @@
 // slots of a process that died.
 import { describe, expect, it, vi } from 'vitest';
 import type { SlotHold } from '../../src/redis/index.js';
-import { RETRY_MS, WAITER_TTL_MS } from '../../src/redis/slots.js';
+import { RECONCILE_BACKOFF, RETRY_MS, WAITER_TTL_MS } from '../../src/redis/slots.js';
 import { testClock, type TestClock } from './_clock.js';
 import { processOn, type Process, useRedis } from './_setup.js';
 
@@ -256,6 +256,37 @@ describe('slots of a process that died', () => {
     // A check that freed a slot brings the gap back to the interval.
     const gap = await (await redis.client()).get(`{slots-${n}}:reconcileGap`);
     expect(gap).toBe('60000');
+  });
+
+  it('checks at least every RECONCILE_BACKOFF intervals whatever the gap key holds (a huge number, or no number)', async () => {
+    const clock = testClock();
+    const [dead, alive] = await fleet(clock, 2, 1, { reconcileIntervalMs: 60_000 });
+    await (await dead!.coordinator.hold(1)).bind(['t1']);
+    const writer = await redis.client();
+    await writer.set(`{slots-${n}}:reconcileGap`, '1e18');
+    await writer.set(`{slots-${n}}:reconciled`, String(clock.now()));
+    const askedAt: number[] = [];
+    const controller = new AbortController();
+    const waiting = alive!.coordinator.hold(1, { reconcile: async () => (askedAt.push(clock.now()), []), signal: controller.signal });
+    const start = clock.now();
+    for (let i = 0; i < 20; i++) {
+      await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+      clock.advance(RETRY_MS);
+    }
+    await vi.waitFor(() => expect(askedAt.length).toBeGreaterThan(0));
+    expect(askedAt[0]! - start).toBe(RECONCILE_BACKOFF * 60_000);
+    // The empty check recorded the longest gap; then no number at all counts as the interval.
+    await vi.waitFor(async () => expect(await writer.get(`{slots-${n}}:reconcileGap`)).toBe(String(RECONCILE_BACKOFF * 60_000)));
+    await writer.set(`{slots-${n}}:reconcileGap`, 'x');
+    const setAt = clock.now();
+    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+    clock.advance(RETRY_MS);
+    // The last check is over an interval old: the next try checks (with the gap as written, 8 minutes, it would not).
+    await vi.waitFor(() => expect(askedAt).toHaveLength(2));
+    expect(setAt - askedAt[0]!).toBeLessThan(RECONCILE_BACKOFF * 60_000);
+    expect(askedAt[1]).toBe(setAt + RETRY_MS);
+    controller.abort(new Error('done'));
+    await expect(waiting).rejects.toThrow('done');
   });
 
   it('ends a hold aborted while its check of held tasks hangs on the service', async () => {
