@@ -288,7 +288,10 @@ export class BaseClient {
       if (params !== undefined && this.#log.enabled('warn')) this.#warnUnknownKeys(op, op.params, params);
     }
     const key = idempotencyKeyFor(op, options.idempotencyKey);
-    return new Call(op, op.method, buildPath(op, ids), hasBody ? undefined : params, body, options, key, list);
+    const call = new Call(op, op.method, buildPath(op, ids), hasBody ? undefined : params, body, options, key, list);
+    // Checked strings by now (buildPath refuses any other).
+    call.ids = ids as readonly string[];
+    return call;
   }
 
   /**

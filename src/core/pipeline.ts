@@ -9,6 +9,7 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
+import { attemptChannel, operationChannel, retryChannel, type RetryMessage } from './channels.js';
 import { clip, type APIError, type ErrorRules, type ForecastingError } from './errors.js';
 import type { LeveledLogger } from './logger.js';
 import type { HttpMethod, Operation } from './operation.js';
@@ -35,6 +36,8 @@ export class Call {
   timeout = 0;
   /** Whether an attempt went to the transport (it may have reached the service); set by the transport step. */
   sent = false;
+  /** The ids filled into the path, in its order (for the diagnostics channels); none for a generic request. */
+  ids: readonly string[] = [];
 
   constructor(
     /** The declared operation; `undefined` for a generic request (`client.get`, `client.post`, …). */
@@ -99,6 +102,10 @@ export interface PipelineEnv {
   errorRules?: ErrorRules | undefined;
 }
 
+/** The tracing code, loaded the first time someone subscribes to a channel (see `traced.ts`). */
+let tracedModule: Promise<typeof import('./traced.js')> | undefined;
+const traced = (): Promise<typeof import('./traced.js')> => (tracedModule ??= import('./traced.js'));
+
 const NO_ANSWER: Next = () => Promise.reject(new Error('the last step of an attempt must answer'));
 
 /**
@@ -129,6 +136,9 @@ export class Pipeline {
   send(call: Call): Promise<Received> {
     try {
       call.request = this.#steps.prepare(call);
+      // Published only when someone subscribes: no message is built, and the tracing code (`traced.ts`) not loaded, otherwise.
+      const channel = operationChannel;
+      if (channel?.hasSubscribers) return traced().then((t) => t.traceCall(call, channel, this.#env.options.baseURL, this.#run));
       return this.#run(call);
     } catch (err) {
       return Promise.reject(err);
@@ -158,7 +168,8 @@ export class Pipeline {
       let outcome: AttemptOutcome;
       let error: ForecastingError;
       try {
-        const received = await this.#attempt(call);
+        const channel = attemptChannel;
+        const received = await (channel?.hasSubscribers ? traced().then((t) => t.traceAttempt(call, channel, this.#attempt)) : this.#attempt(call));
         if (received.response.ok) return received;
         [outcome, error] = this.#refusal(call, received);
       } catch (err) {
@@ -186,7 +197,7 @@ export class Pipeline {
         }
         throw error;
       }
-      await this.#retryLater(call, outcome, error, decision.delay, wait, maxRetries);
+      await this.#retryLater(call, outcome, error, decision, wait, maxRetries);
     }
   }
 
@@ -209,11 +220,17 @@ export class Pipeline {
   }
 
   /** Says a retry is coming (event and log), then sleeps until it is due. */
-  async #retryLater(call: Call, outcome: AttemptOutcome, error: ForecastingError, delay: number, wait: WaitMode | undefined, maxRetries: number): Promise<void> {
+  async #retryLater(call: Call, outcome: AttemptOutcome, error: ForecastingError, decision: { delay: number; source: 'retry-after' | 'backoff' }, wait: WaitMode | undefined, maxRetries: number): Promise<void> {
     const { method, path } = call.request;
+    const delay = decision.delay;
     // Stryker disable next-line ConditionalExpression: outcomes without an answer have no status either
     const status = outcome.kind === 'response' ? outcome.status : undefined;
     const { attempt, idempotencyKey } = call;
+    if (retryChannel?.hasSubscribers) {
+      const reason = outcome.kind === 'response' ? 'status' : outcome.kind === 'timeout' ? 'timeout' : 'connection';
+      const message: RetryMessage = { operation: call.name, method: call.method, path: call.path, attempt, status, reason, errorType: error.name, delayMs: delay, delaySource: decision.source };
+      retryChannel.publish(message);
+    }
     this.#env.events.emit('retry', { operation: call.name, method, path, attempt, idempotencyKey, status, error: error.name, delayMs: delay });
     this.#env.log.info(`${method} ${clip(path, 200)} failed (${status ?? error.name}); retry ${attempt}${wait ? '' : ` of ${maxRetries}`} in ${delay} ms`);
     // On the client's clock, like every other wait (tests against the mock run it on the mock's time).
@@ -231,3 +248,4 @@ export function attemptTimeout(timeout: number, deadline: number | undefined, no
   const left = Math.min(MAX_TIMER_MS, Math.max(1000, deadline - now));
   return timeout === 0 ? left : Math.min(timeout, left);
 }
+

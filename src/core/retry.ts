@@ -47,7 +47,12 @@ export interface RetryContext {
 
 /** The policy's answer. */
 export type RetryDecision =
-  | { retry: true; delay: number }
+  | {
+      retry: true;
+      delay: number;
+      /** Where the delay came from: the answer's `Retry-After` (when it set the wait), or the backoff. */
+      source: 'retry-after' | 'backoff';
+    }
   | {
       retry: false;
       /** Set when the server asked for a wait longer than `maxRetryAfter`. */
@@ -87,14 +92,17 @@ export function decideRetry(outcome: AttemptOutcome, ctx: RetryContext): RetryDe
 
   const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, ctx.now) : undefined;
   if (ctx.wait) {
-    const delay = Math.max(Math.min(asked ?? 0, MAX_STATED_WAIT_MS), waitBackoff(ctx.attempt, ctx.random));
-    return delay < ctx.remaining ? { retry: true, delay } : { retry: false, deadline: true };
+    const stated = Math.min(asked ?? 0, MAX_STATED_WAIT_MS);
+    const backoff = waitBackoff(ctx.attempt, ctx.random);
+    const delay = Math.max(stated, backoff);
+    const source = asked !== undefined && stated >= backoff ? 'retry-after' : 'backoff';
+    return delay < ctx.remaining ? { retry: true, delay, source } : { retry: false, deadline: true };
   }
   if (asked !== undefined && asked > ctx.maxRetryAfter) return { retry: false, retryAfterTooLong: asked };
   const ceiling = Math.min(ctx.maxDelay, ctx.initialDelay * 2 ** (ctx.attempt - 1));
   const delay = asked ?? Math.floor(ctx.random() * ceiling);
   if (delay > ctx.remaining) return { retry: false };
-  return { retry: true, delay };
+  return { retry: true, delay, source: asked === undefined ? 'backoff' : 'retry-after' };
 }
 
 /**

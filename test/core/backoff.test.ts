@@ -180,17 +180,24 @@ describe('decideRetry', () => {
   const response = (status: number, type?: string, retryAfter: string | null = null): AttemptOutcome => ({ kind: 'response', status, type, retryAfter });
 
   it('retries the last allowed attempt and gives up after it', () => {
-    expect(decideRetry(response(503), { ...ctx, attempt: 2 })).toEqual({ retry: true, delay: 500 });
+    expect(decideRetry(response(503), { ...ctx, attempt: 2 })).toEqual({ retry: true, delay: 500, source: 'backoff' });
     expect(decideRetry(response(503), { ...ctx, attempt: 3 })).toEqual({ retry: false });
   });
 
   it('gives up when Retry-After is longer than maxRetryAfter, carrying the wait asked for', () => {
-    expect(decideRetry(response(429, 'rate_limit_error', '60'), ctx)).toEqual({ retry: true, delay: 60_000 });
+    expect(decideRetry(response(429, 'rate_limit_error', '60'), ctx)).toEqual({ retry: true, delay: 60_000, source: 'retry-after' });
     expect(decideRetry(response(429, 'rate_limit_error', '60.5'), ctx)).toEqual({ retry: false, retryAfterTooLong: 60_500 });
   });
 
+  it("says where a long wait's delay came from: the Retry-After when it is the longer, else the backoff", () => {
+    const waiting = { ...ctx, wait: true, maxRetries: Infinity, remaining: Infinity };
+    expect(decideRetry(response(503, undefined, '60'), waiting)).toMatchObject({ retry: true, delay: 60_000, source: 'retry-after' });
+    expect(decideRetry(response(503, undefined, '0'), waiting)).toMatchObject({ retry: true, source: 'backoff' });
+    expect(decideRetry(response(503), waiting)).toMatchObject({ retry: true, source: 'backoff' });
+  });
+
   it('retries when the wait ends exactly at the deadline', () => {
-    expect(decideRetry(response(503, undefined, '2'), { ...ctx, remaining: 2000 })).toEqual({ retry: true, delay: 2000 });
+    expect(decideRetry(response(503, undefined, '2'), { ...ctx, remaining: 2000 })).toEqual({ retry: true, delay: 2000, source: 'retry-after' });
     expect(decideRetry(response(503, undefined, '2'), { ...ctx, remaining: 1999 })).toEqual({ retry: false });
   });
 

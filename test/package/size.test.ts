@@ -21,10 +21,12 @@ const SPEC_OPERATIONS = readFileSync(`${root}spec/operations.tsv`, 'utf8').trim(
  * 1.8 KB gzipped, the coordinator's steps (a shared budget, active-forecast slots, slots freed by
  * final tasks) and the waits woken by webhook events (1.66× with them). Lowered to 1.65 when those
  * steps, the request budget and the coordinated waits began to load only with a coordinator (or a
- * budget): 1.647×. The issue's budget is 1.25×, not met (see the CHANGELOG).
+ * budget): 1.647×. Raised to 1.665 for the diagnostics channels' hooks in the core (0.4 KB gzipped;
+ * the tracing code itself loads only once someone subscribes): 1.661×. The issue's budget is 1.25×,
+ * not met (see the CHANGELOG).
  */
 const PER_OPERATION_BUDGET = 140;
-const PROJECTED_RATIO_BUDGET = 1.65;
+const PROJECTED_RATIO_BUDGET = 1.665;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;
@@ -51,7 +53,7 @@ describe('bundle size', () => {
     const { inputs, lazyGzip } = await bundleSize(`import { ForecastingClient } from ${JSON.stringify(`${root}src/client.ts`)}; export const c = new ForecastingClient({ apiKey: 'k', baseURL: 'https://a.example' });`, root);
     const eager = inputs.map((i) => i.replace(/^.*\/src\//, 'src/'));
     expect(eager).toContain('src/core/pipeline.ts');
-    expect(eager.filter((i) => /core\/(pipeline-slots|coordinated-tracker|request-budget)\.ts$/.test(i))).toEqual([]);
+    expect(eager.filter((i) => /core\/(pipeline-slots|coordinated-tracker|request-budget|traced)\.ts$/.test(i))).toEqual([]);
     expect(lazyGzip).toBeGreaterThan(0);
   });
 
