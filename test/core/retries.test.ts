@@ -35,8 +35,8 @@ describe('retries over HTTP', () => {
 
   it('waits the Retry-After the server asked for, in seconds or as an HTTP date', () => {
     const ctx: RetryContext = { attempt: 1, maxRetries: 2, safeToRepeat: false, maxRetryAfter: 60_000, remaining: 300_000, initialDelay: 500, maxDelay: 8000, random: () => 0.5, now: Date.parse('2026-11-22T10:00:00Z') };
-    expect(decideRetry({ kind: 'response', status: 429, type: 'rate_limit_error', retryAfter: '7' }, ctx)).toEqual({ retry: true, delay: 7000 });
-    expect(decideRetry({ kind: 'response', status: 503, type: undefined, retryAfter: 'Sun, 22 Nov 2026 10:00:30 GMT' }, ctx)).toEqual({ retry: true, delay: 30_000 });
+    expect(decideRetry({ kind: 'response', status: 429, type: 'rate_limit_error', retryAfter: '7' }, ctx)).toEqual({ retry: true, delay: 7000, source: 'retry-after' });
+    expect(decideRetry({ kind: 'response', status: 503, type: undefined, retryAfter: 'Sun, 22 Nov 2026 10:00:30 GMT' }, ctx)).toEqual({ retry: true, delay: 30_000, source: 'retry-after' });
   });
 
   it('waits between attempts on the client’s clock, so a 30 s Retry-After costs no real time under a test clock', async () => {

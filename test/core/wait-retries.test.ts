@@ -250,18 +250,18 @@ describe('decideRetry for a wait', () => {
   const response = (status: number, type?: string, retryAfter: string | null = null): AttemptOutcome => ({ kind: 'response', status, type, retryAfter });
 
   it('has no attempt cap and a backoff from 0.5–1 s growing to 15–30 s, whatever retryBackoff says', () => {
-    expect(decideRetry({ kind: 'refused' }, { ...ctx, attempt: 1000 })).toEqual({ retry: true, delay: 15_000 });
+    expect(decideRetry({ kind: 'refused' }, { ...ctx, attempt: 1000 })).toEqual({ retry: true, delay: 15_000, source: 'backoff' });
     expect([1, 2, 3, 4, 5, 6, 7].map((n) => waitBackoff(n, () => 0))).toEqual([500, 1000, 2000, 4000, 8000, 15_000, 15_000]);
     expect([1, 6].map((n) => waitBackoff(n, () => 0.999))).toEqual([999, 29_985]);
   });
 
   it('honours Retry-After beyond maxRetryAfter, up to an hour', () => {
-    expect(decideRetry(response(503, 'overloaded_error', '120'), ctx)).toEqual({ retry: true, delay: 120_000 });
-    expect(decideRetry(response(429, 'rate_limit_error', '86400'), ctx)).toEqual({ retry: true, delay: MAX_STATED_WAIT_MS });
+    expect(decideRetry(response(503, 'overloaded_error', '120'), ctx)).toEqual({ retry: true, delay: 120_000, source: 'retry-after' });
+    expect(decideRetry(response(429, 'rate_limit_error', '86400'), ctx)).toEqual({ retry: true, delay: MAX_STATED_WAIT_MS, source: 'retry-after' });
   });
 
   it('stops at the deadline rather than sleeping past it', () => {
-    expect(decideRetry(response(503), { ...ctx, remaining: 501 })).toEqual({ retry: true, delay: 500 });
+    expect(decideRetry(response(503), { ...ctx, remaining: 501 })).toEqual({ retry: true, delay: 500, source: 'backoff' });
     expect(decideRetry(response(503), { ...ctx, remaining: 500 })).toEqual({ retry: false, deadline: true });
   });
 
