@@ -11,11 +11,11 @@ import { finalListed } from './task-slots.js';
  * The forecasts list filtered by task ids, 100 ids a request; the list's answer frees the final
  * tasks' slots as any list does. The coordinator asks at a bounded rate, only while a start waits.
  */
-export const finalOfHeld: ReconcileWith = (client) => async (taskIds) => {
+export const finalOfHeld: ReconcileWith = (client) => async (taskIds, signal) => {
   const final: string[] = [];
   for (let i = 0; i < taskIds.length; i += MAX_PAGE_SIZE) {
     const taskId = taskIds.slice(i, i + MAX_PAGE_SIZE).join(',');
-    const page = await client._list(forecastOperations.list, [], { taskId, limit: MAX_PAGE_SIZE });
+    const page = await client._list(forecastOperations.list, [], { taskId, limit: MAX_PAGE_SIZE }, { signal });
     final.push(...finalListed(page).map((n) => n.taskId));
   }
   return final;

@@ -157,13 +157,13 @@ const fleet = program.command('fleet').description('the processes that share one
 fleet
   .command('status')
   .description('print the shared state: requests in the window, active slots and their tasks, starts waiting, receivers seen, events published and deduplicated, mode')
-  .option('--redis <url>', 'the Redis the coordinators share: redis://host:6379 (needs the `redis` package installed)')
+  .option('--redis <url>', 'the Redis the coordinators share: redis://host:6379 (default: $REDIS_URL; needs the `redis` package installed)')
   .option('--prefix <prefix>', 'the key namespace given to createRedisCoordinator (default: derived from the hash of $FORECASTING_API_KEY, as the coordinator does)')
   .option('--cluster', '--redis is one node of a Redis Cluster: the others are found from it')
   .option('--sentinel <name>', '--redis is a sentinel (redis://host:26379) and <name> the primary it monitors')
   .option('--user-prefix <name>', "the userPrefix given to createRedisCoordinator, when the keys of one user share its slots (default: the key's namespace)")
   .option('--json', 'print the stats as JSON')
-  .addHelpText('after', `\nExit code 0 and the stats; 2 for bad usage (no --redis, no namespace, redis not installed); 3 when Redis cannot be reached.\n\nExample:\n  forecasting fleet status --redis redis://127.0.0.1:6379 --json`)
+  .addHelpText('after', `\nExit code 0 and the stats; 2 for bad usage (no --redis nor REDIS_URL, no namespace, redis not installed); 3 when Redis cannot be reached.\n\nExamples:\n  forecasting fleet status                      # the Redis of $REDIS_URL, the namespace of $FORECASTING_API_KEY\n  forecasting fleet status --redis redis://127.0.0.1:6390 --json`)
   .action(run(async (cmd) => (await load.fleet()).status(cmd)));
 
 /** A usage error from commander as one line: its message without the "error: " prefix, and where to look. */

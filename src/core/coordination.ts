@@ -75,9 +75,10 @@ export interface HoldOptions {
   /**
    * Asked, at a bounded rate, while this hold waits: which of these held task ids are final? The
    * client answers from the service (a list filtered by task ids), so slots of a process that died
-   * are freed once their tasks end.
+   * are freed once their tasks end. `signal` aborts when the coordinator closes: the answer is no
+   * longer wanted, and a request still running should stop.
    */
-  reconcile?: ((taskIds: readonly string[]) => Promise<readonly string[]>) | undefined;
+  reconcile?: ((taskIds: readonly string[], signal?: AbortSignal) => Promise<readonly string[]>) | undefined;
 }
 
 /**

@@ -35,7 +35,9 @@ export class WebhookCoverage {
    * it is {@link COVERAGE_TTL_MS} old. A read that fails counts as not covered (polling is the safe side).
    */
   async covers(): Promise<boolean> {
-    if (this.clock().now() - this.#readAt >= COVERAGE_TTL_MS) this.#refresh();
+    const now = this.clock().now();
+    // A clock stepped back (a wall clock set by hand) reads again rather than trust the old read that long.
+    if (now < this.#readAt || now - this.#readAt >= COVERAGE_TTL_MS) this.#refresh();
     return this.#covered ?? (await this.#reading) ?? false;
   }
 

@@ -55,6 +55,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #touches = new Set<Promise<void>>();
   readonly #refresh: { stop: (() => void) | undefined } = { stop: undefined };
   readonly #renewals = new Set<() => void>();
+  readonly #closed = new AbortController();
   readonly #epochRead = new CoalescedRead(() => this.#confirmEpoch());
   /** Tasks this process started and has not heard of as final: what it writes back after an outage. */
   readonly #owned = new Set<string>();
@@ -101,7 +102,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       // A receiver's claim on the channel counts as the record in Redis has it, whoever it names.
       () => this.#receivers.check(),
     );
-    this.#receivers = new ReceiverRecord(this.#link, () => this.#resolveKeys().receivers, () => this.#clock, (at) => this.#hub.sawReceiver(at));
+    this.#receivers = new ReceiverRecord(this.#link, () => this.#resolveKeys().receivers, () => this.#clock, (at) => this.#hub.sawReceiver(at), this.#options.receiverTtlMs);
     this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive, pendingHoldTtlMs: this.#options.pendingHoldTtlMs }, () => this.#clock);
     this.#claims = new EventClaims({ link: this.#link, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys() });
   }
@@ -237,6 +238,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     this.#hub.close();
     this.#receivers.close();
     for (const stop of [...this.#renewals]) stop();
+    this.#closed.abort(new Error('The coordinator was closed.'));
     this.#epochRead.close();
     this.#refresh.stop?.();
     this.#refresh.stop = undefined;
@@ -368,6 +370,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       abandon: (holdId, count) => void this.#abandoned.set(holdId, count),
       processId: this.#processId,
       renewals: this.#renewals,
+      closed: this.#closed.signal,
     };
   }
 }

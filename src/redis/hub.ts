@@ -146,7 +146,10 @@ export class EventHub {
   }
 
   receiverSeenWithin(ms: number): boolean {
-    return this.now() - this.#receiverAt < ms;
+    const now = this.now();
+    // A clock stepped back counts from now: a receiver seen "in the future" would count as seen for that long.
+    if (this.#receiverAt > now) this.#receiverAt = now;
+    return now - this.#receiverAt < ms;
   }
 
   /** Calls `onFinal` each time a task of `taskIds` is told final, until the returned function stops the watch. */

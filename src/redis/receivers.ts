@@ -19,6 +19,8 @@ export class ReceiverRecord {
     private readonly clock: () => ClientClock,
     /** Told when, on the client's clock, a receiver last published as the record says. */
     private readonly saw: (at: number) => void,
+    /** The receivers' time to live: a record further ahead of now than this is not believed. */
+    private readonly ttlMs: number,
   ) {
     this.#read = new CoalescedRead(() => this.#age());
   }
@@ -34,7 +36,7 @@ export class ReceiverRecord {
 
   async #age(): Promise<void> {
     const age = await this.link.either(
-      async () => integerReply(await this.link.eval(RECEIVER_AGE, [this.key()], [fleetNowArg(this.clock())]), 'RECEIVER_AGE', -1),
+      async () => integerReply(await this.link.eval(RECEIVER_AGE, [this.key()], [fleetNowArg(this.clock()), this.ttlMs]), 'RECEIVER_AGE', -1),
       () => -1,
     );
     if (age >= 0) this.saw(this.clock().now() - age);

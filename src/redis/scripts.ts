@@ -186,12 +186,17 @@ return freed
 /**
  * A verified webhook event. KEYS: slots, receivers (receiver id scored by when it last published),
  * counters (a hash). ARGV: channel, message, now ('' for Redis's time), receiver id, task id ('' when none or not final),
- * the publish command, the receivers' time to live (a receiver not heard of for that long leaves the record).
+ * the publish command, the receivers' time to live (a receiver not heard of for that long leaves the
+ * record, as does one scored more than that ahead of now).
  */
 export const PUBLISH = `${FLEET_NOW}
 local now = fleetNow(ARGV[3])
+local ttl = tonumber(ARGV[7])
 redis.call('ZADD', KEYS[2], now, ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[7]))
+-- Out with receivers not heard of for a ttl, and with any scored more than a ttl ahead (garbage, or
+-- a clock far off): they would count as seen for good.
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ttl)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '(' .. (now + ttl), '+inf')
 redis.call('HINCRBY', KEYS[3], 'published', 1)
 if ARGV[5] ~= '' then redis.call('ZREM', KEYS[1], 't:' .. ARGV[5]) end
 redis.call(ARGV[6], ARGV[1], ARGV[2])
@@ -223,7 +228,7 @@ return state
 export const STATS = `${FLEET_NOW}
 local now = fleetNow(ARGV[1])
 local waiting = redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf')
-local receivers = redis.call('ZCOUNT', KEYS[3], '(' .. (now - tonumber(ARGV[2])), '+inf')
+local receivers = redis.call('ZCOUNT', KEYS[3], '(' .. (now - tonumber(ARGV[2])), now + tonumber(ARGV[2]))
 local counters = redis.call('HMGET', KEYS[4], 'published', 'deduplicated')
 local out = {waiting, receivers, tonumber(counters[1]) or 0, tonumber(counters[2]) or 0}
 for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')) do table.insert(out, m) end
@@ -239,6 +244,13 @@ local now = fleetNow(ARGV[1])
 return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
 `;
 
+/** Lua: a key's value as a finite number, else nil (missing, garbage, NaN, an infinity). */
+const FINITE = `local function finite(v)
+  v = tonumber(v)
+  if v == nil or v ~= v or v == math.huge or v == -math.huge then return nil end
+  return v
+end`;
+
 /**
  * Whether the caller checks held tasks now: one process of the fleet a turn. KEYS: reconciled (the
  * time of the last turn), reconcileGap (the gap between turns now, see {@link RECONCILED}). ARGV: now
@@ -246,12 +258,16 @@ return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
  * holds). Returns 1 and records `now` when the last turn is a gap (at least the interval) old, else 0.
  */
 export const RECONCILE_TURN = `${FLEET_NOW}
+${FINITE}
 local now = fleetNow(ARGV[1])
-local last = tonumber(redis.call('GET', KEYS[1]) or '-1e18') or -1e18
 local base = tonumber(ARGV[2])
-local gap = math.min(math.max(tonumber(redis.call('GET', KEYS[2]) or '0') or 0, base), base * tonumber(ARGV[3]))
-if now - last < gap then return 0 end
-redis.call('SET', KEYS[1], now)
+local most = base * tonumber(ARGV[3])
+-- A turn recorded in the future (a garbled key, a clock stepped back) is no turn: it would stop the checks.
+local last = finite(redis.call('GET', KEYS[1]))
+if last and last > now then last = nil end
+local gap = math.min(math.max(finite(redis.call('GET', KEYS[2])) or 0, base), most)
+if last and now - last < gap then return 0 end
+redis.call('SET', KEYS[1], now, 'PX', math.max(most * 2, 60000))
 return 1
 `;
 
@@ -262,10 +278,11 @@ return 1
  * settled by events and reads: a check is the safety net for one that never came). Returns the gap.
  */
 export const RECONCILED = `
+${FINITE}
 local base = tonumber(ARGV[2])
 local most = base * tonumber(ARGV[3])
 local gap = base
-if ARGV[1] ~= '1' then gap = math.min(math.max(tonumber(redis.call('GET', KEYS[1]) or '0') or 0, base) * 2, most) end
+if ARGV[1] ~= '1' then gap = math.min(math.max(finite(redis.call('GET', KEYS[1])) or 0, base) * 2, most) end
 redis.call('SET', KEYS[1], gap, 'PX', math.max(most * 2, 60000))
 return gap
 `;
@@ -284,10 +301,12 @@ return 0
 /**
  * How long ago (ms, on the fleet's time) a receiver last published: the latest of all, so a claim on
  * the channel is checked against Redis's own record whoever it names. KEYS: receivers. ARGV: now
- * ('' for Redis's time). Returns -1 when the record is empty.
+ * ('' for Redis's time), the receivers' time to live. Returns -1 when the record is empty.
  */
 export const RECEIVER_AGE = `${FLEET_NOW}
-local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+local now = fleetNow(ARGV[1])
+-- A record more than a ttl ahead of now is not believed (garbage, or a clock far off; the next publish drops it).
+local last = redis.call('ZREVRANGEBYSCORE', KEYS[1], now + tonumber(ARGV[2]), '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
 if not last[2] then return -1 end
-return math.max(0, math.floor(fleetNow(ARGV[1]) - tonumber(last[2])))
+return math.max(0, math.floor(now - tonumber(last[2])))
 `;

@@ -69,6 +69,8 @@ export interface SlotContext {
   processId: string;
   /** Stops of the renewals of granted holds not yet bound: `close()` stops them all. */
   renewals: Set<() => void>;
+  /** Aborted by `close()`: a check of held tasks still asking the service stops, and none starts. */
+  closed: AbortSignal;
 }
 
 /** Ms (the client's clock, as their expiry) between two renewals of a granted hold's pending slots: a third of their time to live, 1 s to 1 min. */
@@ -156,7 +158,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       ctx.hub.start(keys.channel);
       // A clock stepped back (a wall clock set by hand) restarts the interval rather than stop the checks for that long.
       if (now < gate.last) gate.last = -Infinity;
-      if (reconcile && !gate.running && now - gate.last >= ctx.options.reconcileIntervalMs && (await reconcileTurn(ctx, signal))) {
+      if (reconcile && !gate.running && !ctx.closed.aborted && now - gate.last >= ctx.options.reconcileIntervalMs && (await reconcileTurn(ctx, signal))) {
         // In the background: the hold keeps its turn, its heartbeats and its abort while the service
         // answers; the slots it frees wake the holds they could reach, this one included.
         gate.last = now;
@@ -244,14 +246,15 @@ async function reconcileHeld(ctx: SlotContext, reconcile: NonNullable<HoldOption
   let found = false;
   if (held.length > 0) {
     try {
-      const final = await reconcile(held);
+      const final = await reconcile(held, ctx.closed);
       found = final.length > 0;
       if (found) await ctx.settle(final.map((taskId) => ({ taskId })));
     } catch {
-      // The service did not answer: the next turn asks again, as soon.
+      // The service did not answer (or the coordinator closed): the next turn asks again, as soon.
       return;
     }
   }
+  if (ctx.closed.aborted) return;
   const gapKey = ctx.keys().reconcileGap;
   await ctx.link.either(async () => void (await ctx.link.eval(RECONCILED, [gapKey], [found ? 1 : 0, ctx.options.reconcileIntervalMs, RECONCILE_BACKOFF])), () => undefined);
 }

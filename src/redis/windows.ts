@@ -108,7 +108,8 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
   const flight = { key, counted: at, since: at };
   const moveLate = async (): Promise<void> => {
     const now = ctx.clock().now();
-    if (now - flight.counted <= margin / 2) return;
+    // A clock stepped back moves the entry too: it would otherwise stay where it was counted that long.
+    if (now >= flight.counted && now - flight.counted <= margin / 2) return;
     flight.counted = now;
     await ctx.link.either(async () => void (await ctx.link.eval(TOUCH, [key], [fleetNowArg(ctx.clock()), member])), () => undefined);
   };
@@ -142,6 +143,9 @@ function stillInFlight(ctx: WindowContext, key: string, now: number): string[] {
   const late: string[] = [];
   for (const [member, flight] of ctx.inFlight) {
     // An end never told (a take used without its hook, an attempt lost): kept counted ten minutes at most.
+    // A clock stepped back counts from now (the entry would otherwise not move for that long).
+    if (now < flight.since) flight.since = now;
+    if (now < flight.counted) flight.counted = now - WINDOW_MS;
     if (now - flight.since > MAX_FLIGHT_MS) {
       ctx.inFlight.delete(member);
       continue;

@@ -35,7 +35,7 @@ export interface Result {
 }
 
 export interface RunOptions {
-  /** Variables added to a clean environment (no FORECASTING_* of the caller's). */
+  /** Variables added to a clean environment (no FORECASTING_* or REDIS_URL of the caller's). */
   env?: Record<string, string | undefined>;
   /** Written to stdin, which is then closed. */
   input?: string | Buffer;
@@ -50,10 +50,10 @@ export interface Running {
   waitFor(stream: 'stdout' | 'stderr', pattern: RegExp): Promise<string>;
 }
 
-/** The environment of a child: this process's, without FORECASTING_*, plus `extra`. */
+/** The environment of a child: this process's, without FORECASTING_* and REDIS_URL, plus `extra`. */
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FORECASTING_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FORECASTING_') && k !== 'REDIS_URL') env[k] = v;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

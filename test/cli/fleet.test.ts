@@ -103,6 +103,14 @@ describe('forecasting fleet status', () => {
     expect(`${r.stdout}${r.stderr}${text.stdout}${text.stderr}`).not.toContain(API_KEY);
   });
 
+  it('reads the Redis of REDIS_URL without --redis (the variable the docs use); --redis wins over it', async () => {
+    const r = await run(['fleet', 'status', '--prefix', 'fleet-cli', '--json'], { env: { REDIS_URL: redis.url } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'shared', requestsInWindow: 3 });
+    const both = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-cli', '--json'], { env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    expect(JSON.parse(both.stdout)).toMatchObject({ mode: 'shared' });
+  });
+
   it("reads a user's slots under --user-prefix, and the key's requests under --prefix; a bad --user-prefix is bad usage", async () => {
     const { coordinator } = await processOn({ prefix: 'fleet-cli-key', userPrefix: 'fleet-cli-user' });
     await coordinator.take('requests');
@@ -115,7 +123,7 @@ describe('forecasting fleet status', () => {
 
   it('is bad usage (exit 2) without --redis, with a --redis that is no URL, or with no namespace', async () => {
     const noRedis = await run(['fleet', 'status', '--prefix', 'p']);
-    expect([noRedis.code, noRedis.stderr]).toEqual([2, expect.stringMatching(/^UsageError: --redis is required/)]);
+    expect([noRedis.code, noRedis.stderr]).toEqual([2, expect.stringMatching(/^UsageError: --redis \(or REDIS_URL\) is required/)]);
     const notUrl = await run(['fleet', 'status', '--redis', 'localhost:6379', '--prefix', 'p']);
     expect([notUrl.code, notUrl.stderr]).toEqual([2, expect.stringMatching(/^UsageError: --redis must be a URL/)]);
     const noNamespace = await run(['fleet', 'status', '--redis', redis.url]);

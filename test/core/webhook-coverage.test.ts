@@ -57,4 +57,14 @@ describe('webhook coverage', () => {
     await Promise.resolve();
     expect(await coverage.covers()).toBe(true);
   });
+
+  it('reads again at once when the clock stepped back (a wall clock set by hand), rather than trust the old read that long', async () => {
+    const { coverage, reads, advance } = setup([[FINAL], [['forecast.completed']]]);
+    expect(await coverage.covers()).toBe(true);
+    advance(-3_600_000);
+    await coverage.covers();
+    await Promise.resolve();
+    expect(reads()).toBe(2);
+    expect(await coverage.covers()).toBe(false);
+  });
 });

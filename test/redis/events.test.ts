@@ -188,4 +188,22 @@ describe('event fan-out', () => {
     controller.abort(new Error('done'));
     await expect(third).rejects.toThrow('done');
   });
+
+  it('believes no receiver record scored more than a receiver TTL ahead of now, and drops it at the next publish', async () => {
+    const clock = testClock();
+    const client = await redis.client();
+    await client.zAdd('{ev-ahead}:receivers', { score: clock.now() + 10 * 15 * 60_000, value: 'ghost' });
+    const late = await processOn(redis, clock, { prefix: 'ev-ahead' });
+    late.coordinator.receiving();
+    // The read at start has had its turn: the record named no receiver it believes.
+    await vi.waitFor(async () => expect(await client.zCard('{ev-ahead}:receivers')).toBe(1));
+    for (let i = 0; i < 5; i++) await client.ping();
+    expect(late.coordinator.receiving()).toBe(false);
+    expect((await late.coordinator.stats()).receiversSeen).toBe(0);
+    await late.coordinator.publish({ id: 'e1', type: 'webhook.test', final: false });
+    const left = await client.zRange('{ev-ahead}:receivers', 0, -1);
+    expect(left).toHaveLength(1);
+    expect(left).not.toContain('ghost');
+    expect(late.coordinator.receiving()).toBe(true);
+  });
 });

@@ -74,4 +74,25 @@ describe('clock skew', () => {
     controller.abort(new Error('done'));
     await expect(waiting).rejects.toThrow('done');
   }, 15_000);
+
+  it("keeps moving its request in flight to now after its clock stepped back an hour, and counts a receiver seen only a TTL from the step", async () => {
+    // A simulated clock the scripts count on (as a scaled test clock is), set back by hand mid-request.
+    let now = 10_000_000;
+    const stepping: ClientClock = { simulated: true, now: () => now, sleep };
+    const process = await processOn(redis, stepping, { prefix: 'skew-flight', requestsPerMinute: 5 });
+    const client = await redis.client();
+    await process.coordinator.take('requests'); // never answered
+    await process.coordinator.publish({ id: 'e1', type: 'webhook.test', final: false });
+    expect(process.coordinator.receiving()).toBe(true);
+    now -= 3_600_000;
+    // The timer looks at a simulated clock every 50 ms of real time: let it see the step, then move on.
+    await sleep(150);
+    now += 25_000;
+    // More than a third of a window after the step: the entry moves to the clock's now, not to an hour on.
+    await vi.waitFor(async () => expect(await client.zRangeWithScores('{skew-flight}:requests', 0, -1)).toEqual([{ value: expect.any(String), score: now }]), { timeout: 3_000 });
+    // Seen "in the future" now: it counts from the first look after the step, for a TTL, not an hour more.
+    expect(process.coordinator.receiving()).toBe(true);
+    now += 15 * MINUTE;
+    expect(process.coordinator.receiving()).toBe(false);
+  });
 });

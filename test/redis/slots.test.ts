@@ -2,7 +2,7 @@
 // slots of a process that died.
 import { describe, expect, it, vi } from 'vitest';
 import type { SlotHold } from '../../src/redis/index.js';
-import { RECONCILE_BACKOFF, RETRY_MS, WAITER_TTL_MS } from '../../src/redis/slots.js';
+import { RETRY_MS, WAITER_TTL_MS } from '../../src/redis/slots.js';
 import { testClock, type TestClock } from './_clock.js';
 import { processOn, type Process, useRedis } from './_setup.js';
 
@@ -202,131 +202,6 @@ describe('slots of a process that died', () => {
     await runClockUntil(clock, alive!.coordinator.hold(1));
     expect(clock.now() - start).toBeGreaterThanOrEqual(25_000);
     expect(clock.now() - start).toBeLessThanOrEqual(25_000 + RETRY_MS);
-  });
-
-  it("frees a dead process's bound slots through another's reconcile, at a bounded rate", async () => {
-    const clock = testClock();
-    const [dead, alive] = await fleet(clock, 2, 2, { reconcileIntervalMs: 60_000 });
-    await (await dead!.coordinator.hold(2)).bind(['t1', 't2']);
-    const asked: string[][] = [];
-    let finals: string[] = [];
-    const reconcile = async (ids: readonly string[]) => {
-      asked.push([...ids]);
-      return finals;
-    };
-    const waiting = alive!.coordinator.hold(1, { reconcile });
-    await vi.waitFor(() => expect(asked).toEqual([['t1', 't2']]));
-    // Still running on the service: the hold waits; retries within the interval do not ask again.
-    clock.advance(RETRY_MS);
-    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
-    expect(asked).toHaveLength(1);
-    finals = ['t2'];
-    const hold = await runClockUntil(clock, waiting);
-    expect(asked).toHaveLength(2);
-    expect(hold.count).toBe(1);
-    expect((await alive!.coordinator.stats()).activeTaskIds).toEqual(['t1']);
-  });
-
-  it('checks less often while checks find nothing ended (doubling, up to RECONCILE_BACKOFF times the interval), and at the interval again once one does', async () => {
-    const clock = testClock();
-    const [dead, alive] = await fleet(clock, 2, 2, { reconcileIntervalMs: 60_000 });
-    await (await dead!.coordinator.hold(2)).bind(['t1', 't2']);
-    const askedAt: number[] = [];
-    let finals: string[] = [];
-    const waiting = alive!.coordinator.hold(1, { reconcile: async () => (askedAt.push(clock.now()), finals) });
-    const start = clock.now();
-    await vi.waitFor(() => expect(askedAt).toHaveLength(1));
-    // The waiting hold tries every RETRY_MS: a check is due at each try once the fleet's gap has passed.
-    const tryUntil = async (to: number) => {
-      while (clock.now() < to) {
-        await vi.waitFor(() => expect(clock.sleepers).toBe(1));
-        clock.advance(RETRY_MS);
-      }
-      await vi.waitFor(() => expect(clock.sleepers).toBe(1));
-    };
-    await tryUntil(start + 8 * 60_000);
-    // Gaps of 2, 4 and then 8 minutes (the most) after checks that freed nothing.
-    expect(askedAt.map((at) => at - start)).toEqual([0, 120_000, 360_000]);
-    await tryUntil(start + 16 * 60_000);
-    expect(askedAt.map((at) => at - start)).toEqual([0, 120_000, 360_000, 840_000]);
-    finals = ['t2'];
-    const hold = await runClockUntil(clock, waiting);
-    expect(askedAt).toHaveLength(5);
-    await hold.release();
-    // A check that freed a slot brings the gap back to the interval.
-    const gap = await (await redis.client()).get(`{slots-${n}}:reconcileGap`);
-    expect(gap).toBe('60000');
-  });
-
-  it('checks at least every RECONCILE_BACKOFF intervals whatever the gap key holds (a huge number, or no number)', async () => {
-    const clock = testClock();
-    const [dead, alive] = await fleet(clock, 2, 1, { reconcileIntervalMs: 60_000 });
-    await (await dead!.coordinator.hold(1)).bind(['t1']);
-    const writer = await redis.client();
-    await writer.set(`{slots-${n}}:reconcileGap`, '1e18');
-    await writer.set(`{slots-${n}}:reconciled`, String(clock.now()));
-    const askedAt: number[] = [];
-    const controller = new AbortController();
-    const waiting = alive!.coordinator.hold(1, { reconcile: async () => (askedAt.push(clock.now()), []), signal: controller.signal });
-    const start = clock.now();
-    for (let i = 0; i < 20; i++) {
-      await vi.waitFor(() => expect(clock.sleepers).toBe(1));
-      clock.advance(RETRY_MS);
-    }
-    await vi.waitFor(() => expect(askedAt.length).toBeGreaterThan(0));
-    expect(askedAt[0]! - start).toBe(RECONCILE_BACKOFF * 60_000);
-    // The empty check recorded the longest gap; then no number at all counts as the interval.
-    await vi.waitFor(async () => expect(await writer.get(`{slots-${n}}:reconcileGap`)).toBe(String(RECONCILE_BACKOFF * 60_000)));
-    await writer.set(`{slots-${n}}:reconcileGap`, 'x');
-    const setAt = clock.now();
-    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
-    clock.advance(RETRY_MS);
-    // The last check is over an interval old: the next try checks (with the gap as written, 8 minutes,
-    // it would not). That try is the clock's, or a heartbeat's already (every 3 s of real time).
-    await vi.waitFor(() => expect(askedAt).toHaveLength(2));
-    expect(setAt - askedAt[0]!).toBeLessThan(RECONCILE_BACKOFF * 60_000);
-    expect(askedAt[1]).toBeGreaterThanOrEqual(setAt);
-    expect(askedAt[1]).toBeLessThanOrEqual(setAt + RETRY_MS);
-    controller.abort(new Error('done'));
-    await expect(waiting).rejects.toThrow('done');
-  });
-
-  it('ends a hold aborted while its check of held tasks hangs on the service', async () => {
-    const clock = testClock();
-    const [dead, alive] = await fleet(clock, 2, 1);
-    await (await dead!.coordinator.hold(1)).bind(['t1']);
-    let asked = 0;
-    const reconcile = () => {
-      asked++;
-      return new Promise<string[]>(() => undefined);
-    };
-    const controller = new AbortController();
-    const waiting = alive!.coordinator.hold(1, { reconcile, signal: controller.signal });
-    await vi.waitFor(() => expect(asked).toBe(1));
-    controller.abort(new Error('no longer wanted'));
-    await expect(waiting).rejects.toThrow('no longer wanted');
-    await vi.waitFor(async () => expect((await alive!.coordinator.stats()).startsWaiting).toBe(0));
-  });
-
-  it('asks the service once per interval for the whole process, however many of its holds wait', async () => {
-    const clock = testClock();
-    const [dead, alive] = await fleet(clock, 2, 2, { reconcileIntervalMs: 60_000 });
-    await (await dead!.coordinator.hold(2)).bind(['t1', 't2']);
-    let asked = 0;
-    const reconcile = async () => {
-      asked++;
-      return [];
-    };
-    const controller = new AbortController();
-    const holds = [1, 2, 3].map(() => alive!.coordinator.hold(1, { reconcile, signal: controller.signal }));
-    await vi.waitFor(async () => expect((await alive!.coordinator.stats()).startsWaiting).toBe(3));
-    await vi.waitFor(() => expect(clock.sleepers).toBe(1));
-    // The check runs in the background of the first hold's wait: once, not once per hold.
-    await vi.waitFor(() => expect(asked).toBe(1));
-    expect(await isPending(Promise.all(holds))).toBe(true);
-    expect(asked).toBe(1);
-    controller.abort(new Error('done'));
-    for (const hold of holds) await expect(hold).rejects.toThrow('done');
   });
 
   it('drops a waiter whose heartbeat stopped from the head of the queue', async () => {

@@ -98,7 +98,9 @@ export function statusLines(stats: CoordinatorStats, prefix: string): string[] {
 
 export async function status(cmd: Command): Promise<ExitCode> {
   const flags = cmd.opts<FleetFlags>();
-  if (!flags.redis) throw new CliError('--redis is required: the Redis the coordinators share, e.g. --redis redis://127.0.0.1:6379');
+  // REDIS_URL is where the docs' snippets (and most deployments) keep it.
+  flags.redis ??= process.env['REDIS_URL'] || undefined;
+  if (!flags.redis) throw new CliError('--redis (or REDIS_URL) is required: the Redis the coordinators share, e.g. --redis redis://127.0.0.1:6390');
   hideCredentials(flags.redis);
   const apiKey = process.env['FORECASTING_API_KEY'];
   addSecret(apiKey);
