@@ -38,8 +38,9 @@ export async function bundleSize(source, resolveDir) {
     });
     const outputs = result.metafile.outputs;
     const byName = new Map(result.outputFiles.map((f) => [basename(f.path), f.contents]));
-    // What loads at start: the entry and the chunks it imports statically, transitively.
-    const entry = Object.keys(outputs).find((k) => outputs[k].entryPoint);
+    // What loads at start: the entry and the chunks it imports statically, transitively. (A chunk
+    // loaded on demand names its own module as its entry point too: the app's is `app.ts`.)
+    const entry = Object.keys(outputs).find((k) => outputs[k].entryPoint === 'app.ts');
     const eager = new Set();
     for (const stack = [entry]; stack.length > 0; ) {
       const key = stack.pop();

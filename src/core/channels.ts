@@ -27,6 +27,12 @@ export const CHANNELS = {
   attempt: 'forecasting-sdk:attempt',
   /** A retry decided after a failed attempt, with the delay before it. */
   retry: 'forecasting-sdk:retry',
+  /** One wait (`wait`, `createAndWait`, `waitMany`, `runMany`, a context wait), from its start to its end: its reads run inside it. */
+  wait: 'forecasting-sdk:wait',
+  /** One webhook call answered by a ready-made receiver, from its arrival: verified, refused (and why), or a repeat. */
+  webhook: 'forecasting-sdk:webhook',
+  /** One wait of the fleet's coordinator: for a place in the shared request budget, or for a forecast slot. */
+  queue: 'forecasting-sdk:queue',
 } as const;
 
 /**
@@ -66,6 +72,11 @@ export interface OperationMessage {
    * client sets itself (authentication, `Idempotency-Key`, content type) is never replaced.
    */
   readonly headers: Record<string, string>;
+  /**
+   * Ids the answer names at its top level, set before `asyncEnd`: `id`, and each field named
+   * `…Id` or `…_id` with a string value, under its snake_case name (`questionId` → `question_id`).
+   */
+  answerIds?: Record<string, string>;
   /** The last answer's HTTP status; set before `asyncEnd` or `error` (absent when no answer came). */
   status?: number;
   /** How many attempts the call made; set before `asyncEnd` or `error`. */
@@ -127,6 +138,112 @@ export interface RetryMessage {
   readonly delaySource: 'retry-after' | 'backoff';
 }
 
+/**
+ * The message of the `forecasting-sdk:wait` tracing channel: one wait, the same object from `start`
+ * to `asyncEnd` (or `error`). The wait's reads are operation calls inside its trace. The counts are
+ * updated while it runs.
+ * @example
+ * ```ts
+ * import diagnostics from 'node:diagnostics_channel';
+ * diagnostics.tracingChannel(CHANNELS.wait).subscribe({
+ *   asyncEnd(message) {
+ *     const m = message as WaitMessage;
+ *     console.log(`${m.kind} ${m.taskIds.join(',')}: ${m.status ?? JSON.stringify(m.statuses)} after ${m.reads} read(s), ended by ${m.endedBy}`);
+ *   },
+ * });
+ * ```
+ */
+export interface WaitMessage {
+  /** Which wait: `wait`, `createAndWait`, `waitMany`, `runMany`, or `context` (a question's files). */
+  readonly kind: 'wait' | 'createAndWait' | 'waitMany' | 'runMany' | 'context';
+  /** The tasks waited for (`createAndWait`: empty until the start answered; `context`: none). */
+  taskIds: string[];
+  /** The question of a context wait. */
+  readonly questionId?: string;
+  /** Rounds of reading so far (a round of `waitMany` lists up to 100 tasks in one request). */
+  reads: number;
+  /** Sleeps between reads that ended on their time (`poll`), or early on a task's final event (`event`). */
+  readonly wakes: { poll: number; event: number };
+  /**
+   * What brought the read that ended the wait: `read` (the first read found it done), `poll` (a
+   * read on its time), or `event` (a final event woke it: a webhook received here or by another
+   * process of the fleet). Set before `asyncEnd`.
+   */
+  endedBy?: 'read' | 'poll' | 'event';
+  /** The final status of a wait on one task, set before `asyncEnd`. */
+  status?: string;
+  /** How many tasks ended in each status (`waitMany`, `runMany`), set before `asyncEnd`. */
+  statuses?: Record<string, number>;
+  /**
+   * The W3C `traceparent` of each webhook receipt whose event woke this wait (here or in another
+   * process of the fleet), when its receiver's subscriber set one.
+   */
+  readonly links: string[];
+  /** The error the wait ended with (set by the channel before `error`). */
+  error?: unknown;
+}
+
+/**
+ * The message of the `forecasting-sdk:webhook` tracing channel: one call a ready-made receiver
+ * (`webhookMiddleware`, `createWebhookHandler`) answers, the same object from `start` (the call
+ * arrived) to `asyncEnd` (the receiver knows what it is). Never the body, a header, the signature
+ * or the secret.
+ * @example
+ * ```ts
+ * import diagnostics from 'node:diagnostics_channel';
+ * diagnostics.tracingChannel(CHANNELS.webhook).subscribe({
+ *   asyncEnd(message) {
+ *     const m = message as WebhookMessage;
+ *     console.log(`webhook ${m.outcome}${m.reason ? ` (${m.reason})` : ''} ${m.eventType ?? ''}`);
+ *   },
+ * });
+ * ```
+ */
+export interface WebhookMessage {
+  /** When the receiver began reading the call (ms since the epoch). */
+  readonly startTime: number;
+  /** The delivery's id (its delivery id header), when the call had one. */
+  readonly deliveryId?: string;
+  /**
+   * A W3C `traceparent` a subscriber sets in `start` (its span of the call): with a coordinator, it
+   * travels with the event to every process, and a wait it wakes there names it in its `links`.
+   */
+  traceparent?: string;
+  /** `verified` (handed to your handler), `refused` (see `reason`), or `duplicate` (a repeat, not handed on). Set before `asyncEnd`. */
+  outcome?: 'verified' | 'refused' | 'duplicate';
+  /** Why it was refused: the verification's code (`no_matching_signature`, `payload_too_large`, …). */
+  reason?: string;
+  /** The event's id, type and task, once the call verified. */
+  eventId?: string;
+  eventType?: string;
+  taskId?: string;
+  /** The HTTP status the receiver answers itself (absent for `verified`: your handler answers). */
+  status?: number;
+}
+
+/**
+ * The message of the `forecasting-sdk:queue` tracing channel: one wait of the fleet's coordinator
+ * before a call is sent, for a place in the shared request budget (`budget`) or for forecast slots
+ * (`slot`). It runs inside the call's `operation` trace.
+ * @example
+ * ```ts
+ * import diagnostics from 'node:diagnostics_channel';
+ * diagnostics.tracingChannel(CHANNELS.queue).subscribe({
+ *   asyncEnd: (message) => console.log('queued for the', (message as QueueMessage).kind),
+ * });
+ * ```
+ */
+export interface QueueMessage {
+  readonly kind: 'budget' | 'slot';
+  readonly operation: string;
+  /** Slots asked for (`slot`): one, or a batch's count. */
+  readonly count?: number;
+  error?: unknown;
+}
+
+/** The most receipts a wait's message names in `links` (a `waitMany` of thousands woken at once names the first). @internal */
+export const MAX_WAIT_LINKS = 128;
+
 /** The parts of `node:diagnostics_channel` the client uses. */
 interface Diagnostics {
   channel(name: string): { readonly hasSubscribers: boolean; publish(message: unknown): void };
@@ -137,9 +254,15 @@ interface Diagnostics {
 export interface Tracing {
   readonly hasSubscribers: boolean;
   tracePromise<T>(fn: () => Promise<T>, context: object): Promise<T>;
+  /** Its events, published one by one where a span outlives any one call (an async generator's run). */
+  readonly start: { publish(message: object): void };
+  readonly end: { publish(message: object): void };
+  readonly asyncStart: { publish(message: object): void };
+  readonly asyncEnd: { publish(message: object): void };
+  readonly error: { publish(message: object): void };
 }
 
-const diagnostics = ((): Diagnostics | undefined => {
+const diagnostics = /* @__PURE__ */ ((): Diagnostics | undefined => {
   try {
     const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
     const found = proc?.getBuiltinModule?.('node:diagnostics_channel') as Partial<Diagnostics> | undefined;
@@ -157,9 +280,18 @@ const tracing = (name: string): Tracing | undefined => {
   return channel && typeof channel.hasSubscribers === 'boolean' ? channel : undefined;
 };
 
+/** A plain channel that publishes only where one exists. @internal */
+const plain = (name: string) => diagnostics?.channel(name);
+
 /** @internal */
-export const operationChannel = tracing(CHANNELS.operation);
+export const operationChannel = /* @__PURE__ */ tracing('forecasting-sdk:operation');
 /** @internal */
-export const attemptChannel = tracing(CHANNELS.attempt);
+export const attemptChannel = /* @__PURE__ */ tracing('forecasting-sdk:attempt');
 /** @internal */
-export const retryChannel = diagnostics?.channel(CHANNELS.retry);
+export const retryChannel = /* @__PURE__ */ plain('forecasting-sdk:retry');
+/** @internal */
+export const waitChannel = /* @__PURE__ */ tracing('forecasting-sdk:wait');
+/** @internal */
+export const webhookChannel = /* @__PURE__ */ tracing('forecasting-sdk:webhook');
+/** @internal */
+export const queueChannel = /* @__PURE__ */ tracing('forecasting-sdk:queue');

@@ -47,6 +47,9 @@ export function safetyWait(interval: number, asked: number | undefined, fallback
   return boundedWait(Math.max(asked ?? 0, interval * pace), fallback);
 }
 
+/** The most receipts one wait names between two reads (a `waitMany` of thousands woken at once names the first). */
+const MAX_LINKS = 32;
+
 /** Ends a coordinated sleep early: not an error, never seen outside the tracker. */
 const WOKEN: unique symbol = Symbol('woken');
 
@@ -123,6 +126,8 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
   const announced = new Set<string>();
   const watched = new Set<string>();
   const stops: Array<() => void> = [];
+  /** Traceparents of the receipts that told tracked tasks final, until {@link TaskTracker.links} takes them. */
+  let links: string[] = [];
   let wake: (() => void) | undefined;
 
   const watch = (ids: readonly string[]) => {
@@ -133,6 +138,7 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       // Its own settle comes back too: a task already read final needs no read.
       if (known.get(notice.taskId)?.final) return;
       announced.add(notice.taskId);
+      if (notice.traceparent !== undefined && links.length < MAX_LINKS) links.push(notice.traceparent);
       wake?.();
     };
     stops.push(tolerantWatch(coordinator, fresh, onFinal));
@@ -190,6 +196,11 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       await settle([record(id, item, asked, announced.has(id))]);
       const k = known.get(id)!;
       return (await receiving()) && !k.final ? k.safeMs : asked;
+    },
+    links() {
+      const taken = links;
+      links = [];
+      return taken;
     },
     sleep(ms, signal) {
       if ([...announced].some((id) => watched.has(id))) return Promise.resolve('woken');

@@ -92,6 +92,8 @@ export interface TaskFinalNotice {
   taskId: string;
   /** The final status (`completed`, `failed`, `cancelled`, …) when known. */
   status?: string | undefined;
+  /** The W3C `traceparent` of the webhook receipt that told it, when a tracer observed that receipt. */
+  traceparent?: string | undefined;
 }
 
 /**

@@ -47,7 +47,8 @@ export interface EventCoordinator {
   /**
    * Publishes a verified event to every process and records that a receiver is live. `final` says
    * whether the event ends its task (`forecast.completed`, `forecast.failed`, …), which frees the
-   * task's slot and wakes its waiters.
+   * task's slot and wakes its waiters. `traceparent`: the receipt's trace, when a tracer observed it;
+   * a wait it wakes names it.
    */
-  publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean }): Promise<void>;
+  publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean; traceparent?: string | undefined }): Promise<void>;
 }

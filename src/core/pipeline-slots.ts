@@ -5,6 +5,8 @@
  * `starts`, `finalTasks`) and name none.
  * @module
  */
+import { queueChannel, type QueueMessage } from './channels.js';
+import { inTrace } from './traced.js';
 import { callTolerantly, type Coordinator, type HoldOptions, type SlotHold, type TaskFinalNotice, type WindowEnd } from './coordination.js';
 import { APIError } from './errors.js';
 import type { AttemptStep, Call, CallStep } from './pipeline.js';
@@ -66,6 +68,14 @@ async function tolerant<T>(signal: AbortSignal | undefined, work: () => Promise<
   }
 }
 
+/** Runs `wait`, a wait of the coordinator, inside the `forecasting-sdk:queue` trace while someone subscribes. */
+function queued<T>(kind: QueueMessage['kind'], call: Call, count: number, wait: () => Promise<T>): Promise<T> {
+  const channel = queueChannel;
+  if (!channel?.hasSubscribers) return wait();
+  const message: QueueMessage = kind === 'slot' ? { kind, operation: call.name, count } : { kind, operation: call.name };
+  return inTrace(channel, message, wait);
+}
+
 /** Whether a start that failed for good surely started nothing: never sent, or refused with a 4xx answer. */
 const startedNothing = (call: Call, err: unknown): boolean => !call.sent || (err instanceof APIError && err.status >= 400 && err.status < 500);
 
@@ -84,8 +94,8 @@ export function sharedBudgetStep(coordinator: Coordinator, failed: CoordinatorFa
     try {
       const declared = call.op?.windows;
       const windows = typeof declared === 'function' ? declared(paramsOf(call)) : declared;
-      for (const window of windows ?? []) if (window !== 'requests') ends.push(await tolerant(signal, () => coordinator.take(window, signal), undefined, () => failed('take')));
-      ends.push(await tolerant(signal, () => coordinator.take('requests', signal), undefined, () => failed('take')));
+      for (const window of windows ?? []) if (window !== 'requests') ends.push(await queued('budget', call, 1, () => tolerant(signal, () => coordinator.take(window, signal), undefined, () => failed('take'))));
+      ends.push(await queued('budget', call, 1, () => tolerant(signal, () => coordinator.take('requests', signal), undefined, () => failed('take'))));
     } catch (err) {
       // Nothing was sent, but an upload's source is still let go.
       endUpload(call.request.body, () => err);
@@ -115,7 +125,7 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
     const starts = call.op?.starts;
     const count = starts ? starts.slots(paramsOf(call)) : 0;
     if (!starts || count <= 0) return attempts(call);
-    const hold: SlotHold | undefined = await tolerant(call.options.signal, () => coordinator.hold(count, { signal: call.options.signal, reconcile }), undefined, () => failed('hold'));
+    const hold: SlotHold | undefined = await queued('slot', call, count, () => tolerant(call.options.signal, () => coordinator.hold(count, { signal: call.options.signal, reconcile }), undefined, () => failed('hold')));
     if (!hold) return attempts(call);
     let received: Received;
     try {

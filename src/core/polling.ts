@@ -6,6 +6,7 @@
  * done, aborted or out of time. It knows no operation's shape: each wait passes its own `read`.
  * @module
  */
+import { MAX_WAIT_LINKS, waitChannel, type WaitMessage } from './channels.js';
 import type { ClientClock } from './clock.js';
 import { ValidationError } from './errors.js';
 import type { RequestOptions } from './options.js';
@@ -46,6 +47,8 @@ export interface WaitScope {
   readonly deadline: number | undefined;
   /** Request options of a request of this wait: `base`, the wait's signal, retries until the deadline. */
   options(base?: RequestOptions): RequestOptions;
+  /** The wait's message on the `wait` channel, while someone subscribes: {@link poll} counts its reads and wakes on it. */
+  trace?: WaitMessage;
 }
 
 /** The scope of a wait that starts now and may last `timeout` ms (no limit when `undefined`). @internal */
@@ -89,17 +92,49 @@ export function poll<T>(
   interval: number,
   onTimeout: () => Error,
   sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void | 'woken'> = (ms, signal) => scope.clock.sleep(ms, signal),
+  links?: () => readonly string[],
 ): Promise<T> {
-  const { clock, signal } = scope;
+  const { clock, signal, trace } = scope;
+  let last: 'read' | 'poll' | 'event' = 'read';
   return untilDeadline(async () => {
     for (;;) {
       signal?.throwIfAborted();
       const [value, done, asked] = await read(scope);
-      if (done) return value;
+      if (trace) trace.reads++;
+      if (done) {
+        if (trace) trace.endedBy = last;
+        return value;
+      }
       const wait = boundedWait(asked, interval);
       const left = (scope.deadline ?? Infinity) - clock.now();
       // Woken early (a task told final): read again, whatever the deadline.
-      if ((await sleep(Math.max(0, Math.min(wait, left)), signal)) !== 'woken' && wait > left) throw onTimeout();
+      const woken = (await sleep(Math.max(0, Math.min(wait, left)), signal)) === 'woken';
+      last = woken ? 'event' : 'poll';
+      if (trace) {
+        trace.wakes[last]++;
+        // The receipts whose events woke it (a bounded few: a waitMany of thousands woken at once names the first).
+        if (woken && links) for (const link of links()) if (trace.links.length < MAX_WAIT_LINKS && !trace.links.includes(link)) trace.links.push(link);
+      }
+      if (!woken && wait > left) throw onTimeout();
     }
   }, onTimeout);
+}
+
+/** What a wait ended with, for its trace: a task's status, the tasks' final statuses, its task ids once known. @internal */
+export interface WaitOutcome {
+  status?: string;
+  finalStatuses?: readonly string[];
+  taskIds?: string[];
+}
+
+/**
+ * Runs `body`, a wait, inside the `forecasting-sdk:wait` trace while someone subscribes (else just
+ * runs it: nothing is built, and the tracing code, `traced-waits.ts`, is not loaded): {@link poll}
+ * counts the reads and wakes of `scope` on the message, and `outcome` says what the wait ended with.
+ * @internal
+ */
+export function tracedWait<T>(kind: WaitMessage['kind'], taskIds: readonly string[], scope: WaitScope, body: () => Promise<T>, outcome: (value: T) => WaitOutcome, questionId?: string): Promise<T> {
+  const channel = waitChannel;
+  if (!channel?.hasSubscribers) return body();
+  return import('./traced-waits.js').then((t) => t.traceWait(channel, { kind, taskIds, scope, body, outcome, questionId }));
 }

@@ -54,6 +54,11 @@ export interface TaskTracker<T> {
    * how long to wait before reading it again (`asked`: the wait the answer named, if any).
    */
   seen(id: string, item: T, asked: number | undefined): Promise<number | undefined>;
+  /**
+   * The traceparents of the webhook receipts whose events woke it since the last call (see
+   * `TaskFinalNotice.traceparent`), for the wait's trace. Optional: a tracker told of nothing has none.
+   */
+  links?(): string[];
   /** Stops following the tasks (the wait is over). */
   close(): void;
 }

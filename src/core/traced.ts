@@ -7,16 +7,31 @@ import type { AttemptMessage, OperationMessage, Tracing } from './channels.js';
 import type { Call, Next } from './pipeline.js';
 import { AttemptFailure, type Received } from './transport.js';
 
+/**
+ * Runs `fn` inside `channel`'s trace of `message`, its value kept out of the message: a tracing
+ * channel stores what the function resolves to as `result`, and an answer (its body) has no place
+ * there. @internal
+ */
+export async function inTrace<T>(channel: Tracing, message: object, fn: () => Promise<T>): Promise<T> {
+  let value: T | undefined;
+  await channel.tracePromise(async () => {
+    value = await fn();
+  }, message);
+  return value as T;
+}
+
 /** Runs `run(call)` inside the `forecasting-sdk:operation` trace. @internal */
 export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Next): Promise<Received> {
   const message = operationMessage(call, baseURL);
-  return channel.tracePromise(async () => {
+  return inTrace(channel, message, async () => {
     // What subscribers added in `start`, under the client's own headers (they win).
     const added = safeHeaders(message.headers);
     if (added) call.request = { ...call.request, headers: { ...added, ...call.request.headers } };
     try {
       const received = await run(call);
       message.status = received.response.status;
+      const ids = answerIds(received.text);
+      if (ids) message.answerIds = ids;
       return received;
     } catch (err) {
       const status = (err as { status?: unknown } | null)?.status;
@@ -25,13 +40,13 @@ export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Ne
     } finally {
       message.attempts = call.attempt;
     }
-  }, message);
+  });
 }
 
 /** Runs one attempt inside the `forecasting-sdk:attempt` trace. @internal */
 export function traceAttempt(call: Call, channel: Tracing, attempt: Next): Promise<Received> {
   const message: AttemptMessage = { operation: call.name, method: call.method, path: call.path, attempt: call.attempt };
-  return channel.tracePromise(async () => {
+  return inTrace(channel, message, async () => {
     try {
       const received = await attempt(call);
       message.status = received.response.status;
@@ -40,7 +55,7 @@ export function traceAttempt(call: Call, channel: Tracing, attempt: Next): Promi
       if (err instanceof AttemptFailure) message.errorType = err.error.name;
       throw err;
     }
-  }, message);
+  });
 }
 
 /** The `operation` channel's message for `call`. @internal */
@@ -54,6 +69,26 @@ function operationMessage(call: Call, baseURL: string): OperationMessage {
   });
   const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
   return { operation: call.name, method: call.method, pathTemplate: call.op?.path ?? call.path, path: call.path, ids, serverAddress: url.hostname, serverPort: port, headers: {} };
+}
+
+/** Largest answer whose ids are read: a page of a list is far below; a larger answer names none. */
+const MAX_ID_SCAN_CHARS = 1 << 20;
+
+/** The ids an answer names at its top level (`id`, `…Id`, `…_id`), snake_case; `undefined` when none. */
+function answerIds(text: string): Record<string, string> | undefined {
+  if (text.length > MAX_ID_SCAN_CHARS || !text.startsWith('{')) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  let ids: Record<string, string> | undefined;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (typeof value !== 'string' || value.length > 200 || !/^(id|\w+Id|\w+_id)$/.test(key)) continue;
+    (ids ??= {})[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value;
+  }
+  return ids;
 }
 
 /** A header name as HTTP has them, and a value with no line break: what a subscriber adds that fetch would refuse is left out. */

@@ -175,9 +175,10 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
     return this.#claims.unclaim(eventId);
   }
 
-  async publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean }): Promise<void> {
+  async publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean; traceparent?: string | undefined }): Promise<void> {
     const taskId = event.final ? event.taskId : undefined;
-    const message: HubMessage = { notices: taskId === undefined ? [] : [{ taskId, ...(event.status === undefined ? {} : { status: event.status }) }], freed: taskId === undefined ? 0 : 1, receiver: true, receiverId: this.#processId };
+    const notice = taskId === undefined ? undefined : { taskId, ...(event.status === undefined ? {} : { status: event.status }), ...(event.traceparent === undefined ? {} : { traceparent: event.traceparent }) };
+    const message: HubMessage = { notices: notice === undefined ? [] : [notice], freed: taskId === undefined ? 0 : 1, receiver: true, receiverId: this.#processId };
     this.#publishedLocally++;
     if (taskId !== undefined) {
       this.#forget([taskId]);

@@ -36,6 +36,16 @@ function freedOf(value: unknown): number {
 const isNotice = (value: unknown): value is TaskFinalNotice =>
   typeof value === 'object' && value !== null && typeof (value as { taskId?: unknown }).taskId === 'string';
 
+/** A W3C traceparent: anything else a message names as one is dropped. */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** A notice's known fields, of their types (anyone on the prefix can publish). */
+const cleanNotice = ({ taskId, status, traceparent }: TaskFinalNotice): TaskFinalNotice => ({
+  taskId,
+  ...(typeof status === 'string' && status.length <= 100 ? { status } : {}),
+  ...(typeof traceparent === 'string' && TRACEPARENT.test(traceparent) ? { traceparent } : {}),
+});
+
 /** Reads a channel message; anything else on the channel (another version, a stray PUBLISH) is ignored. */
 export function parseHubMessage(text: string): HubMessage | undefined {
   try {
@@ -44,7 +54,7 @@ export function parseHubMessage(text: string): HubMessage | undefined {
     const rewrite = typeof value.rewrite === 'string' && value.rewrite.length <= 100 ? value.rewrite : undefined;
     const receiverId = typeof value.receiverId === 'string' && value.receiverId.length <= 100 ? value.receiverId : undefined;
     return {
-      notices: value.notices,
+      notices: value.notices.map(cleanNotice),
       freed: freedOf(value.freed),
       receiver: value.receiver === true,
       ...(rewrite === undefined ? {} : { rewrite }),

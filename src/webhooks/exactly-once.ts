@@ -69,8 +69,8 @@ const DELIVERY_OF: Readonly<Record<EventClaim, Delivery>> = { claimed: 'first', 
 
 /** A receiver's use of its coordinator; no function rejects, and none waits past `coordinatorTimeoutMs`. @internal */
 export interface ExactlyOnce {
-  /** Publishes `event` and claims its id. */
-  begin(event: WebhookEvent): Promise<Delivery>;
+  /** Publishes `event` (with the receipt's `traceparent`, when traced) and claims its id. */
+  begin(event: WebhookEvent, traceparent?: string): Promise<Delivery>;
   /** The handler succeeded (an answer the service does not retry): the claim becomes `done`. */
   finish(event: WebhookEvent): Promise<void>;
   /** The handler failed (threw, or answered a status the service retries): gives the claim back. */
@@ -127,9 +127,9 @@ export function exactlyOnce(coordinator: EventCoordinator | undefined, warn: (me
     }
   };
   return {
-    async begin(event) {
+    async begin(event, traceparent) {
       const [, claim] = await Promise.all([
-        guarded(() => coordinator.publish(eventNotice(event)), undefined),
+        guarded(() => coordinator.publish({ ...eventNotice(event), ...(traceparent === undefined ? {} : { traceparent }) }), undefined),
         guarded((): Promise<EventClaim | undefined> => coordinator.claimEvent(claimKeyOf(event)), undefined),
       ]);
       // A coordinator of another make that answers something else: handled as a first delivery.

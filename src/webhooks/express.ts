@@ -23,7 +23,7 @@ import type { EventCoordinator } from '../core/event-coordination.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type Delivery, type ExactlyOnce, type WebhookCoordinationOptions } from './exactly-once.js';
-import { checkMaxBodyBytes, readCapped, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
+import { checkMaxBodyBytes, observe, readCapped, type Told, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
 import { refusedByHeaders, toSecrets, verifyWebhook } from './verify.js';
 
 export { WebhookVerificationError };
@@ -214,6 +214,8 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
   const warnSetupMistake = onceAMinute({ ...options, logger });
   const once = exactlyOnce(coordinator, onceAMinute({ ...options, logger }), checkCoordinatorTimeout(coordinatorTimeoutMs, 'webhookMiddleware'));
   return (req, res, next) => {
+    const seen = observe(req.headers);
+    const told: Told = (...what) => void seen?.then((o) => o?.done(...what));
     let parsedElsewhere = false;
     /** Verifies, then, with a coordinator, publishes and claims. */
     const run = async (): Promise<Delivery> => {
@@ -229,21 +231,24 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
         payload = parsedElsewhere ? req.body : await readCapped(req, req.headers, maxBodyBytes);
       }
       const event = (req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secrets, verifyOptions));
-      return once.begin(event);
+      return once.begin(event, (await seen)?.traceparent);
     };
     const answer = (status: number, text: string) => void res.status(status).type('text/plain').send(text);
     run().then(
       (delivery) => {
         const event = req.webhookEvent!;
         if (delivery === 'running') {
+          told('duplicate', { event, status: RUNNING_ANSWER.status });
           res.setHeader?.('Retry-After', RUNNING_ANSWER.retryAfter);
           return answer(RUNNING_ANSWER.status, RUNNING_ANSWER.text);
         }
         if (delivery === 'repeat') {
+          told('duplicate', { event, status: 200 });
           req.webhookRepeat = true;
           if (onRepeat) runHook(() => onRepeat(event, req));
           return answer(200, 'repeat');
         }
+        told('verified', { event });
         if (coordinator) onAnswered(res, once, event);
         next();
       },
@@ -257,9 +262,16 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
           if (onError) runHook(() => onError(err, req));
           // A set-up mistake gets a 5xx, which the service retries: the delivery waits for the fix
           // instead of failing for good, as it would on a 4xx.
-          answer(setupMistake ? 500 : 400, setupMistake ? 'body_already_read' : err.code);
-        } else if (err instanceof WebhookPayloadTooLargeError) answer(413, err.code);
-        else next(err);
+          const [status, code] = setupMistake ? [500, 'body_already_read'] : [400, err.code];
+          told('refused', { reason: code, status });
+          answer(status, code);
+        } else if (err instanceof WebhookPayloadTooLargeError) {
+          told('refused', { reason: err.code, status: 413 });
+          answer(413, err.code);
+        } else {
+          told('refused', { reason: 'error' });
+          next(err);
+        }
       },
     );
   };

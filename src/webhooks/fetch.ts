@@ -27,10 +27,12 @@ import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
 import {
   checkMaxBodyBytes,
+  observe,
   onceAMinute,
   readCapped,
   WebhookPayloadTooLargeError,
   wrongSecretWarner,
+  type Told,
   type VerifyWebhookRequestOptions,
   type WebhookReceiverOptions,
 } from './receiver.js';
@@ -192,15 +194,23 @@ export function createWebhookHandler(
   const verify = createWebhookVerifier(secret, receiverOptions);
   const once = exactlyOnce(coordinator, onceAMinute(receiverOptions), checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
   return async (request) => {
+    const seen = observe(request.headers);
+    const told: Told = (...what) => void seen?.then((o) => o?.done(...what));
     let event: WebhookEvent;
     try {
       event = await verify(request);
     } catch (err) {
-      if (err instanceof WebhookPayloadTooLargeError) return text(413, err.code);
-      if (err instanceof WebhookVerificationError) return text(400, err.code);
-      throw err;
+      const refused = err instanceof WebhookPayloadTooLargeError ? 413 : err instanceof WebhookVerificationError ? 400 : undefined;
+      if (refused === undefined) {
+        told('refused', { reason: 'error' });
+        throw err;
+      }
+      const code = (err as WebhookVerificationError | WebhookPayloadTooLargeError).code;
+      told('refused', { reason: code, status: refused });
+      return text(refused, code);
     }
-    const delivery = await once.begin(event);
+    const delivery = await once.begin(event, (await seen)?.traceparent);
+    told(delivery === 'first' ? 'verified' : 'duplicate', { event, ...(delivery === 'first' ? {} : { status: delivery === 'running' ? RUNNING_ANSWER.status : 200 }) });
     if (delivery === 'running') {
       const { status, retryAfter, text: body } = RUNNING_ANSWER;
       return new Response(body, { status, headers: { 'content-type': 'text/plain', 'retry-after': retryAfter } });

@@ -6,7 +6,9 @@
 import { ForecastingError } from '../core/error-base.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { Logger } from '../core/logger.js';
+import { webhookChannel } from '../core/channels.js';
 import { readHeader, type WebhookHeaders } from './headers.js';
+import type { Observation } from './observed.js';
 import { looksSignedWithAnotherSecret, type VerifyWebhookOptions } from './verify.js';
 
 /** Default `maxBodyBytes`: 1 MiB, far above any event the service sends. @internal */
@@ -140,3 +142,19 @@ export function onceAMinute(options: WebhookReceiverOptions): (message: string) 
     quiet = 0;
   };
 }
+
+/** Tells a call's observation what the call was (see {@link observe}). @internal */
+export type Told = (...what: Parameters<Observation['done']>) => void;
+
+/**
+ * Starts observing a call on the `forecasting-sdk:webhook` channel while someone subscribes (the
+ * code that does, `observed.ts`, loads then); else `undefined`, and nothing is built. @internal
+ */
+export function observe(headers: WebhookHeaders): Promise<Observation | undefined> | undefined {
+  const channel = webhookChannel;
+  if (!channel?.hasSubscribers) return undefined;
+  const startTime = Date.now();
+  // A receiver never fails for its observer: a module that cannot load observes nothing.
+  return import('./observed.js').then((m) => m.startObservation(channel, headers, startTime)).catch(() => undefined);
+}
+

@@ -29,6 +29,25 @@ describe('built package', () => {
   });
 
   it.each([
+    ['CommonJS', ['-e'], "const { ForecastingClient } = require('forecasting-sdk'); const { startMockServer } = require('forecasting-sdk/testing'); const { ForecastingInstrumentation } = require('forecasting-sdk/otel'); const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');"],
+    ['ESM', ['--input-type=module', '-e'], "import { ForecastingClient } from 'forecasting-sdk'; import { startMockServer } from 'forecasting-sdk/testing'; import { ForecastingInstrumentation } from 'forecasting-sdk/otel'; import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';"],
+  ])('records a span of a call with forecasting-sdk/otel from the built package (%s)', (_format, args, imports) => {
+    const out = run(args as string[], `${imports}
+      (async () => {
+        const exporter = new InMemorySpanExporter();
+        const instrumentation = new ForecastingInstrumentation();
+        instrumentation.setTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+        const mock = await startMockServer();
+        await new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL }).credits.retrieve();
+        await mock.close();
+        instrumentation.disable();
+        console.log(JSON.stringify(exporter.getFinishedSpans().map((s) => s.name)));
+      })();
+    `);
+    expect(JSON.parse(out)).toEqual(['GET credits.retrieve', 'credits.retrieve']);
+  });
+
+  it.each([
     ['CommonJS', ['-e'], "const { ForecastingClient } = require('forecasting-sdk'); const { startMockServer } = require('forecasting-sdk/testing');"],
     ['ESM', ['--input-type=module', '-e'], "import { ForecastingClient } from 'forecasting-sdk'; import { startMockServer } from 'forecasting-sdk/testing';"],
   ])('runs a client with a coordinator from the built package (%s)', (_format, args, imports) => {
@@ -118,6 +137,7 @@ describe('published declarations', () => {
     './testing': isNode, // the mock server is node:http: its users have Node's types
     './testing/msw': (s) => isNode(s) || s === 'msw' || s === 'msw/node', // builds on ./testing; msw is an optional peer
     './redis': none, // redis is an optional peer: the entry takes a client of the shape it uses, no redis types
+    './otel': (s) => s === '@opentelemetry/api', // an optional peer, which every user of this entry has
   };
   const forbidden = ['eventemitter3', 'ky', 'express', 'zod'];
 

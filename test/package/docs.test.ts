@@ -30,7 +30,7 @@ interface Reflection {
 }
 
 /** The modules, named as users import them. */
-const ENTRIES = ['forecasting-sdk', 'forecasting-sdk/redis', 'forecasting-sdk/testing', 'forecasting-sdk/testing/msw', 'forecasting-sdk/webhooks', 'forecasting-sdk/webhooks/express', 'forecasting-sdk/webhooks/fetch'];
+const ENTRIES = ['forecasting-sdk', 'forecasting-sdk/otel', 'forecasting-sdk/redis', 'forecasting-sdk/testing', 'forecasting-sdk/testing/msw', 'forecasting-sdk/webhooks', 'forecasting-sdk/webhooks/express', 'forecasting-sdk/webhooks/fetch'];
 
 /** typedoc's ReflectionKind values of what an entry exports (a re-export of another entry's symbol is a Reference, 4194304). */
 const KINDS: Record<number, string> = { 128: 'class', 64: 'function', 256: 'interface', 2097152: 'type alias', 32: 'variable' };

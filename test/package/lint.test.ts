@@ -36,6 +36,6 @@ describe('the packed tarball', () => {
     // node10 (no `exports`) included: each subpath, ./openapi.json too, has its typesVersions path.
     expect(Object.values(problems).flat()).toEqual([]);
     expect(result.code).toBe(0);
-    expect(Object.keys(analysis.entrypoints).sort()).toEqual(['.', './openapi.json', './package.json', './redis', './testing', './testing/msw', './webhooks', './webhooks/express', './webhooks/fetch']);
+    expect(Object.keys(analysis.entrypoints).sort()).toEqual(['.', './openapi.json', './otel', './package.json', './redis', './testing', './testing/msw', './webhooks', './webhooks/express', './webhooks/fetch']);
   }, 120_000);
 });

@@ -22,11 +22,13 @@ const SPEC_OPERATIONS = readFileSync(`${root}spec/operations.tsv`, 'utf8').trim(
  * final tasks) and the waits woken by webhook events (1.66× with them). Lowered to 1.65 when those
  * steps, the request budget and the coordinated waits began to load only with a coordinator (or a
  * budget): 1.647×. Raised to 1.665 for the diagnostics channels' hooks in the core (0.4 KB gzipped;
- * the tracing code itself loads only once someone subscribes): 1.661×. The issue's budget is 1.25×,
- * not met (see the CHANGELOG).
+ * the tracing code itself loads only once someone subscribes): 1.661×. Raised to 1.675 for the
+ * waits' hooks on the `forecasting-sdk:wait` channel (their counts in the poll loop; the traced
+ * waits load only once someone subscribes): 1.670×. The issue's budget is 1.25×, not met (see the
+ * CHANGELOG).
  */
 const PER_OPERATION_BUDGET = 140;
-const PROJECTED_RATIO_BUDGET = 1.665;
+const PROJECTED_RATIO_BUDGET = 1.675;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;

@@ -11,7 +11,7 @@ import { ContextFileFailedError, ContextWaitTimeoutError } from '../../api/error
 import { MAX_PAGE_SIZE } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
-import { checkTimeout, poll, waitScope } from '../../core/polling.js';
+import { checkTimeout, poll, tracedWait, waitScope } from '../../core/polling.js';
 import type { ContextListParams } from '../../schemas/context.js';
 import type { ContextFile, ContextReady } from '../../schemas/records/context.js';
 
@@ -67,7 +67,8 @@ export async function waitUntilReady(ctx: ReadinessContext, questionId: string, 
   checkTimeout(o.timeout);
   let attempt = 0;
   let processing: ContextFile[] = [];
-  return poll<ContextFile[]>(
+  const scope = waitScope(ctx.clock, o.signal, o.timeout);
+  const body = () => poll<ContextFile[]>(
     async (scope) => {
       const options = scope.options(o.requestOptions);
       const { data, response } = await ctx.ready(questionId, options).withResponse();
@@ -80,8 +81,9 @@ export async function waitUntilReady(ctx: ReadinessContext, questionId: string, 
       processing = files.filter((f) => f.status !== 'ready');
       return [files, false, readinessBackoff(++attempt, parseRetryAfter(response.headers.get('retry-after')))];
     },
-    waitScope(ctx.clock, o.signal, o.timeout),
+    scope,
     READINESS_FIRST_WAIT_MS,
     () => new ContextWaitTimeoutError(`Context files still processing after ${o.timeout} ms: ${processing.map((f) => f.filename ?? f.id).join(', ')}`, processing),
   );
+  return tracedWait('context', [], scope, body, () => ({ status: 'ready' }), questionId);
 }

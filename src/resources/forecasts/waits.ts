@@ -9,7 +9,7 @@ import { newIdempotencyKey, partKey } from '../../core/idempotency.js';
 import { invalidAnswer } from '../../core/transport.js';
 import { DEFAULT_POLL_INTERVAL_MS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
-import { checkTimeout, poll, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
+import { checkTimeout, poll, tracedWait, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
 import { ProgressTracker, type ForecastProgress } from './progress.js';
 import { forecastTracker, listItemOf, type FlowContext } from './tracking.js';
 import { FINAL_TASK_STATUSES, type ForecastCreateParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
@@ -137,7 +137,8 @@ export function endsWaitFor(err: unknown, taskIds: readonly string[], one: boole
 /** Waits for one task to be final (and its report, with `waitForReport`). @internal */
 export async function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
   checkTimeout(o.timeout);
-  return waitInScope(ctx, taskId, o, waitScope(ctx.clock, o.signal, o.timeout));
+  const scope = waitScope(ctx.clock, o.signal, o.timeout);
+  return tracedWait('wait', [taskId], scope, () => waitInScope(ctx, taskId, o, scope), (task) => ({ status: task.status }));
 }
 
 /** A read the wait already has: the start's answer (`createAndWait` with a coordinator). */
@@ -168,7 +169,7 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
     return [data, settled(p, o.waitForReport), await tracker.seen(taskId, listItemOf(taskId, data), asked)];
   };
   try {
-    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), tracker.sleep);
+    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), tracker.sleep, () => tracker.links?.() ?? []);
   } catch (err) {
     throw endsWaitFor(err, [taskId], true);
   } finally {
@@ -184,6 +185,10 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
 export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
   checkTimeout(o.timeout);
   const scope = waitScope(ctx.clock, o.signal, o.timeout);
+  return tracedWait('waitMany', [...new Set(taskIds)], scope, () => waitManyInScope(ctx, taskIds, o, scope), (tasks) => ({ finalStatuses: tasks.map((t) => t.status) }));
+}
+
+async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions, scope: WaitScope): Promise<Array<ForecastTask | ForecastListItem>> {
   const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
   const latest = new Map<string, ForecastListItem>();
   const full = new Map<string, ForecastTask>();
@@ -209,7 +214,7 @@ export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[],
     return [undefined, pending.length === 0, wait];
   };
   try {
-    await poll(round, scope, DEFAULT_POLL_INTERVAL_MS, onTimeout, tasks.sleep);
+    await poll(round, scope, DEFAULT_POLL_INTERVAL_MS, onTimeout, tasks.sleep, () => tasks.links?.() ?? []);
     if (o.full === false) return taskIds.map((id) => latest.get(id)!);
     // One full read per task, now that each is final.
     await untilDeadline(() => Promise.all([...latest.keys()].map(async (id) => full.set(id, await ctx.retrieve(id, query, options)))), onTimeout);
@@ -227,14 +232,19 @@ export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[],
  */
 export async function createAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions = {}): Promise<ForecastTask> {
   checkTimeout(o.timeout);
-  const { idempotencyKey = newIdempotencyKey() } = o;
   const scope = waitScope(ctx.clock, o.signal, o.timeout);
+  return tracedWait('createAndWait', [], scope, () => startAndWait(ctx, params, o, scope), (task) => ({ status: task.status, taskIds: [task.id] }));
+}
+
+async function startAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions, scope: WaitScope): Promise<ForecastTask> {
+  const { idempotencyKey = newIdempotencyKey() } = o;
   if (o.waitForContext && params.questionId) await ctx.waitForContext(params.questionId, o);
   // Keyed, so the start too rides out an outage until the deadline without starting twice.
   const { data: task, response } = await untilDeadline(
     () => ctx.create(params, { ...waitRequestOptions(scope, o), idempotencyKey }).withResponse(),
     () => new WaitTimeoutError(`Not started after ${o.timeout} ms`, []),
   );
+  if (scope.trace) scope.trace.taskIds = [task.id];
   o.onCreated?.(task);
   // With a coordinator, the start's answer is the first read: the task's final event wakes the wait.
   const first = ctx.coordination && { task, asked: parseRetryAfter(response.headers.get('retry-after')) };

@@ -7,6 +7,7 @@
 import { APIError, InvalidResponseError, ValidationError, parseRetryAfter } from '../../../core/errors.js';
 import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS } from '../../../api/limits.js';
+import { addLinks, countStatuses, openWaitTrace } from '../../../core/traced-waits.js';
 import { WAIT_MODE, type WaitRequestOptions } from '../../../core/retry.js';
 import { FINAL_TASK_STATUSES, type ForecastCreateParams } from '../../../schemas/forecasts.js';
 import type { ForecastListItem, ForecastTask } from '../../../schemas/records/forecasts.js';
@@ -46,6 +47,9 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   const startOptions: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal } };
   const { clock } = ctx;
   const tracker = await forecastTracker(ctx, {}, options);
+  // The run on the `wait` channel, when someone subscribes: its counts, not its (maybe thousands of) task ids.
+  const trace = openWaitTrace('runMany');
+  const ended: string[] = [];
   const iterator = Symbol.asyncIterator in input ? input[Symbol.asyncIterator]() : input[Symbol.iterator]();
   let s: RunState = initialRun({ runId, maxActive, cancelOnAbort: o.cancelOnAbort, total: o.total ?? (Array.isArray(input) ? input.length : undefined), began: clock.now() });
 
@@ -53,7 +57,11 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   const pause = async (ms: number) => {
     const signal = o.signal?.aborted ? undefined : o.signal;
     try {
-      await tracker.sleep(ms, signal);
+      const woken = (await tracker.sleep(ms, signal)) === 'woken';
+      if (trace) {
+        trace.message.wakes[woken ? 'event' : 'poll']++;
+        if (woken) addLinks(trace.message, tracker.links?.() ?? []);
+      }
     } catch (err) {
       if (!signal?.aborted) throw err;
     }
@@ -82,11 +90,13 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
         for (let i = 0; i < step.taskIds.length; i += MAX_BULK_CANCEL_IDS) await ctx.cancelBatch({ taskIds: step.taskIds.slice(i, i + MAX_BULK_CANCEL_IDS) }, { ...o.requestOptions });
         return s;
       case 'poll': {
+        if (trace) trace.message.reads++;
         const seen: SeenTask[] = [];
         for (const t of await tracker.round(step.taskIds)) {
           const final = FINAL_TASK_STATUSES.has(t.item.status);
           const task = final && o.full ? await ctx.retrieve(t.id, {}, options) : t.item;
           seen.push({ id: t.id, status: t.item.status, task, due: clock.now() + t.waitMs });
+          if (trace && final) ended.push(t.item.status);
         }
         return tasksSeen(s, seen);
       }
@@ -106,10 +116,14 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
       yield* ready;
     }
     o.onProgress?.(progressOf(s, clock.now()));
+    trace?.end({ statuses: countStatuses(ended) });
   } catch (err) {
+    trace?.fail(err);
     // The run ends with forecasts still running on the service: say which.
     throw s.active.size > 0 ? endsWaitFor(err, [...s.active.keys()], false) : err;
   } finally {
+    // Left early (a `break` in the caller's loop): the run is over all the same.
+    trace?.end({ statuses: countStatuses(ended) });
     tracker.close();
     await iterator.return?.();
   }

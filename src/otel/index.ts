@@ -1,0 +1,177 @@
+/**
+ * `forecasting-sdk/otel`: OpenTelemetry traces and metrics of the client's calls, attempts, retries,
+ * waits, fleet queues and webhook receivers. {@link ForecastingInstrumentation} subscribes to the
+ * diagnostics channels the SDK publishes on (`CHANNELS` of `forecasting-sdk`) and turns their
+ * messages into spans and metrics through `@opentelemetry/api`, an optional peer dependency: a user
+ * without OpenTelemetry installs nothing more, and a client nobody observes pays nothing.
+ *
+ * @example
+ * ```ts
+ * import { NodeSDK } from '@opentelemetry/sdk-node';
+ * import { ForecastingInstrumentation } from 'forecasting-sdk/otel';
+ *
+ * new NodeSDK({ instrumentations: [new ForecastingInstrumentation()] }).start();
+ * ```
+ * @module
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import diagnostics from 'node:diagnostics_channel';
+import { context, metrics, trace, type Context, type Meter, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { CHANNELS, type AttemptMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from '../core/channels.js';
+import { VERSION } from '../version.js';
+import { instruments, Telemetry, type Instruments } from './telemetry.js';
+
+/**
+ * Options of {@link ForecastingInstrumentation}, as OpenTelemetry's instrumentations take them.
+ * @example
+ * ```ts
+ * const instrumentation = new ForecastingInstrumentation({ enabled: false }); // registerInstrumentations enables it
+ * ```
+ */
+export interface ForecastingInstrumentationConfig {
+  /** Subscribe to the channels at construction (default `true`), as OpenTelemetry's instrumentations do. */
+  enabled?: boolean;
+}
+
+/** The handlers of one tracing channel, as `node:diagnostics_channel` takes them. */
+type TracingHandlers = Parameters<ReturnType<typeof diagnostics.tracingChannel>['subscribe']>[0];
+
+const NAME = 'forecasting-sdk';
+
+/**
+ * The OpenTelemetry instrumentation of forecasting-sdk. Register it as any other: with
+ * `registerInstrumentations({ instrumentations: [new ForecastingInstrumentation()] })` or
+ * `new NodeSDK({ instrumentations: [new ForecastingInstrumentation()] })`. It uses the global tracer
+ * and meter providers, or those given to it (`setTracerProvider`, `setMeterProvider`, which
+ * `registerInstrumentations` calls); `disable()` unsubscribes it.
+ *
+ * It makes one CLIENT span per operation call (named after the operation, `forecasts.create`), one
+ * per HTTP attempt inside it, an event per retry, one span per wait with its reads inside, one per
+ * wait in the fleet's queues, one SERVER span per webhook call answered by a ready-made receiver; and
+ * the metrics `forecasting.client.operation.duration`, `forecasting.client.retries`,
+ * `forecasting.wait.duration`, `forecasting.fleet.queue.duration` and `forecasting.webhook.deliveries`.
+ * Every name and attribute is listed in docs/observability.md.
+ *
+ * @example
+ * ```ts
+ * import { registerInstrumentations } from '@opentelemetry/instrumentation';
+ * import { ForecastingInstrumentation } from 'forecasting-sdk/otel';
+ *
+ * const instrumentation = new ForecastingInstrumentation();
+ * registerInstrumentations({ instrumentations: [instrumentation] });
+ * // … later, to stop:
+ * instrumentation.disable();
+ * ```
+ */
+export class ForecastingInstrumentation {
+  /** The instrumentation's name (its tracer's and meter's): `forecasting-sdk`. */
+  readonly instrumentationName = NAME;
+  /** The package's version. */
+  readonly instrumentationVersion = VERSION;
+  #enabled = false;
+  #tracerProvider: TracerProvider | undefined;
+  #meterProvider: MeterProvider | undefined;
+  #tracer: Tracer | undefined;
+  #instruments: Instruments | undefined;
+  /** The innermost span of ours running (a call, a wait): the parent of what starts inside it. */
+  readonly #store = new AsyncLocalStorage<Context>();
+  readonly #telemetry = new Telemetry(
+    () => (this.#tracer ??= (this.#tracerProvider ?? trace.getTracerProvider()).getTracer(NAME, VERSION)),
+    () => (this.#instruments ??= instruments(this.#meter())),
+    () => this.#store.getStore() ?? context.active(),
+  );
+  #unsubscribe: Array<() => void> = [];
+
+  /** @param config - `enabled: false` to subscribe only once registered (or `enable()` is called) */
+  constructor(config: ForecastingInstrumentationConfig = {}) {
+    if (config.enabled !== false) this.enable();
+  }
+
+  /** Uses this tracer provider from now on (else the global one). */
+  setTracerProvider(provider: TracerProvider): void {
+    this.#tracerProvider = provider;
+    this.#tracer = undefined;
+  }
+
+  /** Uses this meter provider from now on (else the global one); the instruments are made anew on it. */
+  setMeterProvider(provider: MeterProvider): void {
+    this.#meterProvider = provider;
+    this.#instruments = undefined;
+  }
+
+  /** `{ enabled }`: whether it is subscribed now (`registerInstrumentations` enables one that is not). */
+  getConfig(): ForecastingInstrumentationConfig {
+    return { enabled: this.#enabled };
+  }
+
+  /** Enables (`enabled: true`) or disables it. */
+  setConfig(config: ForecastingInstrumentationConfig = {}): void {
+    if (config.enabled === false) this.disable();
+    else if (config.enabled === true) this.enable();
+  }
+
+  /** Subscribes to the SDK's channels (again after `disable()`). */
+  enable(): void {
+    if (this.#enabled) return;
+    this.#enabled = true;
+    const t = this.#telemetry;
+    this.#traced<OperationMessage>(CHANNELS.operation, (m) => t.operationStart(m), (m) => t.operationEnd(m), true);
+    this.#traced<AttemptMessage>(CHANNELS.attempt, (m) => t.attemptStart(m), (m) => t.attemptEnd(m), false);
+    this.#traced<WaitMessage>(CHANNELS.wait, (m) => t.waitStart(m), (m) => t.waitEnd(m), true);
+    this.#traced<QueueMessage>(CHANNELS.queue, (m) => t.queueStart(m), (m) => t.queueEnd(m), false);
+    this.#traced<WebhookMessage>(CHANNELS.webhook, (m) => t.webhookStart(m), (m) => t.webhookEnd(m), false);
+    this.#plain<RetryMessage>(CHANNELS.retry, (m) => t.retry(m));
+
+  }
+
+  /** Unsubscribes from every channel: nothing more is recorded (spans already open end unrecorded). */
+  disable(): void {
+    if (!this.#enabled) return;
+    this.#enabled = false;
+    for (const stop of this.#unsubscribe.splice(0)) stop();
+  }
+
+  #meter(): Meter {
+    return (this.#meterProvider ?? metrics.getMeterProvider()).getMeter(NAME, VERSION);
+  }
+
+  /**
+   * Subscribes to a tracing channel. `scoped`: what runs inside its trace (a call's attempts, a
+   * wait's reads) sees its span as parent, through a store bound to its `start`.
+   */
+  #traced<M extends object>(name: string, start: (m: M) => void, end: (m: M) => void, scoped: boolean): void {
+    const channel = diagnostics.tracingChannel(name);
+    const guard = (f: (m: M) => void) => (message: unknown) => {
+      // A subscriber that throws would throw into the client's call: telemetry never fails a call.
+      try {
+        f(message as M);
+      } catch {
+        // Nothing to do: a span lost is better than a call failed.
+      }
+    };
+    const handlers: TracingHandlers = { start: guard(start), end: () => undefined, asyncStart: () => undefined, asyncEnd: guard(end), error: () => undefined };
+    if (scoped) {
+      channel.start.bindStore(this.#store, (message) => {
+        guard(start)(message);
+        return this.#telemetry.contextOf(message as object);
+      });
+    }
+    channel.subscribe(handlers);
+    this.#unsubscribe.push(() => {
+      channel.unsubscribe(handlers);
+      if (scoped) channel.start.unbindStore(this.#store);
+    });
+  }
+
+  #plain<M>(name: string, on: (m: M) => void): void {
+    const handler = (message: unknown) => {
+      try {
+        on(message as M);
+      } catch {
+        // Telemetry never fails the code that publishes.
+      }
+    };
+    diagnostics.subscribe(name, handler);
+    this.#unsubscribe.push(() => void diagnostics.unsubscribe(name, handler));
+  }
+}

@@ -1,0 +1,306 @@
+/**
+ * What `ForecastingInstrumentation` makes of each channel's messages: spans and metrics, through the
+ * OpenTelemetry API only. Names and attributes follow OpenTelemetry's semantic conventions where
+ * one exists (HTTP client, `error.type`); the rest are ours, under `forecasting.` (docs/observability.md).
+ * Never a key, a header the client sets, a signature or a body: the messages carry none.
+ * @module
+ */
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import type { AttemptMessage, OperationMessage, QueueMessage, RetryMessage, WaitMessage, WebhookMessage } from '../core/channels.js';
+
+/** The instruments, made anew from each meter provider the instrumentation is given. @internal */
+export interface Instruments {
+  operationDuration: Histogram;
+  retries: Counter;
+  waitDuration: Histogram;
+  queueDuration: Histogram;
+  webhookDeliveries: Counter;
+}
+
+/** Bucket boundaries in seconds: a call (ms to a minute of retries), a wait (minutes to hours), a queue (nothing to minutes). */
+const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60];
+const WAIT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 2700, 3600, 5400, 7200, 14400];
+const QUEUE_BUCKETS = [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120, 300];
+
+/** The pinned metric names, with their units and meaning. @internal */
+export function instruments(meter: Meter): Instruments {
+  return {
+    operationDuration: meter.createHistogram('forecasting.client.operation.duration', { unit: 's', description: 'Duration of an operation call, its retries included, by operation and outcome.', advice: { explicitBucketBoundaries: CALL_BUCKETS } }),
+    retries: meter.createCounter('forecasting.client.retries', { unit: '{retry}', description: 'Retries of failed attempts, by reason.' }),
+    waitDuration: meter.createHistogram('forecasting.wait.duration', { unit: 's', description: 'Duration of a wait for tasks, by final status and what ended it.', advice: { explicitBucketBoundaries: WAIT_BUCKETS } }),
+    queueDuration: meter.createHistogram('forecasting.fleet.queue.duration', { unit: 's', description: "Time a call waited for the fleet's request budget or for a forecast slot, by kind.", advice: { explicitBucketBoundaries: QUEUE_BUCKETS } }),
+    webhookDeliveries: meter.createCounter('forecasting.webhook.deliveries', { unit: '{delivery}', description: 'Webhook calls answered by the ready-made receivers, by outcome.' }),
+  };
+}
+
+/** A span of ours and when it began (for the duration metrics, on the monotonic clock). */
+interface Open {
+  span: Span;
+  began: number;
+}
+
+/** The client span's name of each kind of wait: the method users call. */
+const WAIT_NAMES: Record<WaitMessage['kind'], string> = {
+  wait: 'forecasts.wait',
+  createAndWait: 'forecasts.createAndWait',
+  waitMany: 'forecasts.waitMany',
+  runMany: 'forecasts.runMany',
+  context: 'questions.files.waitUntilReady',
+};
+
+/** The longest id put in an attribute: ids come from answers, and an answer may be anything. */
+const MAX_ID_CHARS = 200;
+
+/** `forecasting.<name>` for each id of the path and the answer (the path's win); an answer's own `id` is named by `idName`. */
+function idAttributes(m: OperationMessage): Attributes {
+  const out: Attributes = {};
+  const answer = m.answerIds ?? {};
+  for (const [name, value] of Object.entries({ ...answer, ...m.ids })) {
+    if (name === 'id') continue;
+    out[`forecasting.${name}`] = value.slice(0, MAX_ID_CHARS);
+  }
+  const own = answer['id'];
+  const ownName = idName(m.operation);
+  if (own !== undefined && ownName !== undefined && out[`forecasting.${ownName}`] === undefined) out[`forecasting.${ownName}`] = own.slice(0, MAX_ID_CHARS);
+  return out;
+}
+
+/** What the `id` of an operation's answer is, by the resource the operation belongs to (a forecast task's is its task id). */
+function idName(operation: string): string | undefined {
+  const group = operation.split('.')[0];
+  switch (group) {
+    case 'forecasts':
+      return 'task_id';
+    case 'questions':
+      return operation.startsWith('questions.files.') ? 'file_id' : 'question_id';
+    case 'decisions':
+      return 'decision_id';
+    case 'webhooks':
+      return 'webhook_id';
+    default:
+      return undefined;
+  }
+}
+
+/** The error's class name (OpenTelemetry's `error.type`): never its message, which may quote an answer. */
+const errorType = (error: unknown): string => (error instanceof Error ? error.name || error.constructor.name : typeof error === 'object' && error !== null ? 'Error' : String(typeof error));
+
+/** Ends `span` as failed by `error`, with its class only. */
+function fail(span: Span, error: unknown): void {
+  const type = errorType(error);
+  span.setAttribute('error.type', type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+}
+
+const seconds = (began: number): number => (performance.now() - began) / 1000;
+
+/** What the channels' handlers share: the tracer, the instruments, and the open spans by message. @internal */
+export class Telemetry {
+  readonly #open = new WeakMap<object, Open>();
+
+  constructor(
+    private readonly tracer: () => Tracer,
+    private readonly metrics: () => Instruments,
+    /** The context a new span of ours starts in: the innermost of ours that is running, else the active one. */
+    private readonly parent: () => Context,
+  ) {}
+
+  /** The context with the span of `message` (an operation or a wait), for what runs inside it. */
+  contextOf(message: object): Context {
+    const open = this.#open.get(message);
+    return open ? trace.setSpan(this.parent(), open.span) : this.parent();
+  }
+
+  // --- operations
+
+  /** Opens the CLIENT span of a call (once: a bound store may have opened it), and its `traceparent`. */
+  operationStart(m: OperationMessage): void {
+    if (this.#open.has(m)) return;
+    const span = this.tracer().startSpan(
+      m.operation,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'forecasting.operation': m.operation,
+          'http.request.method': m.method,
+          'server.address': m.serverAddress,
+          'server.port': m.serverPort,
+          'url.template': m.pathTemplate,
+          ...idAttributes(m),
+        },
+      },
+      this.parent(),
+    );
+    this.#open.set(m, { span, began: performance.now() });
+    injectTraceparent(trace.setSpan(this.parent(), span), m.headers);
+  }
+
+  operationEnd(m: OperationMessage): void {
+    const open = this.#open.get(m);
+    if (!open) return;
+    this.#open.delete(m);
+    const { span } = open;
+    span.setAttributes(idAttributes(m));
+    if (m.status !== undefined) span.setAttribute('http.response.status_code', m.status);
+    if (m.attempts !== undefined) span.setAttribute('forecasting.attempts', m.attempts);
+    if (m.error !== undefined) fail(span, m.error);
+    span.end();
+    this.metrics().operationDuration.record(seconds(open.began), {
+      'forecasting.operation': m.operation,
+      'forecasting.outcome': m.error === undefined ? 'success' : 'error',
+      ...(m.error === undefined ? {} : { 'error.type': errorType(m.error) }),
+      ...(m.status === undefined ? {} : { 'http.response.status_code': m.status }),
+    });
+  }
+
+  // --- attempts
+
+  attemptStart(m: AttemptMessage): void {
+    const span = this.tracer().startSpan(
+      `${m.method} ${m.operation}`,
+      { kind: SpanKind.CLIENT, attributes: { 'forecasting.operation': m.operation, 'http.request.method': m.method, ...(m.attempt > 1 ? { 'http.request.resend_count': m.attempt - 1 } : {}) } },
+      this.parent(),
+    );
+    this.#open.set(m, { span, began: performance.now() });
+  }
+
+  attemptEnd(m: AttemptMessage): void {
+    const open = this.#open.get(m);
+    if (!open) return;
+    this.#open.delete(m);
+    if (m.status !== undefined) open.span.setAttribute('http.response.status_code', m.status);
+    if (m.errorType !== undefined) open.span.setAttribute('error.type', m.errorType).setStatus({ code: SpanStatusCode.ERROR, message: m.errorType });
+    else if (m.status !== undefined && m.status >= 400) open.span.setAttributes({ 'error.type': String(m.status) }).setStatus({ code: SpanStatusCode.ERROR });
+    open.span.end();
+  }
+
+  /** A retry: an event on the call's span, and the retries counter. */
+  retry(m: RetryMessage): void {
+    const attributes: Attributes = {
+      'forecasting.retry.reason': m.reason,
+      'forecasting.retry.delay_ms': m.delayMs,
+      'forecasting.retry.delay_source': m.delaySource,
+      'forecasting.retry.attempt': m.attempt,
+      'error.type': m.errorType,
+      ...(m.status === undefined ? {} : { 'http.response.status_code': m.status }),
+    };
+    trace.getSpan(this.parent())?.addEvent('forecasting.retry', attributes);
+    this.metrics().retries.add(1, { 'forecasting.operation': m.operation, 'forecasting.retry.reason': m.reason, 'error.type': m.errorType });
+  }
+
+  // --- waits
+
+  waitStart(m: WaitMessage): void {
+    if (this.#open.has(m)) return;
+    const span = this.tracer().startSpan(WAIT_NAMES[m.kind] ?? `forecasts.${m.kind}`, { kind: SpanKind.INTERNAL, attributes: { 'forecasting.wait.kind': m.kind } }, this.parent());
+    this.#open.set(m, { span, began: performance.now() });
+  }
+
+  waitEnd(m: WaitMessage): void {
+    const open = this.#open.get(m);
+    if (!open) return;
+    this.#open.delete(m);
+    const { span } = open;
+    const many = m.kind === 'waitMany' || m.kind === 'runMany';
+    span.setAttributes({
+      'forecasting.wait.reads': m.reads,
+      'forecasting.wait.wakes.poll': m.wakes.poll,
+      'forecasting.wait.wakes.event': m.wakes.event,
+      ...(m.endedBy === undefined ? {} : { 'forecasting.wait.ended_by': m.endedBy }),
+      ...(m.status === undefined ? {} : { 'forecasting.task_status': m.status }),
+      ...(m.questionId === undefined ? {} : { 'forecasting.question_id': m.questionId.slice(0, MAX_ID_CHARS) }),
+      ...(!many && m.taskIds.length === 1 ? { 'forecasting.task_id': m.taskIds[0]!.slice(0, MAX_ID_CHARS) } : {}),
+      ...(many ? { 'forecasting.task_count': m.kind === 'runMany' ? sum(m.statuses) : m.taskIds.length } : {}),
+      ...Object.fromEntries(Object.entries(m.statuses ?? {}).map(([status, n]) => [`forecasting.wait.tasks.${status}`, n])),
+    });
+    // The receipts whose events woke it, here or in another process of the fleet.
+    for (const link of m.links) {
+      const linked = contextOfTraceparent(link);
+      if (linked) span.addLink?.({ context: linked, attributes: { 'forecasting.link': 'webhook' } });
+    }
+    if (m.error !== undefined) fail(span, m.error);
+    span.end();
+    this.metrics().waitDuration.record(seconds(open.began), {
+      'forecasting.wait.kind': m.kind,
+      ...(m.status === undefined ? {} : { 'forecasting.task_status': m.status }),
+      ...(m.endedBy === undefined ? {} : { 'forecasting.wait.ended_by': m.endedBy }),
+      ...(m.error === undefined ? {} : { 'error.type': errorType(m.error) }),
+    });
+  }
+
+  // --- the fleet's queues
+
+  queueStart(m: QueueMessage): void {
+    const span = this.tracer().startSpan(`forecasting.fleet.${m.kind}`, { kind: SpanKind.INTERNAL, attributes: { 'forecasting.queue.kind': m.kind, 'forecasting.operation': m.operation, ...(m.count === undefined ? {} : { 'forecasting.slots': m.count }) } }, this.parent());
+    this.#open.set(m, { span, began: performance.now() });
+  }
+
+  queueEnd(m: QueueMessage): void {
+    const open = this.#open.get(m);
+    if (!open) return;
+    this.#open.delete(m);
+    if (m.error !== undefined) fail(open.span, m.error);
+    open.span.end();
+    this.metrics().queueDuration.record(seconds(open.began), { 'forecasting.queue.kind': m.kind });
+  }
+
+  // --- webhook receivers
+
+  /** Opens the SERVER span of a webhook call, from when the receiver began reading it; its traceparent travels with the event. */
+  webhookStart(m: WebhookMessage): void {
+    const span = this.tracer().startSpan(
+      'forecasting.webhook',
+      { kind: SpanKind.SERVER, startTime: m.startTime, attributes: m.deliveryId === undefined ? {} : { 'forecasting.delivery_id': m.deliveryId } },
+      context.active(),
+    );
+    this.#open.set(m, { span, began: performance.now() });
+    m.traceparent = traceparentOf(span);
+  }
+
+  webhookEnd(m: WebhookMessage): void {
+    const open = this.#open.get(m);
+    if (!open) return;
+    this.#open.delete(m);
+    const { span } = open;
+    const outcome = m.outcome ?? 'refused';
+    if (m.eventType !== undefined) span.updateName(`forecasting.webhook ${m.eventType}`.slice(0, 240));
+    span.setAttributes({
+      'forecasting.webhook.outcome': outcome,
+      ...(m.reason === undefined ? {} : { 'forecasting.webhook.refused_reason': m.reason }),
+      ...(m.eventId === undefined ? {} : { 'forecasting.event_id': m.eventId }),
+      ...(m.eventType === undefined ? {} : { 'forecasting.event_type': m.eventType }),
+      ...(m.taskId === undefined ? {} : { 'forecasting.task_id': m.taskId }),
+      ...(m.status === undefined ? {} : { 'http.response.status_code': m.status }),
+    });
+    if (outcome === 'refused') span.setAttribute('error.type', m.reason ?? 'refused').setStatus({ code: SpanStatusCode.ERROR, message: m.reason ?? 'refused' });
+    span.end();
+    this.metrics().webhookDeliveries.add(1, { 'forecasting.webhook.outcome': outcome, ...(m.reason === undefined ? {} : { 'forecasting.webhook.refused_reason': m.reason }) });
+  }
+}
+
+/** A span's W3C traceparent. */
+function traceparentOf(span: Span): string {
+  const sc = span.spanContext();
+  return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+}
+
+/** The span context a W3C traceparent names (a remote one: another process's receipt), else `undefined`. */
+function contextOfTraceparent(traceparent: string): SpanContext | undefined {
+  const [, traceId, spanId, flags] = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceparent) ?? [];
+  if (traceId === undefined || spanId === undefined || flags === undefined) return undefined;
+  const sc: SpanContext = { traceId, spanId, traceFlags: Number.parseInt(flags, 16), isRemote: true };
+  return trace.isSpanContextValid(sc) ? sc : undefined;
+}
+
+const sum = (counts: Record<string, number> | undefined): number => Object.values(counts ?? {}).reduce((a, b) => a + b, 0);
+
+/**
+ * Adds the span's context to the call's headers with the global propagator; W3C `traceparent`
+ * when that propagator writes none (no SDK registered one): the service's logs can name the trace.
+ */
+function injectTraceparent(ctx: Context, headers: Record<string, string>): void {
+  propagation.inject(ctx, headers);
+  if (headers['traceparent'] !== undefined) return;
+  const span = trace.getSpan(ctx);
+  if (span && trace.isSpanContextValid(span.spanContext())) headers['traceparent'] = traceparentOf(span);
+}

@@ -1,0 +1,58 @@
+/**
+ * What the ready-made receivers tell the `forecasting-sdk:webhook` tracing channel (`core/channels.ts`):
+ * one trace per call they answer, from its arrival to what it is, for a tracer or a metrics library.
+ * Loaded only once someone subscribes (see `observe` in `receiver.ts`): a receiver nobody observes
+ * carries none of it.
+ * @module
+ */
+import type { Tracing, WebhookMessage } from '../core/channels.js';
+import type { WebhookEvent } from './events.js';
+import { eventNotice } from './exactly-once.js';
+import { DELIVERY_ID_HEADER, readHeader, type WebhookHeaders } from './headers.js';
+
+/** The longest id or type passed on: a header or an event field may be anything a caller sent. */
+const MAX_FIELD_CHARS = 200;
+
+/** A W3C traceparent, as a subscriber must set it to travel with the event. */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** One call under observation. @internal */
+export interface Observation {
+  /** The traceparent a subscriber set for the call, to travel with its event (else `undefined`). */
+  readonly traceparent: string | undefined;
+  /** What the call was: ends its trace (once). */
+  done(outcome: NonNullable<WebhookMessage['outcome']>, detail: { event?: WebhookEvent | undefined; reason?: string; status?: number }): void;
+}
+
+/**
+ * Starts the trace of a call that arrived at `startTime` (loaded by `observe` of `receiver.ts`, only
+ * while someone subscribes). @internal
+ */
+export function startObservation(channel: Tracing, headers: WebhookHeaders, startTime: number): Observation {
+  const deliveryId = readHeader(headers, DELIVERY_ID_HEADER)?.slice(0, MAX_FIELD_CHARS);
+  const message: WebhookMessage = { startTime, ...(deliveryId === undefined ? {} : { deliveryId }) };
+  channel.start.publish(message);
+  channel.end.publish(message);
+  let open = true;
+  return {
+    get traceparent() {
+      const t = message.traceparent;
+      return typeof t === 'string' && TRACEPARENT.test(t) ? t : undefined;
+    },
+    done(outcome, detail) {
+      if (!open) return;
+      open = false;
+      const notice = detail.event && eventNotice(detail.event);
+      message.outcome = outcome;
+      if (detail.reason !== undefined) message.reason = detail.reason;
+      if (detail.status !== undefined) message.status = detail.status;
+      if (notice) {
+        message.eventId = notice.id.slice(0, MAX_FIELD_CHARS);
+        message.eventType = notice.type.slice(0, MAX_FIELD_CHARS);
+        if (notice.taskId !== undefined) message.taskId = notice.taskId.slice(0, MAX_FIELD_CHARS);
+      }
+      channel.asyncStart.publish(message);
+      channel.asyncEnd.publish(message);
+    },
+  };
+}

@@ -1,0 +1,174 @@
+// ForecastingInstrumentation with the real OpenTelemetry SDK, end to end against the mock service
+// over HTTP (its default, scaled clock): a call, a 503 then a success, a 429 with Retry-After, a wait
+// to completion, a runMany, webhook calls refused and verified, the metrics, disable(), and no key or
+// secret in any exported byte.
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ForecastingClient, RateLimitError } from '../../src/index.js';
+import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { signWebhook } from '../../src/webhooks/index.js';
+import { createWebhookHandler } from '../../src/webhooks/fetch.js';
+import { useOtel } from './_otel.js';
+
+const otel = useOtel();
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMockServer();
+});
+afterAll(() => mock.close());
+afterEach(() => {
+  otel.exporter.reset();
+  mock.service.reset();
+});
+
+const client = (options = {}) => new ForecastingClient({ ...mockClientOptions(mock), logLevel: 'off', retryBackoff: { initialDelay: 1, maxDelay: 1 }, ...options });
+const SECRET = 'whsec_otel_test_secret_0123456789';
+
+describe('ForecastingInstrumentation', () => {
+  it('makes a CLIENT span per call, named after the operation, with the HTTP attributes and ids; its attempt inside; its traceparent sent', async () => {
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Will it rain?' });
+    otel.exporter.reset();
+    await c.questions.retrieve(question.id);
+    const span = otel.span('questions.retrieve');
+    const url = new URL(mock.baseURL);
+    expect(span.kind).toBe(SpanKind.CLIENT);
+    expect(span.attributes).toMatchObject({
+      'forecasting.operation': 'questions.retrieve',
+      'http.request.method': 'GET',
+      'server.address': url.hostname,
+      'server.port': Number(url.port),
+      'url.template': '/questions/{question_id}',
+      'http.response.status_code': 200,
+      'forecasting.question_id': question.id,
+      'forecasting.attempts': 1,
+    });
+    const attempt = otel.span('GET questions.retrieve');
+    expect(attempt.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
+    expect(attempt.attributes['http.request.resend_count']).toBeUndefined();
+    const [sent] = mock.service.requests.list({ operation: 'questions.retrieve' });
+    expect(sent!.headers['traceparent']).toBe(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`);
+  });
+
+  it("names a started task's id from the answer (forecasting.task_id), and nests calls under the caller's active span", async () => {
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Will it rain?' });
+    const tracer = trace.getTracer('test');
+    const task = await tracer.startActiveSpan('job', async (job) => {
+      try {
+        return await c.forecasts.create({ questionId: question.id });
+      } finally {
+        job.end();
+      }
+    });
+    const span = otel.span('forecasts.create');
+    expect(span.attributes['forecasting.task_id']).toBe(task.id);
+    expect(span.parentSpanContext?.spanId).toBe(otel.span('job').spanContext().spanId);
+    await c.forecasts.cancel(task.id);
+  });
+
+  it('shows a 503 then a success as two attempts (the second with http.request.resend_count 1) and a retry event from the backoff', async () => {
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 503, times: 1 });
+    await client().credits.retrieve();
+    const span = otel.span('credits.retrieve');
+    const attempts = otel.spans().filter((s) => s.name === 'GET credits.retrieve');
+    expect(attempts.map((a) => [a.attributes['http.response.status_code'], a.attributes['http.request.resend_count']])).toEqual([
+      [503, undefined],
+      [200, 1],
+    ]);
+    expect(attempts[0]!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span.attributes).toMatchObject({ 'http.response.status_code': 200, 'forecasting.attempts': 2 });
+    expect(span.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(span.events.map((e) => [e.name, e.attributes])).toEqual([
+      ['forecasting.retry', { 'forecasting.retry.reason': 'status', 'forecasting.retry.delay_ms': expect.any(Number), 'forecasting.retry.delay_source': 'backoff', 'forecasting.retry.attempt': 1, 'error.type': 'OverloadedError', 'http.response.status_code': 503 }],
+    ]);
+  });
+
+  it("takes a 429's Retry-After as the retry's delay, and ends a call that fails for good as an error of its class", async () => {
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 429, retryAfter: 2, times: 2 });
+    await expect(client({ maxRetries: 1 }).credits.retrieve()).rejects.toBeInstanceOf(RateLimitError);
+    const span = otel.span('credits.retrieve');
+    expect(span.events[0]!.attributes).toMatchObject({ 'forecasting.retry.delay_source': 'retry-after', 'forecasting.retry.delay_ms': 2000, 'error.type': 'RateLimitError' });
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'RateLimitError' });
+    expect(span.attributes).toMatchObject({ 'error.type': 'RateLimitError', 'http.response.status_code': 429, 'forecasting.attempts': 2 });
+    const retries = await otel.points('forecasting.client.retries');
+    expect(retries.find((p) => p.attributes['forecasting.operation'] === 'credits.retrieve' && p.attributes['error.type'] === 'RateLimitError')?.value).toBe(1);
+    const durations = await otel.points('forecasting.client.operation.duration');
+    expect(durations.some((p) => p.attributes['forecasting.operation'] === 'credits.retrieve' && p.attributes['forecasting.outcome'] === 'error' && p.attributes['error.type'] === 'RateLimitError')).toBe(true);
+  });
+
+  it('makes one span per wait, its reads inside, ending with the final status and what ended it; and the wait metric', async () => {
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Will it rain?' });
+    const task = await c.forecasts.createAndWait({ questionId: question.id });
+    expect(task.status).toBe('completed');
+    const wait = otel.span('forecasts.createAndWait');
+    expect(wait.kind).toBe(SpanKind.INTERNAL);
+    expect(wait.attributes).toMatchObject({ 'forecasting.wait.kind': 'createAndWait', 'forecasting.task_id': task.id, 'forecasting.task_status': 'completed', 'forecasting.wait.ended_by': 'poll' });
+    expect(wait.attributes['forecasting.wait.reads']).toBeGreaterThanOrEqual(1);
+    const inside = otel.spans().filter((s) => s.parentSpanContext?.spanId === wait.spanContext().spanId).map((s) => s.name);
+    expect(inside).toContain('forecasts.create');
+    expect(inside.filter((n) => n === 'forecasts.retrieve')).toHaveLength(wait.attributes['forecasting.wait.reads'] as number);
+    const points = await otel.points('forecasting.wait.duration');
+    expect(points.some((p) => p.attributes['forecasting.wait.kind'] === 'createAndWait' && p.attributes['forecasting.task_status'] === 'completed')).toBe(true);
+  });
+
+  it('makes one span for a runMany with its counts', async () => {
+    const c = client();
+    const questions = await Promise.all([1, 2].map((i) => c.questions.create({ type: 'binary', title: `Q${i}?` })));
+    const results = [];
+    for await (const r of c.forecasts.runMany(questions.map((q) => ({ questionId: q.id })))) results.push(r);
+    expect(results).toHaveLength(2);
+    const run = otel.span('forecasts.runMany');
+    expect(run.attributes).toMatchObject({ 'forecasting.wait.kind': 'runMany', 'forecasting.task_count': 2, 'forecasting.wait.tasks.completed': 2 });
+    expect(run.attributes['forecasting.wait.reads']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('makes a SERVER span per webhook call a ready-made receiver answers: verified, or refused and why; and counts them', async () => {
+    const handle = createWebhookHandler(SECRET, () => undefined);
+    const body = JSON.stringify({ id: 'evt_1', type: 'forecast.completed', createdAt: new Date().toISOString(), data: { taskId: 'task_1' } });
+    const headers = { 'content-type': 'application/json', 'x-service-signature': await signWebhook(body, SECRET), 'x-service-delivery-id': 'dlv_1' };
+    expect((await handle(new Request('http://127.0.0.1/hook', { method: 'POST', body, headers }))).status).toBe(200);
+    expect((await handle(new Request('http://127.0.0.1/hook', { method: 'POST', body, headers: { ...headers, 'x-service-signature': await signWebhook(body, 'whsec_other_secret_0123456789') } }))).status).toBe(400);
+    // A receipt's span ends once its observation (loaded on demand) is told: just after the answer.
+    await vi.waitFor(() => expect(otel.spans().filter((s) => s.kind === SpanKind.SERVER)).toHaveLength(2));
+    const spans = otel.spans().filter((s) => s.kind === SpanKind.SERVER);
+    expect(spans.map((s) => [s.name, s.attributes])).toEqual([
+      ['forecasting.webhook forecast.completed', { 'forecasting.webhook.outcome': 'verified', 'forecasting.event_id': 'evt_1', 'forecasting.event_type': 'forecast.completed', 'forecasting.delivery_id': 'dlv_1', 'forecasting.task_id': 'task_1' }],
+      ['forecasting.webhook', { 'forecasting.webhook.outcome': 'refused', 'forecasting.webhook.refused_reason': 'no_matching_signature', 'forecasting.delivery_id': 'dlv_1', 'http.response.status_code': 400, 'error.type': 'no_matching_signature' }],
+    ]);
+    const counts = await otel.points('forecasting.webhook.deliveries');
+    expect(counts.find((p) => p.attributes['forecasting.webhook.outcome'] === 'verified')?.value).toBeGreaterThanOrEqual(1);
+    expect(counts.find((p) => p.attributes['forecasting.webhook.refused_reason'] === 'no_matching_signature')?.value).toBeGreaterThanOrEqual(1);
+  });
+
+  it('records nothing once disabled, and again once enabled', async () => {
+    otel.instrumentation.disable();
+    expect(otel.instrumentation.getConfig().enabled).toBe(false);
+    try {
+      await client().credits.retrieve();
+      expect(otel.spans()).toEqual([]);
+    } finally {
+      otel.instrumentation.enable();
+    }
+    await client().credits.retrieve();
+    expect(otel.spans().map((s) => s.name)).toContain('credits.retrieve');
+  });
+
+  it('puts no API key or webhook secret in any exported span, event or metric', async () => {
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Will it rain?' });
+    await c.forecasts.createAndWait({ questionId: question.id });
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 503, times: 1 });
+    await c.credits.retrieve();
+    const handle = createWebhookHandler(SECRET, () => undefined);
+    const body = JSON.stringify({ id: 'evt_2', type: 'webhook.test', createdAt: new Date().toISOString(), data: { test: true } });
+    await handle(new Request('http://127.0.0.1/hook', { method: 'POST', body, headers: { 'x-service-signature': await signWebhook(body, SECRET) } }));
+    await vi.waitFor(() => expect(otel.spans().some((s) => s.attributes['forecasting.event_id'] === 'evt_2')).toBe(true));
+    const exported = JSON.stringify([otel.spans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status, links: s.links })), await otel.collect()]);
+    expect(exported.length).toBeGreaterThan(1000);
+    expect(exported).not.toContain(mock.apiKey);
+    expect(exported).not.toContain(SECRET);
+    expect(exported).not.toMatch(/Bearer |v1=|t=\d/);
+  });
+});
