@@ -55,6 +55,8 @@ export const CHANNELS = {
  * ```
  */
 export interface OperationMessage {
+  /** The wait this call reads for (its message on the `wait` channel), when it is one of a wait's reads. */
+  readonly parent?: WaitMessage;
   /** The client method (`forecasts.create`), or the generic request's verb (`get`, `post`, …). */
   readonly operation: string;
   readonly method: HttpMethod;
@@ -73,8 +75,9 @@ export interface OperationMessage {
    */
   readonly headers: Record<string, string>;
   /**
-   * Ids the answer names at its top level, set before `asyncEnd`: `id`, and each field named
-   * `…Id` or `…_id` with a string value, under its snake_case name (`questionId` → `question_id`).
+   * Ids the answer of a write (not a `GET`: its ids are in its path) names at its top level, set
+   * before `asyncEnd`: `id`, and each field named `…Id` or `…_id` with a string value, under its
+   * snake_case name (`questionId` → `question_id`).
    */
   answerIds?: Record<string, string>;
   /** The last answer's HTTP status; set before `asyncEnd` or `error` (absent when no answer came). */
@@ -97,6 +100,8 @@ export interface OperationMessage {
  * ```
  */
 export interface AttemptMessage {
+  /** The call's message on the `operation` channel (when someone subscribes to it): the attempt's parent. */
+  readonly parent?: OperationMessage;
   readonly operation: string;
   readonly method: HttpMethod;
   readonly path: string;
@@ -122,6 +127,8 @@ export interface AttemptMessage {
  * ```
  */
 export interface RetryMessage {
+  /** The call's message on the `operation` channel (when someone subscribes to it). */
+  readonly parent?: OperationMessage;
   readonly operation: string;
   readonly method: HttpMethod;
   readonly path: string;
@@ -234,6 +241,8 @@ export interface WebhookMessage {
  * ```
  */
 export interface QueueMessage {
+  /** The call's message on the `operation` channel (when someone subscribes to it). */
+  readonly parent?: OperationMessage;
   readonly kind: 'budget' | 'slot';
   readonly operation: string;
   /** Slots asked for (`slot`): one, or a batch's count. */
@@ -253,9 +262,8 @@ interface Diagnostics {
 /** A tracing channel, as far as the client uses one. @internal */
 export interface Tracing {
   readonly hasSubscribers: boolean;
-  tracePromise<T>(fn: () => Promise<T>, context: object): Promise<T>;
-  /** Its events, published one by one where a span outlives any one call (an async generator's run). */
-  readonly start: { publish(message: object): void };
+  /** Its events, published one by one (`traced.ts`, and an async generator's run). */
+  readonly start: { publish(message: object): void; runStores<T>(message: object, fn: () => T): T };
   readonly end: { publish(message: object): void };
   readonly asyncStart: { publish(message: object): void };
   readonly asyncEnd: { publish(message: object): void };
@@ -277,7 +285,8 @@ const diagnostics = /* @__PURE__ */ ((): Diagnostics | undefined => {
 const tracing = (name: string): Tracing | undefined => {
   const channel = diagnostics?.tracingChannel(name);
   // `hasSubscribers` came later than tracing channels: without it, say none rather than build messages for nobody.
-  return channel && typeof channel.hasSubscribers === 'boolean' ? channel : undefined;
+  // And the events published one by one with their stores (`runStores`): a runtime whose tracing channels lack them publishes nothing.
+  return channel && typeof channel.hasSubscribers === 'boolean' && typeof channel.start?.runStores === 'function' ? channel : undefined;
 };
 
 /** A plain channel that publishes only where one exists. @internal */

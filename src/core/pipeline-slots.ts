@@ -72,7 +72,7 @@ async function tolerant<T>(signal: AbortSignal | undefined, work: () => Promise<
 function queued<T>(kind: QueueMessage['kind'], call: Call, count: number, wait: () => Promise<T>): Promise<T> {
   const channel = queueChannel;
   if (!channel?.hasSubscribers) return wait();
-  const message: QueueMessage = kind === 'slot' ? { kind, operation: call.name, count } : { kind, operation: call.name };
+  const message: QueueMessage = { kind, operation: call.name, ...(kind === 'slot' ? { count } : {}), ...(call.trace ? { parent: call.trace } : {}) };
   return inTrace(channel, message, wait);
 }
 

@@ -9,7 +9,7 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
-import { attemptChannel, operationChannel, retryChannel, type RetryMessage } from './channels.js';
+import { attemptChannel, operationChannel, retryChannel, type OperationMessage, type RetryMessage } from './channels.js';
 import { clip, type APIError, type ErrorRules, type ForecastingError } from './errors.js';
 import type { LeveledLogger } from './logger.js';
 import type { HttpMethod, Operation } from './operation.js';
@@ -38,6 +38,8 @@ export class Call {
   sent = false;
   /** The ids filled into the path, in its order (for the diagnostics channels); none for a generic request. */
   ids: readonly string[] = [];
+  /** The call's message on the `operation` channel while someone subscribes: the parent of its attempts', retries' and queues'. */
+  trace: OperationMessage | undefined = undefined;
 
   constructor(
     /** The declared operation; `undefined` for a generic request (`client.get`, `client.post`, …). */
@@ -102,9 +104,10 @@ export interface PipelineEnv {
   errorRules?: ErrorRules | undefined;
 }
 
-/** The tracing code, loaded the first time someone subscribes to a channel (see `traced.ts`). */
+/** The tracing code, loaded the first time someone subscribes to a channel (see `traced.ts`); once loaded, called at once. */
 let tracedModule: Promise<typeof import('./traced.js')> | undefined;
-const traced = (): Promise<typeof import('./traced.js')> => (tracedModule ??= import('./traced.js'));
+let tracedLoaded: typeof import('./traced.js') | undefined;
+const traced = (): Promise<typeof import('./traced.js')> => (tracedModule ??= import('./traced.js').then((m) => (tracedLoaded = m)));
 
 const NO_ANSWER: Next = () => Promise.reject(new Error('the last step of an attempt must answer'));
 
@@ -138,7 +141,10 @@ export class Pipeline {
       call.request = this.#steps.prepare(call);
       // Published only when someone subscribes: no message is built, and the tracing code (`traced.ts`) not loaded, otherwise.
       const channel = operationChannel;
-      if (channel?.hasSubscribers) return traced().then((t) => t.traceCall(call, channel, this.#env.options.baseURL, this.#run));
+      if (channel?.hasSubscribers) {
+        const baseURL = this.#env.options.baseURL;
+        return tracedLoaded ? tracedLoaded.traceCall(call, channel, baseURL, this.#run) : traced().then((t) => t.traceCall(call, channel, baseURL, this.#run));
+      }
       return this.#run(call);
     } catch (err) {
       return Promise.reject(err);
@@ -169,7 +175,7 @@ export class Pipeline {
       let error: ForecastingError;
       try {
         const channel = attemptChannel;
-        const received = await (channel?.hasSubscribers ? traced().then((t) => t.traceAttempt(call, channel, this.#attempt)) : this.#attempt(call));
+        const received = await (!channel?.hasSubscribers ? this.#attempt(call) : tracedLoaded ? tracedLoaded.traceAttempt(call, channel, this.#attempt) : traced().then((t) => t.traceAttempt(call, channel, this.#attempt)));
         if (received.response.ok) return received;
         [outcome, error] = this.#refusal(call, received);
       } catch (err) {
@@ -228,7 +234,7 @@ export class Pipeline {
     const { attempt, idempotencyKey } = call;
     if (retryChannel?.hasSubscribers) {
       const reason = outcome.kind === 'response' ? 'status' : outcome.kind === 'timeout' ? 'timeout' : 'connection';
-      const message: RetryMessage = { operation: call.name, method: call.method, path: call.path, attempt, status, reason, errorType: error.name, delayMs: delay, delaySource: decision.source };
+      const message: RetryMessage = { operation: call.name, method: call.method, path: call.path, attempt, status, reason, errorType: error.name, delayMs: delay, delaySource: decision.source, ...(call.trace ? { parent: call.trace } : {}) };
       retryChannel.publish(message);
     }
     this.#env.events.emit('retry', { operation: call.name, method, path, attempt, idempotencyKey, status, error: error.name, delayMs: delay });

@@ -54,12 +54,14 @@ export interface WaitScope {
 /** The scope of a wait that starts now and may last `timeout` ms (no limit when `undefined`). @internal */
 export function waitScope(clock: ClientClock, signal: AbortSignal | undefined, timeout: number | undefined): WaitScope {
   const deadline = timeout === undefined ? undefined : clock.now() + timeout;
-  return {
+  const scope: WaitScope = {
     clock,
     signal,
     deadline,
-    options: (base): WaitRequestOptions => ({ ...base, signal, [WAIT_MODE]: { deadline } }),
+    // The wait's trace (set once it starts, while someone subscribes) travels with its reads.
+    options: (base): WaitRequestOptions => ({ ...base, signal, [WAIT_MODE]: scope.trace ? { deadline, trace: scope.trace } : { deadline } }),
   };
+  return scope;
 }
 
 /**

@@ -4,6 +4,7 @@
  * `waitMany`, `runMany`, readiness waits), which rides out an outage until the wait's own deadline.
  * @module
  */
+import type { WaitMessage } from './channels.js';
 import { parseRetryAfter } from './errors.js';
 import type { RequestOptions } from './options.js';
 
@@ -149,6 +150,8 @@ export interface WaitMode {
    * must not be cut off mid-way (a `runMany` start, whose answer names the tasks it started).
    */
   sleepSignal?: AbortSignal | undefined;
+  /** The wait's message on the `wait` channel, while someone subscribes: the parent of its reads' messages. */
+  trace?: WaitMessage | undefined;
 }
 
 /** The request option that marks a request as a long wait's. @internal */

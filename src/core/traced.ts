@@ -5,70 +5,109 @@
  */
 import type { AttemptMessage, OperationMessage, Tracing } from './channels.js';
 import type { Call, Next } from './pipeline.js';
+import { WAIT_MODE, type WaitRequestOptions } from './retry.js';
 import { AttemptFailure, type Received } from './transport.js';
 
 /**
- * Runs `fn` inside `channel`'s trace of `message`, its value kept out of the message: a tracing
- * channel stores what the function resolves to as `result`, and an answer (its body) has no place
- * there. @internal
+ * Runs `fn` inside `channel`'s trace of `message`, as `tracingChannel.tracePromise` does (`start`
+ * with its bound stores around `fn`, `end`, then `error`, `asyncStart` and `asyncEnd`) with one
+ * promise of its own rather than several: in a process where async hooks run (any application on
+ * OpenTelemetry), each promise costs. `settle` sets the message's fields from the outcome before it
+ * is published; the value is never put on the message (an answer's body has no place there).
+ * @internal
  */
-export async function inTrace<T>(channel: Tracing, message: object, fn: () => Promise<T>): Promise<T> {
-  let value: T | undefined;
-  await channel.tracePromise(async () => {
-    value = await fn();
-  }, message);
-  return value as T;
+export function inTrace<T>(channel: Tracing, message: { error?: unknown }, fn: () => Promise<T>, settle?: (value: T | undefined, error: unknown) => void): Promise<T> {
+  return channel.start.runStores(message, () => {
+    let running: Promise<T>;
+    try {
+      running = fn();
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    channel.end.publish(message);
+    return running.then(
+      (value) => {
+        settle?.(value, undefined);
+        channel.asyncStart.publish(message);
+        channel.asyncEnd.publish(message);
+        return value;
+      },
+      (error: unknown) => {
+        settle?.(undefined, error);
+        message.error = error;
+        channel.error.publish(message);
+        channel.asyncStart.publish(message);
+        channel.asyncEnd.publish(message);
+        throw error;
+      },
+    );
+  });
 }
 
 /** Runs `run(call)` inside the `forecasting-sdk:operation` trace. @internal */
 export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Next): Promise<Received> {
   const message = operationMessage(call, baseURL);
-  return inTrace(channel, message, async () => {
-    // What subscribers added in `start`, under the client's own headers (they win).
-    const added = safeHeaders(message.headers);
-    if (added) call.request = { ...call.request, headers: { ...added, ...call.request.headers } };
-    try {
-      const received = await run(call);
-      message.status = received.response.status;
-      const ids = answerIds(received.text);
-      if (ids) message.answerIds = ids;
-      return received;
-    } catch (err) {
-      const status = (err as { status?: unknown } | null)?.status;
-      if (typeof status === 'number') message.status = status;
-      throw err;
-    } finally {
+  call.trace = message;
+  return inTrace(
+    channel,
+    message,
+    () => {
+      // What subscribers added in `start`, under the client's own headers (they win).
+      const added = safeHeaders(message.headers);
+      if (added) call.request = { ...call.request, headers: { ...added, ...call.request.headers } };
+      return run(call);
+    },
+    (received, error) => {
       message.attempts = call.attempt;
-    }
-  });
+      if (received) {
+        message.status = received.response.status;
+        // A read's ids are in its path: only a write's answer names new ones (the task a start made).
+        const ids = call.method === 'GET' ? undefined : answerIds(received.text);
+        if (ids) message.answerIds = ids;
+      } else {
+        const status = (error as { status?: unknown } | null)?.status;
+        if (typeof status === 'number') message.status = status;
+      }
+    },
+  );
 }
 
 /** Runs one attempt inside the `forecasting-sdk:attempt` trace. @internal */
 export function traceAttempt(call: Call, channel: Tracing, attempt: Next): Promise<Received> {
-  const message: AttemptMessage = { operation: call.name, method: call.method, path: call.path, attempt: call.attempt };
-  return inTrace(channel, message, async () => {
-    try {
-      const received = await attempt(call);
-      message.status = received.response.status;
-      return received;
-    } catch (err) {
-      if (err instanceof AttemptFailure) message.errorType = err.error.name;
-      throw err;
-    }
-  });
+  const message: AttemptMessage = { operation: call.name, method: call.method, path: call.path, attempt: call.attempt, ...(call.trace ? { parent: call.trace } : {}) };
+  return inTrace(
+    channel,
+    message,
+    () => attempt(call),
+    (received, error) => {
+      if (received) message.status = received.response.status;
+      else if (error instanceof AttemptFailure) message.errorType = error.error.name;
+    },
+  );
+}
+
+/** The server of the last base URL seen: a client keeps one, and a URL parsed per call would cost more than the rest of the message. */
+let server: { baseURL: string; address: string; port: number } | undefined;
+
+function serverOf(baseURL: string): { address: string; port: number } {
+  if (server?.baseURL !== baseURL) {
+    const url = new URL(baseURL);
+    server = { baseURL, address: url.hostname, port: url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port) };
+  }
+  return server;
 }
 
 /** The `operation` channel's message for `call`. @internal */
 function operationMessage(call: Call, baseURL: string): OperationMessage {
-  const url = new URL(baseURL);
   const ids: Record<string, string> = {};
   const names = call.op?.pathParams ?? [];
   names.forEach((name, i) => {
     const id = call.ids[i];
     if (id !== undefined) ids[name] = id;
   });
-  const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
-  return { operation: call.name, method: call.method, pathTemplate: call.op?.path ?? call.path, path: call.path, ids, serverAddress: url.hostname, serverPort: port, headers: {} };
+  const { address, port } = serverOf(baseURL);
+  const wait = (call.options as WaitRequestOptions)[WAIT_MODE]?.trace;
+  return { ...(wait ? { parent: wait } : {}), operation: call.name, method: call.method, pathTemplate: call.op?.path ?? call.path, path: call.path, ids, serverAddress: address, serverPort: port, headers: {} };
 }
 
 /** Largest answer whose ids are read: a page of a list is far below; a larger answer names none. */

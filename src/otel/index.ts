@@ -14,9 +14,8 @@
  * ```
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
-import { context, metrics, trace, type Context, type Meter, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { metrics, trace, type Meter, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { CHANNELS, type AttemptMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from '../core/channels.js';
 import { VERSION } from '../version.js';
 import { instruments, Telemetry, type Instruments } from './telemetry.js';
@@ -73,12 +72,9 @@ export class ForecastingInstrumentation {
   #meterProvider: MeterProvider | undefined;
   #tracer: Tracer | undefined;
   #instruments: Instruments | undefined;
-  /** The innermost span of ours running (a call, a wait): the parent of what starts inside it. */
-  readonly #store = new AsyncLocalStorage<Context>();
   readonly #telemetry = new Telemetry(
     () => (this.#tracer ??= (this.#tracerProvider ?? trace.getTracerProvider()).getTracer(NAME, VERSION)),
     () => (this.#instruments ??= instruments(this.#meter())),
-    () => this.#store.getStore() ?? context.active(),
   );
   #unsubscribe: Array<() => void> = [];
 
@@ -115,11 +111,11 @@ export class ForecastingInstrumentation {
     if (this.#enabled) return;
     this.#enabled = true;
     const t = this.#telemetry;
-    this.#traced<OperationMessage>(CHANNELS.operation, (m) => t.operationStart(m), (m) => t.operationEnd(m), true);
-    this.#traced<AttemptMessage>(CHANNELS.attempt, (m) => t.attemptStart(m), (m) => t.attemptEnd(m), false);
-    this.#traced<WaitMessage>(CHANNELS.wait, (m) => t.waitStart(m), (m) => t.waitEnd(m), true);
-    this.#traced<QueueMessage>(CHANNELS.queue, (m) => t.queueStart(m), (m) => t.queueEnd(m), false);
-    this.#traced<WebhookMessage>(CHANNELS.webhook, (m) => t.webhookStart(m), (m) => t.webhookEnd(m), false);
+    this.#traced<OperationMessage>(CHANNELS.operation, (m) => t.operationStart(m), (m) => t.operationEnd(m));
+    this.#traced<AttemptMessage>(CHANNELS.attempt, (m) => t.attemptStart(m), (m) => t.attemptEnd(m));
+    this.#traced<WaitMessage>(CHANNELS.wait, (m) => t.waitStart(m), (m) => t.waitEnd(m));
+    this.#traced<QueueMessage>(CHANNELS.queue, (m) => t.queueStart(m), (m) => t.queueEnd(m));
+    this.#traced<WebhookMessage>(CHANNELS.webhook, (m) => t.webhookStart(m), (m) => t.webhookEnd(m));
     this.#plain<RetryMessage>(CHANNELS.retry, (m) => t.retry(m));
 
   }
@@ -136,10 +132,11 @@ export class ForecastingInstrumentation {
   }
 
   /**
-   * Subscribes to a tracing channel. `scoped`: what runs inside its trace (a call's attempts, a
-   * wait's reads) sees its span as parent, through a store bound to its `start`.
+   * Subscribes to a tracing channel. A message names its parent's (a call's for its attempts, a
+   * wait's for its reads): no async context of ours runs, which would cost every promise of the
+   * process (async hooks, on Node 20).
    */
-  #traced<M extends object>(name: string, start: (m: M) => void, end: (m: M) => void, scoped: boolean): void {
+  #traced<M extends object>(name: string, start: (m: M) => void, end: (m: M) => void): void {
     const channel = diagnostics.tracingChannel(name);
     const guard = (f: (m: M) => void) => (message: unknown) => {
       // A subscriber that throws would throw into the client's call: telemetry never fails a call.
@@ -150,17 +147,8 @@ export class ForecastingInstrumentation {
       }
     };
     const handlers: TracingHandlers = { start: guard(start), end: () => undefined, asyncStart: () => undefined, asyncEnd: guard(end), error: () => undefined };
-    if (scoped) {
-      channel.start.bindStore(this.#store, (message) => {
-        guard(start)(message);
-        return this.#telemetry.contextOf(message as object);
-      });
-    }
     channel.subscribe(handlers);
-    this.#unsubscribe.push(() => {
-      channel.unsubscribe(handlers);
-      if (scoped) channel.start.unbindStore(this.#store);
-    });
+    this.#unsubscribe.push(() => void channel.unsubscribe(handlers));
   }
 
   #plain<M>(name: string, on: (m: M) => void): void {

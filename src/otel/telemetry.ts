@@ -51,17 +51,20 @@ const WAIT_NAMES: Record<WaitMessage['kind'], string> = {
 /** The longest id put in an attribute: ids come from answers, and an answer may be anything. */
 const MAX_ID_CHARS = 200;
 
-/** `forecasting.<name>` for each id of the path and the answer (the path's win); an answer's own `id` is named by `idName`. */
-function idAttributes(m: OperationMessage): Attributes {
+/** `forecasting.<name>` for each id of the path (`forecasting.task_id`). */
+function pathIds(m: OperationMessage): Attributes {
   const out: Attributes = {};
-  const answer = m.answerIds ?? {};
-  for (const [name, value] of Object.entries({ ...answer, ...m.ids })) {
-    if (name === 'id') continue;
-    out[`forecasting.${name}`] = value.slice(0, MAX_ID_CHARS);
-  }
+  for (const name in m.ids) out[`forecasting.${name}`] = m.ids[name]!.slice(0, MAX_ID_CHARS);
+  return out;
+}
+
+/** `forecasting.<name>` for each id a write's answer names that its path does not; the answer's own `id` named by {@link idName}. */
+function answerIdAttributes(m: OperationMessage, answer: Record<string, string>): Attributes {
+  const out: Attributes = {};
+  for (const name in answer) if (name !== 'id' && m.ids[name] === undefined) out[`forecasting.${name}`] = answer[name]!.slice(0, MAX_ID_CHARS);
   const own = answer['id'];
   const ownName = idName(m.operation);
-  if (own !== undefined && ownName !== undefined && out[`forecasting.${ownName}`] === undefined) out[`forecasting.${ownName}`] = own.slice(0, MAX_ID_CHARS);
+  if (own !== undefined && ownName !== undefined && m.ids[ownName] === undefined) out[`forecasting.${ownName}`] = own.slice(0, MAX_ID_CHARS);
   return out;
 }
 
@@ -94,28 +97,39 @@ function fail(span: Span, error: unknown): void {
 
 const seconds = (began: number): number => (performance.now() - began) / 1000;
 
+/** Now, in ms since the epoch with a fraction: a span's time given after the fact. */
+const now = (): number => performance.timeOrigin + performance.now();
+
+/** Ends an attempt's span with its answer (or the error of no answer), at `endTime` when given. */
+function endAttempt(span: Span, m: AttemptMessage, endTime: number | undefined): void {
+  if (m.status !== undefined) span.setAttribute('http.response.status_code', m.status);
+  if (m.errorType !== undefined) span.setAttribute('error.type', m.errorType).setStatus({ code: SpanStatusCode.ERROR, message: m.errorType });
+  else if (m.status !== undefined && m.status >= 400) span.setAttributes({ 'error.type': String(m.status) }).setStatus({ code: SpanStatusCode.ERROR });
+  span.end(endTime);
+}
+
 /** What the channels' handlers share: the tracer, the instruments, and the open spans by message. @internal */
 export class Telemetry {
   readonly #open = new WeakMap<object, Open>();
+  /** Each call's first attempt, by the call's message, until the call retries (then it becomes a span) or ends. */
+  readonly #firstAttempts = new WeakMap<object, { start: number; end: number | undefined; message: AttemptMessage }>();
 
   constructor(
     private readonly tracer: () => Tracer,
     private readonly metrics: () => Instruments,
-    /** The context a new span of ours starts in: the innermost of ours that is running, else the active one. */
-    private readonly parent: () => Context,
   ) {}
 
-  /** The context with the span of `message` (an operation or a wait), for what runs inside it. */
-  contextOf(message: object): Context {
-    const open = this.#open.get(message);
-    return open ? trace.setSpan(this.parent(), open.span) : this.parent();
+  /** The context a span starts in: its parent message's span (a call's, a wait's) when it has one open, else the active context. */
+  #parent(message: object | undefined): Context {
+    const open = message && this.#open.get(message);
+    return open ? trace.setSpan(context.active(), open.span) : context.active();
   }
 
   // --- operations
 
   /** Opens the CLIENT span of a call (once: a bound store may have opened it), and its `traceparent`. */
   operationStart(m: OperationMessage): void {
-    if (this.#open.has(m)) return;
+    const parent = this.#parent(m.parent);
     const span = this.tracer().startSpan(
       m.operation,
       {
@@ -126,13 +140,13 @@ export class Telemetry {
           'server.address': m.serverAddress,
           'server.port': m.serverPort,
           'url.template': m.pathTemplate,
-          ...idAttributes(m),
+          ...pathIds(m),
         },
       },
-      this.parent(),
+      parent,
     );
     this.#open.set(m, { span, began: performance.now() });
-    injectTraceparent(trace.setSpan(this.parent(), span), m.headers);
+    injectTraceparent(trace.setSpan(parent, span), m.headers);
   }
 
   operationEnd(m: OperationMessage): void {
@@ -140,38 +154,51 @@ export class Telemetry {
     if (!open) return;
     this.#open.delete(m);
     const { span } = open;
-    span.setAttributes(idAttributes(m));
+    if (m.answerIds) span.setAttributes(answerIdAttributes(m, m.answerIds));
     if (m.status !== undefined) span.setAttribute('http.response.status_code', m.status);
     if (m.attempts !== undefined) span.setAttribute('forecasting.attempts', m.attempts);
     if (m.error !== undefined) fail(span, m.error);
     span.end();
-    this.metrics().operationDuration.record(seconds(open.began), {
-      'forecasting.operation': m.operation,
-      'forecasting.outcome': m.error === undefined ? 'success' : 'error',
-      ...(m.error === undefined ? {} : { 'error.type': errorType(m.error) }),
-      ...(m.status === undefined ? {} : { 'http.response.status_code': m.status }),
-    });
+    this.#firstAttempts.delete(m);
+    this.metrics().operationDuration.record(
+      seconds(open.began),
+      m.error === undefined ? { 'forecasting.operation': m.operation, 'forecasting.outcome': 'success' } : { 'forecasting.operation': m.operation, 'forecasting.outcome': 'error', 'error.type': errorType(m.error) },
+    );
   }
 
   // --- attempts
 
+  /**
+   * An attempt. A call's first attempt is only noted: a call of one attempt is one span (the call's,
+   * which has the HTTP attributes); once a call retries, its first attempt becomes a span after the
+   * fact and each resend one as it runs. Half the spans, for the calls that never retry.
+   */
   attemptStart(m: AttemptMessage): void {
-    const span = this.tracer().startSpan(
-      `${m.method} ${m.operation}`,
-      { kind: SpanKind.CLIENT, attributes: { 'forecasting.operation': m.operation, 'http.request.method': m.method, ...(m.attempt > 1 ? { 'http.request.resend_count': m.attempt - 1 } : {}) } },
-      this.parent(),
-    );
-    this.#open.set(m, { span, began: performance.now() });
+    if (m.attempt === 1 && m.parent) {
+      this.#firstAttempts.set(m.parent, { start: now(), end: undefined, message: m });
+      return;
+    }
+    this.#open.set(m, { span: this.#attemptSpan(m, undefined), began: performance.now() });
   }
 
   attemptEnd(m: AttemptMessage): void {
+    if (m.attempt === 1 && m.parent) {
+      const first = this.#firstAttempts.get(m.parent);
+      if (first) first.end = now();
+      return;
+    }
     const open = this.#open.get(m);
     if (!open) return;
     this.#open.delete(m);
-    if (m.status !== undefined) open.span.setAttribute('http.response.status_code', m.status);
-    if (m.errorType !== undefined) open.span.setAttribute('error.type', m.errorType).setStatus({ code: SpanStatusCode.ERROR, message: m.errorType });
-    else if (m.status !== undefined && m.status >= 400) open.span.setAttributes({ 'error.type': String(m.status) }).setStatus({ code: SpanStatusCode.ERROR });
-    open.span.end();
+    endAttempt(open.span, m, undefined);
+  }
+
+  #attemptSpan(m: AttemptMessage, startTime: number | undefined): Span {
+    return this.tracer().startSpan(
+      `${m.method} ${m.operation}`,
+      { kind: SpanKind.CLIENT, ...(startTime === undefined ? {} : { startTime }), attributes: { 'forecasting.operation': m.operation, 'http.request.method': m.method, ...(m.attempt > 1 ? { 'http.request.resend_count': m.attempt - 1 } : {}) } },
+      this.#parent(m.parent),
+    );
   }
 
   /** A retry: an event on the call's span, and the retries counter. */
@@ -184,15 +211,22 @@ export class Telemetry {
       'error.type': m.errorType,
       ...(m.status === undefined ? {} : { 'http.response.status_code': m.status }),
     };
-    trace.getSpan(this.parent())?.addEvent('forecasting.retry', attributes);
+    if (m.parent) {
+      this.#open.get(m.parent)?.span.addEvent('forecasting.retry', attributes);
+      // The call retries: its first attempt becomes a span of its own, after the fact.
+      const first = m.attempt === 1 ? this.#firstAttempts.get(m.parent) : undefined;
+      if (first) {
+        this.#firstAttempts.delete(m.parent);
+        endAttempt(this.#attemptSpan(first.message, first.start), first.message, first.end);
+      }
+    }
     this.metrics().retries.add(1, { 'forecasting.operation': m.operation, 'forecasting.retry.reason': m.reason, 'error.type': m.errorType });
   }
 
   // --- waits
 
   waitStart(m: WaitMessage): void {
-    if (this.#open.has(m)) return;
-    const span = this.tracer().startSpan(WAIT_NAMES[m.kind] ?? `forecasts.${m.kind}`, { kind: SpanKind.INTERNAL, attributes: { 'forecasting.wait.kind': m.kind } }, this.parent());
+    const span = this.tracer().startSpan(WAIT_NAMES[m.kind] ?? `forecasts.${m.kind}`, { kind: SpanKind.INTERNAL, attributes: { 'forecasting.wait.kind': m.kind } }, context.active());
     this.#open.set(m, { span, began: performance.now() });
   }
 
@@ -231,7 +265,7 @@ export class Telemetry {
   // --- the fleet's queues
 
   queueStart(m: QueueMessage): void {
-    const span = this.tracer().startSpan(`forecasting.fleet.${m.kind}`, { kind: SpanKind.INTERNAL, attributes: { 'forecasting.queue.kind': m.kind, 'forecasting.operation': m.operation, ...(m.count === undefined ? {} : { 'forecasting.slots': m.count }) } }, this.parent());
+    const span = this.tracer().startSpan(`forecasting.fleet.${m.kind}`, { kind: SpanKind.INTERNAL, attributes: { 'forecasting.queue.kind': m.kind, 'forecasting.operation': m.operation, ...(m.count === undefined ? {} : { 'forecasting.slots': m.count }) } }, this.#parent(m.parent));
     this.#open.set(m, { span, began: performance.now() });
   }
 

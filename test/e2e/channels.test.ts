@@ -50,11 +50,12 @@ describe('the diagnostics channels', () => {
     const seen = record();
     await c.questions.retrieve(question.id);
     expect(seen.map((s) => `${s.channel}:${s.event}`)).toEqual([
-      // The attempt runs inside the operation's trace: it ends before the operation does.
+      // The attempt runs inside the operation's trace (it starts in the call's synchronous part,
+      // once the tracing code is loaded): it ends before the operation does.
       'operation:start',
-      'operation:end',
       'attempt:start',
       'attempt:end',
+      'operation:end',
       'attempt:asyncStart',
       'attempt:asyncEnd',
       'operation:asyncStart',
@@ -73,7 +74,9 @@ describe('the diagnostics channels', () => {
       status: 200,
       attempts: 1,
     });
-    expect(seen[2]!.message).toMatchObject({ operation: 'questions.retrieve', method: 'GET', attempt: 1, status: 200 } satisfies Partial<AttemptMessage>);
+    expect(seen[1]!.message).toMatchObject({ operation: 'questions.retrieve', method: 'GET', attempt: 1, status: 200 } satisfies Partial<AttemptMessage>);
+    // Each attempt names its call's message: a subscriber needs no async context to relate them.
+    expect((seen[1]!.message as AttemptMessage).parent).toBe(op);
   });
 
   it('show a 503 then a success as two attempts and one retry, its delay from the backoff', async () => {
@@ -88,8 +91,9 @@ describe('the diagnostics channels', () => {
       [2, 200],
     ]);
     const retries = seen.filter((s) => s.channel === 'retry').map((s) => s.message as RetryMessage);
+    const call = seen.find((s) => s.channel === 'operation')!.message;
     expect(retries).toEqual([
-      { operation: 'questions.retrieve', method: 'GET', path: `/questions/${question.id}`, attempt: 1, status: 503, reason: 'status', errorType: 'OverloadedError', delayMs: expect.any(Number), delaySource: 'backoff' },
+      { parent: call, operation: 'questions.retrieve', method: 'GET', path: `/questions/${question.id}`, attempt: 1, status: 503, reason: 'status', errorType: 'OverloadedError', delayMs: expect.any(Number), delaySource: 'backoff' },
     ]);
     expect((seen.find((s) => s.event === 'asyncEnd' && s.channel === 'operation')!.message as OperationMessage).attempts).toBe(2);
   });

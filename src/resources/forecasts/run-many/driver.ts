@@ -43,12 +43,13 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start
   // is never cut off mid-way, as its answer names the tasks it started: `signal` ends only its
   // sleeps between attempts. Cancels are plain requests.
-  const options: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined } };
-  const startOptions: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal } };
-  const { clock } = ctx;
-  const tracker = await forecastTracker(ctx, {}, options);
   // The run on the `wait` channel, when someone subscribes: its counts, not its (maybe thousands of) task ids.
   const trace = openWaitTrace('runMany');
+  const traced = trace ? { trace: trace.message } : {};
+  const options: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, ...traced } };
+  const startOptions: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal, ...traced } };
+  const { clock } = ctx;
+  const tracker = await forecastTracker(ctx, {}, options);
   const ended: string[] = [];
   const iterator = Symbol.asyncIterator in input ? input[Symbol.asyncIterator]() : input[Symbol.iterator]();
   let s: RunState = initialRun({ runId, maxActive, cancelOnAbort: o.cancelOnAbort, total: o.total ?? (Array.isArray(input) ? input.length : undefined), began: clock.now() });
