@@ -50,7 +50,7 @@ export {
   type ContextFileSummary,
 } from './api/errors.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
-export { CHANNELS, type AttemptMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from './core/channels.js';
+export { CHANNELS, type AttemptMessage, type CoordinatorMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from './core/channels.js';
 export { Page, PagePromise } from './core/pagination.js';
 export { toFile, type Uploadable } from './core/uploads.js';
 export type { ClientOptions, RequestOptions } from './core/options.js';

@@ -33,6 +33,8 @@ export const CHANNELS = {
   webhook: 'forecasting-sdk:webhook',
   /** One wait of the fleet's coordinator: for a place in the shared request budget, or for a forecast slot. */
   queue: 'forecasting-sdk:queue',
+  /** The fleet's coordinator lost its Redis (limits per process), or has it again (limits shared). */
+  coordinator: 'forecasting-sdk:coordinator',
 } as const;
 
 /**
@@ -250,6 +252,26 @@ export interface QueueMessage {
   error?: unknown;
 }
 
+/**
+ * The message of the `forecasting-sdk:coordinator` channel: a coordinator (`forecasting-sdk/redis`)
+ * turned `local` (Redis did not answer: the limits hold per process) or `shared` again.
+ * @example
+ * ```ts
+ * import diagnostics from 'node:diagnostics_channel';
+ * diagnostics.subscribe(CHANNELS.coordinator, (message) => {
+ *   const m = message as CoordinatorMessage;
+ *   console.log(m.mode === 'local' ? `fleet local (${m.errorType})` : `fleet shared again after ${m.outageMs} ms`);
+ * });
+ * ```
+ */
+export interface CoordinatorMessage {
+  readonly mode: 'local' | 'shared';
+  /** What Redis failed with (the error's class or code), on turning `local`. */
+  readonly errorType?: string;
+  /** How long the outage lasted, in ms of real time, on turning `shared` again. */
+  readonly outageMs?: number;
+}
+
 /** The most receipts a wait's message names in `links` (a `waitMany` of thousands woken at once names the first). @internal */
 export const MAX_WAIT_LINKS = 128;
 
@@ -302,5 +324,7 @@ export const retryChannel = /* @__PURE__ */ plain('forecasting-sdk:retry');
 export const waitChannel = /* @__PURE__ */ tracing('forecasting-sdk:wait');
 /** @internal */
 export const webhookChannel = /* @__PURE__ */ tracing('forecasting-sdk:webhook');
+/** @internal */
+export const coordinatorChannel = /* @__PURE__ */ plain('forecasting-sdk:coordinator');
 /** @internal */
 export const queueChannel = /* @__PURE__ */ tracing('forecasting-sdk:queue');

@@ -16,7 +16,7 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { metrics, trace, type Meter, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { CHANNELS, type AttemptMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from '../core/channels.js';
+import { CHANNELS, type AttemptMessage, type CoordinatorMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from '../core/channels.js';
 import { VERSION } from '../version.js';
 import { instruments, Telemetry, type Instruments } from './telemetry.js';
 
@@ -117,6 +117,7 @@ export class ForecastingInstrumentation {
     this.#traced<QueueMessage>(CHANNELS.queue, (m) => t.queueStart(m), (m) => t.queueEnd(m));
     this.#traced<WebhookMessage>(CHANNELS.webhook, (m) => t.webhookStart(m), (m) => t.webhookEnd(m));
     this.#plain<RetryMessage>(CHANNELS.retry, (m) => t.retry(m));
+    this.#plain<CoordinatorMessage>(CHANNELS.coordinator, (m) => t.coordinator(m));
 
   }
 

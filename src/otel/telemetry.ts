@@ -5,8 +5,8 @@
  * Never a key, a header the client sets, a signature or a body: the messages carry none.
  * @module
  */
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
-import type { AttemptMessage, OperationMessage, QueueMessage, RetryMessage, WaitMessage, WebhookMessage } from '../core/channels.js';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import type { AttemptMessage, CoordinatorMessage, OperationMessage, QueueMessage, RetryMessage, WaitMessage, WebhookMessage } from '../core/channels.js';
 
 /** The instruments, made anew from each meter provider the instrumentation is given. @internal */
 export interface Instruments {
@@ -276,6 +276,16 @@ export class Telemetry {
     if (m.error !== undefined) fail(open.span, m.error);
     open.span.end();
     this.metrics().queueDuration.record(seconds(open.began), { 'forecasting.queue.kind': m.kind });
+  }
+
+  /** The fleet turned local (an outage) or shared again: a span of its own, the moment it happened. */
+  coordinator(m: CoordinatorMessage): void {
+    const span = this.tracer().startSpan(
+      `forecasting.fleet.${m.mode}`,
+      { kind: SpanKind.INTERNAL, attributes: { 'forecasting.fleet.mode': m.mode, ...(m.errorType === undefined ? {} : { 'error.type': m.errorType }), ...(m.outageMs === undefined ? {} : { 'forecasting.fleet.outage_ms': m.outageMs }) } },
+      ROOT_CONTEXT,
+    );
+    span.end();
   }
 
   // --- webhook receivers

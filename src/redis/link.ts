@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { coordinatorChannel, type CoordinatorMessage } from '../core/channels.js';
 import type { RedisPort } from './clients.js';
 
 /**
@@ -73,6 +74,8 @@ function reasonOf(error: unknown): string {
 /** @internal */
 export class RedisLink {
   #mode: LinkMode = 'shared';
+  /** When (real time) the link last turned local. */
+  #downAt = 0;
   readonly #digests = new Map<string, string>();
   #probe: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
@@ -180,6 +183,8 @@ export class RedisLink {
     const flapping = Date.now() - this.#backAt < FLAP_MS;
     this.#flaps = flapping ? this.#flaps + 1 : 0;
     if (!flapping) this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them) until it answers again.`);
+    this.#downAt = Date.now();
+    if (coordinatorChannel?.hasSubscribers) coordinatorChannel.publish({ mode: 'local', errorType: reasonOf(error) } satisfies CoordinatorMessage);
     this.#schedule();
     this.on.down?.();
   }
@@ -204,6 +209,7 @@ export class RedisLink {
     // Said once per outage: the "did not answer" of a flap was not said either.
     if (this.#flaps === 0) this.warn('forecasting-sdk/redis: Redis answers again; limits are shared again.');
     this.#backAt = Date.now();
+    if (coordinatorChannel?.hasSubscribers) coordinatorChannel.publish({ mode: 'shared', outageMs: this.#backAt - this.#downAt } satisfies CoordinatorMessage);
     this.#back.abort();
     this.on.back?.();
   }
