@@ -275,6 +275,18 @@ export interface CoordinatorMessage {
 /** The most receipts a wait's message names in `links` (a `waitMany` of thousands woken at once names the first). @internal */
 export const MAX_WAIT_LINKS = 128;
 
+/**
+ * Sets a message's fields: a subscriber may have frozen it (or made a field read-only), and what it
+ * does to its message never changes what the client does. @internal
+ */
+export function told(set: () => void): void {
+  try {
+    set();
+  } catch {
+    // The subscriber gets the message as it left it.
+  }
+}
+
 /** The parts of `node:diagnostics_channel` the client uses. */
 interface Diagnostics {
   channel(name: string): { readonly hasSubscribers: boolean; publish(message: unknown): void };

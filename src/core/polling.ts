@@ -6,7 +6,7 @@
  * done, aborted or out of time. It knows no operation's shape: each wait passes its own `read`.
  * @module
  */
-import { MAX_WAIT_LINKS, waitChannel, type WaitMessage } from './channels.js';
+import { MAX_WAIT_LINKS, told, waitChannel, type WaitMessage } from './channels.js';
 import type { ClientClock } from './clock.js';
 import { ValidationError } from './errors.js';
 import type { RequestOptions } from './options.js';
@@ -102,20 +102,23 @@ export function poll<T>(
     for (;;) {
       signal?.throwIfAborted();
       const [value, done, asked] = await read(scope);
-      if (trace) trace.reads++;
+      if (trace) told(() => trace.reads++);
       if (done) {
-        if (trace) trace.endedBy = last;
+        if (trace) told(() => (trace.endedBy = last));
         return value;
       }
       const wait = boundedWait(asked, interval);
       const left = (scope.deadline ?? Infinity) - clock.now();
       // Woken early (a task told final): read again, whatever the deadline.
       const woken = (await sleep(Math.max(0, Math.min(wait, left)), signal)) === 'woken';
-      last = woken ? 'event' : 'poll';
+      const wake = woken ? 'event' : 'poll';
+      last = wake;
       if (trace) {
-        trace.wakes[last]++;
-        // The receipts whose events woke it (a bounded few: a waitMany of thousands woken at once names the first).
-        if (woken && links) for (const link of links()) if (trace.links.length < MAX_WAIT_LINKS && !trace.links.includes(link)) trace.links.push(link);
+        told(() => {
+          trace.wakes[wake]++;
+          // The receipts whose events woke it (a bounded few: a waitMany of thousands woken at once names the first).
+          if (woken && links) for (const link of links()) if (trace.links.length < MAX_WAIT_LINKS && !trace.links.includes(link)) trace.links.push(link);
+        });
       }
       if (!woken && wait > left) throw onTimeout();
     }

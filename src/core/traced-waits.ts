@@ -3,7 +3,7 @@
  * someone subscribes, so a client nobody observes carries none of it.
  * @module
  */
-import { MAX_WAIT_LINKS, waitChannel, type Tracing, type WaitMessage } from './channels.js';
+import { MAX_WAIT_LINKS, told, waitChannel, type Tracing, type WaitMessage } from './channels.js';
 import type { WaitOutcome, WaitScope } from './polling.js';
 import { inTrace } from './traced.js';
 
@@ -23,7 +23,7 @@ export function traceWait<T>(channel: Tracing, w: TracedWait<T>): Promise<T> {
   w.scope.trace = message;
   return inTrace(channel, message, async () => {
     const value = await w.body();
-    ended(message, w.outcome(value));
+    told(() => ended(message, w.outcome(value)));
     return value;
   });
 }
@@ -61,12 +61,12 @@ export function openWaitTrace(kind: WaitMessage['kind']): WaitTrace | undefined 
   return {
     message,
     end(outcome) {
-      Object.assign(message, outcome);
+      told(() => Object.assign(message, outcome));
       if (close()) channel.asyncEnd.publish(message);
     },
     fail(error) {
       if (!open) return;
-      message.error = error;
+      told(() => (message.error = error));
       channel.error.publish(message);
       if (close()) channel.asyncEnd.publish(message);
     },

@@ -3,7 +3,7 @@
  * subscribes to a channel, so a client nobody observes carries none of it.
  * @module
  */
-import type { AttemptMessage, OperationMessage, Tracing } from './channels.js';
+import { told, type AttemptMessage, type OperationMessage, type Tracing } from './channels.js';
 import type { Call, Next } from './pipeline.js';
 import { WAIT_MODE, type WaitRequestOptions } from './retry.js';
 import { AttemptFailure, type Received } from './transport.js';
@@ -27,14 +27,16 @@ export function inTrace<T>(channel: Tracing, message: { error?: unknown }, fn: (
     channel.end.publish(message);
     return running.then(
       (value) => {
-        settle?.(value, undefined);
+        told(() => settle?.(value, undefined));
         channel.asyncStart.publish(message);
         channel.asyncEnd.publish(message);
         return value;
       },
       (error: unknown) => {
-        settle?.(undefined, error);
-        message.error = error;
+        told(() => {
+          settle?.(undefined, error);
+          message.error = error;
+        });
         channel.error.publish(message);
         channel.asyncStart.publish(message);
         channel.asyncEnd.publish(message);
@@ -53,7 +55,8 @@ export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Ne
     message,
     () => {
       // What subscribers added in `start`, under the client's own headers (they win).
-      const added = safeHeaders(message.headers);
+      let added: Record<string, string> | undefined;
+      told(() => (added = safeHeaders(message.headers)));
       if (added) call.request = { ...call.request, headers: { ...added, ...call.request.headers } };
       return run(call);
     },
@@ -110,6 +113,12 @@ function operationMessage(call: Call, baseURL: string): OperationMessage {
   return { ...(wait ? { parent: wait } : {}), operation: call.name, method: call.method, pathTemplate: call.op?.path ?? call.path, path: call.path, ids, serverAddress: address, serverPort: port, headers: {} };
 }
 
+/** An id field's name (`id`, `…Id`, `…_id`, at most 64 characters) and value (1 to 200 characters an id has). */
+const ID_KEY = /^(id|[A-Za-z]\w{0,60}Id|[a-z]\w{0,60}_id)$/;
+const ID_VALUE = /^[A-Za-z0-9_.:-]{1,200}$/;
+/** The most ids taken from one answer. */
+const MAX_ANSWER_IDS = 12;
+
 /** Largest answer whose ids are read: a page of a list is far below; a larger answer names none. */
 const MAX_ID_SCAN_CHARS = 1 << 20;
 
@@ -123,9 +132,12 @@ function answerIds(text: string): Record<string, string> | undefined {
     return undefined;
   }
   let ids: Record<string, string> | undefined;
+  let count = 0;
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    if (typeof value !== 'string' || value.length > 200 || !/^(id|\w+Id|\w+_id)$/.test(key)) continue;
+    // An id looks like one (an answer may be anything: a field named `…Id` holding text is not passed on).
+    if (typeof value !== 'string' || !ID_VALUE.test(value) || !ID_KEY.test(key)) continue;
     (ids ??= {})[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value;
+    if (++count >= MAX_ANSWER_IDS) break;
   }
   return ids;
 }
@@ -133,12 +145,29 @@ function answerIds(text: string): Record<string, string> | undefined {
 /** A header name as HTTP has them, and a value with no line break: what a subscriber adds that fetch would refuse is left out. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** The headers subscribers added, lower-case, those HTTP cannot carry left out; `undefined` when none. */
-function safeHeaders(added: Record<string, string>): Record<string, string> | undefined {
+/** A value HTTP carries as it is: tab, printable ASCII and Latin-1 (no line break, no NUL, nothing fetch refuses). */
+const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Names a subscriber never sets: the connection's framing and hops (undici refuses them, and every
+ * attempt would fail), and credentials (the client's own kind is never replaced; another kind would
+ * go beside it).
+ */
+const REFUSED = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'host', 'content-length', 'proxy-authorization', 'proxy-connection', 'authorization', 'x-api-key', 'cookie']);
+
+/** The headers subscribers added, lower-case, those HTTP cannot carry (or must not) left out; `undefined` when none. */
+function safeHeaders(added: unknown): Record<string, string> | undefined {
   let safe: Record<string, string> | undefined;
-  for (const [name, value] of Object.entries(added)) {
-    if (!TOKEN.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) continue;
-    (safe ??= {})[name.toLowerCase()] = value;
+  try {
+    if (typeof added !== 'object' || added === null) return undefined;
+    for (const [name, value] of Object.entries(added)) {
+      const lower = name.toLowerCase();
+      if (!TOKEN.test(name) || typeof value !== 'string' || !VALUE.test(value) || REFUSED.has(lower)) continue;
+      (safe ??= {})[lower] = value;
+    }
+  } catch {
+    // A subscriber's object that throws on reading adds nothing.
+    return undefined;
   }
   return safe;
 }

@@ -154,10 +154,11 @@ export class Telemetry {
     if (!open) return;
     this.#open.delete(m);
     const { span } = open;
-    if (m.answerIds) span.setAttributes(answerIdAttributes(m, m.answerIds));
+    // The call's own outcome first: a span's attribute count is limited, and the answer's ids come last.
     if (m.status !== undefined) span.setAttribute('http.response.status_code', m.status);
     if (m.attempts !== undefined) span.setAttribute('forecasting.attempts', m.attempts);
     if (m.error !== undefined) fail(span, m.error);
+    if (m.answerIds) span.setAttributes(answerIdAttributes(m, m.answerIds));
     span.end();
     this.#firstAttempts.delete(m);
     this.metrics().operationDuration.record(

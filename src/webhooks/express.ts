@@ -215,7 +215,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
   const once = exactlyOnce(coordinator, onceAMinute({ ...options, logger }), checkCoordinatorTimeout(coordinatorTimeoutMs, 'webhookMiddleware'));
   return (req, res, next) => {
     const seen = observe(req.headers);
-    const told: Told = (...what) => void seen?.then((o) => o?.done(...what));
+    const told: Told = (...what) => void seen?.then((o) => o?.done(...what)).catch(() => undefined);
     let parsedElsewhere = false;
     /** Verifies, then, with a coordinator, publishes and claims. */
     const run = async (): Promise<Delivery> => {

@@ -195,7 +195,7 @@ export function createWebhookHandler(
   const once = exactlyOnce(coordinator, onceAMinute(receiverOptions), checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
   return async (request) => {
     const seen = observe(request.headers);
-    const told: Told = (...what) => void seen?.then((o) => o?.done(...what));
+    const told: Told = (...what) => void seen?.then((o) => o?.done(...what)).catch(() => undefined);
     let event: WebhookEvent;
     try {
       event = await verify(request);

@@ -29,27 +29,38 @@ export interface Observation {
  * while someone subscribes). @internal
  */
 export function startObservation(channel: Tracing, headers: WebhookHeaders, startTime: number): Observation {
-  const deliveryId = readHeader(headers, DELIVERY_ID_HEADER)?.slice(0, MAX_FIELD_CHARS);
+  // Anyone can send a call: only an id's characters are passed on.
+  const raw = readHeader(headers, DELIVERY_ID_HEADER);
+  const deliveryId = raw !== undefined && /^[\x21-\x7e]{1,200}$/.test(raw) ? raw : undefined;
   const message: WebhookMessage = { startTime, ...(deliveryId === undefined ? {} : { deliveryId }) };
   channel.start.publish(message);
   channel.end.publish(message);
   let open = true;
   return {
     get traceparent() {
-      const t = message.traceparent;
-      return typeof t === 'string' && TRACEPARENT.test(t) ? t : undefined;
+      try {
+        const t = message.traceparent;
+        return typeof t === 'string' && TRACEPARENT.test(t) ? t : undefined;
+      } catch {
+        return undefined;
+      }
     },
     done(outcome, detail) {
       if (!open) return;
       open = false;
       const notice = detail.event && eventNotice(detail.event);
-      message.outcome = outcome;
-      if (detail.reason !== undefined) message.reason = detail.reason;
-      if (detail.status !== undefined) message.status = detail.status;
-      if (notice) {
-        message.eventId = notice.id.slice(0, MAX_FIELD_CHARS);
-        message.eventType = notice.type.slice(0, MAX_FIELD_CHARS);
-        if (notice.taskId !== undefined) message.taskId = notice.taskId.slice(0, MAX_FIELD_CHARS);
+      // A subscriber may have frozen the message: what it does to it never fails the receiver.
+      try {
+        message.outcome = outcome;
+        if (detail.reason !== undefined) message.reason = detail.reason;
+        if (detail.status !== undefined) message.status = detail.status;
+        if (notice) {
+          message.eventId = notice.id.slice(0, MAX_FIELD_CHARS);
+          message.eventType = notice.type.slice(0, MAX_FIELD_CHARS);
+          if (notice.taskId !== undefined) message.taskId = notice.taskId.slice(0, MAX_FIELD_CHARS);
+        }
+      } catch {
+        // Published as the subscriber left it.
       }
       channel.asyncStart.publish(message);
       channel.asyncEnd.publish(message);

@@ -96,3 +96,31 @@ describe('the webhook channel', () => {
     expect(published).toEqual([{ id: 'evt_c', type: 'forecast.failed', taskId: 'task_c', status: 'failed', final: true, traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }]);
   });
 });
+
+describe('a subscriber that freezes the messages', () => {
+  it('changes nothing the client or a receiver does: calls, waits and webhook answers end as without it', async () => {
+    const freeze = { start: (m: unknown) => void Object.freeze(m), end() {}, asyncStart() {}, asyncEnd() {}, error() {} };
+    for (const name of [CHANNELS.operation, CHANNELS.attempt, CHANNELS.wait, CHANNELS.webhook]) {
+      diagnostics.tracingChannel(name).subscribe(freeze);
+      stops.push(() => diagnostics.tracingChannel(name).unsubscribe(freeze));
+    }
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    stops.push(() => void process.off('unhandledRejection', onUnhandled));
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Will it rain?' });
+    mock.service.faults.add({ operation: 'questions.retrieve', status: 503, times: 1 });
+    expect((await c.questions.retrieve(question.id)).id).toBe(question.id);
+    expect((await c.forecasts.createAndWait({ questionId: question.id })).status).toBe('completed');
+    await expect(c.questions.retrieve('q_missing')).rejects.toMatchObject({ status: 404 });
+    const secret = 'whsec_frozen_test_0123456789';
+    const handle = createWebhookHandler(secret, () => new Response('handled'));
+    const body = JSON.stringify({ id: 'evt_f', type: 'webhook.test', createdAt: new Date().toISOString(), data: { test: true } });
+    const answer = await handle(new Request('http://127.0.0.1/hook', { method: 'POST', body, headers: { 'x-service-signature': await signWebhook(body, secret) } }));
+    expect([answer.status, await answer.text()]).toEqual([200, 'handled']);
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled).toEqual([]);
+  });
+});
+

@@ -4,6 +4,7 @@
  * Resources call these in one line.
  * @module
  */
+import { told } from '../../core/channels.js';
 import { clip, ForecastingError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
 import { newIdempotencyKey, partKey } from '../../core/idempotency.js';
 import { invalidAnswer } from '../../core/transport.js';
@@ -244,7 +245,8 @@ async function startAndWait(ctx: FlowContext, params: ForecastCreateParams, o: C
     () => ctx.create(params, { ...waitRequestOptions(scope, o), idempotencyKey }).withResponse(),
     () => new WaitTimeoutError(`Not started after ${o.timeout} ms`, []),
   );
-  if (scope.trace) scope.trace.taskIds = [task.id];
+  const trace = scope.trace;
+  if (trace) told(() => (trace.taskIds = [task.id]));
   o.onCreated?.(task);
   // With a coordinator, the start's answer is the first read: the task's final event wakes the wait.
   const first = ctx.coordination && { task, asked: parseRetryAfter(response.headers.get('retry-after')) };

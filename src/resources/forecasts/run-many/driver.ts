@@ -8,6 +8,7 @@ import { APIError, InvalidResponseError, ValidationError, parseRetryAfter } from
 import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS } from '../../../api/limits.js';
 import { addLinks, countStatuses, openWaitTrace } from '../../../core/traced-waits.js';
+import { told } from '../../../core/channels.js';
 import { WAIT_MODE, type WaitRequestOptions } from '../../../core/retry.js';
 import { FINAL_TASK_STATUSES, type ForecastCreateParams } from '../../../schemas/forecasts.js';
 import type { ForecastListItem, ForecastTask } from '../../../schemas/records/forecasts.js';
@@ -60,8 +61,10 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
     try {
       const woken = (await tracker.sleep(ms, signal)) === 'woken';
       if (trace) {
-        trace.message.wakes[woken ? 'event' : 'poll']++;
-        if (woken) addLinks(trace.message, tracker.links?.() ?? []);
+        told(() => {
+          trace.message.wakes[woken ? 'event' : 'poll']++;
+          if (woken) addLinks(trace.message, tracker.links?.() ?? []);
+        });
       }
     } catch (err) {
       if (!signal?.aborted) throw err;
@@ -91,7 +94,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
         for (let i = 0; i < step.taskIds.length; i += MAX_BULK_CANCEL_IDS) await ctx.cancelBatch({ taskIds: step.taskIds.slice(i, i + MAX_BULK_CANCEL_IDS) }, { ...o.requestOptions });
         return s;
       case 'poll': {
-        if (trace) trace.message.reads++;
+        if (trace) told(() => trace.message.reads++);
         const seen: SeenTask[] = [];
         for (const t of await tracker.round(step.taskIds)) {
           const final = FINAL_TASK_STATUSES.has(t.item.status);
