@@ -1,43 +1,14 @@
 // Checks of held tasks against the service (reconcile): how a dead process's bound slots are freed,
 // at a bounded rate, and what a garbled key, a stepped clock or a closed coordinator do to them.
 import { describe, expect, it, vi } from 'vitest';
-import type { SlotHold } from '../../src/redis/index.js';
 import { RECONCILE_BACKOFF, RETRY_MS } from '../../src/redis/slots.js';
-import { testClock, type TestClock } from './_clock.js';
-import { processOn, type Process, useRedis } from './_setup.js';
+import { testClock } from './_clock.js';
+import { useRedis } from './_setup.js';
+import { runClockUntil, slotFleets } from './_slots.js';
 
 const redis = useRedis();
 
-let n = 0;
-/** Processes on one fresh prefix. */
-async function fleet(clock: TestClock, count: number, maxActive: number, extra = {}): Promise<Process[]> {
-  const prefix = `slots-${++n}`;
-  return Promise.all(Array.from({ length: count }, () => processOn(redis, clock, { prefix, maxActive, ...extra })));
-}
-
-/** Whether `promise` is still pending once a few Redis round trips (a waiter's retry included) have had their turn. */
-async function isPending(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  const client = await redis.client();
-  for (let i = 0; i < 5; i++) await client.ping();
-  return !done;
-}
-
-/** Moves the clock from wake-up to wake-up until `promise` settles. */
-async function runClockUntil(clock: TestClock, promise: Promise<SlotHold>): Promise<SlotHold> {
-  let done = false;
-  void promise.then(() => (done = true), () => (done = true));
-  while (!done) {
-    await vi.waitFor(() => expect(done || clock.sleepers > 0).toBe(true));
-    const next = clock.nextWake();
-    if (!done && next !== undefined) clock.advanceTo(next);
-  }
-  return promise;
-}
+const { fleet, isPending, prefix } = slotFleets(redis, 'reconcile');
 
 describe('checks of held tasks', () => {
   it("frees a dead process's bound slots through another's reconcile, at a bounded rate", async () => {
@@ -90,7 +61,7 @@ describe('checks of held tasks', () => {
     expect(askedAt).toHaveLength(5);
     await hold.release();
     // A check that freed a slot brings the gap back to the interval.
-    const gap = await (await redis.client()).get(`{slots-${n}}:reconcileGap`);
+    const gap = await (await redis.client()).get(`{${prefix()}}:reconcileGap`);
     expect(gap).toBe('60000');
   });
 
@@ -99,8 +70,8 @@ describe('checks of held tasks', () => {
     const [dead, alive] = await fleet(clock, 2, 1, { reconcileIntervalMs: 60_000 });
     await (await dead!.coordinator.hold(1)).bind(['t1']);
     const writer = await redis.client();
-    await writer.set(`{slots-${n}}:reconcileGap`, '1e18');
-    await writer.set(`{slots-${n}}:reconciled`, String(clock.now()));
+    await writer.set(`{${prefix()}}:reconcileGap`, '1e18');
+    await writer.set(`{${prefix()}}:reconciled`, String(clock.now()));
     const askedAt: number[] = [];
     const controller = new AbortController();
     const waiting = alive!.coordinator.hold(1, { reconcile: async () => (askedAt.push(clock.now()), []), signal: controller.signal });
@@ -112,8 +83,8 @@ describe('checks of held tasks', () => {
     await vi.waitFor(() => expect(askedAt.length).toBeGreaterThan(0));
     expect(askedAt[0]! - start).toBe(RECONCILE_BACKOFF * 60_000);
     // The empty check recorded the longest gap; then no number at all counts as the interval.
-    await vi.waitFor(async () => expect(await writer.get(`{slots-${n}}:reconcileGap`)).toBe(String(RECONCILE_BACKOFF * 60_000)));
-    await writer.set(`{slots-${n}}:reconcileGap`, 'x');
+    await vi.waitFor(async () => expect(await writer.get(`{${prefix()}}:reconcileGap`)).toBe(String(RECONCILE_BACKOFF * 60_000)));
+    await writer.set(`{${prefix()}}:reconcileGap`, 'x');
     const setAt = clock.now();
     await vi.waitFor(() => expect(clock.sleepers).toBe(1));
     clock.advance(RETRY_MS);
@@ -174,18 +145,18 @@ describe('checks of held tasks', () => {
     const [dead, alive] = await fleet(clock, 2, 1, { reconcileIntervalMs: 60_000 });
     await (await dead!.coordinator.hold(1)).bind(['t1']);
     const writer = await redis.client();
-    await writer.set(`{slots-${n}}:reconciled`, last(clock.now()));
-    await writer.set(`{slots-${n}}:reconcileGap`, 'nan');
+    await writer.set(`{${prefix()}}:reconciled`, last(clock.now()));
+    await writer.set(`{${prefix()}}:reconcileGap`, 'nan');
     const askedAt: number[] = [];
     const controller = new AbortController();
     const start = clock.now();
     const waiting = alive!.coordinator.hold(1, { reconcile: async () => (askedAt.push(clock.now()), []), signal: controller.signal });
     await vi.waitFor(() => expect(askedAt).toEqual([start]));
     // The turn's record expires (twice the longest gap): a key left behind never stops the checks.
-    const ttl = await writer.pTTL(`{slots-${n}}:reconciled`);
+    const ttl = await writer.pTTL(`{${prefix()}}:reconciled`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(2 * RECONCILE_BACKOFF * 60_000);
-    await vi.waitFor(async () => expect(await writer.get(`{slots-${n}}:reconcileGap`)).toBe('120000'));
+    await vi.waitFor(async () => expect(await writer.get(`{${prefix()}}:reconcileGap`)).toBe('120000'));
     controller.abort(new Error('done'));
     await expect(waiting).rejects.toThrow('done');
   });

@@ -1,31 +1,14 @@
 // Active-forecast slots across processes: a FIFO queue, maxActive, bind/settle, abort, and the
 // slots of a process that died.
 import { describe, expect, it, vi } from 'vitest';
-import type { SlotHold } from '../../src/redis/index.js';
 import { RETRY_MS, WAITER_TTL_MS } from '../../src/redis/slots.js';
-import { testClock, type TestClock } from './_clock.js';
-import { processOn, type Process, useRedis } from './_setup.js';
+import { testClock } from './_clock.js';
+import { type Process, useRedis } from './_setup.js';
+import { runClockUntil, slotFleets } from './_slots.js';
 
 const redis = useRedis();
 
-let n = 0;
-/** Processes on one fresh prefix. */
-async function fleet(clock: TestClock, count: number, maxActive: number, extra = {}): Promise<Process[]> {
-  const prefix = `slots-${++n}`;
-  return Promise.all(Array.from({ length: count }, () => processOn(redis, clock, { prefix, maxActive, ...extra })));
-}
-
-/** Whether `promise` is still pending once a few Redis round trips (a waiter's retry included) have had their turn. */
-async function isPending(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  const client = await redis.client();
-  for (let i = 0; i < 5; i++) await client.ping();
-  return !done;
-}
+const { fleet, isPending, prefix } = slotFleets(redis, 'slots');
 
 describe('shared active slots', () => {
   it('serves holds first come, first served across processes, never past maxActive, and frees on settle', async () => {
@@ -118,7 +101,7 @@ describe('shared active slots', () => {
     const holds = [a!.coordinator.hold(1), b!.coordinator.hold(1), a!.coordinator.hold(1)];
     await vi.waitFor(async () => expect((await holder!.coordinator.stats()).startsWaiting).toBe(3));
     const admin = await redis.client();
-    await vi.waitFor(async () => expect(await admin.pubSubNumSub(`{slots-${n}}:events`)).toEqual({ [`{slots-${n}}:events`]: 3 }));
+    await vi.waitFor(async () => expect(await admin.pubSubNumSub(`{${prefix()}}:events`)).toEqual({ [`{${prefix()}}:events`]: 3 }));
     await holder!.coordinator.settle([{ taskId: 't1' }, { taskId: 't2' }, { taskId: 't3' }]);
     await expect(Promise.all(holds)).resolves.toHaveLength(3);
   });
@@ -182,17 +165,6 @@ describe('shared active slots', () => {
 });
 
 describe('slots of a process that died', () => {
-  /** Moves the clock from wake-up to wake-up until `promise` settles. */
-  async function runClockUntil(clock: TestClock, promise: Promise<SlotHold>): Promise<SlotHold> {
-    let done = false;
-    void promise.then(() => (done = true), () => (done = true));
-    while (!done) {
-      await vi.waitFor(() => expect(done || clock.sleepers > 0).toBe(true));
-      const next = clock.nextWake();
-      if (!done && next !== undefined) clock.advanceTo(next);
-    }
-    return promise;
-  }
 
   it('frees a pending hold that was never bound once pendingHoldTtlMs passes', async () => {
     const clock = testClock();
@@ -207,12 +179,12 @@ describe('slots of a process that died', () => {
   it('drops a waiter whose heartbeat stopped from the head of the queue', async () => {
     const clock = testClock();
     const [holder, next] = await fleet(clock, 2, 1);
-    const prefix = `slots-${n}`;
+    const namespace = prefix();
     await (await holder!.coordinator.hold(1)).bind(['t1']);
     // A process queued first, then died: its entry stays, its heartbeat is never renewed.
     const client = await redis.client();
-    await client.zAdd(`{${prefix}}:queue`, { score: 0, value: 'ghost' });
-    await client.zAdd(`{${prefix}}:beats`, { score: clock.now() + WAITER_TTL_MS, value: 'ghost' });
+    await client.zAdd(`{${namespace}}:queue`, { score: 0, value: 'ghost' });
+    await client.zAdd(`{${namespace}}:beats`, { score: clock.now() + WAITER_TTL_MS, value: 'ghost' });
     const waiting = next!.coordinator.hold(1);
     await holder!.coordinator.settle([{ taskId: 't1' }]);
     expect(await isPending(waiting)).toBe(true);
