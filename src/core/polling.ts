@@ -116,13 +116,20 @@ export function poll<T>(
       if (trace) {
         told(() => {
           trace.wakes[wake]++;
-          // The receipts whose events woke it (a bounded few: a waitMany of thousands woken at once names the first).
-          if (woken && links) for (const link of links()) if (trace.links.length < MAX_WAIT_LINKS && !trace.links.includes(link)) trace.links.push(link);
+          if (woken && links) addLinks(trace, links());
         });
       }
       if (!woken && wait > left) throw onTimeout();
     }
   }, onTimeout);
+}
+
+/**
+ * Adds the traceparents of receipts that woke a wait to its message: a bounded few (a waitMany of
+ * thousands woken at once names the first {@link MAX_WAIT_LINKS}). @internal
+ */
+export function addLinks(trace: WaitMessage, links: readonly string[]): void {
+  for (const link of links) if (trace.links.length < MAX_WAIT_LINKS && !trace.links.includes(link)) trace.links.push(link);
 }
 
 /** What a wait ended with, for its trace: a task's status, the tasks' final statuses, its task ids once known. @internal */

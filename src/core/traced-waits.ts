@@ -3,7 +3,7 @@
  * someone subscribes, so a client nobody observes carries none of it.
  * @module
  */
-import { MAX_WAIT_LINKS, told, waitChannel, type Tracing, type WaitMessage } from './channels.js';
+import { told, waitChannel, type Tracing, type WaitMessage } from './channels.js';
 import type { WaitOutcome, WaitScope } from './polling.js';
 import { inTrace } from './traced.js';
 
@@ -71,11 +71,6 @@ export function openWaitTrace(kind: WaitMessage['kind']): WaitTrace | undefined 
       if (close()) channel.asyncEnd.publish(message);
     },
   };
-}
-
-/** Adds the traceparents of receipts that woke a wait to its message, up to {@link MAX_WAIT_LINKS}. @internal */
-export function addLinks(trace: WaitMessage, links: readonly string[]): void {
-  for (const link of links) if (trace.links.length < MAX_WAIT_LINKS && !trace.links.includes(link)) trace.links.push(link);
 }
 
 /** How many of `statuses` are each status. @internal */

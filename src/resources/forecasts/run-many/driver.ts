@@ -7,7 +7,8 @@
 import { APIError, InvalidResponseError, ValidationError, parseRetryAfter } from '../../../core/errors.js';
 import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS } from '../../../api/limits.js';
-import { addLinks, countStatuses, openWaitTrace } from '../../../core/traced-waits.js';
+import { addLinks } from '../../../core/polling.js';
+import { countStatuses, openWaitTrace } from '../../../core/traced-waits.js';
 import { told } from '../../../core/channels.js';
 import { WAIT_MODE, type WaitRequestOptions } from '../../../core/retry.js';
 import { FINAL_TASK_STATUSES, type ForecastCreateParams } from '../../../schemas/forecasts.js';
