@@ -16,6 +16,7 @@ import { report } from './report.js';
 const load = {
   questions: () => import('./commands/questions.js'),
   forecast: () => import('./commands/forecast.js'),
+  forecasts: () => import('./commands/forecasts.js'),
   wait: () => import('./commands/wait.js'),
   webhooks: () => import('./commands/webhooks.js'),
   mock: () => import('./commands/mock.js'),
@@ -114,10 +115,22 @@ waitOptions(
     .option('--run-mode <mode>', 'light, moderate, standard, deep or max (default: the organization\'s)')
     .option('--preset-id <id>', 'the forecast preset to use')
     .option('--from-file <path>', 'a JSONL file: one forecast per line ({"questionId": …}, {"question": {…}}, or a question definition)')
-    .option('--wait', 'wait until the task(s) are final'),
+    .option('--wait', 'wait until the task(s) are final')
+    .option('--no-draw', 'with --wait: the result lines only, no picture of each forecast under its line'),
 )
   .addHelpText('after', `\n${EXIT_CODE_HELP}\n\n${RESUME_HELP}\n\nExamples:\n  TASK=$(forecasting forecast "$QUESTION_ID" --run-mode light)\n  forecasting forecast "$QUESTION_ID" --wait --json > task.json\n  forecasting forecast --from-file questions.jsonl --wait`)
   .action(run(async (cmd) => (await load.forecast()).forecast(cmd)));
+
+// forecasts
+const forecasts = program.command('forecasts').description('read forecast tasks');
+forecasts
+  .command('show')
+  .description("print a task's result line and, once it completed, its forecast drawn under it: a bar per outcome, or the distribution with p10, p50 and p90")
+  .argument('<task-id>', 'the task to show')
+  .option('--no-draw', 'the result line only')
+  .option('--json', 'print the task as JSON')
+  .addHelpText('after', `\nDrawn in Unicode blocks on a terminal, in ASCII when piped or with NO_COLOR or TERM=dumb; as wide as the terminal (COLUMNS when piped, else 80).\nExit code 0 for a completed task or one still running (stderr says how to wait for it), 4 failed, 5 cancelled.\n\nExample:\n  forecasting forecasts show "$TASK"`)
+  .action(run(async (cmd) => (await load.forecasts()).show(cmd)));
 
 // wait
 waitOptions(program.command('wait').description('wait for tasks until they are final: a live bar per task on a terminal, plain lines otherwise').argument('<task-id...>', 'the tasks to wait for'))

@@ -18,7 +18,7 @@ export function hasTools(...tools: string[]): boolean {
   if (process.env['CI']) return true;
   return tools.every((tool) => {
     try {
-      execFileSync(tool, ['--version'], { stdio: 'ignore' });
+      execFileSync(tool, [tool === 'tmux' ? '-V' : '--version'], { stdio: 'ignore' });
       return true;
     } catch {
       return false;

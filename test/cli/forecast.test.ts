@@ -40,12 +40,19 @@ describe('forecasting forecast QUESTION_ID', () => {
     expect(JSON.parse(j.stdout)).toMatchObject({ type: 'forecast_task', status: 'queued', runMode: 'standard' });
   });
 
-  it('with --wait and no terminal: plain progress lines on stderr, one result line on stdout, exit 0', async () => {
+  it('with --wait and no terminal: plain progress lines on stderr, the result line and its forecast drawn in ASCII on stdout, exit 0', async () => {
     const q = await question(fast);
     const r = await run(['forecast', q, '--run-mode', 'light', '--wait'], { env: envFor(fast) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(RESULT.source, 'm'));
-    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    const [line, bar, ...rest] = r.stdout.trimEnd().split('\n');
+    expect(line).toMatch(RESULT);
+    // 80 columns when piped: the bar of YES over its track, and the percentage the line's number gives.
+    expect(bar).toMatch(/^ {2}YES {2}#*\.* +\d+\.\d%$/);
+    expect(bar).toHaveLength(80);
+    expect(Number(bar!.split(/\s+/).at(-1)!.slice(0, -1))).toBeCloseTo(Number(line!.split('probability=')[1]) * 100, 1);
+    expect(rest).toEqual([]);
+    const plain = await run(['forecast', q, '--run-mode', 'light', '--wait', '--no-draw', '--progress', 'none'], { env: envFor(fast) });
+    expect(plain.stdout).toMatch(new RegExp(`^${RESULT.source.slice(1, -1)}\n$`));
     const lines = r.stderr.trim().split('\n');
     expect(lines.at(-1)).toMatch(/^[0-9a-f-]{36} {2}completed {2}3\/3 subforecasts {2}\d+:\d\d$/);
     // Plain text only: no escape sequences, no bar.
@@ -204,10 +211,12 @@ describe('forecasting forecast --from-file', () => {
     );
     const r = await run(['forecast', '--from-file', file, '--run-mode', 'light', '--wait'], { env: envFor(fast) });
     expect(r.code).toBe(4);
+    // Each completed task's line with its forecast drawn under it, then the refused line.
     const lines = r.stdout.trim().split('\n');
-    expect(lines).toHaveLength(3);
-    expect(lines.slice(0, 2).every((l) => RESULT.test(l))).toBe(true);
-    expect(lines[2]).toMatch(/^rejected {2}line 3 {2}\S/);
+    expect(lines).toHaveLength(5);
+    expect([lines[0], lines[2]].every((l) => RESULT.test(l!))).toBe(true);
+    expect([lines[1], lines[3]].every((l) => / {2}YES {2}/.test(l!))).toBe(true);
+    expect(lines[4]).toMatch(/^rejected {2}line 3 {2}\S/);
 
     const j = await run(['forecast', '--from-file', file, '--run-mode', 'light', '--wait', '--json', '--progress', 'none'], { env: envFor(fast) });
     const items = JSON.parse(j.stdout) as Array<{ status: string; task?: { status: string } }>;

@@ -9,7 +9,8 @@ import type { Command } from 'commander';
 import type { ForecastCreateParams, ForecastingClient } from '../../index.js';
 import { clientFromEnv } from '../env.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
-import { json, note, out, taskLine, type TaskLike } from '../output.js';
+import { outTask } from '../draw.js';
+import { json, note, out, type TaskLike } from '../output.js';
 import { Interrupts, waitFor, type WaitFlags } from '../waiting.js';
 
 interface ForecastFlags extends WaitFlags {
@@ -17,6 +18,8 @@ interface ForecastFlags extends WaitFlags {
   presetId?: string;
   fromFile?: string;
   wait?: boolean;
+  /** `--no-draw` sets it false: the result lines only. */
+  draw?: boolean;
 }
 
 export async function forecast(cmd: Command): Promise<ExitCode> {
@@ -39,7 +42,7 @@ export async function forecast(cmd: Command): Promise<ExitCode> {
   }
   const { tasks, code } = await waitFor(client, [task.id], flags, interrupts);
   if (tasks && flags.json) json(tasks[0]);
-  else if (tasks) out(taskLine(tasks[0]!));
+  else if (tasks) outTask(tasks[0]!, flags.draw);
   return code;
 }
 
@@ -117,7 +120,7 @@ async function fromFile(path: string, flags: ForecastFlags): Promise<ExitCode> {
   } else {
     for (const r of results) {
       const task = r.taskId ? byId.get(r.taskId) : undefined;
-      if (task) out(taskLine(task));
+      if (task) outTask(task, flags.draw);
       else if (r.status === 'accepted') out(`${r.taskId}  started`);
       else out(`rejected  line ${r.index + 1}  ${r.error?.message ?? ''}`.trimEnd());
     }
