@@ -21,6 +21,7 @@ const load = {
   webhooks: () => import('./commands/webhooks.js'),
   mock: () => import('./commands/mock.js'),
   fleet: () => import('./commands/fleet.js'),
+  console: () => import('./commands/console.js'),
 };
 
 const ENV_HELP = `Environment:
@@ -178,6 +179,15 @@ fleet
   .option('--json', 'print the stats as JSON')
   .addHelpText('after', `\nExit code 0 and the stats; 2 for bad usage (no --redis nor REDIS_URL, no namespace, redis not installed); 3 when Redis cannot be reached.\n\nExamples:\n  forecasting fleet status                      # the Redis of $REDIS_URL, the namespace of $FORECASTING_API_KEY\n  forecasting fleet status --redis redis://127.0.0.1:6390 --json`)
   .action(run(async (cmd) => (await load.fleet()).status(cmd)));
+
+// console
+program
+  .command('console')
+  .description('a local web console over the service (or the mock): questions and their forecasts drawn, tasks live, webhooks and deliveries with replay, credits; serves on 127.0.0.1 until Ctrl-C')
+  .option('--port <n>', 'the port on 127.0.0.1 (default: a free one)')
+  .option('--open', 'open the console in the default browser')
+  .addHelpText('after', `\nPrints the address with a one-time access token as its first line ("http://127.0.0.1:<port>/?token=…"). The key stays in this process: the browser never gets it.\nOnly 127.0.0.1; requests need the token, this server's own Host, and a same-origin Origin for every change.\n\nExample:\n  forecasting console --open`)
+  .action(run(async (cmd) => (await load.console()).consoleCommand(cmd)));
 
 /** A usage error from commander as one line: its message without the "error: " prefix, and where to look. */
 function usageLine(err: CommanderError): string {

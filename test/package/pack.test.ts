@@ -31,7 +31,8 @@ it('builds dist/ when packing a clone that has none, and packs only dist/, the g
   const folder = (f: string) => /^(dist|docs|examples)\//.exec(f)?.[0] ?? f;
   expect(new Set(files.map(folder))).toEqual(new Set(['dist/', 'docs/', 'examples/', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']));
   // The user guides, not the contributors' one, and never the generated API reference.
-  expect(files.filter((f) => f.startsWith('docs/')).every((f) => /^docs\/[\w-]+\.md$/.test(f))).toBe(true);
+  // The guides, and the console's screenshots docs/console.md shows.
+  expect(files.filter((f) => f.startsWith('docs/')).every((f) => /^docs\/([\w-]+\.md|console\/[\w-]+\.png)$/.test(f))).toBe(true);
   expect(files).toContain('docs/getting-started.md');
   expect(files).not.toContain('docs/contributing.md');
   // Source maps for the files the client and the webhook entries run, in both formats; none for the mock or the CLI.
@@ -41,6 +42,14 @@ it('builds dist/ when packing a clone that has none, and packs only dist/, the g
   expect(maps.every((m) => files.includes(m.slice(0, -'.map'.length)))).toBe(true);
   const unmapped = files.filter((f) => /\.c?js$/.test(f) && !maps.includes(`${f}.map`));
   expect(unmapped.filter((f) => readFileSync(join(copy, f), 'utf8').includes('sourceMappingURL'))).toEqual([]);
+  // The maps hold the text of src/ in full; a bundled library's lines are mapped, its text left to its own package.
+  const sources = maps.flatMap((m) => {
+    const map = JSON.parse(readFileSync(join(copy, m), 'utf8')) as { sources: string[]; sourcesContent: Array<string | null> };
+    return map.sources.map((source, i) => ({ source, text: map.sourcesContent[i] }));
+  });
+  expect(sources.filter((s) => s.source.includes('node_modules/zod/')).length).toBeGreaterThan(0);
+  expect(sources.filter((s) => s.source.includes('node_modules/') && s.text !== null)).toEqual([]);
+  expect(sources.filter((s) => s.source.includes('src/') && !s.source.includes('node_modules/') && !s.text)).toEqual([]);
 
   // Every relative link of the shipped Markdown leads to a shipped file: the README and the guides work
   // from node_modules/forecasting-sdk/ (and on the npm page) with no repository to resolve against.

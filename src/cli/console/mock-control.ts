@@ -1,0 +1,74 @@
+/**
+ * The mock service's control routes (`/__mock` at its root), when the console talks to the mock:
+ * its clock, and how a question's later forecasts end. Found once at start by reading the clock; the
+ * real service has no such route, and the console then shows no panel.
+ * @module
+ */
+
+/** The mock's clock as its control route shows it. */
+export interface MockClock {
+  now: number;
+  iso: string;
+  kind: string;
+  timeScale: number | null;
+}
+
+/** What the console asks of the mock. */
+export interface MockControl {
+  clock(): Promise<MockClock>;
+  advance(ms: number): Promise<MockClock>;
+  setOutcome(questionId: string, outcome: { task?: string; report?: string; message?: string }): Promise<void>;
+}
+
+/** A control call that does not answer 2xx with JSON: its status and the mock's message. */
+export class MockControlError extends Error {
+  override name = 'MockControlError';
+}
+
+const isClock = (x: unknown): x is MockClock =>
+  typeof x === 'object' && x !== null && typeof (x as MockClock).now === 'number' && typeof (x as MockClock).iso === 'string' && typeof (x as MockClock).kind === 'string';
+
+/** The mock's control at the root of `baseURL`'s origin, or `undefined` when no mock answers there. */
+export async function mockControlFor(baseURL: string, apiKey: string): Promise<MockControl | undefined> {
+  const root = new URL('/__mock', baseURL).href;
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${root}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      redirect: 'error',
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = (await res.text()).slice(0, 64 * 1024);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const message = (json as { error?: { message?: unknown } } | undefined)?.error?.message;
+      throw new MockControlError(`${res.status}: ${typeof message === 'string' ? message : 'the mock refused the call'}`);
+    }
+    return json;
+  };
+  const clock = async () => {
+    const answer = await call('GET', '/clock');
+    if (!isClock(answer)) throw new MockControlError('the mock answered its clock in an unexpected shape');
+    return answer;
+  };
+  try {
+    await clock();
+  } catch {
+    return undefined;
+  }
+  return {
+    clock,
+    advance: async (ms) => {
+      const answer = await call('POST', '/clock/advance', { ms });
+      if (!isClock(answer)) throw new MockControlError('the mock answered its clock in an unexpected shape');
+      return answer;
+    },
+    setOutcome: async (questionId, outcome) => void (await call('PUT', `/questions/${encodeURIComponent(questionId)}/outcome`, outcome)),
+  };
+}

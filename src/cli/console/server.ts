@@ -1,0 +1,139 @@
+/**
+ * `forecasting console`: a local web console over any Forecasting service (or the mock), drawn on
+ * the server with the SDK. The key stays in this process: the browser gets pages, never the key.
+ * Binds to 127.0.0.1 only; every request passes {@link gate} first.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ForecastingClient } from '../../index.js';
+import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
+import { gate, SECURITY_HEADERS } from './gate.js';
+import { html, type Html } from './html.js';
+import { mockControlFor, type MockControl } from './mock-control.js';
+import { ROUTES, type Answer, type Context } from './routes.js';
+
+/** How to start the console. */
+export interface ConsoleOptions {
+  /** The client it reads and acts with (its key never leaves this process). */
+  client: ForecastingClient;
+  /** The service address the client uses (to find the mock's control routes at its root). */
+  baseURL: string;
+  /** The key, only to keep it out of every page (an error message that quotes it). */
+  apiKey: string;
+  /** The port on 127.0.0.1; 0 or none: a free one. */
+  port?: number;
+}
+
+/** A running console. */
+export interface RunningConsole {
+  /** The address to open, with its one-time access token: `http://127.0.0.1:<port>/?token=…`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** A form body is a few fields: more is refused. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+  if (!/^application\/x-www-form-urlencoded\b/.test(req.headers['content-type'] ?? '')) return new URLSearchParams();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_FORM_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+const NAV: ReadonlyArray<[string, string]> = [
+  ['/questions', 'Questions'],
+  ['/tasks', 'Tasks'],
+  ['/webhooks', 'Webhooks'],
+  ['/credits', 'Credits'],
+];
+
+function layout(title: string, path: string, body: Html, live: number | undefined, mock: boolean): string {
+  const nav = [...NAV, ...(mock ? [['/mock', 'Mock clock'] as [string, string]] : [])];
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Forecasting console</title><link rel="stylesheet" href="/assets/console.css"><script src="/assets/console.js" defer></script></head>
+<body><header><strong>Forecasting console</strong><nav>${nav.map(([href, label]) => html`<a href="${href}" class="${path.startsWith(href) ? 'here' : ''}">${label}</a>`)}</nav></header>
+<main id="main"${live ? html` data-live="${live}"` : ''}>${body}</main></body></html>`.value;
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** A path inside the console to go back to after an action: its own, never another site's. */
+const backTo = (value: string | null | undefined, fallback: string) => (value && /^\/(?![/\\])/.test(value) ? value : fallback);
+
+async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<Context, 'url' | 'form'>): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://console.invalid');
+  if (req.method === 'GET' && url.pathname === '/assets/console.css') return send(res, 200, 'text/css; charset=utf-8', CONSOLE_CSS);
+  if (req.method === 'GET' && url.pathname === '/assets/console.js') return send(res, 200, 'text/javascript; charset=utf-8', CONSOLE_JS);
+  if (req.method === 'GET' && url.pathname === '/') {
+    res.writeHead(303, { ...SECURITY_HEADERS, location: '/questions' });
+    return void res.end();
+  }
+  const form = req.method === 'POST' ? await readForm(req) : undefined;
+  if (req.method === 'POST' && form === undefined) return send(res, 413, 'text/plain; charset=utf-8', 'Payload too large.\n');
+  for (const route of ROUTES) {
+    const m = route.method === req.method ? route.pattern.exec(url.pathname) : null;
+    if (!m) continue;
+    if (route.mockOnly && !context.mock) break;
+    const answer: Answer = await route.run({ ...context, url, form: form ?? new URLSearchParams() }, m.slice(1).map(decodeURIComponent));
+    if ('redirect' in answer) {
+      res.writeHead(303, { ...SECURITY_HEADERS, location: backTo(answer.redirect, '/') });
+      return void res.end();
+    }
+    if (req.headers['x-console-fragment'] === '1') return send(res, answer.status ?? 200, 'text/html; charset=utf-8', answer.body.value);
+    return send(res, answer.status ?? 200, 'text/html; charset=utf-8', layout(answer.title, url.pathname, answer.body, answer.live, context.mock !== undefined));
+  }
+  send(res, 404, 'text/html; charset=utf-8', layout('Not found', url.pathname, html`<h1>Not found</h1><p>No page at <code>${url.pathname}</code>.</p>`, undefined, context.mock !== undefined));
+}
+
+/**
+ * Starts the console on 127.0.0.1 and resolves once it listens.
+ * @example
+ * ```ts
+ * const running = await startConsole({ client, baseURL, apiKey });
+ * console.log(running.url); // http://127.0.0.1:53211/?token=…
+ * ```
+ */
+export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
+  const token = randomBytes(24).toString('base64url');
+  const mock = await mockControlFor(options.baseURL, options.apiKey);
+  const redact = (text: string) => text.split(options.apiKey).join('[redacted]');
+  let port = 0;
+  const server = createServer((req, res) => {
+    if (gate(req, res, port, token) === 'answered') return;
+    handle(req, res, { client: options.client, mock, redact, back: (form, fallback) => backTo(form.get('back'), fallback) }).catch((err: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      send(res, 500, 'text/plain; charset=utf-8', `The console failed: ${redact(err instanceof Error ? err.message : String(err))}\n`);
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type { MockControl };

@@ -1,0 +1,39 @@
+/** The console started in this process against a mock, and raw HTTP requests to it (any Host, any Origin). */
+import { request } from 'node:http';
+import { ForecastingClient } from '../../src/index.js';
+import { startConsole, type RunningConsole } from '../../src/cli/console/server.js';
+import type { MockServer } from '../../src/testing/index.js';
+
+export const clientOf = (mock: MockServer) => new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
+
+export const consoleFor = (mock: MockServer): Promise<RunningConsole> => startConsole({ client: clientOf(mock), baseURL: mock.baseURL, apiKey: mock.apiKey });
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request with exactly the headers given (Host included: Node's fetch would not let a test forge it). */
+export function raw(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers, setHost: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The cookie the console sets for its printed address. */
+export async function cookieOf(running: RunningConsole): Promise<string> {
+  const url = new URL(running.url);
+  const answer = await raw(running.port, 'GET', `/${url.search}`, { host: url.host });
+  const set = answer.headers['set-cookie'];
+  const first = Array.isArray(set) ? set[0] : set;
+  if (!first) throw new Error(`no cookie: ${answer.status}`);
+  return first.split(';')[0]!;
+}

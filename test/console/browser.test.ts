@@ -1,0 +1,155 @@
+// `forecasting console` in a real browser (Debian's chromium, driven by playwright-core), against the
+// mock on a manual clock: the printed address, the questions, a numeric question's histogram, a
+// task's progress reaching completed, a failed delivery replayed once its receiver is fixed, and the
+// clock moved from the console. With UPDATE_SCREENSHOTS=1 (`npm run screenshots`) it also writes the
+// screenshots of docs/console.md.
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { envFor, start, type Running } from '../cli/_cli.js';
+import { clientOf } from './_console.js';
+
+/** Debian's chromium (its /usr/bin/chromium is a shell wrapper); CHROMIUM_PATH wins. */
+const CHROMIUM = [process.env['CHROMIUM_PATH'], '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+const SHOTS = fileURLToPath(new URL('../../docs/console/', import.meta.url));
+const shoot = async (page: Page, name: string) => {
+  if (!process.env['UPDATE_SCREENSHOTS']) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+};
+
+let mock: MockServer;
+let clock: ManualClock;
+let cli: Running;
+let url: string;
+let browser: Browser;
+let page: Page;
+let receiver: Server;
+let broken = true;
+const received: number[] = [];
+
+beforeAll(async () => {
+  // CI fails rather than skips without chromium (.ci/run installs it).
+  if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium (or set CHROMIUM_PATH)');
+  clock = new ManualClock();
+  mock = await startMockServer({ clock, seed: 'console', httpControls: true, webhooks: { allowLoopbackReceivers: true } });
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const status = broken ? 500 : 200;
+      received.push(status);
+      res.writeHead(status).end(broken ? 'receiver broken' : 'ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  cli = start(['console'], { env: envFor(mock) });
+  url = (await cli.waitFor('stdout', /^http:\/\/\S+\n/)).split('\n')[0]!;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'], headless: true });
+  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  cli?.child.kill('SIGTERM');
+  await cli?.done;
+  await new Promise((resolve) => receiver?.close(resolve));
+  await mock?.close();
+});
+
+/** Clicks a button that posts a form, and waits for the page it leads to. */
+async function press(on: Page, name: string): Promise<void> {
+  await Promise.all([on.waitForEvent('load'), on.getByRole('button', { name }).click()]);
+}
+
+/** Runs a forecast to completion on the manual clock (a light forecast is done within an hour of mock time). */
+async function completedTask(questionId: string): Promise<string> {
+  const client = clientOf(mock);
+  const task = await client.forecasts.create({ questionId, runMode: 'light' });
+  for (let i = 0; i < 12 && (await client.forecasts.retrieve(task.id)).status !== 'completed'; i++) clock.advance(10 * 60_000);
+  expect((await client.forecasts.retrieve(task.id)).status).toBe('completed');
+  return task.id;
+}
+
+describe('forecasting console in Chromium', () => {
+  it('prints its address first, opens on the questions, and draws a numeric question’s latest forecast and history', async () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    const client = clientOf(mock);
+    await client.questions.create({ type: 'binary', title: 'Will it rain in Paris tomorrow?' });
+    const numeric = await client.questions.create({ type: 'numeric', title: 'Brent crude on 1 June (USD)?', lowerBound: 40, upperBound: 140, scaleType: 'linear', openUpperBound: true });
+    await completedTask(numeric.id);
+    clock.advance(86_400_000);
+    await completedTask(numeric.id);
+
+    await page.goto(url);
+    expect(new URL(page.url()).pathname).toBe('/questions');
+    expect(new URL(page.url()).search).toBe('');
+    await expect(page.getByRole('link', { name: 'Will it rain in Paris tomorrow?' }).isVisible()).resolves.toBe(true);
+
+    await page.getByRole('link', { name: 'Brent crude on 1 June (USD)?' }).click();
+    const histogram = page.locator('svg.forecast-chart');
+    await histogram.waitFor();
+    const marks = await histogram.locator('text').allTextContents();
+    for (const name of ['p10', 'p50', 'p90']) expect(marks.some((t) => t.includes(name))).toBe(true);
+    expect(await page.locator('svg .median').count()).toBeGreaterThan(0);
+    await shoot(page, 'question');
+  });
+
+  it('shows a task’s progress live until it completes, the clock moved from the console’s clock panel', async () => {
+    const client = clientOf(mock);
+    const q = await client.questions.create({ type: 'multiple_choice', title: 'Which city hosts the final?', options: ['Lyon', 'Porto', 'Turin'] });
+    const task = await client.forecasts.create({ questionId: q.id, runMode: 'light' });
+    await page.goto(new URL(`/tasks/${task.id}`, url).href);
+    await expect(page.locator('.status').first().textContent()).resolves.toBe('queued');
+    // A mark on the page: it must still be there when the status changes (updated in place, not reloaded).
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    const panel = await page.context().newPage();
+    await panel.goto(new URL('/mock', url).href);
+    for (let i = 0; i < 12 && (await client.forecasts.retrieve(task.id)).status !== 'completed'; i++) {
+      await press(panel, '+10 minutes');
+    }
+    await page.locator('.status', { hasText: 'completed' }).first().waitFor({ timeout: 10_000 });
+    await page.locator('svg.forecast-chart').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await shoot(page, 'task');
+    await panel.close();
+  });
+
+  it('replays a failed delivery once its receiver is fixed, and shows it succeeded', async () => {
+    const client = clientOf(mock);
+    await client.webhooks.create({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, eventKinds: ['forecast.completed'] });
+    const q = await client.questions.create({ type: 'binary', title: 'Will the receiver recover?' });
+    await completedTask(q.id);
+    // Broken receiver: every retry fails; the clock panel moves a day a click until the delivery is given up.
+    await page.goto(new URL('/mock', url).href);
+    let failed: string | undefined;
+    for (let i = 0; i < 10 && !failed; i++) {
+      await vi.waitFor(async () => expect((await client.webhooks.deliveries.list()).data[0]?.status).not.toMatch(/^(pending|in_progress)$/), { timeout: 5_000 });
+      failed = (await client.webhooks.deliveries.list()).data.find((d) => d.status === 'failed')?.id;
+      if (!failed) await press(page, '+1 day');
+    }
+    expect(failed).toBeDefined();
+    expect(received.every((s) => s === 500)).toBe(true);
+
+    broken = false;
+    await page.goto(new URL('/webhooks', url).href);
+    const row = page.locator('tr', { has: page.locator(`a[href="/deliveries/${failed}"]`) });
+    await expect(row.locator('.status').textContent()).resolves.toBe('failed');
+    await shoot(page, 'webhooks');
+    await row.getByRole('button', { name: 'Replay' }).click();
+    await row.locator('.status', { hasText: 'succeeded' }).waitFor({ timeout: 10_000 });
+    expect(received.at(-1)).toBe(200);
+  });
+
+  it('advances the mock’s clock from its panel', async () => {
+    await page.goto(new URL('/mock', url).href);
+    const before = Date.parse((await page.locator('#mock-now').textContent())!);
+    await press(page, '+1 hour');
+    const after = Date.parse((await page.locator('#mock-now').textContent())!);
+    expect(after - before).toBe(3_600_000);
+    expect(clock.now()).toBe(after);
+    await shoot(page, 'mock');
+  });
+});

@@ -1,0 +1,146 @@
+// The console's door, each rule with the request that breaks it: loopback only, the access token
+// (a cookie, HttpOnly and SameSite=Strict), its own Host only (DNS rebinding), a same-origin Origin
+// for every change, a strict policy on every answer, and the key in no byte it serves.
+import { readFileSync, readdirSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../src/testing/index.js';
+import type { RunningConsole } from '../../src/cli/console/server.js';
+import { clientOf, consoleFor, cookieOf, raw } from './_console.js';
+
+let mock: MockServer;
+let running: RunningConsole;
+let cookie: string;
+let host: string;
+beforeAll(async () => {
+  mock = await startMockServer({ timeScale: 3600, httpControls: true });
+  running = await consoleFor(mock);
+  host = new URL(running.url).host;
+  cookie = await cookieOf(running);
+});
+afterAll(async () => {
+  await running.close();
+  await mock.close();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => raw(running.port, 'GET', path, { host, cookie, ...headers });
+
+describe('forecasting console: who may talk to it', () => {
+  it('listens on 127.0.0.1 only, and prints an address with a token of 192 random bits', async () => {
+    expect(running.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${running.port}/\\?token=[A-Za-z0-9_-]{32}$`));
+    const others = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => a.family === 'IPv4' && !a.internal).map((a) => a.address));
+    for (const address of others) {
+      const refused = await new Promise<string>((resolve) => {
+        const socket = connect({ host: address, port: running.port }, () => {
+          socket.destroy();
+          resolve('connected');
+        });
+        socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+      });
+      expect(refused).toBe('ECONNREFUSED');
+    }
+  });
+
+  it('answers 401 without the token, or with a wrong one; the printed address sets it as an HttpOnly, SameSite=Strict cookie and drops it from the address', async () => {
+    expect((await raw(running.port, 'GET', '/questions', { host })).status).toBe(401);
+    expect((await raw(running.port, 'GET', '/questions', { host, cookie: 'forecasting_console=nope' })).status).toBe(401);
+    expect((await raw(running.port, 'GET', '/?token=nope', { host })).status).toBe(401);
+    const token = new URL(running.url).searchParams.get('token')!;
+    const first = await raw(running.port, 'GET', `/tasks?token=${token}`, { host });
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/tasks');
+    expect(first.headers['set-cookie']).toEqual([`forecasting_console=${token}; HttpOnly; SameSite=Strict; Path=/`]);
+    expect((await get('/questions')).status).toBe(200);
+    // The assets too: nothing is served without the token.
+    expect((await raw(running.port, 'GET', '/assets/console.js', { host })).status).toBe(401);
+  });
+
+  it('answers 421 to any other Host (a rebound DNS name, another port, none)', async () => {
+    for (const other of ['evil.example', `evil.example:${running.port}`, `127.0.0.1:${running.port + 1}`, '127.0.0.1', '']) {
+      const answer = await raw(running.port, 'GET', '/questions', { host: other, cookie });
+      expect(answer.status, other).toBe(421);
+    }
+    expect((await raw(running.port, 'GET', '/questions', { host: `localhost:${running.port}`, cookie })).status).toBe(200);
+  });
+
+  it('refuses a change (403) without the same-origin Origin, and makes it with it', async () => {
+    const q = await clientOf(mock).questions.create({ type: 'binary', title: 'Cancelled from the console?' });
+    const task = await clientOf(mock).forecasts.create({ questionId: q.id });
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const path = `/tasks/${task.id}/cancel`;
+    for (const origin of [undefined, 'http://evil.example', `http://127.0.0.1:${running.port + 1}`, 'null']) {
+      const answer = await raw(running.port, 'POST', path, { host, cookie, ...form, ...(origin ? { origin } : {}) }, 'back=/tasks');
+      expect(answer.status, String(origin)).toBe(403);
+    }
+    // A page of another site can send the cookie-less form: the token is still missing.
+    expect((await raw(running.port, 'POST', path, { host, origin: `http://${host}`, ...form }, 'back=/tasks')).status).toBe(401);
+    expect((await clientOf(mock).forecasts.retrieve(task.id)).status).not.toBe('cancelled');
+    const done = await raw(running.port, 'POST', path, { host, cookie, origin: `http://${host}`, ...form }, 'back=//evil.example/');
+    expect(done.status).toBe(303);
+    // `back` leads inside the console only.
+    expect(done.headers.location).toBe(`/tasks/${task.id}`);
+    expect((await clientOf(mock).forecasts.retrieve(task.id)).status).toBe('cancelled');
+  });
+
+  it('sends a strict Content-Security-Policy and no third-party asset with every answer', async () => {
+    for (const path of ['/questions', '/tasks', '/webhooks', '/credits', '/mock', '/assets/console.css', '/assets/console.js', '/nowhere']) {
+      const answer = await get(path);
+      expect(answer.headers['content-security-policy'], path).toBe(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+      expect(answer.headers['referrer-policy']).toBe('same-origin');
+      expect(answer.headers['cache-control']).toBe('no-store');
+      // Every src and href is a path of the console itself.
+      for (const [, url] of answer.body.matchAll(/(?:src|href)="([^"]*)"/g)) expect(url, path).toMatch(/^\/(?!\/)/);
+    }
+  });
+});
+
+describe('forecasting console: the key', () => {
+  it('appears in no byte it serves, an error quoting it included; an error shows its message and request id', async () => {
+    const client = clientOf(mock);
+    const q = await client.questions.create({ type: 'numeric', title: 'Key never shown?', lowerBound: 0, upperBound: 10, scaleType: 'linear' });
+    const task = await client.forecasts.createAndWait({ questionId: q.id, runMode: 'light' });
+    const pages = ['/questions', `/questions/${q.id}`, '/tasks', `/tasks/${task.id}`, '/webhooks', '/credits', '/mock', '/assets/console.js', '/assets/console.css', '/questions/no-such-question'];
+    for (const path of pages) {
+      const answer = await get(path);
+      if (!path.includes('no-such')) expect(answer.status, path).toBe(200);
+      expect(JSON.stringify(answer), path).not.toContain(mock.apiKey);
+    }
+    const missing = await get('/questions/no-such-question');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatch(/NotFoundError<\/strong>: .*no-such-question/);
+    expect(missing.body).toMatch(/request <code>[^<]+<\/code>/);
+
+    // The service's error text quoting the key (as a careless proxy might) is blanked.
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 500, message: `upstream refused key ${mock.apiKey}`, times: 5 });
+    const quoted = await get('/credits');
+    expect(quoted.status).toBe(502);
+    expect(quoted.body).toContain('upstream refused key [redacted]');
+    expect(quoted.body).not.toContain(mock.apiKey);
+  });
+});
+
+describe('forecasting console: built light', () => {
+  it('weighs at most 100 KB gzipped a page, its style sheet and script included', async () => {
+    const client = clientOf(mock);
+    const q = await client.questions.create({ type: 'numeric', title: 'How heavy is a page?', lowerBound: 0, upperBound: 100, scaleType: 'linear' });
+    for (let i = 0; i < 3; i++) await client.forecasts.createAndWait({ questionId: q.id, runMode: 'light' });
+    const parts = await Promise.all([`/questions/${q.id}`, '/assets/console.css', '/assets/console.js'].map((path) => get(path)));
+    const gzipped = parts.reduce((sum, part) => sum + gzipSync(part.body).length, 0);
+    expect(gzipped).toBeGreaterThan(1024);
+    expect(gzipped).toBeLessThan(100 * 1024);
+  });
+
+  it("is loaded by none of the library's entries: only the CLI serves it", () => {
+    const dist = new URL('../../dist/', import.meta.url);
+    const library = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(c?js|mjs)$/.test(f) && !f.startsWith('cli'));
+    expect(library.length).toBeGreaterThan(10);
+    for (const file of library) expect(readFileSync(new URL(file, dist), 'utf8'), file).not.toContain('forecasting_console');
+    const cli = readdirSync(new URL('cli/', dist), { recursive: true, encoding: 'utf8' }).map((f) => readFileSync(new URL(`cli/${f}`, dist), 'utf8'));
+    expect(cli.some((text) => text.includes('forecasting_console'))).toBe(true);
+  });
+});
