@@ -80,6 +80,9 @@ export function numberSummary(data: unknown): string {
   return '';
 }
 
+/** A task's final statuses: no status follows them. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+
 /** The parts of a task (or a list item) the result line shows. */
 export interface TaskLike {
   id?: string;

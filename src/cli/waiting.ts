@@ -13,7 +13,7 @@
 import type { ForecastingClient, ForecastProgress, ForecastTask, RetryEvent } from '../index.js';
 import { secondsAsMs } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { note, type TaskLike } from './output.js';
+import { FINAL_STATUSES, note, type TaskLike } from './output.js';
 import { ProgressBoard, progressMode } from './progress.js';
 import { errorLine, report } from './report.js';
 
@@ -36,7 +36,6 @@ export interface WaitOutcome {
   code: ExitCode;
 }
 
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 /** A read on the way out: quick and without long retries, the user is leaving. */
 const PARTING = { maxRetries: 1, timeout: 10_000 } as const;
 
@@ -103,7 +102,7 @@ export async function waitFor(client: ForecastingClient, ids: readonly string[],
   const board = await ProgressBoard.create(progressMode(flags.progress), ids);
   /** The last status known of each task (`waiting` until one is read). */
   const known = (id: string) => board.states.get(id)?.status ?? 'waiting';
-  const notFinal = () => ids.filter((id) => !FINAL.has(known(id)));
+  const notFinal = () => ids.filter((id) => !FINAL_STATUSES.has(known(id)));
   const hint = (running: readonly string[]) => {
     const line = resumeHint(running, flags);
     if (line) note(line);
@@ -148,7 +147,7 @@ export async function waitFor(client: ForecastingClient, ids: readonly string[],
     const running = ids.filter((id, i) => {
       const r = reads?.[i];
       if (ended.has(id) || (r?.status === 'rejected' && (r.reason as { status?: unknown } | undefined)?.status === 404)) return false;
-      return !FINAL.has(r?.status === 'fulfilled' ? r.value.status : known(id));
+      return !FINAL_STATUSES.has(r?.status === 'fulfilled' ? r.value.status : known(id));
     });
     // The result lines after a timeout or an interrupt, as before; none after an error.
     let tasks: ForecastTask[] | undefined;

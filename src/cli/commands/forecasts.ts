@@ -8,10 +8,9 @@ import type { Command } from 'commander';
 import { outTask } from '../draw.js';
 import { clientFromEnv } from '../env.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
-import { json, note } from '../output.js';
+import { FINAL_STATUSES, json, note } from '../output.js';
 import { codeOfTasks, resumeHint } from '../waiting.js';
 
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 interface ShowFlags {
   json?: boolean;
@@ -26,7 +25,7 @@ export async function show(cmd: Command): Promise<ExitCode> {
   const task = await client.forecasts.retrieve(taskId);
   if (flags.json) json(task);
   else outTask(task, flags.draw);
-  if (!FINAL.has(task.status)) {
+  if (!FINAL_STATUSES.has(task.status)) {
     note(`no forecast yet: the task is ${task.status}`);
     note(resumeHint([task.id], {})!);
     return EXIT.ok;

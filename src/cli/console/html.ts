@@ -14,14 +14,22 @@ export class Html {
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Text as HTML text or an attribute value. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+/**
+ * Text as XML or HTML text or an attribute value. Characters XML cannot hold at all (control
+ * characters, lone surrogates) become U+FFFD, so a hostile label cannot make an SVG ill-formed either.
+ * @example
+ * ```ts
+ * escapeXml('<b class="x">'); // '&lt;b class=&quot;x&quot;&gt;'
+ * ```
+ */
+export const escapeXml = (text: string): string =>
+  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 function piece(value: unknown): string {
   if (value instanceof Html) return value.value;
   if (Array.isArray(value)) return value.map(piece).join('');
   if (value === undefined || value === null || value === false) return '';
-  return escapeHtml(String(value));
+  return escapeXml(String(value));
 }
 
 /** A fragment of HTML: values escaped, {@link Html} and arrays of it kept, `undefined`/`null`/`false` left out. */

@@ -3,13 +3,12 @@
  * and its history as a chart, and a task with its progress and its forecast.
  * @module
  */
-import { numberSummary } from '../output.js';
+import { FINAL_STATUSES, numberSummary } from '../output.js';
 import { html, trusted, type Html } from './html.js';
 import type { Answer, Context } from './routes.js';
 import { forecastSvg, historySvg, type HistoryPoint } from './svg.js';
 import { postButton, status, when } from './view.js';
 
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** `GET /questions?q=…`: yours newest first, or a search of those you can see. */
 export async function questionsPage({ client, url }: Context): Promise<Answer> {
@@ -56,7 +55,7 @@ export const progress = (done: number | undefined, planned: number | undefined):
 /** `GET /tasks/:id`: status and progress (live while it runs), its forecast drawn once completed, or why it failed. */
 export async function taskPage({ client }: Context, [id]: string[]): Promise<Answer> {
   const task = await client.forecasts.retrieve(id!);
-  const final = FINAL.has(task.status);
+  const final = FINAL_STATUSES.has(task.status);
   const data = task.forecast?.forecastData;
   const body = html`<h1>Task <code>${task.id}</code></h1>
 <p>${status(task.status)} ${progress(task.completedSubforecastCount, task.plannedSubforecastCount)} ${final ? '' : postButton(`/tasks/${encodeURIComponent(task.id)}/cancel`, 'Cancel', `/tasks/${encodeURIComponent(task.id)}`, {}, true)}</p>

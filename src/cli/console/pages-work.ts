@@ -3,12 +3,12 @@
  * receiver's answers, replay and a test call), credits and limits, and the mock's clock panel.
  * @module
  */
+import { FINAL_STATUSES } from '../output.js';
 import { html } from './html.js';
 import { progress } from './pages-questions.js';
 import type { Answer, Context } from './routes.js';
 import { postButton, status, when } from './view.js';
 
-const FINAL = new Set(['completed', 'failed', 'cancelled']);
 /** The spec's limits per user (the CLI uses the package's public entries only, which do not export them). */
 const MAX_ACTIVE_FORECASTS = 50;
 const MAX_WEBHOOKS = 5;
@@ -20,10 +20,10 @@ export async function tasksPage({ client }: Context): Promise<Answer> {
   const items = (await client.forecasts.list({ limit: 50 })).data;
   const row = (t: (typeof items)[number]) =>
     html`<tr><td><a class="id" href="/tasks/${enc(t.taskId)}">${t.taskId}</a></td><td>${status(t.status)}</td><td>${progress(t.completedSubforecastCount, t.plannedSubforecastCount)}</td><td class="muted">${t.progressMessage ?? ''}</td><td class="muted">${when(t.createdAt)}</td><td>${
-      FINAL.has(t.status) ? '' : postButton(`/tasks/${enc(t.taskId)}/cancel`, 'Cancel', '/tasks', {}, true)
+      FINAL_STATUSES.has(t.status) ? '' : postButton(`/tasks/${enc(t.taskId)}/cancel`, 'Cancel', '/tasks', {}, true)
     }</td></tr>`;
-  const running = items.filter((t) => !FINAL.has(t.status));
-  const recent = items.filter((t) => FINAL.has(t.status));
+  const running = items.filter((t) => !FINAL_STATUSES.has(t.status));
+  const recent = items.filter((t) => FINAL_STATUSES.has(t.status));
   const table = (rows: typeof items, none: string) =>
     rows.length === 0 ? html`<p class="muted">${none}</p>` : html`<table><thead><tr><th>Task</th><th>Status</th><th>Progress</th><th></th><th>Created</th><th></th></tr></thead><tbody>${rows.map(row)}</tbody></table>`;
   const body = html`<h1>Tasks</h1><h2>Running (${running.length})</h2>${table(running, 'Nothing running.')}<h2>Recent</h2>${table(recent, 'No finished task yet.')}`;
@@ -74,7 +74,7 @@ ${REPLAYABLE.has(delivery.status) ? postButton(`/deliveries/${enc(delivery.id)}/
 <h2>Attempts</h2>
 ${rows.length === 0 ? html`<p class="muted">No attempt yet.</p>` : html`<table><thead><tr><th>#</th><th>Receiver's answer</th><th>Error</th><th>ms</th><th>Started</th></tr></thead><tbody>${rows}</tbody></table>`}
 <p><a href="/webhooks">All deliveries</a></p>`;
-  return { title: `Delivery ${delivery.id}`, body, live: FINAL.has(delivery.status) || delivery.status === 'succeeded' ? 3000 : 1500 };
+  return { title: `Delivery ${delivery.id}`, body, live: FINAL_STATUSES.has(delivery.status) || delivery.status === 'succeeded' ? 3000 : 1500 };
 }
 
 /** `POST /deliveries/:id/replay`: sent again, as a new attempt of the same delivery. */
@@ -86,7 +86,7 @@ export async function replayDelivery(context: Context, [id]: string[]): Promise<
 /** `GET /credits`: the balance and plan, and the limits of the key as this client counts them. */
 export async function creditsPage({ client }: Context): Promise<Answer> {
   const [credits, tasks, hooks] = await Promise.all([client.credits.retrieve(), client.forecasts.list({ limit: 100 }), client.webhooks.list({ limit: 100 })]);
-  const active = tasks.data.filter((t) => !FINAL.has(t.status)).length;
+  const active = tasks.data.filter((t) => !FINAL_STATUSES.has(t.status)).length;
   const card = (label: string, value: string, note = '') => html`<div class="card"><span class="muted">${label}</span><b>${value}</b><span class="muted">${note}</span></div>`;
   const body = html`<h1>Credits</h1>
 <div class="grid">${card('Balance', credits.unlimited ? 'unlimited' : String(credits.balance), `plan ${credits.plan.name} (${credits.plan.status})`)}${card('Running forecasts', `${active}${tasks.hasMore ? '+' : ''} of ${MAX_ACTIVE_FORECASTS}`, 'per user')}${card('Webhooks', `${hooks.data.length} of ${MAX_WEBHOOKS}`, 'per user')}${card('Requests', '60 a minute', 'per key, unless an operator set another')}</div>
@@ -107,7 +107,8 @@ export async function mockPage({ mock, client }: Context): Promise<Answer> {
 <select name="questionId" aria-label="Question">${questions.data.map((q) => html`<option value="${q.id}">${q.title}</option>`)}</select>
 <select name="outcome" aria-label="Outcome"><option value="completed">completed</option><option value="failed">failed</option><option value="cancelled">cancelled</option><option value="report-failed">report failed</option></select>
 <input name="message" placeholder="message (failed)" aria-label="Message"> <button type="submit">Set</button></form>`;
-  return { title: 'Mock clock', body, live: 2000 };
+  // Not live: a refresh would reset the outcome form while it is being filled in.
+  return { title: 'Mock clock', body };
 }
 
 /** `POST /mock/advance` with `ms`. */

@@ -8,6 +8,7 @@
  * @module
  */
 import { axisFraction, axisLabel, percent, resample, shapeOf, type Shape } from '../shapes.js';
+import { escapeXml } from './html.js';
 
 type Histogram = Extract<Shape, { kind: 'histogram' }>;
 type Bars = Extract<Shape, { kind: 'bars' }>;
@@ -31,18 +32,7 @@ const CHAR = 7;
 const COLUMNS = 60;
 const DAY = 86_400;
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/**
- * Text as XML text or an attribute value. Characters XML cannot hold at all (control characters,
- * lone surrogates) become U+FFFD, so a hostile label cannot make the document ill-formed either.
- * @example
- * ```ts
- * escapeXml('<b class="x">'); // '&lt;b class=&quot;x&quot;&gt;'
- * ```
- */
-export const escapeXml = (text: string): string =>
-  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+export { escapeXml };
 
 /** A coordinate rounded to 2 decimals (never `-0`). */
 const fixed = (x: number): string => String(Math.round(x * 100) / 100 || 0);
