@@ -45,6 +45,9 @@ describe('bad usage: one line on stderr, exit 2', () => {
     [['forecast'], /^UsageError: missing the question id \(or --from-file questions\.jsonl\)/],
     [['forecast', 'q', '--from-file', 'x.jsonl'], /^UsageError: give a question id or --from-file, not both/],
     [['forecast', 'q', '--timeout', '5'], /^UsageError: --timeout needs --wait/],
+    [['forecast', 'q', '--no-draw'], /^UsageError: --no-draw needs --wait/],
+    [['forecasts', 'show'], /^UsageError: missing required argument 'task-id'/],
+    [['console', '--port', 'x'], /^UsageError: --port must be a whole number from 0 to 65535, not "x"/],
     [['forecast', '--from-file', '/no/such.jsonl'], /^UsageError: cannot read --from-file \/no\/such\.jsonl: ENOENT/],
     [['questions', 'get', 'a', 'b'], /^UsageError: too many arguments/],
   ])('forecasting %j', async (args, message) => {

@@ -29,6 +29,7 @@ export async function forecast(cmd: Command): Promise<ExitCode> {
   if (questionId === undefined && flags.fromFile === undefined) throw new CliError('missing the question id (or --from-file questions.jsonl)');
   const waitOnly = ['timeout', 'waitForReport', 'cancelOnInterrupt'].filter((k) => flags[k as keyof ForecastFlags] !== undefined);
   if (!flags.wait && waitOnly.length > 0) throw new CliError(`--${waitOnly[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --wait`);
+  if (!flags.wait && flags.draw === false) throw new CliError('--no-draw needs --wait');
   if (flags.fromFile !== undefined) return fromFile(flags.fromFile, flags);
 
   const client = await clientFromEnv();
