@@ -23,12 +23,24 @@ ${rows.length === 0 ? html`<p class="muted">${q ? 'No question matches.' : 'No q
   return { title: 'Questions', body };
 }
 
+/** What a read answers, or `undefined` for a 404 (a question without a schedule or a watch). */
+const absent = <T>(read: Promise<T>): Promise<T | undefined> =>
+  read.catch((err: unknown) => {
+    if ((err as { status?: unknown } | null)?.status === 404) return undefined;
+    throw err;
+  });
+
 /** A chart in its frame, or a line saying why there is none. */
 const chart = (svg: string, none: string): Html => (svg ? html`<div class="chart">${trusted(svg)}</div>` : html`<p class="muted">${none}</p>`);
 
 /** `GET /questions/:id`: the question, its latest forecast drawn, and its history (forecasts of every origin: by hand, schedule, watch). */
 export async function questionPage({ client }: Context, [id]: string[]): Promise<Answer> {
-  const [question, forecasts] = await Promise.all([client.questions.retrieve(id!), client.questions.forecasts.list(id!, { limit: 100 })]);
+  const [question, forecasts, schedule, watch] = await Promise.all([
+    client.questions.retrieve(id!),
+    client.questions.forecasts.list(id!, { limit: 100 }),
+    absent(client.questions.schedule.retrieve(id!)),
+    absent(client.questions.watch.retrieve(id!)),
+  ]);
   const items = forecasts.data;
   const done = items.filter((f) => f.status === 'completed' && f.forecastData);
   const latest = done[0];
@@ -38,6 +50,9 @@ export async function questionPage({ client }: Context, [id]: string[]): Promise
   );
   const body = html`<h1>${question.title}</h1>
 <p class="muted"><code>${question.id}</code> · ${question.type} · created ${when(question.createdAt)}</p>
+<p class="muted">${schedule ? `Schedule: every ${schedule.intervalCount} ${schedule.intervalUnit}, ${schedule.occurrenceCount} run so far, next ${when(schedule.nextDueAt)}` : 'No schedule'} · ${
+    watch ? `Watch: ${watch.enabled ? 'on' : 'off'}${typeof watch.changeThreshold === 'number' ? `, change threshold ${watch.changeThreshold}` : ''}` : 'No watch'
+  }</p>
 <h2>Latest forecast</h2>
 ${latest ? html`<p>${numberSummary(latest.forecastData)} <span class="muted">(${when(latest.createdAt)})</span></p>` : ''}
 ${chart(latest ? forecastSvg(latest.forecastData, { title: question.title }) : '', 'No completed forecast yet.')}

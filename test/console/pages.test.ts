@@ -1,0 +1,46 @@
+// What the console's pages say, read over HTTP against the mock: a question's schedule and watch,
+// and text from the service shown as text, never as markup.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../src/testing/index.js';
+import type { RunningConsole } from '../../src/cli/console/server.js';
+import { clientOf, consoleFor, cookieOf, raw } from './_console.js';
+
+let mock: MockServer;
+let running: RunningConsole;
+let cookie: string;
+beforeAll(async () => {
+  mock = await startMockServer({ timeScale: 3600, httpControls: true });
+  running = await consoleFor(mock);
+  cookie = await cookieOf(running);
+});
+afterAll(async () => {
+  await running.close();
+  await mock.close();
+});
+
+const page = async (path: string) => (await raw(running.port, 'GET', path, { host: new URL(running.url).host, cookie })).body;
+
+describe('forecasting console pages', () => {
+  it("show a question's schedule and watch, or that it has none", async () => {
+    const client = clientOf(mock);
+    const q = await client.questions.create({ type: 'binary', title: 'Scheduled and watched?' });
+    expect(await page(`/questions/${q.id}`)).toContain('No schedule · No watch');
+    await client.questions.schedule.update(q.id, { intervalCount: 1, intervalUnit: 'days' });
+    await client.questions.watch.update(q.id, { enabled: true, changeThreshold: 0.1 });
+    const body = await page(`/questions/${q.id}`);
+    expect(body).toMatch(/Schedule: every 1 days, \d+ run so far, next \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC · Watch: on, change threshold 0\.1/);
+  });
+
+  it('show every text from the service as text: a hostile title and options, in the list, the page and its SVG', async () => {
+    const client = clientOf(mock);
+    const hostile = `<img src=x onerror=alert(1)>"'&`;
+    const q = await client.questions.create({ type: 'multiple_choice', title: hostile, options: [`<script>alert(2)</script>`, `"><svg onload=alert(3)>`] });
+    await client.forecasts.createAndWait({ questionId: q.id, runMode: 'light' });
+    for (const body of [await page('/questions'), await page(`/questions/${q.id}`), await page(`/questions?q=${encodeURIComponent('<img')}`)]) {
+      expect(body).not.toMatch(/<img|<script>|<svg onload/i);
+    }
+    const detail = await page(`/questions/${q.id}`);
+    expect(detail).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;');
+    expect(detail).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
+  });
+});
