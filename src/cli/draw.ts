@@ -5,8 +5,8 @@
  * wider than the terminal.
  * @module
  */
-import { out, taskLine, type TaskLike } from './output.js';
-import { axisFraction, axisLabel, percent, resample, shapeOf, type Bar, type Shape } from './shapes.js';
+import { escapeControls, out, taskLine, type TaskLike } from './output.js';
+import { axisFraction, axisLabel, endLabels, maxOf, percent, resample, shapeOf, type Bar, type Shape } from './shapes.js';
 
 /** How to draw: the width to fit and the characters to use. */
 export interface DrawStyle {
@@ -25,36 +25,63 @@ const ROWS = 8;
 const LEFT_EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 const LOW_EIGHTHS = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
+/** The locale the environment names (`LC_ALL`, then `LC_CTYPE`, then `LANG`), when one does. */
+const localeOf = (env: NodeJS.ProcessEnv) => env['LC_ALL'] || env['LC_CTYPE'] || env['LANG'] || '';
+
 /**
- * The style for a stream: Unicode when it is a terminal and neither `NO_COLOR` (set, not empty) nor
- * `TERM=dumb` says otherwise; its width, or `COLUMNS`, or 80.
+ * The style for a stream: Unicode when it is a terminal and neither `NO_COLOR` (set, not empty),
+ * `TERM=dumb` nor a locale that is not UTF-8 (`LANG=C`) says otherwise; its width, or `COLUMNS`, or 80.
  */
 export function drawStyle(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv = process.env): DrawStyle {
-  const unicode = stream.isTTY === true && !env['NO_COLOR'] && env['TERM'] !== 'dumb';
-  const columns = (stream.isTTY === true ? stream.columns : undefined) ?? (Number(env['COLUMNS']) || 80);
+  const locale = localeOf(env);
+  const unicode = stream.isTTY === true && !env['NO_COLOR'] && env['TERM'] !== 'dumb' && (locale === '' || /utf-?8/i.test(locale));
+  // A terminal that reports 0 columns (some pseudo-terminals) counts as not saying.
+  const columns = (stream.isTTY === true ? stream.columns : undefined) || Number(env['COLUMNS']) || 80;
   return { unicode, width: Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, Math.floor(columns))) };
 }
 
-/** `text` cut to `width` characters, marked as cut. */
-function clip(text: string, width: number, unicode: boolean): string {
-  if (text.length <= width) return text;
-  if (unicode) return `${text.slice(0, Math.max(0, width - 1))}…`;
-  return width > 3 ? `${text.slice(0, width - 3)}...` : text.slice(0, width);
+/** Characters a terminal shows two columns wide: CJK, Hangul, full-width forms, most emoji. */
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+/** Marks drawn on the character before them: no column of their own. */
+const ZERO = /[\u0300-\u036f\u200c\u200d\ufe00-\ufe0f]/u;
+
+/** The columns `text` takes on a terminal. */
+export function columnsOf(text: string): number {
+  let n = 0;
+  for (const c of text) n += ZERO.test(c) ? 0 : WIDE.test(c) ? 2 : 1;
+  return n;
 }
+
+/** `text` cut to `width` columns, marked as cut. */
+function clip(text: string, width: number, unicode: boolean): string {
+  if (columnsOf(text) <= width) return text;
+  const mark = unicode ? '…' : '...';
+  let out = '';
+  for (const c of text) {
+    if (columnsOf(out + c) > width - mark.length) break;
+    out += c;
+  }
+  return width > mark.length ? `${out}${mark}` : text.slice(0, width);
+}
+
+/** `text` padded with spaces to `width` columns. */
+const padTo = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - columnsOf(text)));
 
 function barLines(bars: readonly Bar[], single: boolean, style: DrawStyle): string[] {
   const room = style.width - INDENT.length;
   const pct = 6;
-  const labelWidth = Math.max(1, Math.min(Math.max(...bars.map((b) => b.label.length)), Math.floor(room * 0.35)));
+  // Measured as the terminal shows them: escaped first (a control character prints as `\u001b`), wide characters as two.
+  const labels = bars.map((b) => escapeControls(b.label));
+  const labelWidth = Math.max(1, Math.min(maxOf(labels.map(columnsOf)), Math.floor(room * 0.35)));
   const barWidth = Math.max(3, room - labelWidth - pct - 4);
-  return bars.map(({ label, p }) => {
+  return bars.map(({ p }, i) => {
     let bar: string;
     if (style.unicode) {
       const eighths = Math.round(p * barWidth * 8);
       bar = '█'.repeat(Math.floor(eighths / 8)) + LEFT_EIGHTHS[eighths % 8]!;
     } else bar = '#'.repeat(Math.round(p * barWidth));
     bar = bar.padEnd(barWidth, single ? (style.unicode ? '░' : '.') : ' ');
-    return `${INDENT}${clip(label, labelWidth, style.unicode).padEnd(labelWidth)}  ${bar}  ${percent(p).padStart(pct)}`;
+    return `${INDENT}${padTo(clip(labels[i]!, labelWidth, style.unicode), labelWidth)}  ${bar}  ${percent(p).padStart(pct)}`;
   });
 }
 
@@ -72,7 +99,7 @@ function placed(width: number, words: ReadonlyArray<{ at: number; text: string }
 function histogramLines(shape: Extract<Shape, { kind: 'histogram' }>, style: DrawStyle): string[] {
   const width = Math.max(10, style.width - INDENT.length);
   const columns = resample(shape, width);
-  const top = Math.max(...columns);
+  const top = maxOf(columns);
   const lines: string[] = [];
   for (let row = ROWS - 1; row >= 0; row--) {
     const cells = columns.map((m) => {
@@ -91,8 +118,7 @@ function histogramLines(shape: Extract<Shape, { kind: 'histogram' }>, style: Dra
   for (const { at } of marks) base[at] = style.unicode ? '┬' : '+';
   lines.push(`${INDENT}${base.join('')}`);
   lines.push(`${INDENT}${placed(width, marks.map(({ name, at }) => ({ at, text: name })))}`.trimEnd());
-  const lo = axisLabel(shape, shape.edges[0]!);
-  const hi = axisLabel(shape, shape.edges.at(-1)!);
+  const [lo, hi] = endLabels(shape);
   lines.push(`${INDENT}${lo}${hi.padStart(Math.max(hi.length + 1, width - lo.length))}`);
   const values = marks.map(({ name, x }) => `${name} ${axisLabel(shape, x)}`);
   if (shape.log) values.push('log scale');

@@ -9,9 +9,12 @@
 /**
  * What must not reach a terminal as it is: the C0 controls (ESC, BEL, CR, LF, TAB, …), DEL, the C1
  * controls (U+0080–U+009F, which some terminals obey as ESC sequences), the bidi embeddings,
- * overrides and isolates (U+202A–U+202E, U+2066–U+2069), and the line and paragraph separators.
+ * overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), the line and
+ * paragraph separators, and the invisible ones a look-alike label hides behind (soft hyphen, zero
+ * width space, word joiner and invisible operators, byte-order mark, interlinear annotations, the
+ * Hangul filler, tag characters). Zero-width joiners stay: scripts and emoji need them.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
@@ -25,7 +28,8 @@ const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
  * ```
  */
 export function escapeControls(text: string): string {
-  return text.replace(UNSAFE, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // A tag character is two UTF-16 units: each is written, as JSON writes a pair.
+  return text.replace(UNSAFE, (c) => SHORT[c] ?? Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 }
 
 /** Each line of `text` escaped, the line breaks kept (a JSON document, a stack trace). */
@@ -74,7 +78,12 @@ export function numberSummary(data: unknown): string {
   }
   const q = p.percentiles;
   if (q && typeof q.p50 === 'number') {
-    const fmt = (x: number | undefined) => (typeof x === 'number' ? (d.questionType === 'date' ? new Date(x * 1000).toISOString().slice(0, 10) : String(Math.round(x * 1000) / 1000)) : '?');
+    const date = (x: number) => {
+      const at = new Date(x * 1000);
+      // A date out of Date's range (a hostile or broken answer) reads as its number rather than throwing.
+      return Number.isNaN(at.getTime()) ? String(x) : at.toISOString().slice(0, 10);
+    };
+    const fmt = (x: number | undefined) => (typeof x === 'number' ? (d.questionType === 'date' ? date(x) : String(Math.round(x * 1000) / 1000)) : '?');
     return `median=${fmt(q.p50)} (p10 ${fmt(q.p10)}, p90 ${fmt(q.p90)})`;
   }
   return '';

@@ -18,10 +18,27 @@ export function addSecret(value: string | undefined): void {
   if (value) secrets.add(value);
 }
 
-/** `text` with every known secret replaced; the longest first, so a short secret inside a longer one leaves none of it. */
+/** A secret's start this long or longer is redacted too: the SDK clips a long message, and the cut may fall inside the key. */
+const MIN_SECRET_PREFIX = 8;
+
+/**
+ * `text` with every known secret replaced; the longest first, so a short secret inside a longer one
+ * leaves none of it. A secret cut short where a message was clipped (its first 8 characters or more,
+ * up to the end of the text) is replaced too.
+ */
 export function redact(text: string): string {
   let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(secret).join('[redacted]');
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    out = out.split(secret).join('[redacted]');
+    for (let n = secret.length - 1; n >= MIN_SECRET_PREFIX; n--) {
+      const at = out.lastIndexOf(secret.slice(0, n));
+      // Only where it runs to the end of the text or to the clipping mark the SDK writes after it.
+      if (at >= 0 && /^(…|\.\.\.|\s*…?\s*\(\d+ more characters?\)|\s*$)/.test(out.slice(at + n))) {
+        out = `${out.slice(0, at)}[redacted]${out.slice(at + n)}`;
+        break;
+      }
+    }
+  }
   return out;
 }
 

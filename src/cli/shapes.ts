@@ -36,10 +36,21 @@ export type Shape =
       dates: boolean;
       /** The axis is logarithmic (every edge positive). */
       log: boolean;
+      /** The values named at the ends of the axis, when not its edges (a discrete question's first and last value, not its cells' boundaries). */
+      bounds?: [number, number];
     };
 
 /** A discrete question with more values than this is drawn as a histogram: a bar each would scroll off the screen. */
 export const MAX_BARS = 40;
+/** Options drawn at most (the spec allows 200): past it, the smallest share one bar, so a hostile answer cannot flood a page. */
+export const MAX_OPTIONS_DRAWN = 200;
+
+/** The largest of `values` (a loop: spreading a huge array overflows the stack), or -Infinity. */
+export function maxOf(values: readonly number[]): number {
+  let most = -Infinity;
+  for (const v of values) if (v > most) most = v;
+  return most;
+}
 
 type Payload = Record<string, unknown>;
 
@@ -55,7 +66,7 @@ function marksOf(p: Payload): Marks {
 }
 
 /** A histogram when the edges ascend and there is one mass per bucket; else none. */
-function histogram(mass: number[] | undefined, edges: number[] | undefined, p: Payload, dates: boolean, log: boolean): Shape | undefined {
+function histogram(mass: number[] | undefined, edges: number[] | undefined, p: Payload, dates: boolean, log: boolean): Extract<Shape, { kind: 'histogram' }> | undefined {
   if (!mass || !edges || edges.length < 2 || mass.length !== edges.length - 1) return undefined;
   if (!edges.every((e, i) => i === 0 || e > edges[i - 1]!)) return undefined;
   const inRange = mass.reduce((a, b) => a + chance(b), 0);
@@ -85,7 +96,13 @@ export function shapeOf(data: unknown): Shape | undefined {
       const probs = p['probabilities'];
       if (probs === null || typeof probs !== 'object' || Array.isArray(probs)) return undefined;
       const bars = Object.entries(probs as Record<string, unknown>).flatMap(([label, x]) => (isNum(x) ? [{ label, p: chance(x) }] : []));
-      return bars.length === 0 ? undefined : { kind: 'bars', bars: bars.sort((a, b) => b.p - a.p), single: false };
+      if (bars.length === 0) return undefined;
+      bars.sort((a, b) => b.p - a.p);
+      if (bars.length > MAX_OPTIONS_DRAWN) {
+        const rest = bars.splice(MAX_OPTIONS_DRAWN - 1);
+        bars.push({ label: `${rest.length} others`, p: chance(rest.reduce((sum, b) => sum + b.p, 0)) });
+      }
+      return { kind: 'bars', bars, single: false };
     }
     case 'numeric':
     case 'date':
@@ -95,7 +112,8 @@ export function shapeOf(data: unknown): Shape | undefined {
       const values = numbers(p['nominal_values']);
       if (!probs || !values || probs.length !== values.length || probs.length === 0) return undefined;
       if (probs.length <= MAX_BARS) return { kind: 'bars', bars: values.map((v, i) => ({ label: String(v), p: chance(probs[i]!) })), single: false };
-      return histogram(probs, numbers(p['cell_boundaries']), p, false, false);
+      const shape = histogram(probs, numbers(p['cell_boundaries']), p, false, false);
+      return shape && { ...shape, bounds: [values[0]!, values.at(-1)!] };
     }
     default:
       return undefined;
@@ -134,6 +152,12 @@ export function axisLabel(shape: Extract<Shape, { kind: 'histogram' }>, x: numbe
     return shape.edges.at(-1)! - shape.edges[0]! < 3 * 86_400 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
   }
   return String(Number(x.toPrecision(5)));
+}
+
+/** The labels at the two ends of a histogram's axis: its bounds, as values of the question. */
+export function endLabels(shape: Extract<Shape, { kind: 'histogram' }>): [string, string] {
+  const [lo, hi] = shape.bounds ?? [shape.edges[0]!, shape.edges.at(-1)!];
+  return [axisLabel(shape, lo), axisLabel(shape, hi)];
 }
 
 /** A chance as a percentage of one decimal: `42.0%`. */

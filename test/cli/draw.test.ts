@@ -1,7 +1,8 @@
 // The pictures of forecasts the CLI draws: each question type, every width, ASCII when not on a
 // terminal, and payloads that cannot be drawn (never a crash, never a wrong picture).
 import { describe, expect, it } from 'vitest';
-import { drawForecast, drawShape, drawStyle } from '../../src/cli/draw.js';
+import { columnsOf, drawForecast, drawShape, drawStyle } from '../../src/cli/draw.js';
+import { numberSummary } from '../../src/cli/output.js';
 import { resample, shapeOf } from '../../src/cli/shapes.js';
 
 const ASCII = /^[\x20-\x7e]*$/;
@@ -100,6 +101,42 @@ describe('drawing a forecast in the terminal', () => {
     expect(drawStyle({ isTTY: true, columns: 100 }, { NO_COLOR: '' })).toEqual({ unicode: true, width: 100 });
     expect(drawStyle({ isTTY: false, columns: 100 }, {})).toEqual({ unicode: false, width: 80 });
     expect(drawStyle({}, { COLUMNS: '5' }).width).toBe(20);
+    // A pseudo-terminal that reports 0 columns counts as not saying.
+    expect(drawStyle({ isTTY: true, columns: 0 }, {}).width).toBe(80);
+    // A locale that is not UTF-8 gets ASCII; none named, or a UTF-8 one, Unicode.
+    expect(drawStyle({ isTTY: true, columns: 100 }, { LANG: 'C' }).unicode).toBe(false);
+    expect(drawStyle({ isTTY: true, columns: 100 }, { LC_ALL: 'en_US.ISO-8859-1', LANG: 'en_US.UTF-8' }).unicode).toBe(false);
+    expect(drawStyle({ isTTY: true, columns: 100 }, { LC_ALL: 'C.utf8' }).unicode).toBe(true);
+  });
+
+  it('fits labels as the terminal shows them: wide characters as two columns, control characters escaped first', () => {
+    const labels = { '日本語の選択肢です': 0.4, 'Tab\tand\nnewline': 0.35, 'Ünïcödé': 0.25 };
+    for (const unicode of [true, false]) {
+      const lines = drawForecast({ questionType: 'multiple_choice', payload: { probabilities: labels } }, { width: 50, unicode });
+      for (const line of lines) expect(columnsOf(line)).toBe(50);
+      // The percentages line up, whatever the labels.
+      expect(new Set(lines.map((l) => columnsOf(l.slice(0, l.lastIndexOf(' ')))))).toEqual(new Set([44]));
+      expect(lines.join('\n')).toContain('Tab\\tand');
+      expect(lines.join('\n')).not.toMatch(/[\t]/);
+    }
+    expect(columnsOf('日本a\u0301')).toBe(5);
+  });
+
+  it('draws at most 200 options (the smallest share one bar) and never overflows the stack on a huge answer', () => {
+    const many = Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [`option ${i}`, i === 7 ? 0.5 : 0.5 / 149_999]));
+    const lines = drawForecast({ questionType: 'multiple_choice', payload: { probabilities: many } }, { width: 60, unicode: false });
+    expect(lines).toHaveLength(200);
+    expect(lines[0]).toMatch(/^ {2}option 7 /);
+    expect(lines[199]).toMatch(/^ {2}149801 others +#* +49\.\d%$/);
+  });
+
+  it('names the first and last values at the ends of a discrete histogram, not its cells’ boundaries', () => {
+    const lines = drawForecast(discrete(300), { width: 50, unicode: false });
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}0 +299$/));
+  });
+
+  it('summarises a date out of range as its number rather than throwing', () => {
+    expect(numberSummary({ questionType: 'date', payload: { percentiles: { p10: 0, p50: 1e20, p90: 2e20 } } })).toBe('median=100000000000000000000 (p10 1970-01-01, p90 200000000000000000000)');
   });
 
   it('draws nothing for what cannot be drawn: an unknown type, mismatched arrays, edges out of order, values not numbers', () => {

@@ -28,7 +28,7 @@ export function raw(port: number, method: string, path: string, headers: Record<
   });
 }
 
-/** The cookie the console sets for its printed address. */
+/** The cookie the console sets for its printed address (its token is good once: this uses it). */
 export async function cookieOf(running: RunningConsole): Promise<string> {
   const url = new URL(running.url);
   const answer = await raw(running.port, 'GET', `/${url.search}`, { host: url.host });

@@ -1,7 +1,11 @@
 // `forecasting console` as a command: the address first on stdout, --port, a bad port refused, and a
 // clean stop on SIGTERM.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mockControlFor } from '../../src/cli/console/mock-control.js';
 import { startMockServer, type MockServer } from '../../src/testing/index.js';
 import { envFor, run, start } from '../cli/_cli.js';
 
@@ -41,8 +45,58 @@ describe('forecasting console', () => {
     const bad = await run(['console', '--port', '70000'], { env: envFor(mock) });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--port must be a whole number from 0 to 65535/);
+    const taken = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => taken.once('listening', resolve));
+    const busy = (taken.address() as { port: number }).port;
+    const inUse = await run(['console', '--port', String(busy)], { env: envFor(mock) });
+    taken.close();
+    expect(inUse.code).toBe(2);
+    expect(inUse.stderr).toBe(`UsageError: --port ${busy} is in use on 127.0.0.1: choose another, or leave --port out for a free one\n`);
     const noEnv = await run(['console'], {});
     expect(noEnv.code).toBe(2);
     expect(noEnv.stderr).toMatch(/FORECASTING_API_KEY is not set/);
+  });
+
+  it('with --open, hands the browser a file only this user can read, so the token never shows in the process list', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'fake-browser-'));
+    try {
+      // A stand-in for xdg-open: it records what it was given, and what the file it was given holds.
+      const log = join(bin, 'opened.txt');
+      writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$1" > '${log}.tmp'\ncat "\${1#file://}" >> '${log}.tmp'\necho >> '${log}.tmp'\nstat -c %a "\${1#file://}" >> '${log}.tmp'\nmv '${log}.tmp' '${log}'\n`);
+      chmodSync(join(bin, 'xdg-open'), 0o755);
+      const cli = start(['console', '--open'], { env: { ...envFor(mock), PATH: `${bin}:${process.env['PATH']}` } });
+      const url = (await cli.waitFor('stdout', /^http:\/\/\S+\n/)).split('\n')[0]!;
+      await vi.waitFor(() => expect(existsSync(log)).toBe(true), { timeout: 10_000 });
+      const [arg, html, mode] = readFileSync(log, 'utf8').trim().split('\n');
+      expect(arg).toMatch(/^file:\/\/\/.*\/open\.html$/);
+      expect(arg).not.toContain(new URL(url).searchParams.get('token'));
+      expect(html).toContain(`content="0;url=${url}"`);
+      expect(mode).toBe('600');
+      expect(statSync(new URL(arg!).pathname.replace(/\/open\.html$/, '')).mode & 0o777).toBe(0o700);
+      cli.child.kill('SIGTERM');
+      expect((await cli.done).code).toBe(0);
+      // Gone once the console stops.
+      expect(existsSync(new URL(arg!).pathname)).toBe(false);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
+  it('looks for the mock only on a loopback service: the key goes to no other path of a remote one', async () => {
+    const sent = vi.spyOn(globalThis, 'fetch');
+    try {
+      expect(await mockControlFor('https://gateway.example/tenant-a/api/v1/external', 'pre_secret')).toBeUndefined();
+      expect(sent).not.toHaveBeenCalled();
+      const withControls = await startMockServer({ timeScale: 3600, httpControls: true });
+      try {
+        expect(await mockControlFor(withControls.baseURL.replace('127.0.0.1', 'localhost'), withControls.apiKey)).toBeDefined();
+      } finally {
+        await withControls.close();
+      }
+      // The mock without its control routes: no panel.
+      expect(await mockControlFor(mock.baseURL, mock.apiKey)).toBeUndefined();
+    } finally {
+      sent.mockRestore();
+    }
   });
 });

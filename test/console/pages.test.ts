@@ -43,4 +43,20 @@ describe('forecasting console pages', () => {
     expect(detail).toContain('&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;');
     expect(detail).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
   });
+
+  it('page the questions, yours by cursor and a search by offset, past the first 50', async () => {
+    const client = clientOf(mock);
+    for (let i = 0; i < 55; i++) await client.questions.create({ type: 'binary', title: `Paged question ${i}` });
+    const first = await page('/questions');
+    expect(first.match(/<tr><td><a href="\/questions\//g)).toHaveLength(50);
+    const next = /<a href="([^"]+)" rel="next">Older questions<\/a>/.exec(first)?.[1]?.replaceAll('&amp;', '&');
+    expect(next).toMatch(/^\/questions\?cursor=/);
+    const second = await page(next!);
+    expect(second).toContain('Paged question 0<');
+    const found = await page('/questions?q=Paged');
+    expect(found.match(/<tr><td><a href="\/questions\//g)).toHaveLength(50);
+    const more = /<a href="([^"]+)" rel="next">/.exec(found)?.[1]?.replaceAll('&amp;', '&');
+    expect(more).toBe('/questions?q=Paged&offset=50');
+    expect((await page(more!)).match(/<tr><td><a href="\/questions\//g)).toHaveLength(5);
+  });
 });

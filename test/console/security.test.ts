@@ -43,18 +43,45 @@ describe('forecasting console: who may talk to it', () => {
     }
   });
 
-  it('answers 401 without the token, or with a wrong one; the printed address sets it as an HttpOnly, SameSite=Strict cookie and drops it from the address', async () => {
-    expect((await raw(running.port, 'GET', '/questions', { host })).status).toBe(401);
-    expect((await raw(running.port, 'GET', '/questions', { host, cookie: 'forecasting_console=nope' })).status).toBe(401);
-    expect((await raw(running.port, 'GET', '/?token=nope', { host })).status).toBe(401);
-    const token = new URL(running.url).searchParams.get('token')!;
-    const first = await raw(running.port, 'GET', `/tasks?token=${token}`, { host });
-    expect(first.status).toBe(303);
-    expect(first.headers.location).toBe('/tasks');
-    expect(first.headers['set-cookie']).toEqual([`forecasting_console=${token}; HttpOnly; SameSite=Strict; Path=/`]);
+  it('answers 401 without the token, or with a wrong one; the printed address sets a session cookie (HttpOnly, SameSite=Strict, named by port), drops the token from the address, and works once', async () => {
+    const fresh = await consoleFor(mock);
+    try {
+      const at = new URL(fresh.url).host;
+      const name = `forecasting_console_${fresh.port}`;
+      expect((await raw(fresh.port, 'GET', '/questions', { host: at })).status).toBe(401);
+      expect((await raw(fresh.port, 'GET', '/questions', { host: at, cookie: `${name}=nope` })).status).toBe(401);
+      expect((await raw(fresh.port, 'GET', '/?token=nope', { host: at })).status).toBe(401);
+      const token = new URL(fresh.url).searchParams.get('token')!;
+      const first = await raw(fresh.port, 'GET', `/tasks?token=${token}`, { host: at });
+      expect(first.status).toBe(303);
+      expect(first.headers.location).toBe('/tasks');
+      const [set] = first.headers['set-cookie'] as string[];
+      expect(set).toMatch(new RegExp(`^${name}=[A-Za-z0-9_-]{32}; HttpOnly; SameSite=Strict; Path=/; Max-Age=86400$`));
+      const session = set!.split(';')[0]!;
+      // The cookie holds a session, not the token: the token is not a cookie that opens the console.
+      expect(session).not.toContain(token);
+      expect((await raw(fresh.port, 'GET', '/questions', { host: at, cookie: `${name}=${token}` })).status).toBe(401);
+      expect((await raw(fresh.port, 'GET', '/questions', { host: at, cookie: session })).status).toBe(200);
+      // The address opens nothing a second time (a shared screen, a history, a log).
+      const again = await raw(fresh.port, 'GET', `/?token=${token}`, { host: at });
+      expect(again.status).toBe(401);
+      expect(again.body).toMatch(/used already/);
+      // The assets too: nothing is served without the session.
+      expect((await raw(fresh.port, 'GET', '/assets/console.js', { host: at })).status).toBe(401);
+      // A cookie of the same name another local server set for a narrower path, sent first, shadows nothing.
+      expect((await raw(fresh.port, 'GET', '/questions', { host: at, cookie: `${name}=tossed; ${session}` })).status).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('answers 400 to a target that is not a path, and keeps serving (nothing a request holds ends the process)', async () => {
+    for (const target of ['//', '//[', '//%5B/', '//%zz', 'http://evil.example/questions']) {
+      expect((await raw(running.port, 'GET', target, { host, cookie })).status, target).toBe(400);
+      // Before the token too: a page of any site can send these.
+      expect((await raw(running.port, 'GET', target, { host })).status, target).toBe(400);
+    }
     expect((await get('/questions')).status).toBe(200);
-    // The assets too: nothing is served without the token.
-    expect((await raw(running.port, 'GET', '/assets/console.js', { host })).status).toBe(401);
   });
 
   it('answers 421 to any other Host (a rebound DNS name, another port, none)', async () => {
@@ -77,6 +104,10 @@ describe('forecasting console: who may talk to it', () => {
     // A page of another site can send the cookie-less form: the token is still missing.
     expect((await raw(running.port, 'POST', path, { host, origin: `http://${host}`, ...form }, 'back=/tasks')).status).toBe(401);
     expect((await clientOf(mock).forecasts.retrieve(task.id)).status).not.toBe('cancelled');
+    for (const back of ['/\t/evil.example', '/\\evil.example', '/ok\nSet-Cookie: x=1']) {
+      const answer = await raw(running.port, 'POST', '/mock/advance', { host, cookie, origin: `http://${host}`, ...form }, new URLSearchParams({ back, ms: '0' }).toString());
+      expect(answer.headers.location, JSON.stringify(back)).toBe('/mock');
+    }
     const done = await raw(running.port, 'POST', path, { host, cookie, origin: `http://${host}`, ...form }, 'back=//evil.example/');
     expect(done.status).toBe(303);
     // `back` leads inside the console only.
@@ -121,6 +152,13 @@ describe('forecasting console: the key', () => {
     expect(quoted.status).toBe(502);
     expect(quoted.body).toContain('upstream refused key [redacted]');
     expect(quoted.body).not.toContain(mock.apiKey);
+    // Cut where the SDK clips a long message, the key's start is blanked too.
+    mock.service.faults.clear();
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 400, message: `${'A'.repeat(280)}${mock.apiKey}`, times: 5 });
+    const clipped = await get('/credits');
+    expect(clipped.body).toMatch(/A{20}\[redacted\]… \(\d+ more characters\)/);
+    expect(clipped.body).not.toContain(mock.apiKey.slice(0, 8));
+    mock.service.faults.clear();
   });
 });
 

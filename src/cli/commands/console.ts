@@ -4,6 +4,10 @@
  * @module
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { clientFromEnv } from '../env.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
@@ -14,12 +18,21 @@ interface ConsoleFlags {
   open?: boolean;
 }
 
-/** Opens `url` in the default browser; a machine without one only gets a note. */
-function openBrowser(url: string): void {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+/**
+ * Opens `url` in the default browser through a file only this user can read that redirects to it:
+ * the address with its token never shows in the process list (`ps`), where any local user would see it.
+ * Returns the removal of that file.
+ */
+function openBrowser(url: string): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'forecasting-console-'));
+  const file = join(dir, 'open.html');
+  writeFileSync(file, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${url}"><title>Forecasting console</title>`, { mode: 0o600 });
+  const target = pathToFileURL(file).href;
+  const [command, args] = process.platform === 'darwin' ? ['open', [target]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', target]] : ['xdg-open', [target]];
   const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
   child.on('error', () => note('could not open a browser: open the address above'));
   child.unref();
+  return () => rmSync(dir, { recursive: true, force: true });
 }
 
 export async function consoleCommand(cmd: Command): Promise<ExitCode> {
@@ -28,14 +41,18 @@ export async function consoleCommand(cmd: Command): Promise<ExitCode> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(flags.port)}`);
   const client = await clientFromEnv();
   const { startConsole } = await import('../console/server.js');
-  const running = await startConsole({ client, baseURL: process.env['FORECASTING_BASE_URL']!, apiKey: process.env['FORECASTING_API_KEY']!, port });
+  const running = await startConsole({ client, baseURL: process.env['FORECASTING_BASE_URL']!, apiKey: process.env['FORECASTING_API_KEY']!, port }).catch((err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`--port ${port} is in use on 127.0.0.1: choose another, or leave --port out for a free one`);
+    throw err;
+  });
   out(running.url);
-  note('The Forecasting console: open the address above (its token is for this run only). Ctrl-C stops it.');
-  if (flags.open) openBrowser(running.url);
+  note('The Forecasting console: open the address above (its token opens one browser, once). Ctrl-C stops it.');
+  const removeOpener = flags.open ? openBrowser(running.url) : undefined;
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  removeOpener?.();
   await running.close();
   return EXIT.ok;
 }

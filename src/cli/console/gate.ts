@@ -9,8 +9,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** The cookie that carries the access token. */
-export const TOKEN_COOKIE = 'forecasting_console';
+/**
+ * The cookie of the console on `port`. Cookies are not kept apart by port, so the name carries it:
+ * two consoles do not overwrite each other's, and another local server's cookie of the same name
+ * cannot shadow this one's.
+ */
+export const cookieName = (port: number): string => `forecasting_console_${port}`;
 
 /** Every answer's headers: a strict policy (own scripts and styles only, nothing framed, nothing cached). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -33,13 +37,18 @@ export function sameToken(presented: string | undefined, token: string): boolean
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The access token of the request's cookie, if any. */
-export function cookieToken(req: IncomingMessage): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === TOKEN_COOKIE) return rest.join('=');
-  }
-  return undefined;
+/** Whether any cookie of that name holds the session (another server on 127.0.0.1 may have set one of the same name for a narrower path, sent first). */
+function hasSession(req: IncomingMessage, name: string, session: string): boolean {
+  return (req.headers.cookie ?? '').split(';').some((part) => {
+    const [key, ...rest] = part.trim().split('=');
+    return key === name && sameToken(rest.join('='), session);
+  });
+}
+
+/** A path of this console to send a browser to: one that starts with a single `/` and holds no space or control character, else `/`. */
+export function ownPath(value: string | null | undefined): string | undefined {
+  if (!value || !/^\/(?![/\\])/.test(value) || /[\u0000-\u0020\u007f-\u009f\\]/.test(value)) return undefined;
+  return value;
 }
 
 /** What the gate decided: go on, or the answer already sent. */
@@ -56,28 +65,47 @@ function refuse(res: ServerResponse, status: number, message: string): Verdict {
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The secrets of one run: the token in the printed address (good once), and the session its cookie carries. */
+export interface Keys {
+  token: string;
+  session: string;
+  /** The token was exchanged for the session: the address opens nothing more. */
+  used: boolean;
+}
+
 /**
- * Judges a request before anything else runs: 421 for another `Host` (DNS rebinding), the token in
- * the address turned into the cookie (and dropped from the address), 401 without the token, 403 for
- * a state-changing request from another origin or none, 405 for a method the console never takes.
+ * Judges a request before anything else runs: 400 for a target that is not a path, 421 for another
+ * `Host` (DNS rebinding), the token in the address exchanged for the session cookie (and dropped
+ * from the address), 401 without the session, 403 for a change from another origin or none, 405 for
+ * a method the console never takes.
  */
-export function gate(req: IncomingMessage, res: ServerResponse, port: number, token: string): Verdict {
+export function gate(req: IncomingMessage, res: ServerResponse, port: number, keys: Keys): Verdict {
   const host = req.headers.host ?? '';
   if (!ownHosts(port).includes(host)) return refuse(res, 421, 'Misdirected request: this console answers only at its own loopback address.');
-  const url = new URL(req.url ?? '/', `http://${host}`);
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://console.invalid');
+  } catch {
+    return refuse(res, 400, 'Bad request.');
+  }
+  if (!(req.url ?? '').startsWith('/')) return refuse(res, 400, 'Bad request.');
   const given = url.searchParams.get('token');
   if (given !== null && req.method === 'GET') {
-    if (!sameToken(given, token)) return refuse(res, 401, 'Unauthorized: open the address the console printed, with its token.');
+    if (!sameToken(given, keys.token)) return refuse(res, 401, 'Unauthorized: open the address the console printed, with its token.');
+    // One time: an address seen later (a shared screen, a history, a log) opens nothing. The browser
+    // that used it keeps its session for a day, or until the console stops.
+    if (keys.used) return refuse(res, 401, 'Unauthorized: this address was used already. Restart the console for a new one.');
+    keys.used = true;
     url.searchParams.delete('token');
     res.writeHead(303, {
       ...SECURITY_HEADERS,
-      'set-cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-      location: `${url.pathname}${url.search}`,
+      'set-cookie': `${cookieName(port)}=${keys.session}; HttpOnly; SameSite=Strict; Path=/; Max-Age=86400`,
+      location: ownPath(`${url.pathname}${url.search}`) ?? '/',
     });
     res.end();
     return 'answered';
   }
-  if (!sameToken(cookieToken(req), token)) return refuse(res, 401, 'Unauthorized: open the address the console printed, with its token.');
+  if (!hasSession(req, cookieName(port), keys.session)) return refuse(res, 401, 'Unauthorized: open the address the console printed, with its token.');
   if (req.method !== 'GET' && req.method !== 'HEAD' && !STATE_CHANGING.has(req.method ?? '')) return refuse(res, 405, 'Method not allowed.');
   if (STATE_CHANGING.has(req.method ?? '') && req.headers.origin !== `http://${host}`) {
     return refuse(res, 403, 'Forbidden: a change must come from the console’s own page.');

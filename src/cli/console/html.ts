@@ -4,6 +4,8 @@
  * @module
  */
 
+import { escapeControls } from '../output.js';
+
 /** Markup known to be safe: built by {@link html}, or SVG from the console's own renderers. */
 export class Html {
   constructor(readonly value: string) {}
@@ -15,15 +17,18 @@ export class Html {
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
- * Text as XML or HTML text or an attribute value. Characters XML cannot hold at all (control
- * characters, lone surrogates) become U+FFFD, so a hostile label cannot make an SVG ill-formed either.
+ * Text as XML or HTML text or an attribute value. What a terminal must not get as it is, a page must
+ * not either: control characters and the bidi and invisible ones (an override that makes `0.6` read
+ * `6.0`) show as visible escapes, as the CLI prints them; a lone surrogate (XML cannot hold it) as U+FFFD.
  * @example
  * ```ts
  * escapeXml('<b class="x">'); // '&lt;b class=&quot;x&quot;&gt;'
  * ```
  */
 export const escapeXml = (text: string): string =>
-  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  escapeControls(text)
+    .replace(/[\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 function piece(value: unknown): string {
   if (value instanceof Html) return value.value;

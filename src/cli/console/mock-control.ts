@@ -1,7 +1,7 @@
 /**
  * The mock service's control routes (`/__mock` at its root), when the console talks to the mock:
- * its clock, and how a question's later forecasts end. Found once at start by reading the clock; the
- * real service has no such route, and the console then shows no panel.
+ * its clock, and how a question's later forecasts end. Found once at start by reading the clock, on
+ * a loopback service only; the real service has no such route, and the console then shows no panel.
  * @module
  */
 
@@ -28,9 +28,17 @@ export class MockControlError extends Error {
 const isClock = (x: unknown): x is MockClock =>
   typeof x === 'object' && x !== null && typeof (x as MockClock).now === 'number' && typeof (x as MockClock).iso === 'string' && typeof (x as MockClock).kind === 'string';
 
-/** The mock's control at the root of `baseURL`'s origin, or `undefined` when no mock answers there. */
+/** A service on this machine: the only place the console looks for a mock (the key goes nowhere else than the service it was given for). */
+const isLoopback = (url: URL) => /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(url.hostname);
+
+/**
+ * The mock's control at the root of `baseURL`'s origin, or `undefined` when no mock answers there.
+ * Only a service on loopback is asked: on a shared gateway the root may be another application's.
+ */
 export async function mockControlFor(baseURL: string, apiKey: string): Promise<MockControl | undefined> {
-  const root = new URL('/__mock', baseURL).href;
+  const base = new URL(baseURL);
+  if (!isLoopback(base)) return undefined;
+  const root = new URL('/__mock', base).href;
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${root}${path}`, {
       method,

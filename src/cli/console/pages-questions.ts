@@ -13,13 +13,18 @@ import { postButton, status, when } from './view.js';
 /** `GET /questions?q=…`: yours newest first, or a search of those you can see. */
 export async function questionsPage({ client, url }: Context): Promise<Answer> {
   const q = url.searchParams.get('q')?.trim() ?? '';
-  const page = q ? await client.questions.browse({ q, limit: 50 }) : await client.questions.list({ limit: 50 });
+  const cursor = url.searchParams.get('cursor') ?? undefined;
+  const offset = Math.max(0, Math.floor(Number(url.searchParams.get('offset')) || 0));
+  const page = q ? await client.questions.browse({ q, limit: 50, offset }) : await client.questions.list({ limit: 50, ...(cursor ? { cursor } : {}) });
+  // The next page: by cursor for your questions, by offset for a search.
+  const older = !page.hasMore ? undefined : q ? `/questions?${new URLSearchParams({ q, offset: String(offset + page.data.length) })}` : page.nextCursor ? `/questions?${new URLSearchParams({ cursor: page.nextCursor })}` : undefined;
   const rows = page.data.map(
     (question) => html`<tr><td><a href="/questions/${encodeURIComponent(question.id)}">${question.title}</a></td><td>${question.type}</td><td class="muted">${when(question.createdAt)}</td></tr>`,
   );
   const body = html`<h1>Questions</h1>
 <form method="get" action="/questions" role="search"><input type="search" name="q" value="${q}" placeholder="Search titles" aria-label="Search questions"> <button type="submit">Search</button></form>
-${rows.length === 0 ? html`<p class="muted">${q ? 'No question matches.' : 'No question yet.'}</p>` : html`<table><thead><tr><th>Title</th><th>Type</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table>`}`;
+${rows.length === 0 ? html`<p class="muted">${q ? 'No question matches.' : 'No question yet.'}</p>` : html`<table><thead><tr><th>Title</th><th>Type</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table>`}
+${older ? html`<p><a href="${older}" rel="next">Older questions</a></p>` : ''}`;
   return { title: 'Questions', body };
 }
 

@@ -104,7 +104,7 @@ export async function mockPage({ mock, client }: Context): Promise<Answer> {
 <p>${advance(60_000, '+1 minute')} ${advance(600_000, '+10 minutes')} ${advance(3_600_000, '+1 hour')} ${advance(86_400_000, '+1 day')}</p>
 <h2>How a question's next forecasts end</h2>
 <form method="post" action="/mock/outcome"><input type="hidden" name="back" value="/mock">
-<select name="questionId" aria-label="Question">${questions.data.map((q) => html`<option value="${q.id}">${q.title}</option>`)}</select>
+<input name="questionId" list="question-ids" size="38" placeholder="question id" aria-label="Question id" required><datalist id="question-ids">${questions.data.map((q) => html`<option value="${q.id}">${q.title}</option>`)}</datalist>
 <select name="outcome" aria-label="Outcome"><option value="completed">completed</option><option value="failed">failed</option><option value="cancelled">cancelled</option><option value="report-failed">report failed</option></select>
 <input name="message" placeholder="message (failed)" aria-label="Message"> <button type="submit">Set</button></form>`;
   // Not live: a refresh would reset the outcome form while it is being filled in.

@@ -9,9 +9,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ForecastingClient } from '../../index.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
-import { gate, SECURITY_HEADERS } from './gate.js';
+import { gate, ownPath, SECURITY_HEADERS, type Keys } from './gate.js';
 import { html, type Html } from './html.js';
 import { mockControlFor, type MockControl } from './mock-control.js';
+import { addSecret, redact } from '../report.js';
 import { ROUTES, type Answer, type Context } from './routes.js';
 
 /** How to start the console. */
@@ -71,7 +72,7 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 }
 
 /** A path inside the console to go back to after an action: its own, never another site's. */
-const backTo = (value: string | null | undefined, fallback: string) => (value && /^\/(?![/\\])/.test(value) ? value : fallback);
+const backTo = (value: string | null | undefined, fallback: string) => ownPath(value) ?? fallback;
 
 async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<Context, 'url' | 'form'>): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://console.invalid');
@@ -107,16 +108,22 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<C
  * ```
  */
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
-  const token = randomBytes(24).toString('base64url');
+  const keys: Keys = { token: randomBytes(24).toString('base64url'), session: randomBytes(24).toString('base64url'), used: false };
   const mock = await mockControlFor(options.baseURL, options.apiKey);
-  const redact = (text: string) => text.split(options.apiKey).join('[redacted]');
+  addSecret(options.apiKey);
   let port = 0;
   const server = createServer((req, res) => {
-    if (gate(req, res, port, token) === 'answered') return;
-    handle(req, res, { client: options.client, mock, redact, back: (form, fallback) => backTo(form.get('back'), fallback) }).catch((err: unknown) => {
+    const failed = (err: unknown) => {
       if (res.headersSent) return void res.destroy();
       send(res, 500, 'text/plain; charset=utf-8', `The console failed: ${redact(err instanceof Error ? err.message : String(err))}\n`);
-    });
+    };
+    // Nothing a request holds may end the process: whatever throws answers 500.
+    try {
+      if (gate(req, res, port, keys) === 'answered') return;
+      handle(req, res, { client: options.client, mock, redact, back: (form, fallback) => backTo(form.get('back'), fallback) }).catch(failed);
+    } catch (err) {
+      failed(err);
+    }
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -126,7 +133,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   });
   port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: `http://127.0.0.1:${port}/?token=${keys.token}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {

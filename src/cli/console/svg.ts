@@ -7,7 +7,7 @@
  * every attribute value, goes through {@link escapeXml}: an option label can never become markup.
  * @module
  */
-import { axisFraction, axisLabel, percent, resample, shapeOf, type Shape } from '../shapes.js';
+import { axisFraction, axisLabel, endLabels, maxOf, percent, resample, shapeOf, type Shape } from '../shapes.js';
 import { escapeXml } from './html.js';
 
 type Histogram = Extract<Shape, { kind: 'histogram' }>;
@@ -83,7 +83,7 @@ function describe(shape: Shape): string {
 function barsSvg(shape: Bars, width: number, height: number | undefined, label: string): string {
   const { bars, single } = shape;
   const pctWidth = 56;
-  const longest = Math.max(...bars.map((b) => Array.from(b.label).length));
+  const longest = maxOf(bars.map((b) => Array.from(b.label).length));
   const labelWidth = Math.min(width * 0.35, Math.max(40, longest * CHAR + 14));
   const h = height ?? PAD * 2 + bars.length * (bars.length > 12 ? 20 : 26);
   const row = (h - PAD * 2) / bars.length;
@@ -124,18 +124,19 @@ function histogramSvg(shape: Histogram, width: number, height: number | undefine
   const x0 = PAD;
   const x1 = width - PAD;
   const marks = placeMarks(shape, x0, x1);
-  const top = PAD + (marks.length === 0 ? 0 : (Math.max(...marks.map((m) => m.row)) + 1) * LINE + 4);
-  const lo = axisLabel(shape, shape.edges[0]!);
-  const hi = axisLabel(shape, shape.edges.at(-1)!);
+  const top = PAD + (marks.length === 0 ? 0 : (maxOf(marks.map((m) => m.row)) + 1) * LINE + 4);
+  const [lo, hi] = endLabels(shape);
   // A share that rounds to 0.0% is not worth a caption.
   const some = (p: number) => percent(p) !== percent(0);
   const outside = [some(shape.below) ? `below ${lo}: ${percent(shape.below)}` : '', some(shape.above) ? `above ${hi}: ${percent(shape.above)}` : ''].filter(Boolean);
   const bottom = LINE + (outside.length > 0 ? LINE : 0) + PAD;
   const h = Math.max(height ?? 240, top + bottom + 40);
   const base = h - bottom;
-  const columns = resample(shape, COLUMNS);
-  const most = Math.max(...columns);
-  const step = (x1 - x0) / COLUMNS;
+  // A bar per bucket when there are few (a finer grid would draw more detail than the data holds).
+  const count = shape.mass.length <= 2 * COLUMNS ? shape.mass.length : COLUMNS;
+  const columns = resample(shape, count);
+  const most = maxOf(columns);
+  const step = (x1 - x0) / count;
   const body = columns.map((m, i) => {
     const ch = most > 0 ? (m / most) * (base - top) : 0;
     return ch <= 0 ? '' : tag('rect', { class: 'column', x: x0 + i * step, y: base - ch, width: step > 3 ? step - 1 : step, height: ch, fill: ACCENT });
@@ -215,8 +216,8 @@ function niceStep(x: number): number {
 function valueScale(values: readonly number[], dates: boolean, logAsked: boolean): { f: (v: number) => number; ticks: Tick[] } {
   const log = logAsked && values.every((v) => v > 0);
   const t = log ? Math.log : (v: number) => v;
-  let lo = Math.min(...values.map(t));
-  let hi = Math.max(...values.map(t));
+  let lo = -maxOf(values.map((v) => -t(v)));
+  let hi = maxOf(values.map(t));
   const pad = hi > lo ? (hi - lo) * 0.05 : dates ? DAY : Math.abs(lo) * 0.1 || 1;
   [lo, hi] = [lo - pad, hi + pad];
   const f = (v: number) => (t(v) - lo) / (hi - lo);
@@ -233,7 +234,7 @@ function valueScale(values: readonly number[], dates: boolean, logAsked: boolean
 
 /** Axes of a chart over time: `x` of a time (ms), `y` of a fraction of the value axis (0 bottom, 1 top), and the lines and labels drawn. */
 function axes(times: readonly number[], ticks: readonly Tick[], width: number, height: number, top: number) {
-  const left = PAD + Math.max(...ticks.map((t) => t.text.length)) * CHAR + 6;
+  const left = PAD + maxOf(ticks.map((t) => t.text.length)) * CHAR + 6;
   const right = width - PAD;
   const bottom = height - PAD - LINE;
   const [t0, t1] = [times[0]!, times.at(-1)!];
