@@ -59,12 +59,13 @@ describe('forecasting console', () => {
 
   it('with --open, hands the browser a file only this user can read, so the token never shows in the process list', async () => {
     const bin = mkdtempSync(join(tmpdir(), 'fake-browser-'));
+    let cli: ReturnType<typeof start> | undefined;
     try {
       // A stand-in for xdg-open: it records what it was given, and what the file it was given holds.
       const log = join(bin, 'opened.txt');
       writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$1" > '${log}.tmp'\ncat "\${1#file://}" >> '${log}.tmp'\necho >> '${log}.tmp'\nstat -c %a "\${1#file://}" >> '${log}.tmp'\nmv '${log}.tmp' '${log}'\n`);
       chmodSync(join(bin, 'xdg-open'), 0o755);
-      const cli = start(['console', '--open'], { env: { ...envFor(mock), PATH: `${bin}:${process.env['PATH']}` } });
+      cli = start(['console', '--open'], { env: { ...envFor(mock), PATH: `${bin}:${process.env['PATH']}` } });
       const url = (await cli.waitFor('stdout', /^http:\/\/\S+\n/)).split('\n')[0]!;
       await vi.waitFor(() => expect(existsSync(log)).toBe(true), { timeout: 10_000 });
       const [arg, html, mode] = readFileSync(log, 'utf8').trim().split('\n');
@@ -78,6 +79,8 @@ describe('forecasting console', () => {
       // Gone once the console stops.
       expect(existsSync(new URL(arg!).pathname)).toBe(false);
     } finally {
+      // A failed expectation must not leave the console running.
+      cli?.child.kill('SIGTERM');
       rmSync(bin, { recursive: true, force: true });
     }
   });

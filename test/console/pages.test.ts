@@ -59,4 +59,20 @@ describe('forecasting console pages', () => {
     expect(more).toBe('/questions?q=Paged&offset=50');
     expect((await page(more!)).match(/<tr><td><a href="\/questions\//g)).toHaveLength(5);
   });
+
+  it("show where a task's report stands, and a failure's message once", async () => {
+    const client = clientOf(mock);
+    const q = await client.questions.create({ type: 'binary', title: 'Report failing?' });
+    mock.service.forecastControls.setOutcome(q.id, { report: 'failed' });
+    const task = await client.forecasts.createAndWait({ questionId: q.id, runMode: 'light' }, { waitForReport: true });
+    expect(task.forecast?.report?.status).toBe('failed');
+    expect(await page(`/tasks/${task.id}`)).toContain('The report failed: the forecast stands without it.');
+
+    const failing = await client.questions.create({ type: 'binary', title: 'Task failing?' });
+    mock.service.forecastControls.setOutcome(failing.id, { task: 'failed', message: 'No sources found' });
+    const failed = await client.forecasts.createAndWait({ questionId: failing.id, runMode: 'light' });
+    expect((await page(`/tasks/${failed.id}`)).match(/No sources found/g)).toHaveLength(1);
+    // No icon: an empty answer, not a 404.
+    expect((await raw(running.port, 'GET', '/favicon.ico', { host: new URL(running.url).host, cookie })).status).toBe(204);
+  });
 });

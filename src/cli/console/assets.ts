@@ -53,6 +53,7 @@ svg text.muted { fill: var(--muted); }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .8rem; }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: .7rem .9rem; background: var(--panel); }
 .card b { display: block; font-size: 1.3rem; }
+@media (max-width: 40rem) { header { flex-wrap: wrap; gap: .4rem 1rem; padding: .6rem 1rem; } main { padding: 1rem; } table { display: block; overflow-x: auto; } }
 `;
 
 /** Refreshes `<main data-live="ms">` in place from the same address (the server answers the fragment alone), while the tab is visible. */

@@ -72,6 +72,14 @@ ${rows.length === 0 ? html`<p class="muted">None yet.</p>` : html`<table><thead>
 export const progress = (done: number | undefined, planned: number | undefined): Html =>
   planned ? html`<progress value="${done ?? 0}" max="${planned}"></progress> <span class="muted">${done ?? 0}/${planned}</span>` : html`<span class="muted">—</span>`;
 
+/** A completed task's report: its short text once written, else where it stands (being written, or failed). */
+function reportOf(report: { status: string; short: string | null } | undefined): Html | string {
+  if (!report) return '';
+  if (report.short) return html`<h2>Report</h2><p>${report.short}</p>`;
+  const said: Record<string, string> = { failed: 'The report failed: the forecast stands without it.', pending: 'The report is not written yet.', writing: 'The report is being written.' };
+  return html`<h2>Report</h2><p class="muted">${said[report.status] ?? `Report: ${report.status}`}</p>`;
+}
+
 /** `GET /tasks/:id`: status and progress (live while it runs), its forecast drawn once completed, or why it failed. */
 export async function taskPage({ client }: Context, [id]: string[]): Promise<Answer> {
   const task = await client.forecasts.retrieve(id!);
@@ -79,10 +87,10 @@ export async function taskPage({ client }: Context, [id]: string[]): Promise<Ans
   const data = task.forecast?.forecastData;
   const body = html`<h1>Task <code>${task.id}</code></h1>
 <p>${status(task.status)} ${progress(task.completedSubforecastCount, task.plannedSubforecastCount)} ${final ? '' : postButton(`/tasks/${encodeURIComponent(task.id)}/cancel`, 'Cancel', `/tasks/${encodeURIComponent(task.id)}`, {}, true)}</p>
-<p class="muted">${task.progressMessage}</p>
+${task.progressMessage && task.progressMessage !== task.error?.message ? html`<p class="muted">${task.progressMessage}</p>` : ''}
 <p class="muted">Question <a href="/questions/${encodeURIComponent(task.question.id)}">${task.question.title}</a> · run mode ${task.runMode} · created ${when(task.createdAt)}</p>
 ${task.status === 'failed' && task.error ? html`<div class="error">${task.error.message}</div>` : ''}
 ${data ? html`<h2>Forecast</h2><p>${numberSummary(data)}</p>${chart(forecastSvg(data), '')}` : ''}
-${task.forecast?.report?.short ? html`<h2>Report</h2><p>${task.forecast.report.short}</p>` : ''}`;
+${reportOf(task.forecast?.report)}`;
   return { title: `Task ${task.id}`, body, ...(final ? {} : { live: 1500 }) };
 }

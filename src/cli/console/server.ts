@@ -78,6 +78,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<C
   const url = new URL(req.url ?? '/', 'http://console.invalid');
   if (req.method === 'GET' && url.pathname === '/assets/console.css') return send(res, 200, 'text/css; charset=utf-8', CONSOLE_CSS);
   if (req.method === 'GET' && url.pathname === '/assets/console.js') return send(res, 200, 'text/javascript; charset=utf-8', CONSOLE_JS);
+  // No icon: an empty answer rather than a 404 in the browser's console.
+  if (req.method === 'GET' && url.pathname === '/favicon.ico') {
+    res.writeHead(204, SECURITY_HEADERS);
+    return void res.end();
+  }
   if (req.method === 'GET' && url.pathname === '/') {
     res.writeHead(303, { ...SECURITY_HEADERS, location: '/questions' });
     return void res.end();
