@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { ForecastingClient } from '../../src/index.js';
 import { startConsole, type RunningConsole } from '../../src/cli/console/server.js';
-import type { MockServer } from '../../src/testing/index.js';
+import { startMockServer, type MockServer } from '../../src/testing/index.js';
 
 export const clientOf = (mock: MockServer) => new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
 
@@ -36,4 +36,25 @@ export async function cookieOf(running: RunningConsole): Promise<string> {
   const first = Array.isArray(set) ? set[0] : set;
   if (!first) throw new Error(`no cookie: ${answer.status}`);
   return first.split(';')[0]!;
+}
+
+/** A file's mock (with its control routes) and console, the console's session cookie and Host. */
+export interface OpenConsole {
+  mock: MockServer;
+  running: RunningConsole;
+  cookie: string;
+  host: string;
+}
+
+/** Starts a mock with its control routes and a console over it, and opens a session. */
+export async function openConsole(): Promise<OpenConsole> {
+  const mock = await startMockServer({ timeScale: 3600, httpControls: true });
+  const running = await consoleFor(mock);
+  return { mock, running, cookie: await cookieOf(running), host: new URL(running.url).host };
+}
+
+/** Stops what {@link openConsole} started. */
+export async function closeConsole(open: Pick<OpenConsole, 'mock' | 'running'>): Promise<void> {
+  await open.running.close();
+  await open.mock.close();
 }

@@ -1,22 +1,15 @@
 // What the console's pages say, read over HTTP against the mock: a question's schedule and watch,
 // and text from the service shown as text, never as markup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../src/testing/index.js';
+import type { MockServer } from '../../src/testing/index.js';
 import type { RunningConsole } from '../../src/cli/console/server.js';
-import { clientOf, consoleFor, cookieOf, raw } from './_console.js';
+import { clientOf, closeConsole, openConsole, raw } from './_console.js';
 
 let mock: MockServer;
 let running: RunningConsole;
 let cookie: string;
-beforeAll(async () => {
-  mock = await startMockServer({ timeScale: 3600, httpControls: true });
-  running = await consoleFor(mock);
-  cookie = await cookieOf(running);
-});
-afterAll(async () => {
-  await running.close();
-  await mock.close();
-});
+beforeAll(async () => void ({ mock, running, cookie } = await openConsole()));
+afterAll(() => closeConsole({ mock, running }));
 
 const page = async (path: string) => (await raw(running.port, 'GET', path, { host: new URL(running.url).host, cookie })).body;
 

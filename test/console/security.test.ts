@@ -6,24 +6,16 @@ import { networkInterfaces } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../src/testing/index.js';
+import type { MockServer } from '../../src/testing/index.js';
 import type { RunningConsole } from '../../src/cli/console/server.js';
-import { clientOf, consoleFor, cookieOf, raw } from './_console.js';
+import { clientOf, closeConsole, consoleFor, openConsole, raw } from './_console.js';
 
 let mock: MockServer;
 let running: RunningConsole;
 let cookie: string;
 let host: string;
-beforeAll(async () => {
-  mock = await startMockServer({ timeScale: 3600, httpControls: true });
-  running = await consoleFor(mock);
-  host = new URL(running.url).host;
-  cookie = await cookieOf(running);
-});
-afterAll(async () => {
-  await running.close();
-  await mock.close();
-});
+beforeAll(async () => void ({ mock, running, cookie, host } = await openConsole()));
+afterAll(() => closeConsole({ mock, running }));
 
 const get = (path: string, headers: Record<string, string> = {}) => raw(running.port, 'GET', path, { host, cookie, ...headers });
 
