@@ -1,10 +1,11 @@
 // Bundle size, install size and cold import time of forecasting-sdk against openai-node, measured in
 // the same run. Sizes: an application importing the client and constructing it, bundled with its
 // dependencies by esbuild (code splitting on, as application bundlers do), minified, gzip -9. What
-// loads at start is the figure; chunks loaded on demand (the record schemas, for `validateResponses`)
-// are shown apart. Install: the packed package installed as `npm i forecasting-sdk --omit=dev` into an
-// empty project (`npm run bench` builds first). Import time: median of fresh Node processes importing
-// the package and constructing a client.
+// loads at start is the figure; chunks loaded on demand (zod and the params schemas, with the first
+// call that checks params; the record schemas, for `validateResponses`) are shown apart, with what a
+// client has loaded once a call has checked params. Install: the packed package installed as
+// `npm i forecasting-sdk --omit=dev` into an empty project (`npm run bench` builds first). Import
+// time: median of fresh Node processes importing the package and constructing a client.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -58,7 +59,8 @@ console.log('| what | gzip | ratio to openai-node |');
 console.log('| --- | ---: | ---: |');
 const row = (name, bytes) => console.log(`| ${name} | ${kb(bytes)} | ${(bytes / sizes.openai.gzip).toFixed(2)}× |`);
 row(`forecasting-sdk client, ${sizes.declared} operations (at start)`, sizes.client.gzip);
-console.log(`| … loaded on demand (record schemas, for validateResponses) | ${kb(sizes.client.lazyGzip)} | |`);
+console.log(`| … loaded on demand (zod and the schemas; the coordination and tracing code) | ${kb(sizes.client.lazyGzip)} | |`);
+row('… once a call has checked params (zod and the params schemas loaded)', sizes.checked);
 row(`forecasting-sdk client, projected at ${SPEC_OPERATIONS} operations`, sizes.projected);
 row('openai-node client (every resource)', sizes.openai.gzip);
 console.log(`\nCost per operation: ${sizes.perOperation.toFixed(0)} B gzip (the client against one of two small namespaces, ${kb(sizes.minimal.gzip)}).`);

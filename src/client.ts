@@ -58,8 +58,14 @@ export class ForecastingClient extends BaseClient {
    * the option and its environment variable. With a `coordinator`, the client attaches to it here.
    */
   constructor(options: ClientOptions = {}) {
-    // The record schemas are a chunk of their own, loaded only when `validateResponses` is on; the
-    // spec's error codes are handed to the core, which knows only the statuses.
-    super(options, () => import('./schemas/records/index.js').then((m) => m.schemaOf), SPEC_ERRORS, finalOfHeld);
+    // The schemas are chunks of their own: the params schemas (and zod) load with the first call
+    // that checks params, the record schemas only when `validateResponses` is on. The spec's error
+    // codes are handed to the core, which knows only the statuses.
+    super(options, {
+      params: () => import('./schemas/params.js').then((m) => m.paramsSchemaOf),
+      records: () => import('./schemas/records/index.js').then((m) => m.schemaOf),
+      errorRules: SPEC_ERRORS,
+      reconcileWith: finalOfHeld,
+    });
   }
 }

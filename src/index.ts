@@ -65,7 +65,7 @@ export { QuestionSchedule, QuestionWatch, Schedules, Watches } from './resources
 export { CreditsResource } from './resources/credits.js';
 export type { WaitOptions, WaitManyOptions, CreateAndWaitOptions } from './resources/forecasts/waits.js';
 export type { RunManyOptions, RunManyResult, RunManyFinished, RunManyRejected, RunManyNotStarted, RunManyItemError, RunManyProgress, RunManyCounts, RunManyInput } from './resources/forecasts/run-many.js';
-export { RUN_MODES, TASK_STATUSES } from './schemas/forecasts.js';
+export { RUN_MODES, TASK_STATUSES } from './schemas/enums.js';
 export type { ForecastProgress, ForecastProgressEvents } from './resources/forecasts/progress.js';
 export type { TypedEmitter } from './core/emitter.js';
 export type { ClientClock } from './core/clock.js';
@@ -145,8 +145,8 @@ export type {
 } from './schemas/records/schedules.js';
 export { Webhooks, WebhookDeliveries } from './resources/webhooks.js';
 export type { EventWithTask } from './resources/webhooks.js';
-export { SUBSCRIBABLE_EVENT_KINDS } from './schemas/events.js';
-export { WEBHOOK_DELIVERY_STATUSES } from './schemas/webhooks.js';
+export { SUBSCRIBABLE_EVENT_KINDS } from './schemas/enums.js';
+export { WEBHOOK_DELIVERY_STATUSES } from './schemas/enums.js';
 export type { SubscribableEventKind } from './schemas/events.js';
 export type {
   WebhookCreateParams,
@@ -162,7 +162,7 @@ export type {
   WebhookDelivery,
   WebhookDeliveryAttempt,
 } from './schemas/records/webhooks.js';
-export { QUESTION_TYPES } from './schemas/questions.js';
+export { QUESTION_TYPES } from './schemas/enums.js';
 export type {
   QuestionDefinition,
   BinaryQuestionDefinition,
@@ -204,7 +204,7 @@ export {
   DecisionSummaryResource,
 } from './resources/decisions/index.js';
 export type { EstimateAndStartOptions, EstimateAndStartResult } from './resources/decisions/priced-start.js';
-export { DECISION_STATUSES, DECISION_LINK_KINDS, CONDITION_OPERATORS } from './schemas/decisions.js';
+export { DECISION_STATUSES, DECISION_LINK_KINDS, CONDITION_OPERATORS } from './schemas/enums.js';
 export type {
   DecisionStatus,
   DecisionLinkKind,

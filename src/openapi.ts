@@ -16,6 +16,7 @@ import * as z from 'zod/mini';
 import type { Operation } from './core/operation.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from './api/limits.js';
 import { declaredOperations } from './api/index.js';
+import { paramsOf } from './schemas/params.js';
 import { examplesOf, recorded, withExample, type Json, type RecordedExchange } from './openapi-recorded.js';
 import { closeOpenBranches, isArrayish, propertiesOf, recordComponents, ref, requestComponents, schemaOf, type Schema } from './openapi-schemas.js';
 import { eventSchemas, webhooks } from './openapi-webhooks.js';
@@ -155,8 +156,9 @@ function operationObject(op: Operation, schemas: Record<string, Schema>): Json {
     ),
   );
   let requestBody: Json | undefined;
-  if (op.params) {
-    const schema = schemaOf(op.params, 'input', op.multipart === true);
+  const params = paramsOf(op);
+  if (params) {
+    const schema = schemaOf(params, 'input', op.multipart === true);
     if (query) {
       for (const [name, { schema: property, required }] of Object.entries(propertiesOf(schema))) {
         parameters.push(
@@ -178,7 +180,7 @@ function operationObject(op: Operation, schemas: Record<string, Schema>): Json {
       for (const [type, part] of bodyTypes(schema, op.multipart === true)) {
         content[type] = { schema: part, ...examplesOf(exchanges.filter((x) => x.request.contentType === type), (x) => x.request.body) };
       }
-      requestBody = { required: !z.safeParse(op.params, {}).success, content };
+      requestBody = { required: !z.safeParse(params, {}).success, content };
     }
   }
   if (op.idempotent) {

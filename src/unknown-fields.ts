@@ -1,17 +1,17 @@
 /**
  * The keys of an operation's params that it names no field for: the SDK's own check, for input read
- * from a file before anything is sent (the CLI's `--from-file` uses it).
+ * from a file before anything is sent (the CLI's `--from-file` uses it). The schemas and zod load
+ * on demand, as the client's own check does, so that importing the package does not load them.
  * @module
  */
 import { ValidationError } from './core/errors.js';
-import { unknownKeyMessage, unknownKeys } from './core/validate.js';
 import { declaredOperations } from './api/index.js';
 
 /**
  * A key no field is named after, found by {@link unknownFields}.
  * @example
  * ```ts
- * const found: UnknownField[] = unknownFields('questions.create', { type: 'binary', title: 'Rain?', titel: 'x' });
+ * const found: UnknownField[] = await unknownFields('questions.create', { type: 'binary', title: 'Rain?', titel: 'x' });
  * // [{ field: 'titel', suggestion: 'title', message: 'unknown field `titel` sent as is; did you mean `title`?' }]
  * ```
  */
@@ -28,17 +28,19 @@ export interface UnknownField {
  * The keys of `params` that the operation `sdkMethod` names no field for, at any depth where its
  * schema knows the keys (an inline question, batch items), at most ten. Unknown keys are sent as they
  * are (the service may know fields this SDK does not); the client logs each at `warn` level once.
- * Use this to check params read from JSON before sending them.
+ * Use this to check params read from JSON before sending them. It resolves once the params schemas
+ * have loaded (a chunk of their own, loaded once); an unknown `sdkMethod` rejects with `ValidationError`.
  * @param sdkMethod - a dotted client method, as in {@link operations}: `questions.create`
  * @example
  * ```ts
- * for (const { message } of unknownFields('forecasts.create', JSON.parse(line))) console.warn(message);
+ * for (const { message } of await unknownFields('forecasts.create', JSON.parse(line))) console.warn(message);
  * // unknown field `question.resolutionCriterea` sent as is; did you mean `question.resolutionCriteria`?
  * ```
  */
-export function unknownFields(sdkMethod: string, params: unknown): UnknownField[] {
+export async function unknownFields(sdkMethod: string, params: unknown): Promise<UnknownField[]> {
   const op = declaredOperations.find((o) => o.sdkMethod === sdkMethod);
   if (!op) throw new ValidationError('is not a method of this SDK (see `operations`)', 'sdkMethod');
-  if (!op.params) return [];
-  return unknownKeys(op.params, params).map((found) => ({ field: found.path, suggestion: found.suggestion, message: unknownKeyMessage(found) }));
+  if (op.params === undefined) return [];
+  const [{ paramsOf }, { unknownKeys, unknownKeyMessage }] = await Promise.all([import('./schemas/params.js'), import('./core/validate.js')]);
+  return unknownKeys(paramsOf(op)!, params).map((found) => ({ field: found.path, suggestion: found.suggestion, message: unknownKeyMessage(found) }));
 }

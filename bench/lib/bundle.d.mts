@@ -5,10 +5,15 @@ export interface BundleSize {
   lazyGzip: number;
   inputs: string[];
   text: string;
+  /** Gzip of what loads at start with one on-demand module (by the end of its source path) and what it imports. */
+  withLazy(suffix: string): number;
 }
 export function bundleSize(source: string, resolveDir: string): Promise<BundleSize>;
-/** The complete client against openai-node, the cost of one operation and the projected complete client. */
+/**
+ * The complete client against openai-node, the cost of one operation, the projected complete client,
+ * and what a client has loaded once a call has checked params (`checked`, gzip).
+ */
 export function clientSizes(
   root: string,
   specOperations: number,
-): Promise<{ client: BundleSize; openai: BundleSize; minimal: BundleSize; declared: number; perOperation: number; projected: number }>;
+): Promise<{ client: BundleSize; openai: BundleSize; minimal: BundleSize; declared: number; perOperation: number; projected: number; checked: number }>;

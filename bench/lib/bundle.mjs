@@ -13,9 +13,10 @@ import { gzipSync } from 'node:zlib';
 /**
  * @param {string} source - module source to bundle, e.g. `export * from '/abs/dist/index.js'`
  * @param {string} resolveDir - where bare imports resolve from
- * @returns {Promise<{ bytes: number, gzip: number, lazyGzip: number, inputs: string[], text: string }>}
+ * @returns {Promise<{ bytes: number, gzip: number, lazyGzip: number, inputs: string[], text: string, withLazy: (suffix: string) => number }>}
  *   bytes/gzip/text: what loads at start; lazyGzip: chunks loaded on demand; inputs: the modules that
- *   put bytes into the start-up part
+ *   put bytes into the start-up part; withLazy: gzip of the start-up part with one on-demand module
+ *   (by the end of its source path) and what it imports
  */
 export async function bundleSize(source, resolveDir) {
   const outdir = mkdtempSync(join(tmpdir(), 'bundle-'));
@@ -50,10 +51,24 @@ export async function bundleSize(source, resolveDir) {
     }
     const start = [...eager].map((k) => byName.get(basename(k)));
     const code = Buffer.concat(start);
+    // What loads once the lazy module whose source path ends with `suffix` has loaded too (gzip of it
+    // all as one file): for the params check, what a client that sends params has loaded.
+    const withLazy = (suffix) => {
+      const loaded = new Set(eager);
+      const first = Object.keys(outputs).find((k) => outputs[k].entryPoint?.endsWith(suffix));
+      if (!first) throw new Error(`no chunk is loaded on demand for ${suffix}`);
+      for (const stack = [first]; stack.length > 0; ) {
+        const key = stack.pop();
+        if (loaded.has(key)) continue;
+        loaded.add(key);
+        for (const i of outputs[key].imports) if (i.kind === 'import-statement' && outputs[i.path]) stack.push(i.path);
+      }
+      return gzipSync(Buffer.concat([...loaded].map((k) => byName.get(basename(k)))), { level: 9 }).length;
+    };
     const lazy = Object.keys(outputs).filter((k) => !eager.has(k) && !k.endsWith('.map'));
     const lazyGzip = lazy.reduce((sum, k) => sum + gzipSync(byName.get(basename(k)), { level: 9 }).length, 0);
     const inputs = [...eager].flatMap((k) => Object.entries(outputs[k].inputs).filter(([, info]) => info.bytesInOutput > 0).map(([name]) => name));
-    return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, lazyGzip, inputs, text: code.toString('utf8') };
+    return { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, lazyGzip, inputs, text: code.toString('utf8'), withLazy };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -87,5 +102,7 @@ export async function clientSizes(root, specOperations) {
   const declared = operations.length;
   const perOperation = (full.gzip - minimal.gzip) / (declared - MINIMAL_OPERATIONS);
   const projected = client.gzip + (specOperations - declared) * perOperation;
-  return { client, openai, minimal, declared, perOperation, projected };
+  // Once a call has checked params, the client has loaded zod and the params schemas as well.
+  const checked = full.withLazy('src/schemas/params.ts');
+  return { client, openai, minimal, declared, perOperation, projected, checked };
 }

@@ -4,16 +4,15 @@
  * @module
  */
 import { defineOperations } from '../core/operation.js';
-import { returns } from '../schemas/returns.js';
-import { AcceptContextParams, ChatCreateParams, ChatListParams } from '../schemas/chat.js';
+import { accepts, returns } from '../schemas/returns.js';
 import { FORECASTS } from './scopes.js';
 
 const group = { scopes: FORECASTS };
 
 /** The Forecast chat group. */
 export const chatOperations = defineOperations('forecasts.chat', {
-  list: { method: 'GET', path: '/forecasts/{task_id}/chat', params: ChatListParams, response: returns('ChatThread'), paging: 'cursor' },
-  create: { method: 'POST', path: '/forecasts/{task_id}/chat', params: ChatCreateParams, response: returns('ChatThread') },
+  list: { method: 'GET', path: '/forecasts/{task_id}/chat', params: accepts('ChatListParams'), response: returns('ChatThread'), paging: 'cursor' },
+  create: { method: 'POST', path: '/forecasts/{task_id}/chat', params: accepts('ChatCreateParams'), response: returns('ChatThread') },
   retrieve: { method: 'GET', path: '/forecasts/{task_id}/chat/{thread_id}', response: returns('ChatThread') },
-  acceptContext: { method: 'POST', path: '/forecasts/chat/messages/{message_id}/accept-context', scope: 'questions:write', params: AcceptContextParams, response: returns('ContextNote'), status: 201 },
+  acceptContext: { method: 'POST', path: '/forecasts/chat/messages/{message_id}/accept-context', scope: 'questions:write', params: accepts('AcceptContextParams'), response: returns('ContextNote'), status: 201 },
 }, group);

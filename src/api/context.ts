@@ -4,34 +4,26 @@
  * @module
  */
 import { defineOperations } from '../core/operation.js';
-import { returns } from '../schemas/returns.js';
-import {
-  ContextFileReplaceParams,
-  ContextFileUpdateParams,
-  ContextFileUploadParams,
-  ContextListParams,
-  ContextNoteUpdateParams,
-} from '../schemas/context.js';
-import { ContextNoteInput } from '../schemas/forecasts.js';
+import { accepts, returns } from '../schemas/returns.js';
 import { QUESTIONS } from './scopes.js';
 
 const group = { scopes: QUESTIONS };
 
 /** Context notes and readiness, of the Question context group. */
 export const contextOperations = defineOperations('questions.context', {
-  list: { method: 'GET', path: '/questions/{question_id}/context', params: ContextListParams, response: returns('ContextNote'), paging: 'cursor' },
-  create: { method: 'POST', path: '/questions/{question_id}/context', params: ContextNoteInput, response: returns('ContextNote'), status: 201 },
-  update: { method: 'PATCH', path: '/questions/{question_id}/context/{note_id}', params: ContextNoteUpdateParams, response: returns('ContextNote') },
+  list: { method: 'GET', path: '/questions/{question_id}/context', params: accepts('ContextListParams'), response: returns('ContextNote'), paging: 'cursor' },
+  create: { method: 'POST', path: '/questions/{question_id}/context', params: accepts('ContextNoteInput'), response: returns('ContextNote'), status: 201 },
+  update: { method: 'PATCH', path: '/questions/{question_id}/context/{note_id}', params: accepts('ContextNoteUpdateParams'), response: returns('ContextNote') },
   delete: { method: 'DELETE', path: '/questions/{question_id}/context/{note_id}', status: 204 },
   ready: { method: 'GET', path: '/questions/{question_id}/context/ready', response: returns('ContextReady') },
 }, group);
 
 /** Context files, of the Question context group. */
 export const fileOperations = defineOperations('questions.files', {
-  list: { method: 'GET', path: '/questions/{question_id}/files', params: ContextListParams, response: returns('ContextFile'), paging: 'cursor' },
-  upload: { method: 'POST', path: '/questions/{question_id}/files', params: ContextFileUploadParams, response: returns('ContextFile'), status: 201, multipart: true },
+  list: { method: 'GET', path: '/questions/{question_id}/files', params: accepts('ContextListParams'), response: returns('ContextFile'), paging: 'cursor' },
+  upload: { method: 'POST', path: '/questions/{question_id}/files', params: accepts('ContextFileUploadParams'), response: returns('ContextFile'), status: 201, multipart: true },
   retrieve: { method: 'GET', path: '/questions/{question_id}/files/{file_id}', response: returns('ContextFile') },
-  update: { method: 'PATCH', path: '/questions/{question_id}/files/{file_id}', params: ContextFileUpdateParams, response: returns('ContextFile') },
+  update: { method: 'PATCH', path: '/questions/{question_id}/files/{file_id}', params: accepts('ContextFileUpdateParams'), response: returns('ContextFile') },
   delete: { method: 'DELETE', path: '/questions/{question_id}/files/{file_id}', status: 204 },
-  replace: { method: 'POST', path: '/questions/{question_id}/files/{file_id}/replace', params: ContextFileReplaceParams, response: returns('ContextFile'), multipart: true },
+  replace: { method: 'POST', path: '/questions/{question_id}/files/{file_id}/replace', params: accepts('ContextFileReplaceParams'), response: returns('ContextFile'), multipart: true },
 }, group);

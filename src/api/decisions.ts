@@ -5,26 +5,7 @@
  * @module
  */
 import { defineOperations, type GroupOptions } from '../core/operation.js';
-import { returns } from '../schemas/returns.js';
-import {
-  DecisionConditionCreateParams,
-  DecisionConditionUpdateParams,
-  DecisionCreateParams,
-  DecisionDraftSelectParams,
-  DecisionDraftUpdateParams,
-  DecisionFollowParams,
-  DecisionForecastCreateParams,
-  DecisionForecastEstimateParams,
-  DecisionGenerateParams,
-  DecisionLinkCreateParams,
-  DecisionLinkUpdateParams,
-  DecisionListParams,
-  DecisionLiveParams,
-  DecisionNodeCreateParams,
-  DecisionPageParams,
-  DecisionTextParams,
-  DecisionUpdateParams,
-} from '../schemas/decisions.js';
+import { accepts, returns } from '../schemas/returns.js';
 import { DecisionConflictError } from './errors.js';
 import { QUESTIONS, type Scope } from './scopes.js';
 import { decisionStart } from './task-slots.js';
@@ -42,64 +23,64 @@ const group: GroupOptions<Scope> = { scopes: QUESTIONS, unknownCode: { status: 4
 
 /** The Decisions group: the decision itself, its modes and drafting. */
 export const decisionOperations = defineOperations('decisions', {
-  list: { method: 'GET', path: '/decisions', params: DecisionListParams, response: returns('Decision'), paging: 'offset' },
-  create: { method: 'POST', path: '/decisions', params: DecisionCreateParams, response: returns('Decision'), status: 201, idempotent: true, windows: modelCall },
+  list: { method: 'GET', path: '/decisions', params: accepts('DecisionListParams'), response: returns('Decision'), paging: 'offset' },
+  create: { method: 'POST', path: '/decisions', params: accepts('DecisionCreateParams'), response: returns('Decision'), status: 201, idempotent: true, windows: modelCall },
   retrieve: { method: 'GET', path: '/decisions/{decision_id}', response: returns('Decision') },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}', params: DecisionUpdateParams, response: returns('Decision') },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}', params: accepts('DecisionUpdateParams'), response: returns('Decision') },
   archive: { method: 'POST', path: '/decisions/{decision_id}/archive', response: returns('Decision') },
   unarchive: { method: 'POST', path: '/decisions/{decision_id}/unarchive', response: returns('Decision') },
-  generate: { method: 'POST', path: '/decisions/{decision_id}/generate', params: DecisionGenerateParams, response: returns('Decision'), status: 202, windows: modelCall },
-  setLive: { method: 'PUT', path: '/decisions/{decision_id}/live', scope: 'forecasts:write', params: DecisionLiveParams, response: returns('Decision') },
-  setFollowing: { method: 'PUT', path: '/decisions/{decision_id}/follow', params: DecisionFollowParams, response: returns('Decision') },
+  generate: { method: 'POST', path: '/decisions/{decision_id}/generate', params: accepts('DecisionGenerateParams'), response: returns('Decision'), status: 202, windows: modelCall },
+  setLive: { method: 'PUT', path: '/decisions/{decision_id}/live', scope: 'forecasts:write', params: accepts('DecisionLiveParams'), response: returns('Decision') },
+  setFollowing: { method: 'PUT', path: '/decisions/{decision_id}/follow', params: accepts('DecisionFollowParams'), response: returns('Decision') },
 }, group);
 
 /** A decision's question drafts. */
 export const decisionDraftOperations = defineOperations('decisions.drafts', {
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/drafts/{draft_id}', params: DecisionDraftUpdateParams, response: returns('DecisionDraft') },
-  discard: { method: 'POST', path: '/decisions/{decision_id}/drafts/discard', params: DecisionDraftSelectParams, response: returns('Decision') },
-  keep: { method: 'POST', path: '/decisions/{decision_id}/drafts/keep', params: DecisionDraftSelectParams, response: returns('Decision'), windows: modelCall },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/drafts/{draft_id}', params: accepts('DecisionDraftUpdateParams'), response: returns('DecisionDraft') },
+  discard: { method: 'POST', path: '/decisions/{decision_id}/drafts/discard', params: accepts('DecisionDraftSelectParams'), response: returns('Decision') },
+  keep: { method: 'POST', path: '/decisions/{decision_id}/drafts/keep', params: accepts('DecisionDraftSelectParams'), response: returns('Decision'), windows: modelCall },
 }, group);
 
 /** A decision's priced forecasts. */
 export const decisionForecastOperations = defineOperations('decisions.forecasts', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/forecasts', scope: 'forecasts:write', params: DecisionForecastCreateParams, response: returns('DecisionForecastRun'), status: 202, idempotent: true, starts: decisionStart },
-  estimate: { method: 'POST', path: '/decisions/{decision_id}/forecasts/estimate', scope: 'forecasts:read', params: DecisionForecastEstimateParams, response: returns('DecisionForecastEstimate') },
+  create: { method: 'POST', path: '/decisions/{decision_id}/forecasts', scope: 'forecasts:write', params: accepts('DecisionForecastCreateParams'), response: returns('DecisionForecastRun'), status: 202, idempotent: true, starts: decisionStart },
+  estimate: { method: 'POST', path: '/decisions/{decision_id}/forecasts/estimate', scope: 'forecasts:read', params: accepts('DecisionForecastEstimateParams'), response: returns('DecisionForecastEstimate') },
 }, group);
 
 /** The questions on a decision. */
 export const decisionNodeOperations = defineOperations('decisions.nodes', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/nodes', params: DecisionNodeCreateParams, response: returns('DecisionNode'), status: 201 },
+  create: { method: 'POST', path: '/decisions/{decision_id}/nodes', params: accepts('DecisionNodeCreateParams'), response: returns('DecisionNode'), status: 201 },
   delete: { method: 'DELETE', path: '/decisions/{decision_id}/nodes/{node_id}', status: 204 },
 }, group);
 
 /** Links between a decision's questions. */
 export const decisionLinkOperations = defineOperations('decisions.links', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/links', params: DecisionLinkCreateParams, response: returns('DecisionLink'), status: 201, windows: conditionalLink },
+  create: { method: 'POST', path: '/decisions/{decision_id}/links', params: accepts('DecisionLinkCreateParams'), response: returns('DecisionLink'), status: 201, windows: conditionalLink },
   // Only a failed conditional link can be edited; the edit drafts it again.
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/links/{link_id}', params: DecisionLinkUpdateParams, response: returns('DecisionLink'), windows: modelCall },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/links/{link_id}', params: accepts('DecisionLinkUpdateParams'), response: returns('DecisionLink'), windows: modelCall },
   delete: { method: 'DELETE', path: '/decisions/{decision_id}/links/{link_id}', status: 204 },
 }, group);
 
 /** A decision's notes. */
 export const decisionNoteOperations = defineOperations('decisions.notes', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/notes', params: DecisionTextParams, response: returns('DecisionNote'), status: 201 },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/notes/{note_id}', params: DecisionTextParams, response: returns('DecisionNote') },
+  create: { method: 'POST', path: '/decisions/{decision_id}/notes', params: accepts('DecisionTextParams'), response: returns('DecisionNote'), status: 201 },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/notes/{note_id}', params: accepts('DecisionTextParams'), response: returns('DecisionNote') },
   delete: { method: 'DELETE', path: '/decisions/{decision_id}/notes/{note_id}', status: 204 },
 }, group);
 
 /** A decision's comments. */
 export const decisionCommentOperations = defineOperations('decisions.comments', {
-  list: { method: 'GET', path: '/decisions/{decision_id}/comments', params: DecisionPageParams, response: returns('DecisionComment'), paging: 'cursor' },
-  create: { method: 'POST', path: '/decisions/{decision_id}/comments', params: DecisionTextParams, response: returns('DecisionComment'), status: 201 },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/comments/{comment_id}', params: DecisionTextParams, response: returns('DecisionComment') },
+  list: { method: 'GET', path: '/decisions/{decision_id}/comments', params: accepts('DecisionPageParams'), response: returns('DecisionComment'), paging: 'cursor' },
+  create: { method: 'POST', path: '/decisions/{decision_id}/comments', params: accepts('DecisionTextParams'), response: returns('DecisionComment'), status: 201 },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/comments/{comment_id}', params: accepts('DecisionTextParams'), response: returns('DecisionComment') },
   delete: { method: 'DELETE', path: '/decisions/{decision_id}/comments/{comment_id}', status: 204 },
 }, group);
 
 /** A decision's conditions. */
 export const decisionConditionOperations = defineOperations('decisions.conditions', {
-  list: { method: 'GET', path: '/decisions/{decision_id}/conditions', params: DecisionPageParams, response: returns('DecisionCondition'), paging: 'cursor' },
-  create: { method: 'POST', path: '/decisions/{decision_id}/conditions', params: DecisionConditionCreateParams, response: returns('DecisionCondition'), status: 201 },
-  update: { method: 'PATCH', path: '/decisions/{decision_id}/conditions/{condition_id}', params: DecisionConditionUpdateParams, response: returns('DecisionCondition') },
+  list: { method: 'GET', path: '/decisions/{decision_id}/conditions', params: accepts('DecisionPageParams'), response: returns('DecisionCondition'), paging: 'cursor' },
+  create: { method: 'POST', path: '/decisions/{decision_id}/conditions', params: accepts('DecisionConditionCreateParams'), response: returns('DecisionCondition'), status: 201 },
+  update: { method: 'PATCH', path: '/decisions/{decision_id}/conditions/{condition_id}', params: accepts('DecisionConditionUpdateParams'), response: returns('DecisionCondition') },
   delete: { method: 'DELETE', path: '/decisions/{decision_id}/conditions/{condition_id}', status: 204 },
 }, group);
 

@@ -4,24 +4,17 @@
  * @module
  */
 import { defineOperations } from '../core/operation.js';
-import { returns } from '../schemas/returns.js';
-import {
-  WebhookCreateParams,
-  WebhookDeliveryAttemptListParams,
-  WebhookDeliveryListParams,
-  WebhookListParams,
-  WebhookUpdateParams,
-} from '../schemas/webhooks.js';
+import { accepts, returns } from '../schemas/returns.js';
 import { FORECASTS } from './scopes.js';
 
 const group = { scopes: FORECASTS };
 
 /** The webhook operations of the Webhooks group, declared once. */
 export const webhookOperations = defineOperations('webhooks', {
-  list: { method: 'GET', path: '/webhooks', params: WebhookListParams, response: returns('Webhook'), paging: 'cursor' },
-  create: { method: 'POST', path: '/webhooks', params: WebhookCreateParams, response: returns('WebhookWithSecret'), status: 201 },
+  list: { method: 'GET', path: '/webhooks', params: accepts('WebhookListParams'), response: returns('Webhook'), paging: 'cursor' },
+  create: { method: 'POST', path: '/webhooks', params: accepts('WebhookCreateParams'), response: returns('WebhookWithSecret'), status: 201 },
   retrieve: { method: 'GET', path: '/webhooks/{webhook_id}', response: returns('Webhook') },
-  update: { method: 'PATCH', path: '/webhooks/{webhook_id}', params: WebhookUpdateParams, response: returns('Webhook') },
+  update: { method: 'PATCH', path: '/webhooks/{webhook_id}', params: accepts('WebhookUpdateParams'), response: returns('Webhook') },
   delete: { method: 'DELETE', path: '/webhooks/{webhook_id}' },
   rotate: { method: 'POST', path: '/webhooks/{webhook_id}/rotate', response: returns('WebhookWithSecret') },
   test: { method: 'POST', path: '/webhooks/{webhook_id}/test', response: returns('WebhookDelivery') },
@@ -32,7 +25,7 @@ export const webhookDeliveryOperations = defineOperations('webhooks.deliveries',
   list: {
     method: 'GET',
     path: '/webhook-deliveries',
-    params: WebhookDeliveryListParams,
+    params: accepts('WebhookDeliveryListParams'),
     response: returns('WebhookDelivery'),
     paging: 'cursor',
   },
@@ -40,7 +33,7 @@ export const webhookDeliveryOperations = defineOperations('webhooks.deliveries',
   listAttempts: {
     method: 'GET',
     path: '/webhook-deliveries/{delivery_id}/attempts',
-    params: WebhookDeliveryAttemptListParams,
+    params: accepts('WebhookDeliveryAttemptListParams'),
     response: returns('WebhookDeliveryAttempt'),
     paging: 'cursor',
   },

@@ -10,16 +10,15 @@ import { APIPromise } from './api-promise.js';
 import { ValidationError, type ErrorRules } from './errors.js';
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { leveled, type LeveledLogger } from './logger.js';
-import { buildPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, type Operation, type OutputOf } from './operation.js';
+import { buildPath, checkGenericPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, type InputOf, type Operation, type OutputOf } from './operation.js';
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { Call, Pipeline, type AttemptStep, type CallStep } from './pipeline.js';
-import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordSchemas } from './pipeline-steps.js';
+import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordCheck, type RecordSchemas } from './pipeline-steps.js';
 import type { ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
 import type { TrackerCoordination } from './coordinated-tracker.js';
 import { Transport, type Received } from './transport.js';
-import { unknownKeyMessage, unknownKeys, parseOrThrow } from './validate.js';
 import { VERSION } from '../version.js';
 
 export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './pipeline-steps.js';
@@ -30,7 +29,27 @@ export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './pi
  */
 export type ReconcileWith = (client: BaseClient) => NonNullable<HoldOptions['reconcile']>;
 
-type InputOf<O extends Operation> = O['params'] extends z.ZodMiniType ? z.input<O['params']> : never;
+/**
+ * What a client is built from besides its options: the loaders of the schemas (each a chunk of its
+ * own, loaded only when needed), the service's error table, and how held tasks are reconciled.
+ * @internal
+ */
+export interface ClientParts {
+  /** Loads the params schemas by name: with the first call that checks params. */
+  params?: () => Promise<(name: string) => z.ZodMiniType | undefined>;
+  /** Loads the record schemas by name: when `validateResponses` is on. */
+  records?: () => Promise<RecordSchemas>;
+  /** The service's error classes by `status error.type`, and its unknown-code rules. */
+  errorRules?: ErrorRules;
+  /** With a coordinator: reads which held tasks are final (see {@link ReconcileWith}). */
+  reconcileWith?: ReconcileWith;
+}
+
+/** The params check, once loaded: the schemas by name and the code that reads them (`validate.ts`). */
+interface ParamsCheck {
+  schemaOf(name: string): z.ZodMiniType | undefined;
+  validate: typeof import('./validate.js');
+}
 
 /**
  * Options of the generic methods (`client.get` and `client.delete`): the usual request options
@@ -72,20 +91,28 @@ export class BaseClient {
   readonly #pipeline: Pipeline;
   /** The unknown keys already warned about, by operation and path (bounded: see {@link #warnUnknownKeys}). */
   readonly #warned = new Set<string>();
+  readonly #loadParams: ClientParts['params'];
+  /** The params check once loaded; until then, its loading (see {@link #checked}). */
+  #check: ParamsCheck | undefined;
+  #checkLoading: Promise<unknown> | undefined;
 
   /**
    * @param options - see {@link ClientOptions}
-   * @param loadSchemas - loads the record schemas for `validateResponses` (a chunk of its own)
-   * @param errorRules - the service's error classes by `status error.type`, and its unknown-code rules
-   * @param reconcileWith - with a coordinator: reads which held tasks are final (see {@link ReconcileWith})
+   * @param parts - see {@link ClientParts}
    * @internal
    */
-  constructor(options: ClientOptions = {}, loadSchemas?: () => Promise<RecordSchemas>, errorRules?: ErrorRules, reconcileWith?: ReconcileWith) {
+  constructor(options: ClientOptions = {}, parts: ClientParts = {}) {
     const o = (this.#options = resolveOptions(options));
-    let schemas: Promise<RecordSchemas> | undefined;
+    const { errorRules, reconcileWith } = parts;
+    this.#loadParams = parts.params;
+    let schemas: Promise<RecordCheck> | undefined;
     if (o.validateResponses) {
+      const loadSchemas = parts.records;
       if (!loadSchemas) throw new ValidationError('this client cannot check responses: it was built without the record schemas', 'validateResponses');
-      schemas = loadSchemas();
+      schemas = Promise.all([loadSchemas(), import('./validate.js')]).then(([schemaOf, { parseOrThrow }]) => (name: string, list: boolean, data: unknown) => {
+        const schema = schemaOf(name, list);
+        return schema ? parseOrThrow(schema, data, 'response') : data;
+      });
       // Not awaited here: a failure to load surfaces on the first call that needs the schemas.
       schemas.catch(() => undefined);
     }
@@ -233,13 +260,9 @@ export class BaseClient {
 
   /** Performs `op` and resolves with its parsed answer. @internal */
   _call<O extends Operation>(op: O, ids: readonly string[], params: InputOf<O> | undefined, options?: RequestOptions): APIPromise<OutputOf<O>> {
-    let call: Call;
-    try {
-      call = this.#operationCall(op, ids, params as Record<string, unknown> | undefined, options ?? {}, false);
-    } catch (err) {
-      return refused(err);
-    }
-    return this.#start(call) as APIPromise<OutputOf<O>>;
+    const raw = params as Record<string, unknown> | undefined;
+    const sent = this.#checked(op, raw, () => this.#operationCall(op, ids, raw, options ?? {}, false));
+    return new APIPromise(sent.received, (r) => this.#pipeline.decode(sent.call!, r)) as APIPromise<OutputOf<O>>;
   }
 
   /** Performs a list `op` and resolves with its first page. @internal */
@@ -253,14 +276,9 @@ export class BaseClient {
     const pipeline = this.#pipeline;
     // One call per page; the first page's promise can also walk the items (`for await`, `toArray`).
     const request = (pageParams: PageParams, walk: PageWalk, first: boolean): APIPromise<Page<Item>> => {
-      let call: Call;
-      try {
-        call = this.#operationCall(op, ids, pageParams, options ?? {}, true);
-      } catch (err) {
-        return first ? new PagePromise(Promise.reject(err), neverParsed) : refused(err);
-      }
-      const page = (r: Received) => andThen(pipeline.decode(call, r), (envelope) => new Page(envelope as ListEnvelope<Item>, paging, pageParams, next, walk));
-      return first ? new PagePromise(pipeline.send(call), page) : new APIPromise(pipeline.send(call), page);
+      const sent = this.#checked(op, pageParams, () => this.#operationCall(op, ids, pageParams, options ?? {}, true));
+      const page = (r: Received) => andThen(pipeline.decode(sent.call!, r), (envelope) => new Page(envelope as ListEnvelope<Item>, paging, pageParams, next, walk));
+      return first ? new PagePromise(sent.received, page) : new APIPromise(sent.received, page);
     };
     const next: PageFetcher<Item> = (pageParams, walk) => request(pageParams, walk, false);
     return request(query, PageWalk.start(query['cursor']), true) as PagePromise<Item>;
@@ -272,23 +290,57 @@ export class BaseClient {
     return new APIPromise(pipeline.send(call), (r) => pipeline.decode(call, r));
   }
 
+  /**
+   * Builds a call with `make` and sends it down the pipeline; `call` is set once it is built. A call
+   * whose params need the check waits for it to load the first time (zod and the params schemas are
+   * a chunk of their own); after that, and for a call with nothing to check, it is built at once.
+   * Every refusal rejects `received`: nothing throws, and nothing is sent.
+   */
+  #checked(op: Operation, params: Record<string, unknown> | undefined, make: () => Call): { received: Promise<Received>; call?: Call } {
+    const sent: { received: Promise<Received>; call?: Call } = { received: undefined as never };
+    const send = () => this.#pipeline.send((sent.call = make()));
+    try {
+      sent.received = op.params === undefined || this.#check || (params === undefined && !hasBody(op)) ? send() : this.#loadCheck().then(send);
+    } catch (err) {
+      sent.received = Promise.reject(err);
+    }
+    return sent;
+  }
+
+  /** Loads the params check once; a failed load is tried again by the next call. */
+  #loadCheck(): Promise<unknown> {
+    const load = this.#loadParams;
+    if (!load) return Promise.reject(new ValidationError('this client cannot check params: it was built without the params schemas', 'params'));
+    return (this.#checkLoading ??= Promise.all([load(), import('./validate.js')]).then(
+      ([schemaOf, validate]) => (this.#check = { schemaOf, validate }),
+      (err: unknown) => {
+        this.#checkLoading = undefined;
+        throw err;
+      },
+    ));
+  }
+
   /** Checks a declared operation's input and fills its path. */
   #operationCall(op: Operation, ids: readonly unknown[], params: Record<string, unknown> | undefined, options: RequestOptions, list: boolean): Call {
     checkIdCount(op, ids, params, options);
     checkRequestOptions(options);
-    const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
+    const withBody = hasBody(op);
     // A body is sent as the schema gives it back (a `Date` given for a date bound goes as seconds);
     // a query, which holds no such field, as given, in the caller's order.
-    let body = hasBody ? params : undefined;
-    if (op.params && (params !== undefined || hasBody)) {
-      const parsed = parseOrThrow(op.params, params ?? {}) as Record<string, unknown>;
+    let body = withBody ? params : undefined;
+    if (op.params && (params !== undefined || withBody)) {
+      // Loaded by now: #checked waits for it before building a call with params to check.
+      const check = this.#check!;
+      const schema = check.schemaOf(op.params);
+      if (!schema) throw new ValidationError(`${op.sdkMethod} declares params \`${op.params}\`, which this client has no schema for`, 'params');
+      const parsed = check.validate.parseOrThrow(schema, params ?? {}) as Record<string, unknown>;
       if (body !== undefined) body = parsed;
       // Only saves the walk: no params hold no unknown key, and a warning below the log level is not shown.
       // Stryker disable next-line ConditionalExpression,LogicalOperator: see above
-      if (params !== undefined && this.#log.enabled('warn')) this.#warnUnknownKeys(op, op.params, params);
+      if (params !== undefined && this.#log.enabled('warn')) this.#warnUnknownKeys(op, schema, params, check.validate);
     }
     const key = idempotencyKeyFor(op, options.idempotencyKey);
-    const call = new Call(op, op.method, buildPath(op, ids), hasBody ? undefined : params, body, options, key, list);
+    const call = new Call(op, op.method, buildPath(op, ids), withBody ? undefined : params, body, options, key, list);
     // Checked strings by now (buildPath refuses any other).
     call.ids = ids as readonly string[];
     return call;
@@ -298,7 +350,7 @@ export class BaseClient {
    * Unknown keys pass (the service may know fields this SDK does not), but a typo would be dropped
    * in silence: each is named once per operation and place, with the known key it resembles.
    */
-  #warnUnknownKeys(op: Operation, schema: z.ZodMiniType, params: unknown): void {
+  #warnUnknownKeys(op: Operation, schema: z.ZodMiniType, params: unknown, { unknownKeys, unknownKeyMessage }: ParamsCheck['validate']): void {
     for (const found of unknownKeys(schema, params)) {
       const id = `${op.sdkMethod} ${found.pattern}`;
       // Bounded, so a stream of made-up keys cannot grow it without end.
@@ -320,6 +372,11 @@ export class BaseClient {
   }
 }
 
+/** Whether the operation sends its params as a body (else as the query). */
+function hasBody(op: Operation): boolean {
+  return op.method !== 'GET' && op.method !== 'DELETE';
+}
+
 /** A call refused before it was sent: it rejects (nothing throws synchronously), and has no data to read. */
 function refused(err: unknown): APIPromise<never> {
   return new APIPromise(Promise.reject(err), neverParsed);
@@ -332,23 +389,4 @@ function neverParsed(): never {
 /** `fn(value)`, after `value` settles when it is a promise: the synchronous path stays synchronous. */
 function andThen<T, R>(value: T | Promise<T>, fn: (value: T) => R): R | Promise<R> {
   return value instanceof Promise ? value.then(fn) : fn(value);
-}
-
-/**
- * A generic method's path: below the base URL, so the key can only go there. Refused: anything not
- * starting with one `/`, a `.` or `..` segment (also percent-encoded), `\`, `#`, `?` (pass `query`),
- * whitespace and control characters.
- */
-function checkGenericPath(path: unknown): string {
-  const fail = (why: string): never => {
-    throw new ValidationError(why, 'path');
-  };
-  if (typeof path !== 'string') return fail(`must be text such as '/<collection>/<id>', got ${typeof path}`);
-  if (!path.startsWith('/') || path.startsWith('//')) fail(`must begin with a single "/" (relative to the base URL), such as '/<collection>/<id>'`);
-  if (/[\\#\s\u0000-\u001f\u007f]/.test(path)) fail('must not hold "\\", "#", whitespace or control characters');
-  if (path.includes('?')) fail('must not hold a query: pass it as `query`');
-  for (const segment of path.split('/')) {
-    if (/^(\.|%2e){1,2}$/i.test(segment)) fail('must not hold "." or ".." segments');
-  }
-  return path;
 }

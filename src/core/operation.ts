@@ -33,6 +33,15 @@ export const DEFAULT_OFFSET_PAGE_SIZE = 50;
  */
 export type ResponseRef<T = unknown> = string & { readonly __record?: T };
 
+/**
+ * Params, declared by the name of their schema; `S` is the schema's type. The client loads the
+ * schemas with its first call that checks params, so a client that never does stays without them (and zod).
+ */
+export type ParamsRef<S = unknown> = string & { readonly __params?: S };
+
+/** The type of the params an operation declares (`never` for none). */
+export type InputOf<O extends { params?: ParamsRef }> = O['params'] extends ParamsRef<infer S> ? (S extends z.ZodMiniType ? z.input<S> : never) : never;
+
 /** The type of the response an operation declares (`void` for none). */
 export type OutputOf<O extends { response?: ResponseRef }> = O['response'] extends ResponseRef<infer T> ? (unknown extends T ? void : T) : void;
 
@@ -43,8 +52,8 @@ export interface OperationSpec<S extends string = string> {
   path: string;
   /** The scope the key needs; left out, the group's (see {@link GroupOptions.scopes}). */
   scope?: S;
-  /** Schema of the body (POST/PUT/PATCH) or of the query (GET/DELETE). */
-  params?: z.ZodMiniType;
+  /** Schema of the body (POST/PUT/PATCH) or of the query (GET/DELETE), by name (`accepts('QuestionListParams')`). */
+  params?: ParamsRef;
   /** The response's record, by name (`returns('Question')`); for a list, of one item. Absent for an empty (204) answer. */
   response?: ResponseRef;
   /** Success status the service answers with (defaults: 201 for creations is declared explicitly, else 200). */
@@ -236,6 +245,26 @@ export function buildPath(op: Operation, ids: readonly unknown[]): string {
       throw new ValidationError('must be well-formed text: it holds a lone UTF-16 surrogate, which has no UTF-8 form', camel(name));
     }
     path += encoded + parts[2 * i + 2]!;
+  }
+  return path;
+}
+
+/**
+ * A generic method's path: below the base URL, so the key can only go there. Refused: anything not
+ * starting with one `/`, a `.` or `..` segment (also percent-encoded), `\`, `#`, `?` (pass `query`),
+ * whitespace and control characters.
+ * @internal
+ */
+export function checkGenericPath(path: unknown): string {
+  const fail = (why: string): never => {
+    throw new ValidationError(why, 'path');
+  };
+  if (typeof path !== 'string') return fail(`must be text such as '/<collection>/<id>', got ${typeof path}`);
+  if (!path.startsWith('/') || path.startsWith('//')) fail(`must begin with a single "/" (relative to the base URL), such as '/<collection>/<id>'`);
+  if (/[\\#\s\u0000-\u001f\u007f]/.test(path)) fail('must not hold "\\", "#", whitespace or control characters');
+  if (path.includes('?')) fail('must not hold a query: pass it as `query`');
+  for (const segment of path.split('/')) {
+    if (/^(\.|%2e){1,2}$/i.test(segment)) fail('must not hold "." or ".." segments');
   }
   return path;
 }

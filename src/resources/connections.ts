@@ -3,7 +3,7 @@ import { connectionOperations } from '../api/connections.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { ConnectionCreateParams, ConnectionListParams, ConnectionMemberSwitchParams, ConnectionUpdateParams } from '../schemas/connections.js';
+import type { ConnectionCreateParams, ConnectionListParams, ConnectionMemberSwitchParams, ConnectionUpdateParams } from '../schemas/connections.js';
 import type { Connection, ConnectionSignIn } from '../schemas/records/connections.js';
 
 const ops = connectionOperations;

@@ -3,8 +3,8 @@ import { presetFileOperations, presetOperations } from '../api/presets.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { ContextFileUpdateParams } from '../schemas/context.js';
-import { PresetCreateParams, PresetDefaultsParams, PresetFileUploadParams, PresetUpdateParams, type PresetListParams } from '../schemas/presets.js';
+import type { ContextFileUpdateParams } from '../schemas/context.js';
+import type { PresetCreateParams, PresetDefaultsParams, PresetFileUploadParams, PresetUpdateParams, PresetListParams } from '../schemas/presets.js';
 import type { ContextFile } from '../schemas/records/context.js';
 import type { Preset, PresetDefaults } from '../schemas/records/presets.js';
 

@@ -3,7 +3,7 @@ import { questionOperations } from '../api/questions.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { NormalizeClarifyParams, NormalizeParams, NormalizeReviseParams, QuestionBrowseParams, QuestionCreateParams, QuestionImportParams, QuestionListParams, QuestionUpdateParams } from '../schemas/questions.js';
+import type { NormalizeClarifyParams, NormalizeParams, NormalizeReviseParams, QuestionBrowseParams, QuestionCreateParams, QuestionImportParams, QuestionListParams, QuestionUpdateParams } from '../schemas/questions.js';
 import type { NormalizeResult, Question } from '../schemas/records/questions.js';
 import { QuestionForecasts } from './forecasts/index.js';
 import { QuestionSchedule, QuestionWatch } from './schedules.js';

@@ -3,7 +3,7 @@ import { questionScheduleOperations, questionWatchOperations, scheduleOperations
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { AutomationListParams, ScheduleParams, WatchParams } from '../schemas/schedules.js';
+import type { AutomationListParams, ScheduleParams, WatchParams } from '../schemas/schedules.js';
 import type { Schedule, Watch } from '../schemas/records/schedules.js';
 
 /**

@@ -3,7 +3,7 @@ import { shareLinkOperations, subscriptionOperations } from '../api/sharing.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { ShareLinkCreateParams, ShareLinkListParams, ShareLinkUpdateParams } from '../schemas/sharing.js';
+import type { ShareLinkCreateParams, ShareLinkListParams, ShareLinkUpdateParams } from '../schemas/sharing.js';
 import type { QuestionSubscription as Subscription, ShareLink } from '../schemas/records/sharing.js';
 
 const ops = shareLinkOperations;

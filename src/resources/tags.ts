@@ -2,7 +2,7 @@ import { APIResource } from '../core/resource.js';
 import { tagOperations } from '../api/questions.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { TagListParams } from '../schemas/questions.js';
+import type { TagListParams } from '../schemas/questions.js';
 import type { Tag } from '../schemas/records/questions.js';
 
 /**

@@ -3,16 +3,7 @@ import { questionTemplateFileOperations, questionTemplateOperations } from '../a
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import {
-  QuestionTemplateApplyParams,
-  QuestionTemplateCreateParams,
-  QuestionTemplateFileUpdateParams,
-  QuestionTemplateFileUploadParams,
-  QuestionTemplateFillParams,
-  QuestionTemplateFromQuestionParams,
-  QuestionTemplateListParams,
-  QuestionTemplateUpdateParams,
-} from '../schemas/templates.js';
+import type { QuestionTemplateApplyParams, QuestionTemplateCreateParams, QuestionTemplateFileUpdateParams, QuestionTemplateFileUploadParams, QuestionTemplateFillParams, QuestionTemplateFromQuestionParams, QuestionTemplateListParams, QuestionTemplateUpdateParams } from '../schemas/templates.js';
 import type { QuestionTemplate, QuestionTemplateApplication, QuestionTemplateFile, QuestionTemplateFill } from '../schemas/records/templates.js';
 
 const ops = questionTemplateOperations;

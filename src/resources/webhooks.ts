@@ -3,7 +3,7 @@ import { webhookDeliveryOperations, webhookOperations } from '../api/webhooks.js
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/options.js';
-import { WebhookCreateParams, WebhookDeliveryAttemptListParams, WebhookDeliveryListParams, WebhookListParams, WebhookUpdateParams } from '../schemas/webhooks.js';
+import type { WebhookCreateParams, WebhookDeliveryAttemptListParams, WebhookDeliveryListParams, WebhookListParams, WebhookUpdateParams } from '../schemas/webhooks.js';
 import type { Webhook, WebhookDelivery, WebhookDeliveryAttempt, WebhookWithSecret } from '../schemas/records/webhooks.js';
 import type { ForecastTask } from '../schemas/records/forecasts.js';
 import { forecastOperations } from '../api/forecasts.js';

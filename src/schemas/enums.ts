@@ -218,3 +218,38 @@ export const CONDITION_OPERATORS = ['above', 'below'] as const;
  * ```
  */
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
+
+/**
+ * The event kinds a webhook can subscribe to (`eventKinds`); `webhook.test` is sent on request only.
+ *
+ * @example
+ * ```ts
+ * await client.webhooks.create({ url, eventKinds: [...SUBSCRIBABLE_EVENT_KINDS] });
+ * ```
+ */
+export const SUBSCRIBABLE_EVENT_KINDS = [
+  'forecast.started',
+  'forecast.completed',
+  'forecast.failed',
+  'forecast.cancelled',
+  'forecast.report.completed',
+] as const;
+
+
+/**
+ * The states of a delivery (spec "Webhook delivery").
+ * @example
+ * ```ts
+ * console.log(WEBHOOK_DELIVERY_STATUSES); // ['pending', 'in_progress', 'retrying', 'succeeded', 'failed', 'cancelled']
+ * ```
+ */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'in_progress', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
+/**
+ * The state of a delivery.
+ *
+ * @example
+ * ```ts
+ * const done: WebhookDeliveryStatus[] = ['succeeded', 'failed', 'cancelled'];
+ * ```
+ */
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];

@@ -11,6 +11,9 @@
 import * as z from 'zod/mini';
 import type * as events from '../webhooks/events.js';
 import { Timestamp, exact, schemaFor } from './common.js';
+import { SUBSCRIBABLE_EVENT_KINDS } from './enums.js';
+
+export { SUBSCRIBABLE_EVENT_KINDS } from './enums.js';
 
 export type { KnownWebhookEventType, UnknownWebhookEvent, WebhookEvent } from '../webhooks/events.js';
 // Each schema below carries the name of the type it parses to, as the record schemas do.
@@ -21,22 +24,6 @@ export type ForecastCancelledEvent = events.ForecastCancelledEvent;
 export type ForecastReportCompletedEvent = events.ForecastReportCompletedEvent;
 export type WebhookTestEvent = events.WebhookTestEvent;
 export type KnownWebhookEvent = events.KnownWebhookEvent;
-
-/**
- * The event kinds a webhook can subscribe to (`eventKinds`); `webhook.test` is sent on request only.
- *
- * @example
- * ```ts
- * await client.webhooks.create({ url, eventKinds: [...SUBSCRIBABLE_EVENT_KINDS] });
- * ```
- */
-export const SUBSCRIBABLE_EVENT_KINDS = [
-  'forecast.started',
-  'forecast.completed',
-  'forecast.failed',
-  'forecast.cancelled',
-  'forecast.report.completed',
-] as const;
 
 /** A kind a webhook can subscribe to (schema of one `eventKinds` item). */
 export const SubscribableEventKind = z.enum(SUBSCRIBABLE_EVENT_KINDS);

@@ -9,7 +9,6 @@ import { withKeysOf } from '../core/validate.js';
 import { CursorPageParams, exact, rule } from './common.js';
 import { QuestionCreateParams } from './questions.js';
 import { RUN_MODES, TREATMENTS } from './enums.js';
-import type { CancelItemResult, ForecastCancelBatchResult } from './records/forecasts.js';
 
 export { RUN_MODES, TASK_STATUSES, FINAL_TASK_STATUSES, TREATMENTS } from './enums.js';
 export type { RunModeKey, TaskStatus, ReportStatus } from './enums.js';
@@ -124,46 +123,6 @@ export const ForecastCancelBatchParams = exact({
  * ```
  */
 export interface ForecastCancelBatchParams extends z.input<typeof ForecastCancelBatchParams> {}
-
-const CANCEL_OUTCOMES = ['cancelled', 'already_finished', 'rejected'] as const;
-
-/**
- * Reads a bulk cancel answer, whose shape the spec does not show, into `{items, counts}`. Accepted:
- * a list of `{taskId, status}` (also `id` or `task_id`) under `items`, `results`, `data` or `tasks`,
- * or bare; a map from task id to its status (or to `{status}`) under `items` or `results`; or the ids
- * grouped by outcome (`{cancelled: [...], already_finished: [...], rejected: [...]}`). `undefined`
- * when none of these fits.
- */
-export function readCancelBatch(json: unknown): ForecastCancelBatchResult | undefined {
-  const body = json as Record<string, unknown> | null;
-  const counts = isRecord(body) && isRecord(body['counts']) ? body['counts'] : undefined;
-  const listed = Array.isArray(json) ? json : isRecord(body) ? [body['items'], body['results'], body['data'], body['tasks']].find(Array.isArray) : undefined;
-  if (listed) {
-    const items = listed.map((entry: unknown) => {
-      if (!isRecord(entry)) return undefined;
-      const taskId = entry['taskId'] ?? entry['id'] ?? entry['task_id'];
-      return typeof taskId === 'string' && typeof entry['status'] === 'string' ? ({ ...entry, taskId, status: entry['status'] } as CancelItemResult) : undefined;
-    });
-    return items.every(Boolean) ? { items: items as CancelItemResult[], counts } : undefined;
-  }
-  if (!isRecord(body)) return undefined;
-  const map = [body['items'], body['results']].find(isRecord);
-  if (map) {
-    const items = Object.entries(map).map(([taskId, value]) => {
-      const status = isRecord(value) ? value['status'] : value;
-      return typeof status === 'string' ? ({ ...(isRecord(value) ? value : {}), taskId, status } as CancelItemResult) : undefined;
-    });
-    return items.every(Boolean) ? { items: items as CancelItemResult[], counts } : undefined;
-  }
-  const grouped = CANCEL_OUTCOMES.filter((status) => Array.isArray(body[status]));
-  if (grouped.length === 0) return undefined;
-  const items = grouped.flatMap((status) => (body[status] as unknown[]).map((taskId) => (typeof taskId === 'string' ? { taskId, status } : undefined)));
-  return items.every(Boolean) ? { items: items as CancelItemResult[], counts } : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A filter value that may repeat: one value, a comma-separated list, or an array. */
 const Many = z.optional(z.union([z.string(), z.array(z.string())]));

@@ -8,6 +8,9 @@ import { MAX_WEBHOOK_URL_LENGTH } from '../api/limits.js';
 import { addressKind } from './addresses.js';
 import { CursorPageParams, exact, openEnum } from './common.js';
 import { SubscribableEventKind } from './events.js';
+import { WEBHOOK_DELIVERY_STATUSES } from './enums.js';
+
+export { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from './enums.js';
 
 /** Why an address is refused, or `undefined` when it is acceptable (`https`, or the test-mode form). @internal */
 export function webhookUrlProblem(raw: string): string | undefined {
@@ -84,23 +87,6 @@ export const WebhookUpdateParams = exact({
  */
 export interface WebhookUpdateParams extends z.input<typeof WebhookUpdateParams> {}
 
-/**
- * The states of a delivery (spec "Webhook delivery").
- * @example
- * ```ts
- * console.log(WEBHOOK_DELIVERY_STATUSES); // ['pending', 'in_progress', 'retrying', 'succeeded', 'failed', 'cancelled']
- * ```
- */
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'in_progress', 'retrying', 'succeeded', 'failed', 'cancelled'] as const;
-/**
- * The state of a delivery.
- *
- * @example
- * ```ts
- * const done: WebhookDeliveryStatus[] = ['succeeded', 'failed', 'cancelled'];
- * ```
- */
-export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /** Query of `GET /webhooks`. */
 export const WebhookListParams = exact({ ...CursorPageParams });

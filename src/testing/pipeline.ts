@@ -6,6 +6,7 @@
  * @module
  */
 import type { Operation } from '../core/operation.js';
+import { paramsOf } from '../schemas/params.js';
 import { redactHeaders, requireScope, type KeyRing, type Principal } from './auth.js';
 import { delay, faultResponse, MockConnectionDropped, type FaultInjector, type FaultRule } from './faults.js';
 import type { HandlerContext, OperationHandler } from './handlers/types.js';
@@ -186,10 +187,11 @@ async function inputOf(operation: Operation, url: URL, body: BodyRead, request: 
   if (refusal) throw refusal;
   const query = operation.method === 'GET' || operation.method === 'DELETE';
   const form = operation.multipart && body.kind === 'multipart';
-  const raw = query ? queryObject(url.searchParams, operation.params) : body.kind === 'json' ? body.value : form ? await formObject(body.bytes, request.headers) : {};
+  const schema = paramsOf(operation);
+  const raw = query ? queryObject(url.searchParams, schema) : body.kind === 'json' ? body.value : form ? await formObject(body.bytes, request.headers) : {};
   const proto = protoKeyPath(raw);
   if (proto !== undefined) throw badRequest('is not a field the service takes', proto);
-  return operation.params ? validate(operation.params, raw) : raw;
+  return schema ? validate(schema, raw) : raw;
 }
 
 /** Notes in the log what a test may ask of an answer: its `Retry-After`, and whether it was a replay. */

@@ -3,9 +3,9 @@
 import { inspect } from 'node:util';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import * as z from 'zod/mini';
 import { leveled } from '../../src/core/logger.js';
 import { defineOperations } from '../../src/core/operation.js';
+import { accepts } from '../../src/schemas/returns.js';
 import { APIError, APITimeoutError, WaitTimeoutError } from '../../src/index.js';
 import { BASE, apiError, fakeClock, makeClient, question, useMswServer } from './helpers.js';
 
@@ -131,13 +131,13 @@ describe('which methods are retried after a 500', () => {
 
 describe('declared operations', () => {
   const ops = defineOperations('things', {
-    remove: { method: 'DELETE', path: '/things/{thing_id}', scope: 'questions:write', params: z.object({ force: z.optional(z.boolean()) }) },
+    remove: { method: 'DELETE', path: '/things/{thing_id}', scope: 'questions:write', params: accepts('ForecastRetrieveParams') },
   });
 
   it('sends the params of a DELETE as its query, with no body', async () => {
     server.use(http.delete(`${BASE}/things/:id`, () => new HttpResponse(null, { status: 204 })));
-    await makeClient()._call(ops.remove, ['t1'], { force: true } as never);
-    expect(new URL(seen[0]!.url).search).toBe('?force=true');
+    await makeClient()._call(ops.remove, ['t1'], { includeSubforecasts: true });
+    expect(new URL(seen[0]!.url).search).toBe('?includeSubforecasts=true');
     expect(await seen[0]!.text()).toBe('');
     expect(seen[0]!.headers.get('content-type')).toBeNull();
   });

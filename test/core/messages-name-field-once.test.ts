@@ -5,6 +5,7 @@ import type * as z from 'zod/mini';
 import { ValidationError, type ValidationIssue } from '../../src/core/errors.js';
 import { parseOrThrow } from '../../src/core/validate.js';
 import { declaredOperations } from '../../src/api/index.js';
+import { paramsOf } from '../../src/schemas/params.js';
 import { QuestionDefinition } from '../../src/schemas/questions.js';
 
 /** Wrong values of every kind: each key of each schema gets each of them. */
@@ -60,10 +61,11 @@ describe('validation messages name their field once', () => {
   it('no message of any operation repeats its field, for a wrong value of every kind in every field', () => {
     const found: string[] = [];
     for (const op of declaredOperations) {
-      if (!op.params) continue;
-      const inputs: unknown[] = [{}, 'x', ...keysOf(op.params).flatMap((key) => WRONG.map((value) => ({ [key]: value })))];
+      const params = paramsOf(op);
+      if (!params) continue;
+      const inputs: unknown[] = [{}, 'x', ...keysOf(params).flatMap((key) => WRONG.map((value) => ({ [key]: value })))];
       for (const input of inputs) {
-        for (const issue of issuesOf(op.params, input)) if (repeats(issue)) found.push(`${op.sdkMethod} ${issue.field}: ${issue.message}`);
+        for (const issue of issuesOf(params, input)) if (repeats(issue)) found.push(`${op.sdkMethod} ${issue.field}: ${issue.message}`);
       }
     }
     expect([...new Set(found)]).toEqual([]);

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
-import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { defineOperations, type ResponseRef } from '../../src/core/operation.js';
+import { accepts } from '../../src/schemas/returns.js';
 import { decideRetry, type RetryContext } from '../../src/core/retry.js';
 import { APIConnectionError, OverloadedError, RateLimitError, TooManyActiveForecastsError, ValidationError } from '../../src/index.js';
 import { BASE, apiError, makeClient, question, useMswServer } from './helpers.js';
@@ -146,7 +146,7 @@ describe('retries over HTTP', () => {
 
 describe('idempotency keys', () => {
   const keyed = defineOperations('test', {
-    start: { method: 'POST', path: '/forecasts', scope: 'forecasts:write', params: z.looseObject({ questionId: z.string() }), response: 'TestRecord' as ResponseRef<{ id: string }>, idempotent: true },
+    start: { method: 'POST', path: '/forecasts', scope: 'forecasts:write', params: accepts('ForecastCreateParams'), response: 'TestRecord' as ResponseRef<{ id: string }>, idempotent: true },
   }).start;
 
   it('generates one key and reuses it on every retry, including after a reset', async () => {

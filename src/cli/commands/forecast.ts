@@ -93,13 +93,13 @@ async function readItems(path: string, flags: ForecastFlags): Promise<ForecastCr
 async function warnUnknownKeys(path: string, items: readonly ForecastCreateParams[]): Promise<void> {
   const { unknownFields } = await import('../../index.js');
   const warned = new Set<string>();
-  items.forEach((item, i) => {
-    for (const { field, message } of unknownFields('forecasts.create', item)) {
+  for (const [i, item] of items.entries()) {
+    for (const { field, message } of await unknownFields('forecasts.create', item)) {
       if (warned.has(field)) continue;
       warned.add(field);
       note(`${path} line ${i + 1}: ${message}`);
     }
-  });
+  }
 }
 
 /** One line per item: `<task id>  <status>  …` for a started one, `rejected  <line>  <message>` for a refused one. */

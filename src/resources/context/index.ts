@@ -3,8 +3,8 @@ import { contextOperations, fileOperations } from '../../api/context.js';
 import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/options.js';
-import { ContextFileReplaceParams, ContextFileUpdateParams, ContextFileUploadParams, ContextListParams, ContextNoteUpdateParams } from '../../schemas/context.js';
-import { ContextNoteInput } from '../../schemas/forecasts.js';
+import type { ContextFileReplaceParams, ContextFileUpdateParams, ContextFileUploadParams, ContextListParams, ContextNoteUpdateParams } from '../../schemas/context.js';
+import type { ContextNoteInput } from '../../schemas/forecasts.js';
 import type { ContextFile, ContextNote, ContextReady } from '../../schemas/records/context.js';
 import { waitUntilReady, type ContextWaitOptions } from './readiness.js';
 

@@ -6,7 +6,7 @@ import { APIResource } from '../../core/resource.js';
 import { decisionDraftOperations, decisionForecastOperations, decisionSummaryOperations } from '../../api/decisions.js';
 import type { APIPromise } from '../../core/api-promise.js';
 import type { RequestOptions } from '../../core/options.js';
-import { DecisionDraftSelectParams, DecisionDraftUpdateParams, DecisionForecastCreateParams, DecisionForecastEstimateParams } from '../../schemas/decisions.js';
+import type { DecisionDraftSelectParams, DecisionDraftUpdateParams, DecisionForecastCreateParams, DecisionForecastEstimateParams } from '../../schemas/decisions.js';
 import type { Decision, DecisionDraft, DecisionForecastEstimate, DecisionForecastRun, DecisionSummary } from '../../schemas/records/decisions.js';
 import { estimateAndStart, type EstimateAndStartOptions, type EstimateAndStartResult } from './priced-start.js';
 

@@ -3,14 +3,7 @@ import { decisionOperations } from '../../api/decisions.js';
 import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/options.js';
-import {
-  DecisionCreateParams,
-  DecisionFollowParams,
-  DecisionGenerateParams,
-  DecisionListParams,
-  DecisionLiveParams,
-  DecisionUpdateParams,
-} from '../../schemas/decisions.js';
+import type { DecisionCreateParams, DecisionFollowParams, DecisionGenerateParams, DecisionListParams, DecisionLiveParams, DecisionUpdateParams } from '../../schemas/decisions.js';
 import type { Decision } from '../../schemas/records/decisions.js';
 import { DecisionForecasts, DecisionDrafts, DecisionSummaryResource } from './drafting.js';
 import { DecisionComments, DecisionConditions, DecisionLinks, DecisionNodes, DecisionNotes } from './map.js';

@@ -13,15 +13,7 @@ import {
 import type { APIPromise } from '../../core/api-promise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/options.js';
-import {
-  DecisionConditionCreateParams,
-  DecisionConditionUpdateParams,
-  DecisionLinkCreateParams,
-  DecisionLinkUpdateParams,
-  DecisionNodeCreateParams,
-  DecisionPageParams,
-  DecisionTextParams,
-} from '../../schemas/decisions.js';
+import type { DecisionConditionCreateParams, DecisionConditionUpdateParams, DecisionLinkCreateParams, DecisionLinkUpdateParams, DecisionNodeCreateParams, DecisionPageParams, DecisionTextParams } from '../../schemas/decisions.js';
 import type { DecisionComment, DecisionCondition, DecisionLink, DecisionNode, DecisionNote } from '../../schemas/records/decisions.js';
 
 /**

@@ -16,7 +16,8 @@ import type { TrackerCoordination } from '../../core/coordinated-tracker.js';
 import type { BaseClient } from '../../core/base-client.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
 import type { ForecastProgressEvents } from './progress.js';
-import { FINAL_TASK_STATUSES, type ForecastBatchParams, type ForecastCancelBatchParams, type ForecastCreateParams, type ForecastListParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
+import { FINAL_TASK_STATUSES } from '../../schemas/enums.js';
+import type { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams } from '../../schemas/forecasts.js';
 import type { ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
 
 /** What the flows run with: the `Forecasts` resource's calls, its progress emitter, its client's clock. @internal */

@@ -13,7 +13,8 @@ import type { RequestOptions } from '../../core/options.js';
 import { checkTimeout, poll, tracedWait, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
 import { ProgressTracker, type ForecastProgress } from './progress.js';
 import { forecastTracker, listItemOf, type FlowContext } from './tracking.js';
-import { FINAL_TASK_STATUSES, type ForecastCreateParams, type ForecastRetrieveParams } from '../../schemas/forecasts.js';
+import { FINAL_TASK_STATUSES } from '../../schemas/enums.js';
+import type { ForecastCreateParams, ForecastRetrieveParams } from '../../schemas/forecasts.js';
 import type { BatchItemResult, CancelItemResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import type { Operation } from '../../core/operation.js';
+import type { Operation, ParamsRef } from '../../core/operation.js';
 import type { CallEnv } from '../env.js';
 
 /** Everything a handler may use; handlers never read the wall clock or global state. */
@@ -23,7 +23,7 @@ export interface HandlerContext<Input = unknown> extends CallEnv {
 }
 
 /** The validated input type of an operation. */
-export type InputOf<O extends Operation> = O extends { params: infer S extends z.ZodMiniType } ? z.output<S> : undefined;
+export type InputOf<O extends Operation> = O['params'] extends ParamsRef<infer S> ? (S extends z.ZodMiniType ? z.output<S> : undefined) : undefined;
 
 /**
  * A handler bound to its operation. It returns the body (answered with the operation's declared

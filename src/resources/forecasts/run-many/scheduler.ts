@@ -9,7 +9,8 @@
 import { MAX_BATCH_ITEMS, QUEUED_RETRY_AFTER_MS } from '../../../api/limits.js';
 import { partKey, resendKey } from '../../../core/idempotency.js';
 import { boundedWait } from '../../../core/polling.js';
-import { FINAL_TASK_STATUSES, type ForecastCreateParams } from '../../../schemas/forecasts.js';
+import { FINAL_TASK_STATUSES } from '../../../schemas/enums.js';
+import type { ForecastCreateParams } from '../../../schemas/forecasts.js';
 import type { ForecastListItem, ForecastTask, RunMode } from '../../../schemas/records/forecasts.js';
 import type { RunManyCounts, RunManyFinished, RunManyItemError, RunManyProgress, RunManyResult } from '../run-many.js';
 

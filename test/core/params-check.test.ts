@@ -1,0 +1,90 @@
+// The params check loads on demand: zod and the params schemas are a chunk a client loads with its
+// first call that checks params, once, and again after a failed load; a call with nothing to check
+// never waits for it; until it has loaded, nothing is sent.
+import { describe, expect, it, vi } from 'vitest';
+import { BaseClient } from '../../src/core/base-client.js';
+import { ValidationError } from '../../src/core/errors.js';
+import { defineOperations } from '../../src/core/operation.js';
+import { paramsSchemaOf } from '../../src/schemas/params.js';
+import { accepts, returns } from '../../src/schemas/returns.js';
+import { BASE, KEY, question } from './helpers.js';
+
+const ops = defineOperations('questions', {
+  retrieve: { method: 'GET', path: '/questions/{question_id}', response: returns('Question') },
+  list: { method: 'GET', path: '/questions', params: accepts('QuestionListParams'), response: returns('Question'), paging: 'cursor' },
+  create: { method: 'POST', path: '/questions', params: accepts('QuestionCreateParams'), response: returns('Question'), status: 201 },
+  undeclared: { method: 'POST', path: '/questions/normalize', params: 'NoSuchParams', response: returns('Question') },
+}, { scopes: { read: 'questions:read', write: 'questions:write' } });
+
+function setup(load: () => Promise<(name: string) => ReturnType<typeof paramsSchemaOf>> = async () => paramsSchemaOf) {
+  const sent: Request[] = [];
+  const params = vi.fn(load);
+  const fetch = async (input: Request | URL | string, init?: RequestInit) => {
+    const request = new Request(input, init);
+    sent.push(request);
+    if (request.method === 'GET' && new URL(request.url).pathname.endsWith('/questions')) return Response.json({ data: [question('q1')], nextCursor: null });
+    return Response.json(question('q1'), { status: request.method === 'POST' ? 201 : 200 });
+  };
+  const client = new BaseClient({ apiKey: KEY, baseURL: BASE, fetch, maxRetries: 0, logLevel: 'error' }, { params });
+  return { client, params, sent };
+}
+
+describe('the params check, loaded on demand', () => {
+  it('is not loaded by a client that is only built, nor by a call with nothing to check', async () => {
+    const { client, params, sent } = setup();
+    expect(params).not.toHaveBeenCalled();
+    await client._call(ops.retrieve, ['q1'], undefined);
+    await client._call(ops.retrieve, ['q2'], undefined);
+    expect(params).not.toHaveBeenCalled();
+    expect(sent).toHaveLength(2);
+    // A list checks its page params (a cursor, a limit) on every page, even when none are given.
+    await client._list(ops.list, [], undefined);
+    expect(params).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads once with the first call that checks params, for calls made together and after', async () => {
+    const { client, params, sent } = setup();
+    const body = { type: 'binary' as const, title: 'Rain?' };
+    await Promise.all([client._call(ops.create, [], body), client._call(ops.create, [], body), client._list(ops.list, [], { limit: 5 })]);
+    await client._call(ops.create, [], body);
+    expect(params).toHaveBeenCalledTimes(1);
+    expect(sent.map((r) => r.method)).toEqual(['POST', 'POST', 'GET', 'POST']);
+  });
+
+  it('refuses bad params on the first call, naming the field, and sends nothing', async () => {
+    const { client, sent } = setup();
+    const err = await client._call(ops.create, [], { type: 'binary', title: 7 } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).issues[0]?.field).toBe('title');
+    const page = await client._list(ops.list, [], { limit: 'many' } as never).catch((e: unknown) => e);
+    expect(page).toBeInstanceOf(ValidationError);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('rejects the calls waiting on a failed load and sends nothing; the next call loads again', async () => {
+    const broken = new Error('chunk missing');
+    const { client, params, sent } = setup(vi.fn<() => Promise<typeof paramsSchemaOf>>().mockRejectedValueOnce(broken).mockResolvedValue(paramsSchemaOf));
+    await expect(client._call(ops.create, [], { type: 'binary', title: 'Rain?' })).rejects.toBe(broken);
+    expect(sent).toHaveLength(0);
+    await expect(client._call(ops.create, [], { type: 'binary', title: 'Rain?' })).resolves.toMatchObject({ id: 'q1' });
+    expect(params).toHaveBeenCalledTimes(2);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('refuses a call whose declared params name no schema, and a client built without the schemas, sending nothing', async () => {
+    const { client, sent } = setup();
+    const err = await client._call(ops.undeclared as never, [], {} as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).message).toContain('questions.undeclared declares params `NoSuchParams`');
+    const bare = new BaseClient({ apiKey: KEY, baseURL: BASE, fetch: async () => Response.json({}) });
+    await expect(bare._call(ops.create, [], { type: 'binary', title: 'Rain?' })).rejects.toThrow('built without the params schemas');
+    expect(sent).toHaveLength(0);
+  });
+
+  it('checks an aborted call’s params before its signal, as a loaded client does', async () => {
+    const { client, sent } = setup();
+    const err = await client._call(ops.create, [], { type: 'binary' } as never, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(sent).toHaveLength(0);
+  });
+});
