@@ -6,6 +6,7 @@ import { DEFAULT_OFFSET_PAGE_SIZE as SPEC_OFFSET_PAGE_SIZE, MAX_IDEMPOTENCY_KEY_
 import { defineOperations, DEFAULT_OFFSET_PAGE_SIZE } from '../../src/core/operation.js';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../src/core/idempotency.js';
 import { operations as publicOperations } from '../../src/index.js';
+import { paramSchemas, paramsSchemaOf } from '../../src/schemas/params.js';
 
 describe('the registry of groups', () => {
   it('has a table entry for every group name, and no other', () => {
@@ -14,6 +15,14 @@ describe('the registry of groups', () => {
 
   it.each(GROUP_NAMES)('gives the %s group operations', (group) => {
     expect(operationsOf(group).length).toBeGreaterThan(0);
+  });
+
+  it('finds the schema of every params a declaration names, and names every schema of the params table', () => {
+    const named = declaredOperations.flatMap((o) => (o.params === undefined ? [] : [o.params]));
+    expect(named.filter((name) => paramsSchemaOf(name) === undefined)).toEqual([]);
+    expect(Object.keys(paramSchemas).filter((name) => !named.includes(name))).toEqual([]);
+    // Only its own names: nothing inherited from Object.prototype.
+    expect(paramsSchemaOf('toString')).toBeUndefined();
   });
 
   it('derives the declared operations from the table, group by group, each once', () => {
