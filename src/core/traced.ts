@@ -55,8 +55,7 @@ export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Ne
     message,
     () => {
       // What subscribers added in `start`, under the client's own headers (they win).
-      let added: Record<string, string> | undefined;
-      told(() => (added = safeHeaders(message.headers)));
+      const added = safeHeaders(message.headers);
       if (added) call.request = { ...call.request, headers: { ...added, ...call.request.headers } };
       return run(call);
     },
@@ -160,7 +159,8 @@ function safeHeaders(added: unknown): Record<string, string> | undefined {
   let safe: Record<string, string> | undefined;
   try {
     if (typeof added !== 'object' || added === null) return undefined;
-    for (const [name, value] of Object.entries(added)) {
+    for (const name of Object.keys(added)) {
+      const value: unknown = (added as Record<string, unknown>)[name];
       const lower = name.toLowerCase();
       if (!TOKEN.test(name) || typeof value !== 'string' || !VALUE.test(value) || REFUSED.has(lower)) continue;
       (safe ??= {})[lower] = value;

@@ -51,12 +51,24 @@ const WAIT_NAMES: Record<WaitMessage['kind'], string> = {
 /** The longest id put in an attribute: ids come from answers, and an answer may be anything. */
 const MAX_ID_CHARS = 200;
 
-/** `forecasting.<name>` for each id of the path (`forecasting.task_id`). */
-function pathIds(m: OperationMessage): Attributes {
-  const out: Attributes = {};
-  for (const name in m.ids) out[`forecasting.${name}`] = m.ids[name]!.slice(0, MAX_ID_CHARS);
-  return out;
-}
+/** The attribute of each id of the path (`forecasting.task_id`), by parameter name: made once per name. */
+const ID_ATTRIBUTES = new Map<string, string>();
+const idAttribute = (name: string): string => {
+  let attribute = ID_ATTRIBUTES.get(name);
+  if (attribute === undefined) ID_ATTRIBUTES.set(name, (attribute = `forecasting.${name}`));
+  return attribute;
+};
+
+/**
+ * The duration metric's attributes of a call that succeeded, by operation: one object per
+ * operation for the process's life (a bounded set: the SDK's methods and the generic verbs).
+ */
+const SUCCEEDED = new Map<string, Attributes>();
+const succeeded = (operation: string): Attributes => {
+  let attributes = SUCCEEDED.get(operation);
+  if (attributes === undefined) SUCCEEDED.set(operation, (attributes = { 'forecasting.operation': operation, 'forecasting.outcome': 'success' }));
+  return attributes;
+};
 
 /** `forecasting.<name>` for each id a write's answer names that its path does not; the answer's own `id` named by {@link idName}. */
 function answerIdAttributes(m: OperationMessage, answer: Record<string, string>): Attributes {
@@ -130,21 +142,15 @@ export class Telemetry {
   /** Opens the CLIENT span of a call (once: a bound store may have opened it), and its `traceparent`. */
   operationStart(m: OperationMessage): void {
     const parent = this.#parent(m.parent);
-    const span = this.tracer().startSpan(
-      m.operation,
-      {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          'forecasting.operation': m.operation,
-          'http.request.method': m.method,
-          'server.address': m.serverAddress,
-          'server.port': m.serverPort,
-          'url.template': m.pathTemplate,
-          ...pathIds(m),
-        },
-      },
-      parent,
-    );
+    const attributes: Attributes = {
+      'forecasting.operation': m.operation,
+      'http.request.method': m.method,
+      'server.address': m.serverAddress,
+      'server.port': m.serverPort,
+      'url.template': m.pathTemplate,
+    };
+    for (const name in m.ids) attributes[idAttribute(name)] = m.ids[name]!.slice(0, MAX_ID_CHARS);
+    const span = this.tracer().startSpan(m.operation, { kind: SpanKind.CLIENT, attributes }, parent);
     this.#open.set(m, { span, began: performance.now() });
     injectTraceparent(trace.setSpan(parent, span), m.headers);
   }
@@ -155,15 +161,19 @@ export class Telemetry {
     this.#open.delete(m);
     const { span } = open;
     // The call's own outcome first: a span's attribute count is limited, and the answer's ids come last.
-    if (m.status !== undefined) span.setAttribute('http.response.status_code', m.status);
-    if (m.attempts !== undefined) span.setAttribute('forecasting.attempts', m.attempts);
+    if (m.status !== undefined || m.attempts !== undefined) {
+      const outcome: Attributes = {};
+      if (m.status !== undefined) outcome['http.response.status_code'] = m.status;
+      if (m.attempts !== undefined) outcome['forecasting.attempts'] = m.attempts;
+      span.setAttributes(outcome);
+    }
     if (m.error !== undefined) fail(span, m.error);
     if (m.answerIds) span.setAttributes(answerIdAttributes(m, m.answerIds));
     span.end();
     this.#firstAttempts.delete(m);
     this.metrics().operationDuration.record(
       seconds(open.began),
-      m.error === undefined ? { 'forecasting.operation': m.operation, 'forecasting.outcome': 'success' } : { 'forecasting.operation': m.operation, 'forecasting.outcome': 'error', 'error.type': errorType(m.error) },
+      m.error === undefined ? succeeded(m.operation) : { 'forecasting.operation': m.operation, 'forecasting.outcome': 'error', 'error.type': errorType(m.error) },
     );
   }
 
