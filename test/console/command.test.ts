@@ -1,11 +1,12 @@
 // `forecasting console` as a command: the address first on stdout, --port, a bad port refused, and a
 // clean stop on SIGTERM.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mockControlFor } from '../../src/cli/console/mock-control.js';
+import { cappedText, mockControlFor } from '../../src/cli/console/mock-control.js';
 import { startMockServer, type MockServer } from '../../src/testing/index.js';
 import { envFor, run, start } from '../cli/_cli.js';
 
@@ -100,6 +101,32 @@ describe('forecasting console', () => {
       expect(await mockControlFor(mock.baseURL, mock.apiKey)).toBeUndefined();
     } finally {
       sent.mockRestore();
+    }
+  });
+
+  it('reads a loopback service’s answer no further than 64 KB: an endless one ends, and no panel is shown', async () => {
+    let written = 0;
+    const endless = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(16 * 1024, 0x20);
+      const more = () => {
+        while (!res.destroyed && res.write(chunk)) written += chunk.length;
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = endless.address() as { port: number };
+      expect(await mockControlFor(`http://127.0.0.1:${port}/api/v1/external`, 'pre_secret')).toBeUndefined();
+      // Whatever the socket buffered, far less than the whole answer: it was stopped, not read to the end.
+      expect(written).toBeLessThan(16 * 1024 * 1024);
+      const text = await cappedText(new Response('x'.repeat(200_000)), 64 * 1024);
+      expect(text).toHaveLength(64 * 1024);
+      expect(await cappedText(new Response(null), 10)).toBe('');
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
     }
   });
 });

@@ -28,6 +28,27 @@ export class MockControlError extends Error {
 const isClock = (x: unknown): x is MockClock =>
   typeof x === 'object' && x !== null && typeof (x as MockClock).now === 'number' && typeof (x as MockClock).iso === 'string' && typeof (x as MockClock).kind === 'string';
 
+/** The most of a control answer read: the clock and the fault list are a few hundred bytes. */
+const MAX_CONTROL_ANSWER = 64 * 1024;
+
+/** The answer's text, reading no further than `cap` bytes (the rest is cancelled, not read). @internal */
+export async function cappedText(res: Response, cap: number): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      chunks.push(chunk.value);
+      bytes += chunk.value.byteLength;
+      if (bytes >= cap) break;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, cap));
+}
+
 /** A service on this machine: the only place the console looks for a mock (the key goes nowhere else than the service it was given for). */
 const isLoopback = (url: URL) => /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(url.hostname);
 
@@ -47,7 +68,7 @@ export async function mockControlFor(baseURL: string, apiKey: string): Promise<M
       redirect: 'error',
       signal: AbortSignal.timeout(10_000),
     });
-    const text = (await res.text()).slice(0, 64 * 1024);
+    const text = await cappedText(res, MAX_CONTROL_ANSWER);
     let json: unknown;
     try {
       json = JSON.parse(text);
