@@ -118,6 +118,20 @@ function withoutLibraryText(path: string): void {
   writeFileSync(path, JSON.stringify(map));
 }
 
+/**
+ * In the CommonJS files, a chunk loaded on demand is `require`d in a promise, not `import()`ed:
+ * Jest's CommonJS runtime (and any `vm` host without a dynamic-import hook) refuses `import()`, and
+ * every call with params loads the params check that way.
+ */
+function requireChunksInCjs(dir: string): void {
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.cjs'))) {
+    const file = join(dir, name);
+    const text = readFileSync(file, 'utf8');
+    const rewritten = text.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+\.cjs)\1\)/g, (_, quote: string, path: string) => `Promise.resolve().then(() => require(${quote}${path}${quote}))`);
+    if (rewritten !== text) writeFileSync(file, rewritten);
+  }
+}
+
 const library: Options = {
   entry: libraryEntry,
   format: ['esm', 'cjs'],
@@ -141,6 +155,7 @@ const library: Options = {
     // compact (a third of its size indented): tools read it, and `jq .` indents it for a person.
     writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument())}\n`);
     pruneSourceMaps('dist');
+    requireChunksInCjs('dist');
     await declarations();
   },
 };

@@ -19,6 +19,7 @@ import type { ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
 import type { TrackerCoordination } from './coordinated-tracker.js';
 import { Transport, type Received } from './transport.js';
+import { ParamsChecks, snapshot, type ParamsCheck, type ParamsLoader } from './params-check.js';
 import { VERSION } from '../version.js';
 
 export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './pipeline-steps.js';
@@ -36,7 +37,7 @@ export type ReconcileWith = (client: BaseClient) => NonNullable<HoldOptions['rec
  */
 export interface ClientParts {
   /** Loads the params schemas by name: with the first call that checks params. */
-  params?: () => Promise<(name: string) => z.ZodMiniType | undefined>;
+  params?: ParamsLoader;
   /** Loads the record schemas by name: when `validateResponses` is on. */
   records?: () => Promise<RecordSchemas>;
   /** The service's error classes by `status error.type`, and its unknown-code rules. */
@@ -45,11 +46,6 @@ export interface ClientParts {
   reconcileWith?: ReconcileWith;
 }
 
-/** The params check, once loaded: the schemas by name and the code that reads them (`validate.ts`). */
-interface ParamsCheck {
-  schemaOf(name: string): z.ZodMiniType | undefined;
-  validate: typeof import('./validate.js');
-}
 
 /**
  * Options of the generic methods (`client.get` and `client.delete`): the usual request options
@@ -91,10 +87,8 @@ export class BaseClient {
   readonly #pipeline: Pipeline;
   /** The unknown keys already warned about, by operation and path (bounded: see {@link #warnUnknownKeys}). */
   readonly #warned = new Set<string>();
-  readonly #loadParams: ClientParts['params'];
-  /** The params check once loaded; until then, its loading (see {@link #checked}). */
-  #check: ParamsCheck | undefined;
-  #checkLoading: Promise<unknown> | undefined;
+  /** The params check, loaded with the first call that needs it (see {@link #checked}). */
+  readonly #checks: ParamsChecks;
 
   /**
    * @param options - see {@link ClientOptions}
@@ -104,7 +98,7 @@ export class BaseClient {
   constructor(options: ClientOptions = {}, parts: ClientParts = {}) {
     const o = (this.#options = resolveOptions(options));
     const { errorRules, reconcileWith } = parts;
-    this.#loadParams = parts.params;
+    this.#checks = new ParamsChecks(parts.params);
     let schemas: Promise<RecordCheck> | undefined;
     if (o.validateResponses) {
       const loadSchemas = parts.records;
@@ -260,8 +254,7 @@ export class BaseClient {
 
   /** Performs `op` and resolves with its parsed answer. @internal */
   _call<O extends Operation>(op: O, ids: readonly string[], params: InputOf<O> | undefined, options?: RequestOptions): APIPromise<OutputOf<O>> {
-    const raw = params as Record<string, unknown> | undefined;
-    const sent = this.#checked(op, raw, () => this.#operationCall(op, ids, raw, options ?? {}, false));
+    const sent = this.#checked(op, params as Record<string, unknown> | undefined, options, (p, o) => this.#operationCall(op, ids, p, o, false));
     return new APIPromise(sent.received, (r) => this.#pipeline.decode(sent.call!, r)) as APIPromise<OutputOf<O>>;
   }
 
@@ -276,7 +269,7 @@ export class BaseClient {
     const pipeline = this.#pipeline;
     // One call per page; the first page's promise can also walk the items (`for await`, `toArray`).
     const request = (pageParams: PageParams, walk: PageWalk, first: boolean): APIPromise<Page<Item>> => {
-      const sent = this.#checked(op, pageParams, () => this.#operationCall(op, ids, pageParams, options ?? {}, true));
+      const sent = this.#checked(op, pageParams, options, (p, o) => this.#operationCall(op, ids, p, o, true));
       const page = (r: Received) => andThen(pipeline.decode(sent.call!, r), (envelope) => new Page(envelope as ListEnvelope<Item>, paging, pageParams, next, walk));
       return first ? new PagePromise(sent.received, page) : new APIPromise(sent.received, page);
     };
@@ -291,33 +284,31 @@ export class BaseClient {
   }
 
   /**
-   * Builds a call with `make` and sends it down the pipeline; `call` is set once it is built. A call
-   * whose params need the check waits for it to load the first time (zod and the params schemas are
-   * a chunk of their own); after that, and for a call with nothing to check, it is built at once.
-   * Every refusal rejects `received`: nothing throws, and nothing is sent.
+   * Builds a call with `make` and sends it down the pipeline; `call` is set once it is built. Once
+   * the params check has loaded, at once. Until then, a call whose params need the check waits for
+   * it to load, and so does any call made meanwhile (calls keep their order), with a copy of its
+   * params and options as given (see `params-check.ts`). Every refusal rejects: nothing throws.
    */
-  #checked(op: Operation, params: Record<string, unknown> | undefined, make: () => Call): { received: Promise<Received>; call?: Call } {
+  #checked(
+    op: Operation,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions | undefined,
+    make: (params: Record<string, unknown> | undefined, options: RequestOptions) => Call,
+  ): { received: Promise<Received>; call?: Call } {
     const sent: { received: Promise<Received>; call?: Call } = { received: undefined as never };
-    const send = () => this.#pipeline.send((sent.call = make()));
+    const needs = op.params !== undefined && (params !== undefined || hasBody(op));
     try {
-      sent.received = op.params === undefined || this.#check || (params === undefined && !hasBody(op)) ? send() : this.#loadCheck().then(send);
+      if (!this.#checks.mustWait(needs)) {
+        sent.received = this.#pipeline.send((sent.call = make(params, options ?? {})));
+      } else {
+        const [given, opts] = [snapshot(params), snapshot(options ?? {})];
+        const timeout = typeof opts.timeout === 'number' ? opts.timeout : this.#options.timeout;
+        sent.received = this.#checks.wait(needs, opts.signal ?? undefined, timeout).then(() => this.#pipeline.send((sent.call = make(given, opts))));
+      }
     } catch (err) {
       sent.received = Promise.reject(err);
     }
     return sent;
-  }
-
-  /** Loads the params check once; a failed load is tried again by the next call. */
-  #loadCheck(): Promise<unknown> {
-    const load = this.#loadParams;
-    if (!load) return Promise.reject(new ValidationError('this client cannot check params: it was built without the params schemas', 'params'));
-    return (this.#checkLoading ??= Promise.all([load(), import('./validate.js')]).then(
-      ([schemaOf, validate]) => (this.#check = { schemaOf, validate }),
-      (err: unknown) => {
-        this.#checkLoading = undefined;
-        throw err;
-      },
-    ));
   }
 
   /** Checks a declared operation's input and fills its path. */
@@ -328,9 +319,9 @@ export class BaseClient {
     // A body is sent as the schema gives it back (a `Date` given for a date bound goes as seconds);
     // a query, which holds no such field, as given, in the caller's order.
     let body = withBody ? params : undefined;
-    if (op.params && (params !== undefined || withBody)) {
+    if (op.params !== undefined && (params !== undefined || withBody)) {
       // Loaded by now: #checked waits for it before building a call with params to check.
-      const check = this.#check!;
+      const check = this.#checks.loaded!;
       const schema = check.schemaOf(op.params);
       if (!schema) throw new ValidationError(`${op.sdkMethod} declares params \`${op.params}\`, which this client has no schema for`, 'params');
       const parsed = check.validate.parseOrThrow(schema, params ?? {}) as Record<string, unknown>;

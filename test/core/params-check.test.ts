@@ -4,8 +4,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BaseClient } from '../../src/core/base-client.js';
 import { ValidationError } from '../../src/core/errors.js';
+import { ForecastingError } from '../../src/core/error-base.js';
 import { defineOperations } from '../../src/core/operation.js';
 import { paramsSchemaOf } from '../../src/schemas/params.js';
+import { snapshot } from '../../src/core/params-check.js';
+import { APITimeoutError } from '../../src/core/errors.js';
 import { accepts, returns } from '../../src/schemas/returns.js';
 import { BASE, KEY, question } from './helpers.js';
 
@@ -64,7 +67,9 @@ describe('the params check, loaded on demand', () => {
   it('rejects the calls waiting on a failed load and sends nothing; the next call loads again', async () => {
     const broken = new Error('chunk missing');
     const { client, params, sent } = setup(vi.fn<() => Promise<typeof paramsSchemaOf>>().mockRejectedValueOnce(broken).mockResolvedValue(paramsSchemaOf));
-    await expect(client._call(ops.create, [], { type: 'binary', title: 'Rain?' })).rejects.toBe(broken);
+    const err = await client._call(ops.create, [], { type: 'binary', title: 'Rain?' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ForecastingError);
+    expect(err).toMatchObject({ message: 'could not load the params check, a part of forecasting-sdk: chunk missing', cause: broken });
     expect(sent).toHaveLength(0);
     await expect(client._call(ops.create, [], { type: 'binary', title: 'Rain?' })).resolves.toMatchObject({ id: 'q1' });
     expect(params).toHaveBeenCalledTimes(2);
@@ -86,5 +91,74 @@ describe('the params check, loaded on demand', () => {
     const err = await client._call(ops.create, [], { type: 'binary' } as never, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect(sent).toHaveLength(0);
+  });
+
+  it('keeps the order of calls made while it loads: a call with nothing to check waits behind one that has', async () => {
+    let release!: () => void;
+    const { client, sent } = setup(() => new Promise((resolve) => (release = () => resolve(paramsSchemaOf))));
+    const first = client._call(ops.create, [], { type: 'binary', title: 'Rain?' });
+    const second = client._call(ops.retrieve, ['q9'], undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent).toHaveLength(0);
+    release();
+    await Promise.all([first, second]);
+    expect(sent.map((r) => `${r.method} ${new URL(r.url).pathname.split('/').pop()}`)).toEqual(['POST questions', 'GET q9']);
+  });
+
+  it('sends the params and options as they were when the call was made, whatever the caller changes while it loads', async () => {
+    let release!: () => void;
+    const { client, sent } = setup(() => new Promise((resolve) => (release = () => resolve(paramsSchemaOf))));
+    const body = { type: 'binary' as const, title: 'First?', tags: ['a'] };
+    const options = { headers: { 'x-run': 'one' } };
+    const calls = [client._call(ops.create, [], body, options)];
+    body.title = 'Second?';
+    body.tags.push('b');
+    options.headers['x-run'] = 'two';
+    release();
+    await Promise.all(calls);
+    expect(await sent[0]!.json()).toMatchObject({ title: 'First?', tags: ['a'] });
+    expect(sent[0]!.headers.get('x-run')).toBe('one');
+  });
+
+  it('ends a call waiting on a stalled load at its abort, with its reason, or at its timeout, sending nothing', async () => {
+    const { client, sent } = setup(() => new Promise(() => undefined));
+    const controller = new AbortController();
+    const reason = new Error('gave up');
+    const aborted = client._call(ops.create, [], { type: 'binary', title: 'Rain?' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 10);
+    await expect(aborted).rejects.toBe(reason);
+    const timedOut = await client._call(ops.create, [], { type: 'binary', title: 'Rain?' }, { timeout: 30 }).catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(APITimeoutError);
+    expect((timedOut as Error).message).toBe('Request timed out after 30 ms (loading the params check).');
+    expect(sent).toHaveLength(0);
+  });
+
+  it('refuses a check that loads in the wrong shape, with a typed error', async () => {
+    const { client, sent } = setup(async () => undefined as never);
+    const err = await client._call(ops.create, [], { type: 'binary', title: 'Rain?' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ForecastingError);
+    expect((err as Error).message).toContain('unexpected shape');
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe('snapshot', () => {
+  it('copies plain objects and arrays deeply, keeps other objects, symbol keys, own __proto__ keys and cycles', () => {
+    const tag = Symbol('mode');
+    const date = new Date(0);
+    const signal = new AbortController().signal;
+    const given = JSON.parse('{"a":{"b":[1,{"c":2}]},"__proto__":{"x":1}}') as Record<string, unknown>;
+    Object.assign(given, { date, signal, [tag]: { deadline: 5 } });
+    given['self'] = given;
+    const copy = snapshot(given);
+    expect(copy).not.toBe(given);
+    expect(copy['a']).toEqual({ b: [1, { c: 2 }] });
+    expect(copy['a']).not.toBe(given['a']);
+    expect(copy['date']).toBe(date);
+    expect(copy['signal']).toBe(signal);
+    expect((copy as Record<symbol, unknown>)[tag]).toEqual({ deadline: 5 });
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect(copy['self']).toBe(copy);
   });
 });

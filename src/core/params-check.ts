@@ -1,0 +1,108 @@
+/**
+ * A client's params check, loaded on demand: the params schemas (and zod) and the code that reads
+ * them (`validate.ts`) are chunks of their own, loaded with the first call that has params to check.
+ * While they load, every call waits behind them (calls reach the service in the order they were
+ * made), and each waiting call still ends on its abort or its timeout.
+ * @module
+ */
+import type * as z from 'zod/mini';
+import { ForecastingError } from './error-base.js';
+import { APITimeoutError } from './errors.js';
+
+/** Loads the params schemas by name (given by the client: the core names no schema). @internal */
+export type ParamsLoader = () => Promise<(name: string) => z.ZodMiniType | undefined>;
+
+/** The params check once loaded: the schemas by name and the code that reads them. @internal */
+export interface ParamsCheck {
+  schemaOf(name: string): z.ZodMiniType | undefined;
+  validate: typeof import('./validate.js');
+}
+
+/** Loads a client's params check once; a failed load is tried again by the next call that needs it. @internal */
+export class ParamsChecks {
+  /** The check, once loaded. */
+  loaded: ParamsCheck | undefined;
+  #loading: Promise<ParamsCheck> | undefined;
+
+  constructor(private readonly load: ParamsLoader | undefined) {}
+
+  /** Whether a call must wait before it is built: it needs the check, or another call's load is in flight. */
+  mustWait(needs: boolean): boolean {
+    return this.loaded === undefined && (needs || this.#loading !== undefined);
+  }
+
+  /**
+   * Settles when the call may be built: once the check has loaded (a failure to load rejects only a
+   * call that `needs` it). Rejects first with the signal's reason, or `APITimeoutError` after
+   * `timeout` ms (0: none), so a stalled load never holds a call past its own limits. A signal that
+   * aborted before the call was made is left to the call (its params are checked first, as once loaded).
+   */
+  wait(needs: boolean, signal: AbortSignal | undefined, timeout: number): Promise<void> {
+    const loading = this.#start();
+    const ready = needs ? loading.then(() => undefined) : loading.then(
+      () => undefined,
+      () => undefined,
+    );
+    // A signal aborted already is left to the call, as once loaded: its params are checked first.
+    if (signal?.aborted) signal = undefined;
+    if (!signal && !(timeout > 0)) return ready;
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => finish(() => reject(signal!.reason));
+      const timer = timeout > 0 ? setTimeout(() => finish(() => reject(new APITimeoutError(`Request timed out after ${timeout} ms (loading the params check).`))), timeout) : undefined;
+      const finish = (settle: () => void) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        settle();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      ready.then(
+        () => finish(resolve),
+        (err: unknown) => finish(() => reject(err)),
+      );
+    });
+  }
+
+  #start(): Promise<ParamsCheck> {
+    const load = this.load;
+    if (!load) return Promise.reject(new ForecastingError('this client cannot check params: it was built without the params schemas'));
+    return (this.#loading ??= Promise.all([load(), import('./validate.js')]).then(
+      ([schemaOf, validate]) => {
+        this.#loading = undefined;
+        if (typeof schemaOf !== 'function' || typeof validate.parseOrThrow !== 'function') throw new ForecastingError('the params check loaded in an unexpected shape (a mixed or broken install of forecasting-sdk?)');
+        return (this.loaded = { schemaOf, validate });
+      },
+      (err: unknown) => {
+        this.#loading = undefined;
+        throw new ForecastingError(`could not load the params check, a part of forecasting-sdk: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      },
+    ));
+  }
+}
+
+/**
+ * A copy of the plain data in `value` (objects of `Object` or no prototype, arrays), anything else
+ * kept as it is (a `Date`, a `Blob`, a stream, a signal): what a call waiting for its check reads
+ * later is what it was given, even if the caller changes its objects meanwhile. @internal
+ */
+export function snapshot<T>(value: T, seen = new Map<object, unknown>()): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const known = seen.get(value);
+  if (known !== undefined) return known as T;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    seen.set(value, copy);
+    for (const item of value) copy.push(snapshot(item, seen));
+    return copy as T;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const copy = Object.create(proto as object | null) as Record<PropertyKey, unknown>;
+  seen.set(value, copy);
+  // Symbol keys too (a wait's request options carry one). Defined, not assigned: an own `__proto__`
+  // key (JSON.parse makes them) stays a key, not a prototype.
+  for (const key of Reflect.ownKeys(value)) {
+    if (!Object.prototype.propertyIsEnumerable.call(value, key)) continue;
+    Object.defineProperty(copy, key, { value: snapshot((value as Record<PropertyKey, unknown>)[key], seen), enumerable: true, writable: true, configurable: true });
+  }
+  return copy as T;
+}
