@@ -121,3 +121,8 @@ export type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X exten
 export function schemaFor<T>() {
   return <S extends z.ZodMiniType>(schema: S & (Same<z.output<S>, T> extends true ? unknown : { drift: 'the schema parses to another type than the one it describes' })): S => schema;
 }
+
+/** Whether `value` is a zod schema (a schema module also exports constants and helpers). */
+export function isSchema(value: unknown): value is z.ZodMiniType {
+  return typeof value === 'object' && value !== null && '_zod' in value;
+}

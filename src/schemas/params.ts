@@ -6,145 +6,40 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import { AcceptContextParams, ChatCreateParams, ChatListParams } from './chat.js';
-import { ConnectionCreateParams, ConnectionListParams, ConnectionMemberSwitchParams, ConnectionUpdateParams } from './connections.js';
-import { ContextFileReplaceParams, ContextFileUpdateParams, ContextFileUploadParams, ContextListParams, ContextNoteUpdateParams } from './context.js';
-import {
-  DecisionConditionCreateParams,
-  DecisionConditionUpdateParams,
-  DecisionCreateParams,
-  DecisionDraftSelectParams,
-  DecisionDraftUpdateParams,
-  DecisionFollowParams,
-  DecisionForecastCreateParams,
-  DecisionForecastEstimateParams,
-  DecisionGenerateParams,
-  DecisionLinkCreateParams,
-  DecisionLinkUpdateParams,
-  DecisionListParams,
-  DecisionLiveParams,
-  DecisionNodeCreateParams,
-  DecisionPageParams,
-  DecisionTextParams,
-  DecisionUpdateParams,
-} from './decisions.js';
-import {
-  ContextNoteInput,
-  ForecastBatchParams,
-  ForecastCancelBatchParams,
-  ForecastCreateParams,
-  ForecastListParams,
-  ForecastRetrieveParams,
-  QuestionForecastCreateParams,
-  QuestionForecastListParams,
-  RunModeListParams,
-} from './forecasts.js';
-import { PresetCreateParams, PresetDefaultsParams, PresetFileUploadParams, PresetUpdateParams } from './presets.js';
-import {
-  NormalizeClarifyParams,
-  NormalizeParams,
-  NormalizeReviseParams,
-  QuestionBrowseParams,
-  QuestionCreateParams,
-  QuestionImportParams,
-  QuestionListParams,
-  QuestionUpdateParams,
-  TagListParams,
-} from './questions.js';
-import { AutomationListParams, ScheduleParams, WatchParams } from './schedules.js';
-import { ShareLinkCreateParams, ShareLinkListParams, ShareLinkUpdateParams } from './sharing.js';
-import {
-  QuestionTemplateApplyParams,
-  QuestionTemplateCreateParams,
-  QuestionTemplateFileUpdateParams,
-  QuestionTemplateFileUploadParams,
-  QuestionTemplateFillParams,
-  QuestionTemplateFromQuestionParams,
-  QuestionTemplateListParams,
-  QuestionTemplateUpdateParams,
-} from './templates.js';
-import { WebhookCreateParams, WebhookDeliveryAttemptListParams, WebhookDeliveryListParams, WebhookListParams, WebhookUpdateParams } from './webhooks.js';
+import * as chat from './chat.js';
+import { isSchema } from './common.js';
+import * as connections from './connections.js';
+import * as context from './context.js';
+import * as decisions from './decisions.js';
+import * as forecasts from './forecasts.js';
+import * as presets from './presets.js';
+import * as questions from './questions.js';
+import * as schedules from './schedules.js';
+import * as sharing from './sharing.js';
+import * as templates from './templates.js';
+import * as webhooks from './webhooks.js';
 
-/** The params schemas, by the name a declaration gives them. */
-export const paramSchemas = {
-  AcceptContextParams,
-  AutomationListParams,
-  ChatCreateParams,
-  ChatListParams,
-  ConnectionCreateParams,
-  ConnectionListParams,
-  ConnectionMemberSwitchParams,
-  ConnectionUpdateParams,
-  ContextFileReplaceParams,
-  ContextFileUpdateParams,
-  ContextFileUploadParams,
-  ContextListParams,
-  ContextNoteInput,
-  ContextNoteUpdateParams,
-  DecisionConditionCreateParams,
-  DecisionConditionUpdateParams,
-  DecisionCreateParams,
-  DecisionDraftSelectParams,
-  DecisionDraftUpdateParams,
-  DecisionFollowParams,
-  DecisionForecastCreateParams,
-  DecisionForecastEstimateParams,
-  DecisionGenerateParams,
-  DecisionLinkCreateParams,
-  DecisionLinkUpdateParams,
-  DecisionListParams,
-  DecisionLiveParams,
-  DecisionNodeCreateParams,
-  DecisionPageParams,
-  DecisionTextParams,
-  DecisionUpdateParams,
-  ForecastBatchParams,
-  ForecastCancelBatchParams,
-  ForecastCreateParams,
-  ForecastListParams,
-  ForecastRetrieveParams,
-  NormalizeClarifyParams,
-  NormalizeParams,
-  NormalizeReviseParams,
-  PresetCreateParams,
-  PresetDefaultsParams,
-  PresetFileUploadParams,
-  PresetUpdateParams,
-  QuestionBrowseParams,
-  QuestionCreateParams,
-  QuestionForecastCreateParams,
-  QuestionForecastListParams,
-  QuestionImportParams,
-  QuestionListParams,
-  QuestionTemplateApplyParams,
-  QuestionTemplateCreateParams,
-  QuestionTemplateFileUpdateParams,
-  QuestionTemplateFileUploadParams,
-  QuestionTemplateFillParams,
-  QuestionTemplateFromQuestionParams,
-  QuestionTemplateListParams,
-  QuestionTemplateUpdateParams,
-  QuestionUpdateParams,
-  RunModeListParams,
-  ScheduleParams,
-  ShareLinkCreateParams,
-  ShareLinkListParams,
-  ShareLinkUpdateParams,
-  TagListParams,
-  WatchParams,
-  WebhookCreateParams,
-  WebhookDeliveryAttemptListParams,
-  WebhookDeliveryListParams,
-  WebhookListParams,
-  WebhookUpdateParams,
-} as const;
+/** The modules whose schemas a declaration may name. */
+export const paramModules = { chat, connections, context, decisions, forecasts, presets, questions, schedules, sharing, templates, webhooks };
 
-/** A name `accepts` takes: one of {@link paramSchemas}. */
-export type ParamsName = keyof typeof paramSchemas;
+type Exports = (typeof paramModules)[keyof typeof paramModules];
+type SchemaExports<M> = { [K in keyof M as M[K] extends z.ZodMiniType ? K : never]: M[K] };
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** The params schemas by name: every schema the modules export, found by the name a declaration gives it. */
+export type ParamSchemas = UnionToIntersection<SchemaExports<Exports>>;
+
+/** A name `accepts` takes: a schema one of the params modules exports. */
+export type ParamsName = keyof ParamSchemas & string;
+
+/** Every exported schema by name, built once when the check loads (a module's re-export is the same schema). */
+export const paramSchemas: ReadonlyMap<string, z.ZodMiniType> = new Map(
+  Object.values(paramModules).flatMap((m) => Object.entries(m).filter((entry): entry is [string, z.ZodMiniType] => isSchema(entry[1]))),
+);
 
 /** The params schema declared as `name`; `undefined` for a name no schema has. */
 export function paramsSchemaOf(name: string): z.ZodMiniType | undefined {
-  return Object.hasOwn(paramSchemas, name) ? (paramSchemas as Record<string, z.ZodMiniType>)[name] : undefined;
+  return paramSchemas.get(name);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type * as z from 'zod/mini';
 import type { ParamsRef, ResponseRef } from '../core/operation.js';
-import type { ParamsName, paramSchemas } from './params.js';
+import type { ParamSchemas, ParamsName } from './params.js';
 import type { RecordName, recordSchemas } from './records/index.js';
 
 /**
@@ -28,6 +28,6 @@ export function returns<N extends RecordName>(name: N): ResponseRef<z.output<(ty
  * defineOperations('tags', { list: { method: 'GET', path: '/tags', params: accepts('TagListParams'), response: returns('Tag'), paging: 'cursor' } });
  * ```
  */
-export function accepts<N extends ParamsName>(name: N): ParamsRef<(typeof paramSchemas)[N]> {
+export function accepts<N extends ParamsName>(name: N): ParamsRef<ParamSchemas[N]> {
   return name;
 }

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { GroupName } from '../../api/groups.js';
+import { isSchema } from '../common.js';
 import * as account from './account.js';
 import * as chat from './chat.js';
 import * as connections from './connections.js';
@@ -49,10 +50,7 @@ export type RecordSchemas = { [K in keyof Exports as Exports[K] extends z.ZodMin
 /** The name of a record schema. */
 export type RecordName = keyof RecordSchemas;
 
-/** Whether `value` is a zod schema (a records module also exports helpers and constants). */
-export function isSchema(value: unknown): value is z.ZodMiniType {
-  return typeof value === 'object' && value !== null && '_zod' in value;
-}
+export { isSchema } from '../common.js';
 
 /** The record schemas an operation's `response` names: each exported schema of each group's records module. */
 export const recordSchemas = Object.fromEntries(
