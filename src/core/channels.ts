@@ -86,6 +86,13 @@ export interface OperationMessage {
   status?: number;
   /** How many attempts the call made; set before `asyncEnd` or `error`. */
   attempts?: number;
+  /**
+   * When the call's latest attempt began, in milliseconds since the epoch with a fraction
+   * (`performance.timeOrigin + performance.now()`); set as each attempt starts. With the `retry`
+   * channel's {@link RetryMessage.attemptStartTime}, it draws every attempt without subscribing to
+   * the `attempt` channel.
+   */
+  attemptStartTime?: number;
   /** The error the call ended with (set by the channel before `error`). */
   error?: unknown;
 }
@@ -145,6 +152,8 @@ export interface RetryMessage {
   readonly delayMs: number;
   /** Where the delay came from: the answer's `Retry-After`, or the client's backoff. */
   readonly delaySource: 'retry-after' | 'backoff';
+  /** When the failed attempt began, in milliseconds since the epoch with a fraction (it ended as this message was published). */
+  readonly attemptStartTime: number;
 }
 
 /**

@@ -9,7 +9,7 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
-import { attemptChannel, operationChannel, retryChannel, type OperationMessage, type RetryMessage } from './channels.js';
+import { attemptChannel, operationChannel, retryChannel, told, type OperationMessage, type RetryMessage } from './channels.js';
 import { clip, type APIError, type ErrorRules, type ForecastingError } from './errors.js';
 import type { LeveledLogger } from './logger.js';
 import type { HttpMethod, Operation } from './operation.js';
@@ -171,6 +171,11 @@ export class Pipeline {
     const started = clock.now();
     for (call.attempt = 1; ; call.attempt++) {
       call.timeout = wait ? attemptTimeout(timeout, wait.deadline, clock.now()) : timeout;
+      // Real time, for telemetry: an attempt's span drawn after the fact starts here.
+      const attemptStartTime = epochNow();
+      const message = call.trace;
+      // A subscriber may have frozen its message: telemetry never fails a call.
+      if (message) told(() => (message.attemptStartTime = attemptStartTime));
       let outcome: AttemptOutcome;
       let error: ForecastingError;
       try {
@@ -203,7 +208,7 @@ export class Pipeline {
         }
         throw error;
       }
-      await this.#retryLater(call, outcome, error, decision, wait, maxRetries);
+      await this.#retryLater(call, outcome, error, decision, wait, maxRetries, attemptStartTime);
     }
   }
 
@@ -226,7 +231,7 @@ export class Pipeline {
   }
 
   /** Says a retry is coming (event and log), then sleeps until it is due. */
-  async #retryLater(call: Call, outcome: AttemptOutcome, error: ForecastingError, decision: { delay: number; source: 'retry-after' | 'backoff' }, wait: WaitMode | undefined, maxRetries: number): Promise<void> {
+  async #retryLater(call: Call, outcome: AttemptOutcome, error: ForecastingError, decision: { delay: number; source: 'retry-after' | 'backoff' }, wait: WaitMode | undefined, maxRetries: number, attemptStartTime: number): Promise<void> {
     const { method, path } = call.request;
     const delay = decision.delay;
     // Stryker disable next-line ConditionalExpression: outcomes without an answer have no status either
@@ -234,7 +239,7 @@ export class Pipeline {
     const { attempt, idempotencyKey } = call;
     if (retryChannel?.hasSubscribers) {
       const reason = outcome.kind === 'response' ? 'status' : outcome.kind === 'timeout' ? 'timeout' : 'connection';
-      const message: RetryMessage = { operation: call.name, method: call.method, path: call.path, attempt, status, reason, errorType: error.name, delayMs: delay, delaySource: decision.source, ...(call.trace ? { parent: call.trace } : {}) };
+      const message: RetryMessage = { operation: call.name, method: call.method, path: call.path, attempt, status, reason, errorType: error.name, delayMs: delay, delaySource: decision.source, attemptStartTime, ...(call.trace ? { parent: call.trace } : {}) };
       retryChannel.publish(message);
     }
     this.#env.events.emit('retry', { operation: call.name, method, path, attempt, idempotencyKey, status, error: error.name, delayMs: delay });
@@ -243,6 +248,14 @@ export class Pipeline {
     await this.#env.options.clock.sleep(delay, call.options.signal ?? wait?.sleepSignal);
   }
 }
+
+/** Now in milliseconds since the epoch, with a fraction (as OpenTelemetry takes a time); `Date.now()` where the runtime has no time origin. */
+const epochNow = (): number => {
+  const t = (TIME_ORIGIN ??= performance.timeOrigin) + performance.now();
+  return Number.isFinite(t) ? t : Date.now();
+};
+/** Read once, on first use: the getter asks the runtime each time. */
+let TIME_ORIGIN: number | undefined;
 
 /**
  * A long wait's attempt gets at most the time left before the wait's deadline (on the client's

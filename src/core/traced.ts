@@ -3,10 +3,10 @@
  * subscribes to a channel, so a client nobody observes carries none of it.
  * @module
  */
-import { told, type AttemptMessage, type OperationMessage, type Tracing } from './channels.js';
+import { told, type AttemptMessage, type OperationMessage, type Tracing, type WaitMessage } from './channels.js';
 import type { Call, Next } from './pipeline.js';
 import { WAIT_MODE, type WaitRequestOptions } from './retry.js';
-import { AttemptFailure, type Received } from './transport.js';
+import { AttemptFailure, type PreparedRequest, type Received } from './transport.js';
 
 /**
  * Runs `fn` inside `channel`'s trace of `message`, as `tracingChannel.tracePromise` does (`start`
@@ -56,7 +56,7 @@ export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Ne
     () => {
       // What subscribers added in `start`, under the client's own headers (they win).
       const added = safeHeaders(message.headers);
-      if (added) call.request = { ...call.request, headers: { ...added, ...call.request.headers } };
+      if (added) call.request = withHeaders(call.request, added);
       return run(call);
     },
     (received, error) => {
@@ -103,13 +103,29 @@ function serverOf(baseURL: string): { address: string; port: number } {
 function operationMessage(call: Call, baseURL: string): OperationMessage {
   const ids: Record<string, string> = {};
   const names = call.op?.pathParams ?? [];
-  names.forEach((name, i) => {
+  for (let i = 0; i < names.length; i++) {
     const id = call.ids[i];
-    if (id !== undefined) ids[name] = id;
-  });
+    if (id !== undefined) ids[names[i]!] = id;
+  }
   const { address, port } = serverOf(baseURL);
+  const message: OperationMessage = { operation: call.name, method: call.method, pathTemplate: call.op?.path ?? call.path, path: call.path, ids, serverAddress: address, serverPort: port, headers: {} };
+  // Per call, so built without spreading: a read of a wait names the wait.
   const wait = (call.options as WaitRequestOptions)[WAIT_MODE]?.trace;
-  return { ...(wait ? { parent: wait } : {}), operation: call.name, method: call.method, pathTemplate: call.op?.path ?? call.path, path: call.path, ids, serverAddress: address, serverPort: port, headers: {} };
+  if (wait) (message as { parent?: WaitMessage }).parent = wait;
+  return message;
+}
+
+/**
+ * `request` with `added` under its own headers (the client's win). Built field by field, not
+ * spread: a spread of the client's frozen headers takes V8's slow path, on every traced call, and
+ * the request keeps the shape the prepare step gives it.
+ */
+function withHeaders(request: PreparedRequest, added: Record<string, string>): PreparedRequest {
+  const headers: Record<string, string> = {};
+  for (const name in added) headers[name] = added[name]!;
+  const own = request.headers;
+  for (const name in own) headers[name] = own[name]!;
+  return { method: request.method, path: request.path, query: request.query, body: request.body, headers };
 }
 
 /** An id field's name (`id`, `…Id`, `…_id`, at most 64 characters) and value (1 to 200 characters an id has). */
@@ -141,11 +157,30 @@ function answerIds(text: string): Record<string, string> | undefined {
   return ids;
 }
 
-/** A header name as HTTP has them, and a value with no line break: what a subscriber adds that fetch would refuse is left out. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** The marks an HTTP token may hold besides letters and digits, by character code. */
+const TOKEN_MARKS = new Uint8Array(128);
+for (const mark of "!#$%&'*+-.^_`|~") TOKEN_MARKS[mark.charCodeAt(0)] = 1;
 
-/** A value HTTP carries as it is: tab, printable ASCII and Latin-1 (no line break, no NUL, nothing fetch refuses). */
-const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** Whether `name` is an HTTP token (RFC 9110): what fetch takes as a header name. */
+function isToken(name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    // 0-9, A-Z, a-z, and !#$%&'*+-.^_`|~
+    const ok = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c < 128 && TOKEN_MARKS[c] === 1);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** Whether HTTP carries `value` as it is: tab, printable ASCII and Latin-1 (no line break, no NUL, nothing fetch refuses). */
+function isFieldValue(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (!(c === 9 || (c >= 0x20 && c <= 0x7e) || (c >= 0x80 && c <= 0xff))) return false;
+  }
+  return true;
+}
 
 /**
  * Names a subscriber never sets: the connection's framing and hops (undici refuses them, and every
@@ -162,7 +197,7 @@ function safeHeaders(added: unknown): Record<string, string> | undefined {
     for (const name of Object.keys(added)) {
       const value: unknown = (added as Record<string, unknown>)[name];
       const lower = name.toLowerCase();
-      if (!TOKEN.test(name) || typeof value !== 'string' || !VALUE.test(value) || REFUSED.has(lower)) continue;
+      if (!isToken(name) || typeof value !== 'string' || !isFieldValue(value) || REFUSED.has(lower)) continue;
       (safe ??= {})[lower] = value;
     }
   } catch {

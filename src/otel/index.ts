@@ -16,7 +16,7 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { metrics, trace, type Meter, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { CHANNELS, type AttemptMessage, type CoordinatorMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from '../core/channels.js';
+import { CHANNELS, type CoordinatorMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from '../core/channels.js';
 import { VERSION } from '../version.js';
 import { instruments, Telemetry, type Instruments } from './telemetry.js';
 
@@ -45,7 +45,7 @@ const NAME = 'forecasting-sdk';
  * `registerInstrumentations` calls); `disable()` unsubscribes it.
  *
  * It makes one CLIENT span per operation call (named after the operation, `forecasts.create`), one
- * per HTTP attempt inside it, an event per retry, one span per wait with its reads inside, one per
+ * per HTTP attempt inside a call that retried, an event per retry, one span per wait with its reads inside, one per
  * wait in the fleet's queues, one SERVER span per webhook call answered by a ready-made receiver; and
  * the metrics `forecasting.client.operation.duration`, `forecasting.client.retries`,
  * `forecasting.wait.duration`, `forecasting.fleet.queue.duration` and `forecasting.webhook.deliveries`.
@@ -112,13 +112,11 @@ export class ForecastingInstrumentation {
     this.#enabled = true;
     const t = this.#telemetry;
     this.#traced<OperationMessage>(CHANNELS.operation, (m) => t.operationStart(m), (m) => t.operationEnd(m));
-    this.#traced<AttemptMessage>(CHANNELS.attempt, (m) => t.attemptStart(m), (m) => t.attemptEnd(m));
     this.#traced<WaitMessage>(CHANNELS.wait, (m) => t.waitStart(m), (m) => t.waitEnd(m));
     this.#traced<QueueMessage>(CHANNELS.queue, (m) => t.queueStart(m), (m) => t.queueEnd(m));
     this.#traced<WebhookMessage>(CHANNELS.webhook, (m) => t.webhookStart(m), (m) => t.webhookEnd(m));
     this.#plain<RetryMessage>(CHANNELS.retry, (m) => t.retry(m));
     this.#plain<CoordinatorMessage>(CHANNELS.coordinator, (m) => t.coordinator(m));
-
   }
 
   /** Unsubscribes from every channel: nothing more is recorded (spans already open end unrecorded). */
@@ -133,7 +131,7 @@ export class ForecastingInstrumentation {
   }
 
   /**
-   * Subscribes to a tracing channel. A message names its parent's (a call's for its attempts, a
+   * Subscribes to a tracing channel. A message names its parent's (a call's for its retries, a
    * wait's for its reads): no async context of ours runs, which would cost every promise of the
    * process (async hooks, on Node 20).
    */
@@ -147,7 +145,8 @@ export class ForecastingInstrumentation {
         // Nothing to do: a span lost is better than a call failed.
       }
     };
-    const handlers: TracingHandlers = { start: guard(start), end: () => undefined, asyncStart: () => undefined, asyncEnd: guard(end), error: () => undefined };
+    // Only the events it reads: an event nobody subscribes to costs its publisher nothing.
+    const handlers = { start: guard(start), asyncEnd: guard(end) } as Partial<TracingHandlers> as TracingHandlers;
     channel.subscribe(handlers);
     this.#unsubscribe.push(() => void channel.unsubscribe(handlers));
   }

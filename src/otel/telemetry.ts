@@ -6,7 +6,7 @@
  * @module
  */
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
-import type { AttemptMessage, CoordinatorMessage, OperationMessage, QueueMessage, RetryMessage, WaitMessage, WebhookMessage } from '../core/channels.js';
+import type { CoordinatorMessage, OperationMessage, QueueMessage, RetryMessage, WaitMessage, WebhookMessage } from '../core/channels.js';
 
 /** The instruments, made anew from each meter provider the instrumentation is given. @internal */
 export interface Instruments {
@@ -98,33 +98,69 @@ function idName(operation: string): string | undefined {
 }
 
 /** The error's class name (OpenTelemetry's `error.type`): never its message, which may quote an answer. */
-const errorType = (error: unknown): string => (error instanceof Error ? error.name || error.constructor.name : typeof error === 'object' && error !== null ? 'Error' : String(typeof error));
+const errorTypeOf = (error: unknown): string => (error instanceof Error ? error.name || error.constructor.name : typeof error === 'object' && error !== null ? 'Error' : String(typeof error));
 
 /** Ends `span` as failed by `error`, with its class only. */
 function fail(span: Span, error: unknown): void {
-  const type = errorType(error);
+  const type = errorTypeOf(error);
   span.setAttribute('error.type', type);
   span.setStatus({ code: SpanStatusCode.ERROR, message: type });
 }
 
 const seconds = (began: number): number => (performance.now() - began) / 1000;
 
-/** Now, in ms since the epoch with a fraction: a span's time given after the fact. */
-const now = (): number => performance.timeOrigin + performance.now();
+/** Read once: the getter asks the runtime each time. */
+const TIME_ORIGIN = performance.timeOrigin;
 
-/** Ends an attempt's span with its answer (or the error of no answer), at `endTime` when given. */
-function endAttempt(span: Span, m: AttemptMessage, endTime: number | undefined): void {
-  if (m.status !== undefined) span.setAttribute('http.response.status_code', m.status);
-  if (m.errorType !== undefined) span.setAttribute('error.type', m.errorType).setStatus({ code: SpanStatusCode.ERROR, message: m.errorType });
-  else if (m.status !== undefined && m.status >= 400) span.setAttributes({ 'error.type': String(m.status) }).setStatus({ code: SpanStatusCode.ERROR });
+/** Now, in ms since the epoch with a fraction: a span's time given after the fact. */
+const now = (): number => TIME_ORIGIN + performance.now();
+
+/** An attempt's outcome: its answer's status, or the error class of no answer. */
+interface AttemptOutcome {
+  status: number | undefined;
+  errorType: string | undefined;
+}
+
+/**
+ * One attempt of a call as a span, drawn after the fact from `startTime` to `endTime`: a call that
+ * never retries is one span (its own, with the HTTP attributes), and tracing its attempts as they run
+ * would cost every call an attempt channel's messages for nothing. OpenTelemetry's `error.type` is
+ * the status when an answer came, else the error's class.
+ */
+function attemptSpan(tracer: Tracer, call: Open, m: OperationMessage | RetryMessage, attempt: number, startTime: number, endTime: number, outcome: AttemptOutcome): void {
+  const attributes: Attributes = { 'forecasting.operation': m.operation, 'http.request.method': m.method };
+  if (attempt > 1) attributes['http.request.resend_count'] = attempt - 1;
+  const span = tracer.startSpan(`${m.method} ${m.operation}`, { kind: SpanKind.CLIENT, startTime, attributes }, trace.setSpan(ROOT_CONTEXT, call.span));
+  const { status, errorType: type } = outcome;
+  if (status !== undefined) span.setAttribute('http.response.status_code', status);
+  const failed = type ?? (status !== undefined && status >= 400 ? String(status) : undefined);
+  if (failed !== undefined) span.setAttribute('error.type', failed).setStatus({ code: SpanStatusCode.ERROR, message: failed });
   span.end(endTime);
 }
 
 /** What the channels' handlers share: the tracer, the instruments, and the open spans by message. @internal */
 export class Telemetry {
-  readonly #open = new WeakMap<object, Open>();
-  /** Each call's first attempt, by the call's message, until the call retries (then it becomes a span) or ends. */
-  readonly #firstAttempts = new WeakMap<object, { start: number; end: number | undefined; message: AttemptMessage }>();
+  /**
+   * The key of each message's open span: kept on the message itself (its documented place for a
+   * subscriber's fields), cheaper than a map on every call; one key per instrumentation.
+   */
+  readonly #key = Symbol('forecasting-sdk/otel span');
+
+  /** The span open for `message`, if any. */
+  #open(message: object): Open | undefined {
+    return (message as Record<symbol, Open | undefined>)[this.#key];
+  }
+
+  #put(message: object, span: Span): void {
+    (message as Record<symbol, Open | undefined>)[this.#key] = { span, began: performance.now() };
+  }
+
+  /** The span open for `message`, no longer kept there (set to `undefined`, not deleted: an object keeps its shape). */
+  #take(message: object): Open | undefined {
+    const open = this.#open(message);
+    if (open) (message as Record<symbol, Open | undefined>)[this.#key] = undefined;
+    return open;
+  }
 
   constructor(
     private readonly tracer: () => Tracer,
@@ -133,7 +169,7 @@ export class Telemetry {
 
   /** The context a span starts in: its parent message's span (a call's, a wait's) when it has one open, else the active context. */
   #parent(message: object | undefined): Context {
-    const open = message && this.#open.get(message);
+    const open = message && this.#open(message);
     return open ? trace.setSpan(context.active(), open.span) : context.active();
   }
 
@@ -150,65 +186,33 @@ export class Telemetry {
       'url.template': m.pathTemplate,
     };
     for (const name in m.ids) attributes[idAttribute(name)] = m.ids[name]!.slice(0, MAX_ID_CHARS);
-    const span = this.tracer().startSpan(m.operation, { kind: SpanKind.CLIENT, attributes }, parent);
-    this.#open.set(m, { span, began: performance.now() });
-    injectTraceparent(trace.setSpan(parent, span), m.headers);
+    // On the clock the attempts drawn after the fact use (the core's, `performance`): they stay inside it.
+    const span = this.tracer().startSpan(m.operation, { kind: SpanKind.CLIENT, attributes, startTime: now() }, parent);
+    this.#put(m, span);
+    injectTraceparent(parent, span, m.headers);
   }
 
   operationEnd(m: OperationMessage): void {
-    const open = this.#open.get(m);
+    const open = this.#take(m);
     if (!open) return;
-    this.#open.delete(m);
     const { span } = open;
     // The call's own outcome first: a span's attribute count is limited, and the answer's ids come last.
-    if (m.status !== undefined || m.attempts !== undefined) {
-      const outcome: Attributes = {};
-      if (m.status !== undefined) outcome['http.response.status_code'] = m.status;
-      if (m.attempts !== undefined) outcome['forecasting.attempts'] = m.attempts;
-      span.setAttributes(outcome);
-    }
+    if (m.status !== undefined) span.setAttribute('http.response.status_code', m.status);
+    if (m.attempts !== undefined) span.setAttribute('forecasting.attempts', m.attempts);
     if (m.error !== undefined) fail(span, m.error);
     if (m.answerIds) span.setAttributes(answerIdAttributes(m, m.answerIds));
-    span.end();
-    this.#firstAttempts.delete(m);
+    // A call that retried: its last attempt, ended now (the others were drawn as they failed).
+    const endTime = now();
+    if (m.attempts !== undefined && m.attempts > 1 && m.attemptStartTime !== undefined) {
+      const errorType = m.status === undefined && m.error !== undefined ? errorTypeOf(m.error) : undefined;
+      attemptSpan(this.tracer(), open, m, m.attempts, m.attemptStartTime, endTime, { status: m.status, errorType });
+    }
+    span.end(endTime);
     this.metrics().operationDuration.record(
       seconds(open.began),
-      m.error === undefined ? succeeded(m.operation) : { 'forecasting.operation': m.operation, 'forecasting.outcome': 'error', 'error.type': errorType(m.error) },
-    );
-  }
-
-  // --- attempts
-
-  /**
-   * An attempt. A call's first attempt is only noted: a call of one attempt is one span (the call's,
-   * which has the HTTP attributes); once a call retries, its first attempt becomes a span after the
-   * fact and each resend one as it runs. Half the spans, for the calls that never retry.
-   */
-  attemptStart(m: AttemptMessage): void {
-    if (m.attempt === 1 && m.parent) {
-      this.#firstAttempts.set(m.parent, { start: now(), end: undefined, message: m });
-      return;
-    }
-    this.#open.set(m, { span: this.#attemptSpan(m, undefined), began: performance.now() });
-  }
-
-  attemptEnd(m: AttemptMessage): void {
-    if (m.attempt === 1 && m.parent) {
-      const first = this.#firstAttempts.get(m.parent);
-      if (first) first.end = now();
-      return;
-    }
-    const open = this.#open.get(m);
-    if (!open) return;
-    this.#open.delete(m);
-    endAttempt(open.span, m, undefined);
-  }
-
-  #attemptSpan(m: AttemptMessage, startTime: number | undefined): Span {
-    return this.tracer().startSpan(
-      `${m.method} ${m.operation}`,
-      { kind: SpanKind.CLIENT, ...(startTime === undefined ? {} : { startTime }), attributes: { 'forecasting.operation': m.operation, 'http.request.method': m.method, ...(m.attempt > 1 ? { 'http.request.resend_count': m.attempt - 1 } : {}) } },
-      this.#parent(m.parent),
+      m.error === undefined ? succeeded(m.operation) : { 'forecasting.operation': m.operation, 'forecasting.outcome': 'error', 'error.type': errorTypeOf(m.error) },
+      // The root context: a duration's record reads nothing from the active one (no lookup per call).
+      ROOT_CONTEXT,
     );
   }
 
@@ -222,14 +226,11 @@ export class Telemetry {
       'error.type': m.errorType,
       ...(m.status === undefined ? {} : { 'http.response.status_code': m.status }),
     };
-    if (m.parent) {
-      this.#open.get(m.parent)?.span.addEvent('forecasting.retry', attributes);
-      // The call retries: its first attempt becomes a span of its own, after the fact.
-      const first = m.attempt === 1 ? this.#firstAttempts.get(m.parent) : undefined;
-      if (first) {
-        this.#firstAttempts.delete(m.parent);
-        endAttempt(this.#attemptSpan(first.message, first.start), first.message, first.end);
-      }
+    const call = m.parent && this.#open(m.parent);
+    if (call) {
+      call.span.addEvent('forecasting.retry', attributes);
+      // The attempt that failed, as a span of its own: it ended as the retry was decided.
+      attemptSpan(this.tracer(), call, m, m.attempt, m.attemptStartTime, now(), { status: m.status, errorType: m.status === undefined ? m.errorType : undefined });
     }
     this.metrics().retries.add(1, { 'forecasting.operation': m.operation, 'forecasting.retry.reason': m.reason, 'error.type': m.errorType });
   }
@@ -238,13 +239,12 @@ export class Telemetry {
 
   waitStart(m: WaitMessage): void {
     const span = this.tracer().startSpan(WAIT_NAMES[m.kind] ?? `forecasts.${m.kind}`, { kind: SpanKind.INTERNAL, attributes: { 'forecasting.wait.kind': m.kind } }, context.active());
-    this.#open.set(m, { span, began: performance.now() });
+    this.#put(m, span);
   }
 
   waitEnd(m: WaitMessage): void {
-    const open = this.#open.get(m);
+    const open = this.#take(m);
     if (!open) return;
-    this.#open.delete(m);
     const { span } = open;
     const many = m.kind === 'waitMany' || m.kind === 'runMany';
     span.setAttributes({
@@ -269,7 +269,7 @@ export class Telemetry {
       'forecasting.wait.kind': m.kind,
       ...(m.status === undefined ? {} : { 'forecasting.task_status': m.status }),
       ...(m.endedBy === undefined ? {} : { 'forecasting.wait.ended_by': m.endedBy }),
-      ...(m.error === undefined ? {} : { 'error.type': errorType(m.error) }),
+      ...(m.error === undefined ? {} : { 'error.type': errorTypeOf(m.error) }),
     });
   }
 
@@ -277,13 +277,12 @@ export class Telemetry {
 
   queueStart(m: QueueMessage): void {
     const span = this.tracer().startSpan(`forecasting.fleet.${m.kind}`, { kind: SpanKind.INTERNAL, attributes: { 'forecasting.queue.kind': m.kind, 'forecasting.operation': m.operation, ...(m.count === undefined ? {} : { 'forecasting.slots': m.count }) } }, this.#parent(m.parent));
-    this.#open.set(m, { span, began: performance.now() });
+    this.#put(m, span);
   }
 
   queueEnd(m: QueueMessage): void {
-    const open = this.#open.get(m);
+    const open = this.#take(m);
     if (!open) return;
-    this.#open.delete(m);
     if (m.error !== undefined) fail(open.span, m.error);
     open.span.end();
     this.metrics().queueDuration.record(seconds(open.began), { 'forecasting.queue.kind': m.kind });
@@ -308,14 +307,13 @@ export class Telemetry {
       { kind: SpanKind.SERVER, startTime: m.startTime, attributes: m.deliveryId === undefined ? {} : { 'forecasting.delivery_id': m.deliveryId } },
       context.active(),
     );
-    this.#open.set(m, { span, began: performance.now() });
+    this.#put(m, span);
     m.traceparent = traceparentOf(span);
   }
 
   webhookEnd(m: WebhookMessage): void {
-    const open = this.#open.get(m);
+    const open = this.#take(m);
     if (!open) return;
-    this.#open.delete(m);
     const { span } = open;
     const outcome = m.outcome ?? 'refused';
     if (m.eventType !== undefined) span.updateName(`forecasting.webhook ${m.eventType}`.slice(0, 240));
@@ -353,9 +351,8 @@ const sum = (counts: Record<string, number> | undefined): number => Object.value
  * Adds the span's context to the call's headers with the global propagator; W3C `traceparent`
  * when that propagator writes none (no SDK registered one): the service's logs can name the trace.
  */
-function injectTraceparent(ctx: Context, headers: Record<string, string>): void {
-  propagation.inject(ctx, headers);
-  if (headers['traceparent'] !== undefined) return;
-  const span = trace.getSpan(ctx);
-  if (span && trace.isSpanContextValid(span.spanContext())) headers['traceparent'] = traceparentOf(span);
+function injectTraceparent(parent: Context, span: Span, headers: Record<string, string>): void {
+  propagation.inject(trace.setSpan(parent, span), headers);
+  // A recording span has a valid context: the ids' check is for one that does not record.
+  if (headers['traceparent'] === undefined && (span.isRecording() || trace.isSpanContextValid(span.spanContext()))) headers['traceparent'] = traceparentOf(span);
 }

@@ -84,7 +84,9 @@ describe('the diagnostics channels', () => {
     const question = await c.questions.create({ type: 'binary', title: 'Retry me' });
     mock.service.faults.add({ operation: 'questions.retrieve', status: 503, times: 1 });
     const seen = record();
+    const before = Date.now();
     await c.questions.retrieve(question.id);
+    const after = Date.now();
     const attempts = seen.filter((s) => s.channel === 'attempt' && s.event === 'asyncEnd').map((s) => s.message as AttemptMessage);
     expect(attempts.map((a) => [a.attempt, a.status])).toEqual([
       [1, 503],
@@ -93,9 +95,14 @@ describe('the diagnostics channels', () => {
     const retries = seen.filter((s) => s.channel === 'retry').map((s) => s.message as RetryMessage);
     const call = seen.find((s) => s.channel === 'operation')!.message;
     expect(retries).toEqual([
-      { parent: call, operation: 'questions.retrieve', method: 'GET', path: `/questions/${question.id}`, attempt: 1, status: 503, reason: 'status', errorType: 'OverloadedError', delayMs: expect.any(Number), delaySource: 'backoff' },
+      { parent: call, operation: 'questions.retrieve', method: 'GET', path: `/questions/${question.id}`, attempt: 1, status: 503, reason: 'status', errorType: 'OverloadedError', delayMs: expect.any(Number), delaySource: 'backoff', attemptStartTime: expect.any(Number) },
     ]);
-    expect((seen.find((s) => s.event === 'asyncEnd' && s.channel === 'operation')!.message as OperationMessage).attempts).toBe(2);
+    const ended = seen.find((s) => s.event === 'asyncEnd' && s.channel === 'operation')!.message as OperationMessage;
+    expect(ended.attempts).toBe(2);
+    // When each attempt began, in real time: the failed one (on the retry), then the last one (on the call).
+    expect(retries[0]!.attemptStartTime).toBeGreaterThanOrEqual(before - 1);
+    expect(ended.attemptStartTime).toBeGreaterThan(retries[0]!.attemptStartTime);
+    expect(ended.attemptStartTime).toBeLessThanOrEqual(after + 1);
   });
 
   it("show a 429's Retry-After as the retry's delay, and the call's error and status when it fails for good", async () => {
@@ -118,6 +125,12 @@ describe('the diagnostics channels', () => {
       m.headers['authorization'] = 'Bearer stolen';
       m.headers['bad name'] = 'x';
       m.headers['x-split'] = 'a\r\nb';
+      m.headers["x-mark!#$%&'*+-.^_`|~"] = 'token marks'; // every mark a token may hold
+      m.headers['X-Latin'] = 'caf\u00e9\tau lait'; // Latin-1 and a tab: HTTP carries them
+      m.headers['x-wide'] = 'a\u0100'; // beyond Latin-1: fetch would refuse the whole request
+      m.headers['x-nul'] = 'a\u0000b';
+      m.headers['x(paren)'] = 'not a token';
+      m.headers[''] = 'no name';
     };
     const subscriber = only({ start });
     diagnostics.tracingChannel(CHANNELS.operation).subscribe(subscriber);
@@ -132,6 +145,9 @@ describe('the diagnostics channels', () => {
       expect(request.status === 503 || request.status === 200).toBe(true);
       expect(request.headers['authorization']).toBe('Bearer [redacted]');
       expect(request.headers['x-split']).toBeUndefined();
+      expect(request.headers["x-mark!#$%&'*+-.^_`|~"]).toBe('token marks');
+      expect(Buffer.from(request.headers['x-latin']!, 'latin1').toString('latin1')).toBe('caf\u00e9\tau lait');
+      for (const name of ['x-wide', 'x-nul', 'x(paren)', '']) expect(request.headers[name]).toBeUndefined();
     }
   });
 

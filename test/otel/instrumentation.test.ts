@@ -4,7 +4,7 @@
 // secret in any exported byte.
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ForecastingClient, RateLimitError } from '../../src/index.js';
+import { APIConnectionError, ForecastingClient, RateLimitError } from '../../src/index.js';
 import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
 import { signWebhook } from '../../src/webhooks/index.js';
 import { createWebhookHandler } from '../../src/webhooks/fetch.js';
@@ -93,10 +93,38 @@ describe('ForecastingInstrumentation', () => {
     expect(span.events[0]!.attributes).toMatchObject({ 'forecasting.retry.delay_source': 'retry-after', 'forecasting.retry.delay_ms': 2000, 'error.type': 'RateLimitError' });
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'RateLimitError' });
     expect(span.attributes).toMatchObject({ 'error.type': 'RateLimitError', 'http.response.status_code': 429, 'forecasting.attempts': 2 });
+    // Both attempts drawn, the last one as the call ended: the status is their error.type.
+    const attempts = otel.spans().filter((s) => s.name === 'GET credits.retrieve');
+    expect(attempts.map((a) => [a.attributes['http.response.status_code'], a.attributes['http.request.resend_count'], a.attributes['error.type'], a.status.code])).toEqual([
+      [429, undefined, '429', SpanStatusCode.ERROR],
+      [429, 1, '429', SpanStatusCode.ERROR],
+    ]);
+    for (const a of attempts) expect(a.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
     const retries = await otel.points('forecasting.client.retries');
     expect(retries.find((p) => p.attributes['forecasting.operation'] === 'credits.retrieve' && p.attributes['error.type'] === 'RateLimitError')?.value).toBe(1);
     const durations = await otel.points('forecasting.client.operation.duration');
     expect(durations.some((p) => p.attributes['forecasting.operation'] === 'credits.retrieve' && p.attributes['forecasting.outcome'] === 'error' && p.attributes['error.type'] === 'RateLimitError')).toBe(true);
+  });
+
+  it('draws each attempt of a call whose connection drops, the last one with the error class (no answer, no status)', async () => {
+    mock.service.faults.add({ operation: 'credits.retrieve', drop: true, times: 3 });
+    await expect(client({ maxRetries: 2 }).credits.retrieve()).rejects.toBeInstanceOf(APIConnectionError);
+    const span = otel.span('credits.retrieve');
+    const attempts = otel.spans().filter((s) => s.name === 'GET credits.retrieve');
+    expect(attempts.map((a) => [a.attributes['http.request.resend_count'], a.attributes['error.type'], 'http.response.status_code' in a.attributes])).toEqual([
+      [undefined, 'APIConnectionError', false],
+      [1, 'APIConnectionError', false],
+      [2, 'APIConnectionError', false],
+    ]);
+    const ns = (t: [number, number]): number => t[0] * 1e9 + t[1];
+    // One after the other, each inside the call's span and its times.
+    for (const [i, a] of attempts.entries()) {
+      expect(a.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
+      expect(ns(a.startTime)).toBeGreaterThanOrEqual(ns(span.startTime));
+      expect(ns(a.endTime)).toBeLessThanOrEqual(ns(span.endTime));
+      if (i > 0) expect(ns(a.startTime)).toBeGreaterThanOrEqual(ns(attempts[i - 1]!.endTime));
+    }
+    expect(span.attributes).toMatchObject({ 'error.type': 'APIConnectionError', 'forecasting.attempts': 3 });
   });
 
   it('makes one span per wait, its reads inside, ending with the final status and what ended it; and the wait metric', async () => {
