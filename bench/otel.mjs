@@ -12,7 +12,12 @@ import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ForecastingClient } from '../dist/index.js';
 import { ForecastingInstrumentation } from '../dist/otel/index.js';
-import { CALLS, CONCURRENCY, inRounds, QUESTION_ID, ROUNDS, startQuestionServer } from './lib/question-server.mjs';
+import { CONCURRENCY, inRounds, QUESTION_ID, startQuestionServer } from './lib/question-server.mjs';
+
+// Many short rounds: the two variants differ by less than this machine's drift over a long sample,
+// and a ratio taken within a round of 600 calls pairs them closely (BENCH_CALLS, BENCH_ROUNDS override).
+const CALLS = Number(process.env.BENCH_CALLS ?? 600);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 61);
 
 const server = await startQuestionServer();
 const key = 'pre_bench_key';
@@ -47,6 +52,8 @@ const variants = {
 const { median, paired } = await inRounds(variants, {
   setUp: (name) => name === 'instrumentation on' && instrumentation.enable(),
   tearDown: () => instrumentation.disable(),
+  calls: CALLS,
+  rounds: ROUNDS,
 });
 server.stop();
 await tracerProvider.shutdown();

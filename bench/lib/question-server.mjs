@@ -37,19 +37,19 @@ export const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
  * Measures each variant's calls a second, in rounds (each round runs every variant back to back,
  * after one warm-up of each, each round starting one variant further on), so machine drift and the
  * place in a round hit each alike. `setUp(name)` runs before a
- * variant's sample, `tearDown(name)` after. Returns the samples by variant, their `median`, and
+ * variant's sample, `tearDown(name)` after; `calls` and `rounds` default to BENCH_CALLS and BENCH_ROUNDS. Returns the samples by variant, their `median`, and
  * `paired(a, b)`: the median of the per-round ratios a/b (drift between rounds cancels out).
  */
-export async function inRounds(variants, { setUp = () => undefined, tearDown = () => undefined } = {}) {
+export async function inRounds(variants, { setUp = () => undefined, tearDown = () => undefined, calls = CALLS, rounds = ROUNDS } = {}) {
   const sample = async (name) => {
     setUp(name);
     let next = 0;
     const worker = async () => {
-      while (next++ < CALLS) await variants[name]();
+      while (next++ < calls) await variants[name]();
     };
     const started = performance.now();
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    const rate = CALLS / ((performance.now() - started) / 1000);
+    const rate = calls / ((performance.now() - started) / 1000);
     tearDown(name);
     return rate;
   };
@@ -58,7 +58,7 @@ export async function inRounds(variants, { setUp = () => undefined, tearDown = (
   // Each round starts one variant further on: a sample runs faster first in its round than after
   // another (measured: 15 %), so every variant takes every place equally often.
   const names = Object.keys(variants);
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(round + i) % names.length];
       samples[name].push(await sample(name));

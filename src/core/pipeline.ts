@@ -40,6 +40,11 @@ export class Call {
   ids: readonly string[] = [];
   /** The call's message on the `operation` channel while someone subscribes: the parent of its attempts', retries' and queues'. */
   trace: OperationMessage | undefined = undefined;
+  /**
+   * Ends the call's `operation` trace, called once by the attempts' driver as it returns (with the
+   * answer) or throws (with the error), when no step runs around the attempts (`traced.ts`).
+   */
+  settled: ((received: Received | undefined, error: unknown) => void) | undefined = undefined;
 
   constructor(
     /** The declared operation; `undefined` for a generic request (`client.get`, `client.post`, …). */
@@ -126,12 +131,14 @@ export class Pipeline {
   readonly #attempt: Next;
   /** The call steps around the attempts' driver, composed once. */
   readonly #run: Next;
+  /** The attempts' driver: `#run` itself when no step runs around it. */
+  readonly #driver: Next;
 
   constructor(env: PipelineEnv, steps: PipelineSteps) {
     this.#env = env;
     this.#steps = steps;
     this.#attempt = chain(steps.attempt);
-    const attempts: Next = (call) => this.#attempts(call);
+    const attempts: Next = (this.#driver = (call) => this.#attempts(call));
     this.#run = (steps.call ?? []).reduceRight<Next>((next, step) => (call) => step(call, next), attempts);
   }
 
@@ -143,7 +150,9 @@ export class Pipeline {
       const channel = operationChannel;
       if (channel?.hasSubscribers) {
         const baseURL = this.#env.options.baseURL;
-        return tracedLoaded ? tracedLoaded.traceCall(call, channel, baseURL, this.#run) : traced().then((t) => t.traceCall(call, channel, baseURL, this.#run));
+        // Without steps around the attempts, their driver ends the trace itself: no promise of the trace's own.
+        const inline = this.#run === this.#driver;
+        return tracedLoaded ? tracedLoaded.traceCall(call, channel, baseURL, this.#run, inline) : traced().then((t) => t.traceCall(call, channel, baseURL, this.#run, inline));
       }
       return this.#run(call);
     } catch (err) {
@@ -157,58 +166,67 @@ export class Pipeline {
   }
 
   async #attempts(call: Call): Promise<Received> {
-    const o = this.#env.options;
-    const clock = o.clock;
-    const { options, request: req } = call;
-    // A long wait's request retries until the wait's deadline rather than `maxRetries` (unless given).
-    const wait = (options as WaitRequestOptions)[WAIT_MODE];
-    // A stream is read as it is sent: once sent, its bytes are gone, so it is never sent twice.
-    const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? (wait ? Infinity : o.maxRetries));
-    const timeout = options.timeout ?? o.timeout;
-    // A request with a key cannot take effect twice; GET, PUT and DELETE are repeatable by nature.
-    const method = call.method;
-    const safeToRepeat = method === 'GET' || method === 'PUT' || method === 'DELETE' || call.idempotencyKey !== undefined;
-    const started = clock.now();
-    for (call.attempt = 1; ; call.attempt++) {
-      call.timeout = wait ? attemptTimeout(timeout, wait.deadline, clock.now()) : timeout;
-      // Real time, for telemetry: an attempt's span drawn after the fact starts here.
-      const attemptStartTime = epochNow();
-      const message = call.trace;
-      // A subscriber may have frozen its message: telemetry never fails a call.
-      if (message) told(() => (message.attemptStartTime = attemptStartTime));
-      let outcome: AttemptOutcome;
-      let error: ForecastingError;
-      try {
-        const channel = attemptChannel;
-        const received = await (!channel?.hasSubscribers ? this.#attempt(call) : tracedLoaded ? tracedLoaded.traceAttempt(call, channel, this.#attempt) : traced().then((t) => t.traceAttempt(call, channel, this.#attempt)));
-        if (received.response.ok) return received;
-        [outcome, error] = this.#refusal(call, received);
-      } catch (err) {
-        if (!(err instanceof AttemptFailure)) throw err;
-        outcome = err.outcome;
-        error = err.error;
-      }
-      const decision = decideRetry(outcome, {
-        attempt: call.attempt,
-        maxRetries,
-        safeToRepeat,
-        maxRetryAfter: o.maxRetryAfter,
-        remaining: wait ? (wait.deadline ?? Infinity) - clock.now() : o.retryDeadline - (clock.now() - started),
-        initialDelay: o.initialDelay,
-        maxDelay: o.maxDelay,
-        random: Math.random,
-        now: Date.now(),
-        wait: wait !== undefined,
-      });
-      if (!decision.retry) {
-        // Stryker disable next-line ConditionalExpression,OptionalChaining: a deadline decision comes only for a wait with a deadline; the check narrows the type.
-        if (decision.deadline && wait?.deadline !== undefined) await this.#deadline(call, wait.deadline, wait.sleepSignal, error);
-        if (decision.retryAfterTooLong !== undefined) {
-          this.#env.log.warn(`${req.method} ${clip(req.path, 200)}: server asked to wait ${decision.retryAfterTooLong} ms, more than maxRetryAfter; not retrying`);
+    // The call's trace, when it ends here (`settled`), ends as the driver returns or throws.
+    try {
+      const o = this.#env.options;
+      const clock = o.clock;
+      const { options, request: req } = call;
+      // A long wait's request retries until the wait's deadline rather than `maxRetries` (unless given).
+      const wait = (options as WaitRequestOptions)[WAIT_MODE];
+      // A stream is read as it is sent: once sent, its bytes are gone, so it is never sent twice.
+      const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? (wait ? Infinity : o.maxRetries));
+      const timeout = options.timeout ?? o.timeout;
+      // A request with a key cannot take effect twice; GET, PUT and DELETE are repeatable by nature.
+      const method = call.method;
+      const safeToRepeat = method === 'GET' || method === 'PUT' || method === 'DELETE' || call.idempotencyKey !== undefined;
+      const started = clock.now();
+      for (call.attempt = 1; ; call.attempt++) {
+        call.timeout = wait ? attemptTimeout(timeout, wait.deadline, clock.now()) : timeout;
+        // Real time, for telemetry: an attempt's span drawn after the fact starts here.
+        const attemptStartTime = epochNow();
+        const message = call.trace;
+        // A subscriber may have frozen its message: telemetry never fails a call.
+        if (message) told(() => (message.attemptStartTime = attemptStartTime));
+        let outcome: AttemptOutcome;
+        let error: ForecastingError;
+        try {
+          const channel = attemptChannel;
+          const received = await (!channel?.hasSubscribers ? this.#attempt(call) : tracedLoaded ? tracedLoaded.traceAttempt(call, channel, this.#attempt) : traced().then((t) => t.traceAttempt(call, channel, this.#attempt)));
+          if (received.response.ok) {
+            call.settled?.(received, undefined);
+            return received;
+          }
+          [outcome, error] = this.#refusal(call, received);
+        } catch (err) {
+          if (!(err instanceof AttemptFailure)) throw err;
+          outcome = err.outcome;
+          error = err.error;
         }
-        throw error;
+        const decision = decideRetry(outcome, {
+          attempt: call.attempt,
+          maxRetries,
+          safeToRepeat,
+          maxRetryAfter: o.maxRetryAfter,
+          remaining: wait ? (wait.deadline ?? Infinity) - clock.now() : o.retryDeadline - (clock.now() - started),
+          initialDelay: o.initialDelay,
+          maxDelay: o.maxDelay,
+          random: Math.random,
+          now: Date.now(),
+          wait: wait !== undefined,
+        });
+        if (!decision.retry) {
+          // Stryker disable next-line ConditionalExpression,OptionalChaining: a deadline decision comes only for a wait with a deadline; the check narrows the type.
+          if (decision.deadline && wait?.deadline !== undefined) await this.#deadline(call, wait.deadline, wait.sleepSignal, error);
+          if (decision.retryAfterTooLong !== undefined) {
+            this.#env.log.warn(`${req.method} ${clip(req.path, 200)}: server asked to wait ${decision.retryAfterTooLong} ms, more than maxRetryAfter; not retrying`);
+          }
+          throw error;
+        }
+        await this.#retryLater(call, outcome, error, decision, wait, maxRetries, attemptStartTime);
       }
-      await this.#retryLater(call, outcome, error, decision, wait, maxRetries, attemptStartTime);
+    } catch (err) {
+      call.settled?.(undefined, err);
+      throw err;
     }
   }
 

@@ -18,60 +18,85 @@ import { AttemptFailure, type PreparedRequest, type Received } from './transport
  */
 export function inTrace<T>(channel: Tracing, message: { error?: unknown }, fn: () => Promise<T>, settle?: (value: T | undefined, error: unknown) => void): Promise<T> {
   return channel.start.runStores(message, () => {
-    let running: Promise<T>;
-    try {
-      running = fn();
-    } catch (error) {
-      running = Promise.reject(error);
-    }
+    const running = started(fn);
     channel.end.publish(message);
     return running.then(
       (value) => {
-        told(() => settle?.(value, undefined));
-        channel.asyncStart.publish(message);
-        channel.asyncEnd.publish(message);
+        ended(channel, message, value, undefined, false, settle);
         return value;
       },
       (error: unknown) => {
-        told(() => {
-          settle?.(undefined, error);
-          message.error = error;
-        });
-        channel.error.publish(message);
-        channel.asyncStart.publish(message);
-        channel.asyncEnd.publish(message);
+        ended(channel, message, undefined, error, true, settle);
         throw error;
       },
     );
   });
 }
 
-/** Runs `run(call)` inside the `forecasting-sdk:operation` trace. @internal */
-export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Next): Promise<Received> {
+/** `fn()`, a synchronous throw as a rejection. */
+function started<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return fn();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Publishes the end of `message`'s trace: its fields set from the outcome (`error` when it `failed`), then `error`, `asyncStart`, `asyncEnd`. */
+function ended<T>(channel: Tracing, message: { error?: unknown }, value: T | undefined, error: unknown, failed: boolean, settle: ((value: T | undefined, error: unknown) => void) | undefined): void {
+  // A subscriber may have frozen its message: it gets it as it left it.
+  told(() => {
+    settle?.(value, error);
+    if (failed) message.error = error;
+  });
+  if (failed) channel.error.publish(message);
+  channel.asyncStart.publish(message);
+  channel.asyncEnd.publish(message);
+}
+
+/**
+ * Runs `run(call)` inside the `forecasting-sdk:operation` trace. With `inline`, `run` is the
+ * attempts' driver and ends the trace itself (through `call.settled`, as it returns or throws):
+ * no promise of the trace's own, for a client without steps around its attempts.
+ * @internal
+ */
+export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Next, inline = false): Promise<Received> {
   const message = operationMessage(call, baseURL);
   call.trace = message;
-  return inTrace(
-    channel,
-    message,
-    () => {
-      // What subscribers added in `start`, under the client's own headers (they win).
-      const added = safeHeaders(message.headers);
-      if (added) call.request = withHeaders(call.request, added);
-      return run(call);
-    },
-    (received, error) => {
-      message.attempts = call.attempt;
-      if (received) {
-        message.status = received.response.status;
-        // A read's ids are in its path: only a write's answer names new ones (the task a start made).
-        const ids = call.method === 'GET' ? undefined : answerIds(received.text);
-        if (ids) message.answerIds = ids;
-      } else {
-        const status = (error as { status?: unknown } | null)?.status;
-        if (typeof status === 'number') message.status = status;
-      }
-    },
-  );
+  const settle = (received: Received | undefined, error: unknown): void => {
+    message.attempts = call.attempt;
+    if (received) {
+      message.status = received.response.status;
+      // A read's ids are in its path: only a write's answer names new ones (the task a start made).
+      const ids = call.method === 'GET' ? undefined : answerIds(received.text);
+      if (ids) message.answerIds = ids;
+    } else {
+      const status = (error as { status?: unknown } | null)?.status;
+      if (typeof status === 'number') message.status = status;
+    }
+  };
+  const send = (): Promise<Received> => {
+    // What subscribers added in `start`, under the client's own headers (they win).
+    const added = safeHeaders(message.headers);
+    if (added) call.request = withHeaders(call.request, added);
+    return run(call);
+  };
+  if (!inline) return inTrace(channel, message, send, settle);
+  return channel.start.runStores(message, () => {
+    // The driver ends after its first await at the earliest; a throw before it is published after `end`, as a rejection would be.
+    let end: (() => void) | undefined;
+    let afterEnd = false;
+    call.settled = (received, error) => {
+      call.settled = undefined;
+      end = () => ended(channel, message, received, error, received === undefined, settle);
+      if (afterEnd) end();
+    };
+    const running = started(send);
+    channel.end.publish(message);
+    afterEnd = true;
+    end?.();
+    return running;
+  });
 }
 
 /** Runs one attempt inside the `forecasting-sdk:attempt` trace. @internal */

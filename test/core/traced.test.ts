@@ -1,0 +1,87 @@
+// The operation trace a driver ends itself (`traceCall` with `inline`): the events come in the
+// order `tracingChannel.tracePromise` gives them, even when the driver ends before `end` is published.
+import diagnostics from 'node:diagnostics_channel';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { OperationMessage, Tracing } from '../../src/core/channels.js';
+import { Call } from '../../src/core/pipeline.js';
+import { traceCall } from '../../src/core/traced.js';
+import type { Received } from '../../src/core/transport.js';
+
+const name = 'forecasting-sdk-test:traced';
+const channel = diagnostics.tracingChannel(name) as unknown as Tracing;
+const events: Array<[string, Partial<OperationMessage>]> = [];
+const record = (event: string) => (message: unknown) => {
+  const m = message as OperationMessage;
+  events.push([event, { attempts: m.attempts, status: m.status, error: m.error }]);
+};
+const handlers = { start: record('start'), end: record('end'), asyncStart: record('asyncStart'), asyncEnd: record('asyncEnd'), error: record('error') };
+diagnostics.tracingChannel(name).subscribe(handlers);
+afterEach(() => void events.splice(0));
+
+const call = (): Call => {
+  const c = new Call(undefined, 'GET', '/x', undefined, undefined, {}, undefined);
+  c.request = { method: 'GET', path: '/x', query: undefined, body: undefined, headers: Object.freeze({ accept: 'application/json' }) };
+  return c;
+};
+const answer = { response: new Response('{}', { status: 200 }), text: '{}' } as unknown as Received;
+
+describe('an operation trace ended by its driver', () => {
+  it('publishes start, end, then asyncStart and asyncEnd with the outcome, once, with no promise of its own', async () => {
+    const c = call();
+    const run = async (x: Call): Promise<Received> => {
+      await Promise.resolve();
+      x.attempt = 1;
+      x.settled?.(answer, undefined);
+      return answer;
+    };
+    const running = traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', run, true);
+    expect(events.map(([e]) => e)).toEqual(['start', 'end']);
+    await expect(running).resolves.toBe(answer);
+    expect(events).toEqual([
+      ['start', { attempts: undefined, status: undefined, error: undefined }],
+      ['end', { attempts: undefined, status: undefined, error: undefined }],
+      ['asyncStart', { attempts: 1, status: 200, error: undefined }],
+      ['asyncEnd', { attempts: 1, status: 200, error: undefined }],
+    ]);
+    expect(c.settled).toBeUndefined();
+  });
+
+  it('keeps that order when the driver fails before end is published, and publishes error with it', async () => {
+    const c = call();
+    const failure = Object.assign(new Error('refused'), { status: 503 });
+    const run = (x: Call): Promise<Received> => {
+      x.attempt = 1;
+      x.settled?.(undefined, failure);
+      // A second end is ignored: the trace ends once.
+      x.settled?.(answer, undefined);
+      return Promise.reject(failure);
+    };
+    const running = traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', run, true);
+    await expect(running).rejects.toBe(failure);
+    expect(events.map(([e, m]) => [e, m.status, m.error])).toEqual([
+      ['start', undefined, undefined],
+      ['end', undefined, undefined],
+      ['error', 503, failure],
+      ['asyncStart', 503, failure],
+      ['asyncEnd', 503, failure],
+    ]);
+  });
+
+  it('sends what a subscriber added in start under the client’s own headers, the request keeping its fields', async () => {
+    const c = call();
+    const add = (message: unknown) => void ((message as OperationMessage).headers['traceparent'] = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
+    diagnostics.tracingChannel(name).subscribe({ start: add } as never);
+    try {
+      let sent: Call['request'] | undefined;
+      await traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', async (x) => {
+        sent = x.request;
+        x.settled?.(answer, undefined);
+        return answer;
+      }, true);
+      expect(sent).toEqual({ method: 'GET', path: '/x', query: undefined, body: undefined, headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', accept: 'application/json' } });
+      expect(Object.keys(sent!.headers)).toEqual(['traceparent', 'accept']);
+    } finally {
+      diagnostics.tracingChannel(name).unsubscribe({ start: add } as never);
+    }
+  });
+});
