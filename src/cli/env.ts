@@ -4,12 +4,15 @@
  * variable, not a message about the constructor's options.
  * @module
  */
-import type { ForecastingClient } from '../index.js';
+import type { ClientOptions, ForecastingClient } from '../index.js';
 import { CliError } from './exit-codes.js';
 import { addSecret } from './report.js';
 
-/** A client from the environment. */
-export async function clientFromEnv(): Promise<ForecastingClient> {
+/** How long a command's calls may take and how often they retry, where the SDK's defaults do not suit it. */
+export type CallLimits = Pick<ClientOptions, 'timeout' | 'maxRetries' | 'maxRetryAfter'>;
+
+/** A client from the environment, with `limits` over the SDK's defaults. */
+export async function clientFromEnv(limits: CallLimits = {}): Promise<ForecastingClient> {
   const apiKey = process.env['FORECASTING_API_KEY'];
   const baseURL = process.env['FORECASTING_BASE_URL'];
   if (!apiKey) throw new CliError('FORECASTING_API_KEY is not set: export your API key (pre_…), or the one `forecasting mock` prints');
@@ -17,5 +20,5 @@ export async function clientFromEnv(): Promise<ForecastingClient> {
   addSecret(apiKey);
   const { ForecastingClient } = await import('../index.js');
   // The SDK's own log lines would interleave with the command's output: errors reach the user as the command's one line.
-  return new ForecastingClient({ apiKey, baseURL, logLevel: 'off' });
+  return new ForecastingClient({ apiKey, baseURL, logLevel: 'off', ...limits });
 }

@@ -77,7 +77,7 @@ export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Ne
   };
   const send = (): Promise<Received> => {
     // What subscribers added in `start`, under the client's own headers (they win).
-    const added = safeHeaders(message.headers);
+    const added = safeHeaders(message);
     if (added) call.request = withHeaders(call.request, added);
     return run(call);
   };
@@ -91,7 +91,14 @@ export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Ne
       end = () => ended(channel, message, received, error, received === undefined, settle);
       if (afterEnd) end();
     };
-    const running = started(send);
+    let running: Promise<Received>;
+    try {
+      running = send();
+    } catch (error) {
+      // Not reached by the driver (it is async: it rejects): the trace still ends, once.
+      call.settled?.(undefined, error);
+      running = Promise.reject(error);
+    }
     channel.end.publish(message);
     afterEnd = true;
     end?.();
@@ -209,15 +216,22 @@ function isFieldValue(value: string): boolean {
 
 /**
  * Names a subscriber never sets: the connection's framing and hops (undici refuses them, and every
- * attempt would fail), and credentials (the client's own kind is never replaced; another kind would
- * go beside it).
+ * attempt would fail), credentials (the client's own kind is never replaced; another kind would go
+ * beside it), and the client's own headers where it sends none: an `Idempotency-Key` on a call the
+ * client did not key would make the service treat it as a repeat, a `Content-Type` on a call with
+ * no body describes nothing.
  */
-const REFUSED = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'host', 'content-length', 'proxy-authorization', 'proxy-connection', 'authorization', 'x-api-key', 'cookie']);
+const REFUSED = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'host', 'content-length', 'proxy-authorization', 'proxy-connection', 'authorization', 'x-api-key', 'cookie', 'idempotency-key', 'content-type']);
 
-/** The headers subscribers added, lower-case, those HTTP cannot carry (or must not) left out; `undefined` when none. */
-function safeHeaders(added: unknown): Record<string, string> | undefined {
+/**
+ * The headers subscribers added to `message`, lower-case, those HTTP cannot carry (or must not)
+ * left out; `undefined` when none. Read inside the guard: a subscriber may have made `headers` a
+ * getter that throws, and telemetry never fails a call.
+ */
+function safeHeaders(message: OperationMessage): Record<string, string> | undefined {
   let safe: Record<string, string> | undefined;
   try {
+    const added: unknown = message.headers;
     if (typeof added !== 'object' || added === null) return undefined;
     for (const name of Object.keys(added)) {
       const value: unknown = (added as Record<string, unknown>)[name];

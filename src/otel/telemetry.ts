@@ -145,20 +145,30 @@ export class Telemetry {
    * subscriber's fields), cheaper than a map on every call; one key per instrumentation.
    */
   readonly #key = Symbol('forecasting-sdk/otel span');
+  /** The open spans of messages another subscriber froze (or sealed) before this one could write. */
+  readonly #beside = new WeakMap<object, Open>();
 
   /** The span open for `message`, if any. */
   #open(message: object): Open | undefined {
-    return (message as Record<symbol, Open | undefined>)[this.#key];
+    return (message as Record<symbol, Open | undefined>)[this.#key] ?? this.#beside.get(message);
   }
 
   #put(message: object, span: Span): void {
-    (message as Record<symbol, Open | undefined>)[this.#key] = { span, began: performance.now() };
+    const open = { span, began: performance.now() };
+    if (Object.isExtensible(message)) (message as Record<symbol, Open | undefined>)[this.#key] = open;
+    else this.#beside.set(message, open);
   }
 
   /** The span open for `message`, no longer kept there (set to `undefined`, not deleted: an object keeps its shape). */
   #take(message: object): Open | undefined {
     const open = this.#open(message);
-    if (open) (message as Record<symbol, Open | undefined>)[this.#key] = undefined;
+    if (open && !this.#beside.delete(message)) {
+      try {
+        (message as Record<symbol, Open | undefined>)[this.#key] = undefined;
+      } catch {
+        // Frozen since: the ended span stays on it, and it ends once (its end is published once).
+      }
+    }
     return open;
   }
 

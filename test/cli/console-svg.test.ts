@@ -248,6 +248,40 @@ describe('historySvg', () => {
     expect(find(svg, 'circle')).toHaveLength(2);
   });
 
+  it('ticks a log axis at round values, placed by their logarithm: powers of ten, then 1-2-5, then finer, then nice steps', () => {
+    const logNumeric = (p10: number, p50: number, p90: number) => {
+      const base = numeric({ p10, p50, p90 });
+      return { ...base, payload: { ...base.payload, scaleType: 'logarithmic' } };
+    };
+    const ticksOf = (p10: number, p90: number) => {
+      const svg = historySvg(history([logNumeric(p10, Math.sqrt(p10 * p90), p90), logNumeric(p10 * 1.01, Math.sqrt(p10 * p90), p90 * 0.99)]));
+      const labels = find(svg, 'text').filter((e) => e.attrs['dy'] === '0.35em').map((e) => e.text);
+      const ys = find(svg, 'line', 'gridline').map((e) => Number(e.attrs['y1']));
+      return { labels, ys };
+    };
+    expect(ticksOf(3, 3000).labels).toEqual(['10', '100', '1000']);
+    expect(ticksOf(20, 90).labels).toEqual(['20', '30', '50', '70']);
+    expect(ticksOf(3, 60).labels).toEqual(['5', '10', '20', '50']);
+    expect(ticksOf(2, 9).labels).toEqual(['2', '3', '5', '7']);
+    // Fourteen decades once padded: every second power of ten, at most 8 ticks.
+    const wide = ticksOf(0.002, 5e9);
+    expect(wide.labels).toEqual(['0.001', '0.1', '10', '1000', '100000', '10000000', '1000000000']);
+    // Equal ratios, equal distances: the axis is log.
+    const gaps = wide.ys.slice(1).map((y, i) => wide.ys[i]! - y);
+    for (const gap of gaps) expect(gap).toBeCloseTo(gaps[0]!, 1); // coordinates are written to 0.01
+    // What a double barely holds ends, with finite coordinates and at most 8 ticks.
+    for (const [p10, p90] of [[1e-320, 1], [1, 1e300], [5e-324, 5e-324], [1e308, 1e308], [5e-324, 1e-323], [1e-300, 1e-290]] as const) {
+      const svg = historySvg(history([logNumeric(p10, p10, p90), logNumeric(p10, p90, p90)]));
+      const { labels, ys } = ticksOf(p10, p90);
+      expect(labels.length).toBeLessThanOrEqual(8);
+      for (const y of ys) expect(Number.isFinite(y)).toBe(true);
+      expect(svg).not.toMatch(/NaN|Infinity/);
+    }
+    const narrow = ticksOf(100, 104).labels;
+    expect(narrow.length).toBeGreaterThanOrEqual(2);
+    for (const label of narrow) expect(label).toMatch(/^\d{2,3}(\.\d)?$/);
+  });
+
   it('draws a single forecast as a dot', () => {
     const svg = historySvg([{ at: T0, data: binary(0.42) }]);
     expect(find(svg, 'polyline')).toHaveLength(0);

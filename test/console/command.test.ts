@@ -104,6 +104,34 @@ describe('forecasting console', () => {
     }
   });
 
+  it('shows a page’s error within about 25 s when the service never answers: 10 s an attempt, one retry', async () => {
+    // A service that takes every call and answers none (its /__mock root: 404 at once, no panel).
+    const silent = createHttpServer((req, res) => {
+      if (req.url?.startsWith('/__mock')) res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const cli = start(['console'], { env: { FORECASTING_API_KEY: 'pre_silent_key', FORECASTING_BASE_URL: `http://127.0.0.1:${port}/api/v1/external` } });
+    try {
+      const first = (await cli.waitFor('stdout', /^http:\/\/\S+\n/)).split('\n')[0]!;
+      const entry = await fetch(first, { redirect: 'manual' });
+      const cookie = entry.headers.get('set-cookie')!.split(';')[0]!;
+      const began = performance.now();
+      const page = await fetch(new URL('/questions', first), { headers: { cookie } });
+      const waited = performance.now() - began;
+      expect(page.status).toBe(502);
+      expect(await page.text()).toMatch(/timed out/i);
+      // Two attempts of 10 s and the backoff between them: not the SDK's 60 s an attempt, three times.
+      expect(waited).toBeGreaterThan(19_000);
+      expect(waited).toBeLessThan(30_000);
+    } finally {
+      cli.child.kill('SIGTERM');
+      await cli.done;
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 60_000);
+
   it('reads a loopback service’s answer no further than 64 KB: an endless one ends, and no panel is shown', async () => {
     let written = 0;
     const endless = createHttpServer((_req, res) => {

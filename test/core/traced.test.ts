@@ -67,6 +67,44 @@ describe('an operation trace ended by its driver', () => {
     ]);
   });
 
+  it('ends the trace once even when the run throws before it could (not an async driver)', async () => {
+    const failure = new Error('thrown at once');
+    const running = traceCall(call(), channel, 'http://127.0.0.1:1/api/v1/external', () => {
+      throw failure;
+    }, true);
+    await expect(running).rejects.toBe(failure);
+    expect(events.map(([e, m]) => [e, m.error])).toEqual([
+      ['start', undefined],
+      ['end', undefined],
+      ['error', failure],
+      ['asyncStart', failure],
+      ['asyncEnd', failure],
+    ]);
+  });
+
+  it('sends the call as it is when a subscriber made the headers a getter that throws', async () => {
+    const trap = (message: unknown) =>
+      void Object.defineProperty(message, 'headers', {
+        get() {
+          throw new Error('no headers for you');
+        },
+      });
+    diagnostics.tracingChannel(name).subscribe({ start: trap } as never);
+    try {
+      const c = call();
+      const before = c.request;
+      const running = traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', async (x) => {
+        expect(x.request).toBe(before);
+        x.settled?.(answer, undefined);
+        return answer;
+      }, true);
+      await expect(running).resolves.toBe(answer);
+      expect(events.map(([e]) => e)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
+    } finally {
+      diagnostics.tracingChannel(name).unsubscribe({ start: trap } as never);
+    }
+  });
+
   it('sends what a subscriber added in start under the client’s own headers, the request keeping its fields', async () => {
     const c = call();
     const add = (message: unknown) => void ((message as OperationMessage).headers['traceparent'] = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');

@@ -2,9 +2,10 @@
 // over HTTP (its default, scaled clock): a call, a 503 then a success, a 429 with Retry-After, a wait
 // to completion, a runMany, webhook calls refused and verified, the metrics, disable(), and no key or
 // secret in any exported byte.
+import diagnostics from 'node:diagnostics_channel';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { APIConnectionError, ForecastingClient, RateLimitError } from '../../src/index.js';
+import { APIConnectionError, CHANNELS, ForecastingClient, RateLimitError } from '../../src/index.js';
 import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
 import { signWebhook } from '../../src/webhooks/index.js';
 import { createWebhookHandler } from '../../src/webhooks/fetch.js';
@@ -125,6 +126,28 @@ describe('ForecastingInstrumentation', () => {
       if (i > 0) expect(ns(a.startTime)).toBeGreaterThanOrEqual(ns(attempts[i - 1]!.endTime));
     }
     expect(span.attributes).toMatchObject({ 'error.type': 'APIConnectionError', 'forecasting.attempts': 3 });
+  });
+
+  it('still draws and ends every span, and sends the traceparent, when another subscriber froze the messages first', async () => {
+    const freeze = (m: unknown) => void Object.freeze(m);
+    const names = [CHANNELS.operation, CHANNELS.wait];
+    for (const name of names) diagnostics.tracingChannel(name).subscribe({ start: freeze } as never);
+    // Subscribed again, so it comes after the freezer.
+    otel.instrumentation.disable();
+    otel.instrumentation.enable();
+    try {
+      mock.service.faults.add({ operation: 'credits.retrieve', status: 503, times: 1 });
+      await client().credits.retrieve();
+      // Ended (exported), with what it knew at its start: the client could write nothing more on a frozen message.
+      const span = otel.span('credits.retrieve');
+      expect(span.attributes).toMatchObject({ 'forecasting.operation': 'credits.retrieve', 'http.request.method': 'GET' });
+      expect(span.events.map((e) => e.name)).toEqual(['forecasting.retry']);
+      expect(otel.spans().filter((s) => s.name === 'GET credits.retrieve')).toHaveLength(1);
+      const sent = mock.service.requests.list({ operation: 'credits.retrieve' });
+      expect(sent.map((r) => r.headers['traceparent'])).toEqual([expect.stringContaining(span.spanContext().spanId), expect.stringContaining(span.spanContext().spanId)]);
+    } finally {
+      for (const name of names) diagnostics.tracingChannel(name).unsubscribe({ start: freeze } as never);
+    }
   });
 
   it('makes one span per wait, its reads inside, ending with the final status and what ended it; and the wait metric', async () => {

@@ -9,9 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { clientFromEnv } from '../env.js';
+import { clientFromEnv, type CallLimits } from '../env.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { note, out } from '../output.js';
+
+/**
+ * A page waits for the service about 25 s at most: 10 s an attempt, one retry, and a `Retry-After`
+ * of up to 5 s honoured before it (a longer one shows as the page's error at once). The SDK's
+ * defaults (60 s an attempt, two retries, waits of a minute) suit a script, not a person at a page.
+ */
+const PAGE_LIMITS: CallLimits = { timeout: 10_000, maxRetries: 1, maxRetryAfter: 5_000 };
 
 interface ConsoleFlags {
   port?: string;
@@ -39,7 +46,7 @@ export async function consoleCommand(cmd: Command): Promise<ExitCode> {
   const flags = cmd.opts<ConsoleFlags>();
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(flags.port)}`);
-  const client = await clientFromEnv();
+  const client = await clientFromEnv(PAGE_LIMITS);
   const { startConsole } = await import('../console/server.js');
   const running = await startConsole({ client, baseURL: process.env['FORECASTING_BASE_URL']!, apiKey: process.env['FORECASTING_API_KEY']!, port }).catch((err: unknown) => {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`--port ${port} is in use on 127.0.0.1: choose another, or leave --port out for a free one`);

@@ -212,6 +212,36 @@ function niceStep(x: number): number {
   return ([1, 2, 2.5, 5].find((m) => x <= m * power) ?? 10) * power;
 }
 
+/**
+ * Round values for a log axis from `e^lo` to `e^hi`: powers of ten when the range holds at least
+ * three (every second, third… when it holds more than eight), else 1, 2 and 5 times them, else 1,
+ * 1.5, 2, 3, 5 and 7; a range narrower than those ticks at nice steps, as a linear one. Decades are
+ * counted from `lo` and `hi` themselves, within what a double holds: `e^lo` may be 0, `e^hi` Infinity.
+ */
+function logTicks(lo: number, hi: number): number[] {
+  const [a, b] = [Math.exp(lo), Math.exp(hi)];
+  const from = Math.max(-324, Math.floor(lo / Math.LN10));
+  const to = Math.min(309, Math.ceil(hi / Math.LN10));
+  if (!(from <= to)) return [];
+  for (const marks of [[1], [1, 2, 5], [1, 1.5, 2, 3, 5, 7]]) {
+    const inside: number[] = [];
+    for (let p = from; p <= to; p++) {
+      for (const m of marks) {
+        const v = Number((m * 10 ** p).toPrecision(6));
+        if (v >= a && v <= b && v > 0 && Number.isFinite(v)) inside.push(v);
+      }
+    }
+    const every = Math.ceil(inside.length / 8);
+    if (inside.length >= 3) return inside.filter((_, i) => i % every === 0);
+  }
+  const step = niceStep((b - a) / 4);
+  // Below what a double tells apart (a range of subnormals): no ticks rather than a step of 0.
+  if (!(a > 0 && step > 0 && Number.isFinite(b))) return [];
+  const linear: number[] = [];
+  for (let v = Math.ceil(a / step) * step; v <= b && linear.length < 8; v += step) linear.push(Number(v.toPrecision(6)));
+  return linear;
+}
+
 /** The value axis of a range chart: where a value sits (0 to 1) and its ticks, in the question's units (dates as dates, log when the question is). */
 function valueScale(values: readonly number[], dates: boolean, logAsked: boolean): { f: (v: number) => number; ticks: Tick[] } {
   const log = logAsked && values.every((v) => v > 0);
@@ -223,7 +253,11 @@ function valueScale(values: readonly number[], dates: boolean, logAsked: boolean
   const f = (v: number) => (t(v) - lo) / (hi - lo);
   const short = hi - lo < 3 * DAY;
   const say = (v: number) => (dates ? dateText(v * 1000, short) : String(Number(v.toPrecision(6))));
-  if (log) return { f, ticks: [0, 0.25, 0.5, 0.75, 1].map((k) => ({ f: k, text: String(Number(Math.exp(lo + k * (hi - lo)).toPrecision(3))) })) };
+  if (log) {
+    const round = logTicks(lo, hi);
+    // A range no round value falls in (a double's last digits): its two ends.
+    return { f, ticks: round.length >= 2 ? round.map((v) => ({ f: f(v), text: say(v) })) : [0, 1].map((k) => ({ f: k, text: String(Number(Math.exp(lo + k * (hi - lo)).toPrecision(3))) })) };
+  }
   // Dates tick at whole days (hours when short), numbers at nice steps.
   const unit = dates ? (short ? 3600 : DAY) : 1;
   const step = dates ? Math.max(1, niceStep((hi - lo) / unit / 6)) * unit : niceStep((hi - lo) / 6);
