@@ -161,15 +161,18 @@ export class Telemetry {
 
   /** The span open for `message`, no longer kept there (set to `undefined`, not deleted: an object keeps its shape). */
   #take(message: object): Open | undefined {
-    const open = this.#open(message);
-    if (open && !this.#beside.delete(message)) {
-      try {
-        (message as Record<symbol, Open | undefined>)[this.#key] = undefined;
-      } catch {
-        // Frozen since: the ended span stays on it, and it ends once (its end is published once).
-      }
+    const own = (message as Record<symbol, Open | undefined>)[this.#key];
+    if (own === undefined) {
+      const beside = this.#beside.get(message);
+      if (beside) this.#beside.delete(message);
+      return beside;
     }
-    return open;
+    try {
+      (message as Record<symbol, Open | undefined>)[this.#key] = undefined;
+    } catch {
+      // Frozen since: the ended span stays on it, and it ends once (its end is published once).
+    }
+    return own;
   }
 
   constructor(
