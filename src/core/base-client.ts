@@ -46,7 +46,6 @@ export interface ClientParts {
   reconcileWith?: ReconcileWith;
 }
 
-
 /**
  * Options of the generic methods (`client.get` and `client.delete`): the usual request options
  * plus a query.

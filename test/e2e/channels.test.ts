@@ -148,7 +148,7 @@ describe('the diagnostics channels', () => {
       expect(request.headers['authorization']).toBe('Bearer [redacted]');
       expect(request.headers['x-split']).toBeUndefined();
       expect(request.headers["x-mark!#$%&'*+-.^_`|~"]).toBe('token marks');
-      expect(Buffer.from(request.headers['x-latin']!, 'latin1').toString('latin1')).toBe('caf\u00e9\tau lait');
+      expect(request.headers['x-latin']).toBe('caf\u00e9\tau lait');
       for (const name of ['x-wide', 'x-nul', 'x(paren)', '', 'idempotency-key', 'content-type']) expect(request.headers[name]).toBeUndefined();
     }
   });
