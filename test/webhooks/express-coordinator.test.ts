@@ -151,7 +151,8 @@ describe.each([
     await deliver(a.url, started.body);
     await deliver(b.url, failed.body);
     await vi.waitFor(() => expect(seen).toEqual([{ taskId: started.taskId, status: 'failed' }]));
-    expect(waiter.receiving()).toBe(true);
+    // Receiving while its link to Redis is shared: a health check that timed out on a loaded machine turns it local for a moment.
+    await vi.waitFor(() => expect(waiter.receiving()).toBe(true), { timeout: 10_000 });
   });
 });
 
