@@ -4,9 +4,13 @@
 // batched and handed to an exporter that drops them, metrics recorded and never collected),
 // interleaved in rounds in one run, with ky alone as the yardstick. As in an application that runs
 // OpenTelemetry (NodeSDK registers one), an async-hooks context manager is registered for every variant.
+// A fourth variant is the floor: a bare subscriber doing by hand only what the issue pins for a call
+// (one CLIENT span with the HTTP attributes, its `traceparent`, one duration record), with the same
+// providers, so that what the instrumentation adds above OpenTelemetry's own work reads off one run.
 // Targets: off is the client's usual cost over ky (bench/throughput.mjs); on costs at most 15 % over off.
+import diagnostics from 'node:diagnostics_channel';
 import ky from 'ky';
-import { context, trace } from '@opentelemetry/api';
+import { context, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -42,16 +46,44 @@ const instrumentation = new ForecastingInstrumentation({ enabled: false });
 instrumentation.setTracerProvider(tracerProvider);
 instrumentation.setMeterProvider(new MeterProvider({ readers: [new IdleReader()] }));
 
+// The floor: the pinned per-call work and nothing else (no ids, no attempts, no parent lookup, no guards).
+const floorTracer = tracerProvider.getTracer('floor');
+const floorDuration = new MeterProvider({ readers: [new IdleReader()] }).getMeter('floor').createHistogram('floor.duration', { unit: 's' });
+const floorSpans = new WeakMap();
+const floor = {
+  start(m) {
+    const span = floorTracer.startSpan(m.operation, { kind: SpanKind.CLIENT, attributes: { 'forecasting.operation': m.operation, 'http.request.method': m.method, 'server.address': m.serverAddress, 'server.port': m.serverPort, 'url.template': m.pathTemplate } });
+    const { traceId, spanId } = span.spanContext();
+    m.headers.traceparent = `00-${traceId}-${spanId}-01`;
+    floorSpans.set(m, { span, began: performance.now() });
+  },
+  asyncEnd(m) {
+    const open = floorSpans.get(m);
+    if (!open) return;
+    open.span.setAttribute('http.response.status_code', m.status);
+    open.span.end();
+    floorDuration.record((performance.now() - open.began) / 1000, { 'forecasting.operation': m.operation, 'forecasting.outcome': 'success' });
+  },
+};
+const operationChannel = diagnostics.tracingChannel('forecasting-sdk:operation');
+
 const kyClient = ky.create({ prefixUrl: server.baseURL, retry: 0, headers: { authorization: `Bearer ${key}` } });
 const sdk = new ForecastingClient({ apiKey: key, baseURL: server.baseURL, logLevel: 'off' });
 const variants = {
   ky: () => kyClient.get(`questions/${QUESTION_ID}`).json(),
   'instrumentation off': () => sdk.questions.retrieve(QUESTION_ID),
   'instrumentation on': () => sdk.questions.retrieve(QUESTION_ID),
+  'OpenTelemetry floor': () => sdk.questions.retrieve(QUESTION_ID),
 };
 const { median, paired } = await inRounds(variants, {
-  setUp: (name) => name === 'instrumentation on' && instrumentation.enable(),
-  tearDown: () => instrumentation.disable(),
+  setUp: (name) => {
+    if (name === 'instrumentation on') instrumentation.enable();
+    if (name === 'OpenTelemetry floor') operationChannel.subscribe(floor);
+  },
+  tearDown: (name) => {
+    instrumentation.disable();
+    if (name === 'OpenTelemetry floor') operationChannel.unsubscribe(floor);
+  },
   calls: CALLS,
   rounds: ROUNDS,
 });
@@ -66,3 +98,5 @@ for (const name of Object.keys(variants)) console.log(`| ${name} | ${median(name
 const overhead = 1 / paired('instrumentation on', 'instrumentation off') - 1;
 console.log(`\nOff against ky (median of per-round ratios): ${paired('instrumentation off', 'ky').toFixed(2)}× (the client's own cost, as bench/throughput.mjs measures it)`);
 console.log(`On over off (median of per-round ratios): ${(overhead * 100).toFixed(1)} % (target ≤ 15 %) — ${overhead <= 0.15 ? 'met' : 'MISSED'}`);
+const floorOverhead = 1 / paired('OpenTelemetry floor', 'instrumentation off') - 1;
+console.log(`The floor over off (one span, its traceparent, one duration record, by hand): ${(floorOverhead * 100).toFixed(1)} %; the instrumentation over the floor: ${((1 / paired('instrumentation on', 'OpenTelemetry floor') - 1) * 100).toFixed(1)} %`);

@@ -60,15 +60,29 @@ const idAttribute = (name: string): string => {
 };
 
 /**
- * The duration metric's attributes of a call that succeeded, by operation: one object per
- * operation for the process's life (a bounded set: the SDK's methods and the generic verbs).
+ * The duration metric's attributes of a call that succeeded, by operation and status: one object
+ * per pair for the process's life (a bounded set: the SDK's methods and the generic verbs, by the
+ * statuses HTTP has), so a record hashes attributes it has seen rather than new ones.
  */
-const SUCCEEDED = new Map<string, Attributes>();
-const succeeded = (operation: string): Attributes => {
-  let attributes = SUCCEEDED.get(operation);
-  if (attributes === undefined) SUCCEEDED.set(operation, (attributes = { 'forecasting.operation': operation, 'forecasting.outcome': 'success' }));
+const SUCCEEDED = new Map<string, Map<number | undefined, Attributes>>();
+const succeeded = (operation: string, status: number | undefined): Attributes => {
+  let byStatus = SUCCEEDED.get(operation);
+  if (byStatus === undefined) SUCCEEDED.set(operation, (byStatus = new Map()));
+  let attributes = byStatus.get(status);
+  if (attributes === undefined) {
+    attributes = { 'forecasting.operation': operation, 'forecasting.outcome': 'success' };
+    if (status !== undefined) attributes['http.response.status_code'] = status;
+    byStatus.set(status, attributes);
+  }
   return attributes;
 };
+
+/** The duration metric's attributes of a call that failed: its error's class, and the answer's status when there was one. */
+function failed(m: OperationMessage, error: unknown): Attributes {
+  const attributes: Attributes = { 'forecasting.operation': m.operation, 'forecasting.outcome': 'error', 'error.type': errorTypeOf(error) };
+  if (m.status !== undefined) attributes['http.response.status_code'] = m.status;
+  return attributes;
+}
 
 /** `forecasting.<name>` for each id a write's answer names that its path does not; the answer's own `id` named by {@link idName}. */
 function answerIdAttributes(m: OperationMessage, answer: Record<string, string>): Attributes {
@@ -223,7 +237,7 @@ export class Telemetry {
     span.end(endTime);
     this.metrics().operationDuration.record(
       seconds(open.began),
-      m.error === undefined ? succeeded(m.operation) : { 'forecasting.operation': m.operation, 'forecasting.outcome': 'error', 'error.type': errorTypeOf(m.error) },
+      m.error === undefined ? succeeded(m.operation, m.status) : failed(m, m.error),
       // The root context: a duration's record reads nothing from the active one (no lookup per call).
       ROOT_CONTEXT,
     );

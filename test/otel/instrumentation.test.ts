@@ -64,6 +64,13 @@ describe('ForecastingInstrumentation', () => {
     expect(span.attributes['forecasting.task_id']).toBe(task.id);
     expect(span.parentSpanContext?.spanId).toBe(otel.span('job').spanContext().spanId);
     await c.forecasts.cancel(task.id);
+    // The duration metric by operation, outcome and the answer's status (202: the task was accepted).
+    const durations = await otel.points('forecasting.client.operation.duration');
+    expect(durations.find((p) => p.attributes['forecasting.operation'] === 'forecasts.create')?.attributes).toEqual({
+      'forecasting.operation': 'forecasts.create',
+      'forecasting.outcome': 'success',
+      'http.response.status_code': 202,
+    });
   });
 
   it('shows a 503 then a success as two attempts (the second with http.request.resend_count 1) and a retry event from the backoff', async () => {
@@ -104,7 +111,12 @@ describe('ForecastingInstrumentation', () => {
     const retries = await otel.points('forecasting.client.retries');
     expect(retries.find((p) => p.attributes['forecasting.operation'] === 'credits.retrieve' && p.attributes['error.type'] === 'RateLimitError')?.value).toBe(1);
     const durations = await otel.points('forecasting.client.operation.duration');
-    expect(durations.some((p) => p.attributes['forecasting.operation'] === 'credits.retrieve' && p.attributes['forecasting.outcome'] === 'error' && p.attributes['error.type'] === 'RateLimitError')).toBe(true);
+    expect(durations.find((p) => p.attributes['forecasting.operation'] === 'credits.retrieve' && p.attributes['forecasting.outcome'] === 'error')?.attributes).toEqual({
+      'forecasting.operation': 'credits.retrieve',
+      'forecasting.outcome': 'error',
+      'error.type': 'RateLimitError',
+      'http.response.status_code': 429,
+    });
   });
 
   it('draws each attempt of a call whose connection drops, the last one with the error class (no answer, no status)', async () => {
@@ -126,6 +138,13 @@ describe('ForecastingInstrumentation', () => {
       if (i > 0) expect(ns(a.startTime)).toBeGreaterThanOrEqual(ns(attempts[i - 1]!.endTime));
     }
     expect(span.attributes).toMatchObject({ 'error.type': 'APIConnectionError', 'forecasting.attempts': 3 });
+    // No answer: the duration's record has no status.
+    const durations = await otel.points('forecasting.client.operation.duration');
+    expect(durations.find((p) => p.attributes['error.type'] === 'APIConnectionError')?.attributes).toEqual({
+      'forecasting.operation': 'credits.retrieve',
+      'forecasting.outcome': 'error',
+      'error.type': 'APIConnectionError',
+    });
   });
 
   it('still draws and ends every span, and sends the traceparent, when another subscriber froze the messages first', async () => {
