@@ -93,7 +93,10 @@ export interface OperationMessage {
    * the `attempt` channel.
    */
   attemptStartTime?: number;
-  /** The error the call ended with (set by the channel before `error`). */
+  /**
+   * The error the call ended with (set before `error`); for a wait's read that kept failing until
+   * the wait's deadline, what its last attempt got (the wait fails with `WaitTimeoutError`).
+   */
   error?: unknown;
 }
 
@@ -120,6 +123,7 @@ export interface AttemptMessage {
   status?: number;
   /** Why the attempt failed without an answer: the error's class (`APIConnectionError`, `APITimeoutError`). */
   errorType?: string;
+  /** On `error`: the attempt's error (the connection's, `APIConnectionError` or `APITimeoutError`, when no answer came). */
   error?: unknown;
 }
 

@@ -5,7 +5,7 @@
  */
 import { told, type AttemptMessage, type OperationMessage, type Tracing, type WaitMessage } from './channels.js';
 import type { Call, Next } from './pipeline.js';
-import { WAIT_MODE, type WaitRequestOptions } from './retry.js';
+import { WAIT_MODE, WaitDeadlineReached, type WaitRequestOptions } from './retry.js';
 import { AttemptFailure, type PreparedRequest, type Received } from './transport.js';
 
 /**
@@ -46,8 +46,9 @@ function started<T>(fn: () => Promise<T>): Promise<T> {
 function ended<T>(channel: Tracing, message: { error?: unknown }, value: T | undefined, error: unknown, failed: boolean, settle: ((value: T | undefined, error: unknown) => void) | undefined): void {
   // A subscriber may have frozen its message: it gets it as it left it.
   told(() => {
-    settle?.(value, error);
+    // The error first: `settle` may name a truer one (an attempt's own, a wait's read's cause).
     if (failed) message.error = error;
+    settle?.(value, error);
   });
   if (failed) channel.error.publish(message);
   channel.asyncStart.publish(message);
@@ -71,7 +72,10 @@ export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Ne
       const ids = call.method === 'GET' ? undefined : answerIds(received.text);
       if (ids) message.answerIds = ids;
     } else {
-      const status = (error as { status?: unknown } | null)?.status;
+      // A read that failed until its wait's deadline: the call failed with what its last attempt got (the wait says it timed out).
+      const failure = error instanceof WaitDeadlineReached && error.cause !== undefined ? error.cause : error;
+      message.error = failure;
+      const status = (failure as { status?: unknown } | null)?.status;
       if (typeof status === 'number') message.status = status;
     }
   };
@@ -115,7 +119,11 @@ export function traceAttempt(call: Call, channel: Tracing, attempt: Next): Promi
     () => attempt(call),
     (received, error) => {
       if (received) message.status = received.response.status;
-      else if (error instanceof AttemptFailure) message.errorType = error.error.name;
+      else if (error instanceof AttemptFailure) {
+        // The connection's error itself (the retry policy's wrapper is the core's own).
+        message.errorType = error.error.name;
+        message.error = error.error;
+      }
     },
   );
 }

@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNELS, ForecastingClient, RateLimitError, type AttemptMessage, type OperationMessage, type RetryMessage } from '../../src/index.js';
+import { APIConnectionError, APIError, CHANNELS, ForecastingClient, RateLimitError, WaitTimeoutError, type AttemptMessage, type OperationMessage, type RetryMessage } from '../../src/index.js';
 import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
 
 let mock: MockServer;
@@ -115,6 +115,31 @@ describe('the diagnostics channels', () => {
     const failed = seen.find((s) => s.channel === 'operation' && s.event === 'error')!.message as OperationMessage;
     expect(failed).toMatchObject({ operation: 'credits.retrieve', status: 429, attempts: 2 });
     expect(failed.error).toBeInstanceOf(RateLimitError);
+  });
+
+  it("give an attempt that got no answer the connection's error itself, as the call's error is", async () => {
+    const c = client({ maxRetries: 0 });
+    mock.service.faults.add({ operation: 'credits.retrieve', drop: true, times: 1 });
+    const seen = record();
+    const error = await c.credits.retrieve().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    const attempt = seen.find((s) => s.channel === 'attempt' && s.event === 'error')!.message as AttemptMessage;
+    expect(attempt.error).toBe(error);
+    expect(attempt).toMatchObject({ errorType: 'APIConnectionError' });
+    expect((seen.find((s) => s.channel === 'operation' && s.event === 'error')!.message as OperationMessage).error).toBe(error);
+  });
+
+  it("give a wait's read that failed until the wait's deadline the error and status its last attempt got (the wait times out)", async () => {
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Overloaded' });
+    const task = await c.forecasts.create({ questionId: question.id });
+    mock.service.faults.add({ operation: 'forecasts.retrieve', status: 503, times: 1_000 });
+    const seen = record();
+    await expect(c.forecasts.wait(task.id, { timeout: 300 })).rejects.toBeInstanceOf(WaitTimeoutError);
+    const read = seen.find((s) => s.channel === 'operation' && s.event === 'error')!.message as OperationMessage;
+    expect(read).toMatchObject({ operation: 'forecasts.retrieve', status: 503 });
+    expect(read.error).toBeInstanceOf(APIError);
+    expect((read.error as APIError).status).toBe(503);
   });
 
   it('send the headers a subscriber adds in start with every attempt, never over the client’s own', async () => {

@@ -68,7 +68,8 @@ describe('ForecastingInstrumentation in a fleet', () => {
     await vi.waitFor(() => expect(find()).toBeDefined());
     const receipt = find();
     expect(receipt?.attributes).toMatchObject({ 'forecasting.webhook.outcome': 'verified', 'forecasting.delivery_id': expect.any(String), 'forecasting.event_id': expect.any(String) });
-    expect(wait.links.map((l) => l.context.spanId)).toContain(receipt!.spanContext().spanId);
+    const link = wait.links.find((l) => l.context.spanId === receipt!.spanContext().spanId);
+    expect(link?.attributes).toEqual({ 'forecasting.link': 'webhook' });
     // The start's wait for a forecast slot, inside the start's own span.
     const start = otel.span('forecasts.create');
     const slot = otel.span('forecasting.fleet.slot');
