@@ -321,6 +321,11 @@ describe('verifyWebhook: payloads and errors', () => {
     }
   });
 
+  it('rejects a missing secret with a TypeError whatever the payload, even one it would refuse (a bug in the receiver comes first)', async () => {
+    const err: unknown = await verifyWebhook({ parsed: true } as unknown as string, signed(), undefined as unknown as string, { now: NOW }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TypeError);
+  });
+
   it('rejects a missing secret with a TypeError that says what to pass', async () => {
     for (const secret of [undefined, '', [], ['whsec_x', ''], [42]]) {
       const err: unknown = await verifyWebhook(BODY, signed(), secret as unknown as string, { now: NOW }).catch((e: unknown) => e);

@@ -60,7 +60,8 @@ export class ContextNotReadyError extends ConflictError {
   }
 }
 /**
- * 409 `idempotency_in_progress`: the first request with this idempotency key is still being handled. Retried by default.
+ * 409 `idempotency_in_progress`: the first request with this idempotency key is still being handled. Retried by default
+ * (a call with an idempotency key: the service sends it to no other).
  * @example
  * ```ts
  * // Retried by default; seen only with maxRetries: 0 (or when the retries run out).

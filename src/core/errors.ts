@@ -73,7 +73,8 @@ export class APIError extends ForecastingError {
   /**
    * Whether a call that met this error is retried, when the class knows better than its status: a
    * service's code class sets it (a conflict that means "still running, ask again", a 429 that no
-   * wait fixes). `undefined` leaves it to the status.
+   * wait fixes). `undefined` leaves it to the status. `true` still retries only a call that is safe
+   * to repeat (a read, or a write with an idempotency key).
    */
   static readonly retry: boolean | undefined = undefined;
 

@@ -220,6 +220,8 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
     /** Verifies, then, with a coordinator, publishes and claims. */
     const run = async (): Promise<Delivery> => {
       let payload: unknown = parsedRaw(req.body);
+      // A body `express.raw()` or `express.text()` read holds to the same cap as one read here.
+      if (payload !== undefined && new Blob([payload as string]).size > maxBodyBytes) throw new WebhookPayloadTooLargeError(maxBodyBytes);
       if (payload === undefined) {
         parsedElsewhere = streamConsumed(req);
         // The bytes are gone, but a call the headers refuse for good gets its final 400, not a retried 500.

@@ -113,6 +113,8 @@ export async function verifyWebhook(
   secret: string | readonly string[],
   options?: VerifyWebhookOptions,
 ): Promise<WebhookEvent> {
+  // A missing secret first: a bug in the receiver, whatever the call.
+  const secrets = toSecrets(secret, 'verifyWebhook');
   const body = toBody(payload);
   if (body === undefined) {
     throw fail(
@@ -123,7 +125,6 @@ export async function verifyWebhook(
         'in fetch-style handlers, pass `await request.text()`.',
     );
   }
-  const secrets = toSecrets(secret, 'verifyWebhook');
   const tolerance = toleranceOf(options);
 
   const parsed = signatureOf(headers);

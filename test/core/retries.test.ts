@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { defineOperations, type ResponseRef } from '../../src/core/operation.js';
 import { accepts } from '../../src/schemas/returns.js';
 import { decideRetry, type RetryContext } from '../../src/core/retry.js';
-import { APIConnectionError, OverloadedError, RateLimitError, TooManyActiveForecastsError, ValidationError } from '../../src/index.js';
+import { APIConnectionError, IdempotencyInProgressError, OverloadedError, RateLimitError, TooManyActiveForecastsError, ValidationError } from '../../src/index.js';
 import { BASE, apiError, makeClient, question, useMswServer } from './helpers.js';
 
 const { server, seen } = useMswServer();
@@ -163,6 +163,14 @@ describe('idempotency keys', () => {
     server.use(http.post(`${BASE}/forecasts`, sequence(() => apiError(409, 'idempotency_in_progress', 'wait'), () => HttpResponse.json({ id: 't1' }, { status: 202 }))));
     await makeClient()._call(keyed, [], { questionId: 'q1' }, { idempotencyKey: 'mine-1' });
     expect(seen.map((r) => r.headers.get('idempotency-key'))).toEqual(['mine-1', 'mine-1']);
+  });
+
+  it('never repeats a call it did not key on a 409 idempotency_in_progress (the service sends it to keyed calls only)', async () => {
+    let sent = 0;
+    server.use(http.post(`${BASE}/questions`, () => (sent++, apiError(409, 'idempotency_in_progress', 'wait'))));
+    await expect(makeClient().questions.create({ type: 'binary', title: 't' })).rejects.toBeInstanceOf(IdempotencyInProgressError);
+    await expect(makeClient().post('/questions', { body: { type: 'binary', title: 't' } })).rejects.toBeInstanceOf(IdempotencyInProgressError);
+    expect(sent).toBe(2);
   });
 
   it('shows Idempotent-Replayed on the response and the response event', async () => {

@@ -56,6 +56,26 @@ describe('body size', () => {
     );
   });
 
+  it('holds a body express.raw() or express.text() already read to the same cap: 413 one byte over, and no onError', async () => {
+    const onError = vi.fn();
+    const raw = express.raw({ type: 'application/json', limit: '2mb' });
+    const text = express.text({ type: 'application/json', limit: '2mb' });
+    for (const parser of [raw, text]) {
+      expect(await post(eventOfSize(200), { maxBodyBytes: 200, onError }, [parser])).toEqual({ status: 200, text: 'webhook.test' });
+      expect(await post(eventOfSize(201), { maxBodyBytes: 200, onError }, [parser])).toEqual({ status: 413, text: 'payload_too_large' });
+    }
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('counts the bytes of a text body, not its characters', async () => {
+    // 300 characters, 100 of them of two bytes: 400 bytes.
+    const body = eventOfSize(300).replace('p'.repeat(100), 'é'.repeat(100));
+    expect(body).toHaveLength(300);
+    const text = express.text({ type: 'application/json' });
+    expect(await post(body, { maxBodyBytes: 399 }, [text])).toEqual({ status: 413, text: 'payload_too_large' });
+    expect(await post(body, { maxBodyBytes: 400 }, [text])).toEqual({ status: 200, text: 'webhook.test' });
+  });
+
   it('accepts a maxBodyBytes of 1', () => {
     expect(() => webhookMiddleware(SECRET, { maxBodyBytes: 1 })).not.toThrow();
   });
