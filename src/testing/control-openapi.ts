@@ -37,7 +37,7 @@ const FAULT_RULE: Json = {
     operation: string('The operation it matches, as the SDK names it (`questions.retrieve`).'),
     method: string('The HTTP method it matches.'),
     path: string('The path template or concrete path it matches, below /api/v1/external.'),
-    times: { type: 'number', description: 'How many matching requests it applies to.' },
+    times: { type: ['number', 'null'], description: 'How many matching requests it applies to (`null`: every one until removed).' },
     status: integer('The status it answers.'),
     type: string("The error envelope's `error.type`."),
     message: string("The error envelope's `error.message`."),
@@ -52,7 +52,7 @@ const FAULT: Json = {
   type: 'object',
   properties: {
     rule: FAULT_RULE,
-    remaining: { type: ['number', 'null'], description: 'How many more matching requests it applies to (`null`: every one, `times: Infinity`).' },
+    remaining: { type: ['number', 'null'], description: 'How many more matching requests it applies to (`null`: every one, `times: null`).' },
     hits: integer('How many requests it has applied to so far.'),
   },
   required: ['rule', 'remaining', 'hits'],

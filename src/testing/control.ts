@@ -94,7 +94,8 @@ const Fault = z.strictObject({
   operation: z.optional(z.string()),
   method: z.optional(z.string()),
   path: z.optional(z.string()),
-  times: z.optional(z.int().check(z.gte(1))),
+  // `null`: every matching request until the rule is removed (JSON has no Infinity).
+  times: z.optional(z.nullable(z.int().check(z.gte(1)))),
   status: z.optional(z.int()),
   type: z.optional(z.string()),
   message: z.optional(z.string().check(z.maxLength(1000))),
@@ -186,7 +187,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     inProcess: '`service.faults.add(rule)`',
     body: Fault,
     status: 201,
-    run: (service, input) => faultView(service.faults.add(input)),
+    run: (service, { times, ...rule }) => faultView(service.faults.add({ ...rule, ...(times === undefined ? {} : { times: times ?? Infinity }) })),
   }),
   route({
     method: 'GET',

@@ -82,11 +82,13 @@ export function refuseUnread(call: Call): Response | undefined {
 }
 
 /**
- * Step 3: keyed operations follow the spec's idempotency rules: an earlier answer is replayed. The
- * key is claimed before any delay, so a second request meanwhile finds the first in progress.
+ * Step 3: keyed operations of a live API key follow the spec's idempotency rules: an earlier answer
+ * is replayed. The key is claimed before any delay, so a second request meanwhile finds the first in
+ * progress.
  */
 export function claimKey(parts: PipelineParts, call: Call): Response | undefined {
-  if (!call.operation?.idempotent) return undefined;
+  // Keys are kept per API key: a call without a live one is the key check's to answer (401), never a replay.
+  if (!call.operation?.idempotent || !parts.keys.knows(call.request.headers)) return undefined;
   const claim = parts.idempotency.claim(call.request.headers, `${call.method} ${call.path} ${bodyFingerprint(call.body)}`);
   if (claim?.kind === 'answer') return claim.response;
   if (claim?.kind === 'proceed') call.keyed = claim;

@@ -175,7 +175,10 @@ describe('GET /__mock/faults (docs/cli.md, the control routes)', () => {
     const added = await api<FaultView>(OWNER, 'POST', '/__mock/faults', posted);
     expect(added.status).toBe(201);
     expect(added.body).toEqual({ rule: posted, remaining: 3, hits: 0 });
-    mock.service.faults.add({ method: 'GET', path: '/tags', status: 500, times: Infinity });
+    // `"times": null` over HTTP (JSON has no Infinity): every matching request until removed.
+    const forever = await api<FaultView>(OWNER, 'POST', '/__mock/faults', { method: 'GET', path: '/tags', status: 500, times: null });
+    expect(forever.body).toEqual({ rule: { method: 'GET', path: '/tags', status: 500, times: null }, remaining: null, hits: 0 });
+    expect(mock.service.faults.list().at(-1)?.rule.times).toBe(Infinity);
 
     const hit = await api<ErrorBody>(OWNER, 'GET', `/questions/${q.id}`);
     expect([hit.status, hit.body.error.message, hit.headers.get('retry-after')]).toEqual([503, 'bridge closed', '2']);
@@ -187,7 +190,7 @@ describe('GET /__mock/faults (docs/cli.md, the control routes)', () => {
     expect(listed.body).toEqual({
       faults: [
         { rule: posted, remaining: 2, hits: 1 },
-        // `times: Infinity` has no count left to show: JSON writes it as null.
+        // `times: Infinity` has no count left to show: JSON writes it as null, as it was posted.
         { rule: { method: 'GET', path: '/tags', status: 500, times: null }, remaining: null, hits: 2 },
       ],
     });

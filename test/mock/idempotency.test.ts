@@ -26,6 +26,22 @@ describe('idempotency keys in the mock', () => {
     expectError(res, 400, 'invalid_request_error', /Idempotency-Key/);
   });
 
+  it('answers 401 to a revoked key, never a replay of what it started before', async () => {
+    const service = createMockService({ apiKeys: keys });
+    const q = await createQuestion(service, binary(), 'pre_idem_a');
+    const send = () => call(service, 'POST', '/forecasts', { body: { questionId: q.id }, key: 'pre_idem_a', headers: { 'idempotency-key': 'before-revoke' } });
+    expect((await send()).status).toBe(202);
+    service.revokeApiKey('pre_idem_a');
+    expectError(await send(), 401, 'invalid_api_key', /revoked/);
+  });
+
+  it('answers 401, not 400, to a call without a live key, whatever its Idempotency-Key', async () => {
+    const service = createMockService({ apiKeys: keys });
+    const q = await createQuestion(service, binary(), 'pre_idem_a');
+    const res = await call(service, 'POST', '/forecasts', { body: { questionId: q.id }, key: 'pre_not_a_key', headers: { 'idempotency-key': 'k'.repeat(129) } });
+    expectError(res, 401, 'invalid_api_key', /wrong, revoked or expired/);
+  });
+
   it('replays the stored answer with its status and Idempotent-Replayed: true, and logs the replay', async () => {
     const service = createMockService();
     const q = await createQuestion(service, binary());

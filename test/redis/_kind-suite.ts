@@ -52,8 +52,8 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 
 let suites = 0;
 
-/** The fleet tests for one client kind; `kind` is what the coordinator must recognise it as. */
-export function fleetSuite(kind: string, connect: () => Promise<KindClient>): void {
+/** The fleet tests for one client kind; `kind` is what the coordinator must recognise it as, `label` names the suite (a second version of one kind). */
+export function fleetSuite(kind: string, connect: () => Promise<KindClient>, label = kind): void {
   const suite = ++suites;
   const processes = kindProcesses(connect);
   let n = 0;
@@ -65,7 +65,7 @@ export function fleetSuite(kind: string, connect: () => Promise<KindClient>): vo
     return made;
   };
 
-  describe(kind, () => {
+  describe(label, () => {
     it('is recognised by its shape', async () => {
       const connection = await connect();
       try {

@@ -1,6 +1,8 @@
 // One connected client of each kind the coordinator accepts, on a topology of the tests
 // (_redis.ts, _topologies.ts), reconnecting quickly so outages and failovers end within a test.
 import { Cluster, Redis } from 'ioredis';
+// The oldest ioredis the peer range takes (5.9), beside the newest: both are proven.
+import { Cluster as Cluster5, Redis as Redis5 } from 'ioredis-5';
 import { createClient, createCluster, createSentinel } from 'redis';
 import type { RedisClientKind, RedisClientLike } from '../../src/redis/index.js';
 
@@ -27,6 +29,20 @@ export const standalone = {
     return { client, close: async () => client.disconnect() };
   },
 } satisfies Partial<Record<RedisClientKind, (url: string) => Promise<KindClient>>>;
+
+/** ioredis 5.9, the oldest the peer range takes: a standalone server's client and a cluster's. */
+export const ioredis5 = {
+  standalone: async (url: string): Promise<KindClient> => {
+    const client = quiet(new Redis5(url, { retryStrategy: () => 50, maxRetriesPerRequest: 1 }));
+    await waitReady(client);
+    return { client, close: async () => client.disconnect() };
+  },
+  cluster: async (port: number): Promise<KindClient> => {
+    const client = quiet(new Cluster5([{ host: '127.0.0.1', port }], { clusterRetryStrategy: () => 50, redisOptions: { maxRetriesPerRequest: 1 } }));
+    await waitReady(client);
+    return { client, close: async () => client.disconnect() };
+  },
+};
 
 /** A cluster's clients, by kind, from one node's port. */
 export const clustered = {
@@ -56,7 +72,7 @@ export const sentinelled = {
   },
 } satisfies Partial<Record<RedisClientKind, (name: string, ports: number[]) => Promise<KindClient>>>;
 
-function waitReady(client: Redis | Cluster): Promise<void> {
+function waitReady(client: { status: string; once(event: 'ready', listener: () => void): unknown }): Promise<void> {
   if (client.status === 'ready') return Promise.resolve();
   return new Promise((resolve) => client.once('ready', () => resolve()));
 }

@@ -1,7 +1,7 @@
-// The fleet tests for both cluster clients on a real 6-node Redis Cluster (3 masters, 3 replicas).
+// The fleet tests for both cluster clients (and ioredis 5.9's, the oldest the peer range takes) on a real 6-node Redis Cluster (3 masters, 3 replicas).
 import { afterAll, beforeAll } from 'vitest';
 import { failoverSuite, fleetSuite } from './_kind-suite.js';
-import { clustered } from './_kinds.js';
+import { clustered, ioredis5 } from './_kinds.js';
 import { startCluster, type TestCluster } from './_topologies.js';
 import { fleetStatusOnCluster } from '../cli/_fleet-status.js';
 
@@ -14,6 +14,7 @@ const port = () => cluster!.ports[next++ % cluster!.ports.length]!;
 
 fleetSuite('node-redis-cluster', () => clustered['node-redis-cluster'](port()));
 fleetSuite('ioredis-cluster', () => clustered['ioredis-cluster'](port()));
+fleetSuite('ioredis-cluster', () => ioredis5.cluster(port()), 'ioredis-cluster 5.9');
 fleetStatusOnCluster(() => cluster!);
 
 // Last: it kills a master. One fleet of both clients, as a team migrating from one to the other runs.
