@@ -176,9 +176,9 @@ export class Pipeline {
       // A stream is read as it is sent: once sent, its bytes are gone, so it is never sent twice.
       const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? (wait ? Infinity : o.maxRetries));
       const timeout = options.timeout ?? o.timeout;
-      // A request with a key cannot take effect twice; GET, PUT and DELETE are repeatable by nature.
+      // A request with a key (the option's, or a caller's own header) cannot take effect twice; GET, PUT and DELETE are repeatable by nature.
       const method = call.method;
-      const safeToRepeat = method === 'GET' || method === 'PUT' || method === 'DELETE' || call.idempotencyKey !== undefined;
+      const safeToRepeat = method === 'GET' || method === 'PUT' || method === 'DELETE' || call.idempotencyKey !== undefined || req.headers['idempotency-key'] !== undefined;
       const started = clock.now();
       for (call.attempt = 1; ; call.attempt++) {
         call.timeout = wait ? attemptTimeout(timeout, wait.deadline, clock.now()) : timeout;

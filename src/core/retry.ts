@@ -131,7 +131,7 @@ function isRetryable(outcome: AttemptOutcome, safe: boolean): boolean {
       return safe;
     case 'response': {
       const { status, retry } = outcome;
-      // A class may forbid a retry or allow one its status would not, never repeat a call that is unsafe to repeat.
+      // A class may forbid a retry, or allow one only for a call that is safe to repeat.
       if (retry !== undefined) return retry && safe;
       if (status === 429 || status === 503) return true;
       return (status === 408 || status >= 500) && safe;

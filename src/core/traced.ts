@@ -45,11 +45,10 @@ function started<T>(fn: () => Promise<T>): Promise<T> {
 /** Publishes the end of `message`'s trace: its fields set from the outcome (`error` when it `failed`), then `error`, `asyncStart`, `asyncEnd`. */
 function ended<T>(channel: Tracing, message: { error?: unknown }, value: T | undefined, error: unknown, failed: boolean, settle: ((value: T | undefined, error: unknown) => void) | undefined): void {
   // A subscriber may have frozen its message: it gets it as it left it.
-  told(() => {
-    // The error first: `settle` may name a truer one (an attempt's own, a wait's read's cause).
-    if (failed) message.error = error;
-    settle?.(value, error);
-  });
+  // The error first: `settle` may name a truer one (an attempt's own, a wait's read's cause). Apart:
+  // a subscriber that made `error` read-only still gets the status and the attempts.
+  if (failed) told(() => (message.error = error));
+  told(() => settle?.(value, error));
   if (failed) channel.error.publish(message);
   channel.asyncStart.publish(message);
   channel.asyncEnd.publish(message);
@@ -74,9 +73,9 @@ export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Ne
     } else {
       // A read that failed until its wait's deadline: the call failed with what its last attempt got (the wait says it timed out).
       const failure = error instanceof WaitDeadlineReached && error.cause !== undefined ? error.cause : error;
-      message.error = failure;
       const status = (failure as { status?: unknown } | null)?.status;
       if (typeof status === 'number') message.status = status;
+      message.error = failure;
     }
   };
   const send = (): Promise<Received> => {

@@ -379,8 +379,10 @@ const sum = (counts: Record<string, number> | undefined): number => Object.value
  * when that propagator writes none (no SDK registered one): the service's logs can name the trace.
  */
 function injectTraceparent(parent: Context, span: Span, headers: Record<string, string>): void {
-  // Another instrumentation got there first: the call names its span, not ours too (a propagator overwrites).
-  if (headers['traceparent'] !== undefined) return;
+  // Another instrumentation got there first: the call names its span, not ours too (a propagator
+  // overwrites). Only a valid one counts: a subscriber's junk is overwritten, never the trace lost.
+  const first = headers['traceparent'];
+  if (typeof first === 'string' && contextOfTraceparent(first) !== undefined) return;
   propagation.inject(trace.setSpan(parent, span), headers);
   // A recording span has a valid context: the ids' check is for one that does not record.
   if (headers['traceparent'] === undefined && (span.isRecording() || trace.isSpanContextValid(span.spanContext()))) headers['traceparent'] = traceparentOf(span);

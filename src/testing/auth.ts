@@ -121,13 +121,13 @@ export class KeyRing {
     return `KeyRing ${JSON.stringify(this.toJSON())}`;
   }
 
-  /** The principal for the request's key; 401 `invalid_api_key` when missing or unknown. */
   /** Whether the request's key is a live one (no error: a step before the key check asks). */
   knows(headers: Headers): boolean {
     const key = keyOf(headers);
     return key !== undefined && this.keys.has(key);
   }
 
+  /** The principal for the request's key; 401 `invalid_api_key` when missing or unknown. */
   authenticate(headers: Headers): Principal {
     const key = keyOf(headers);
     if (key === undefined) throw new MockHttpError(401, 'invalid_api_key', 'No API key: send Authorization: Bearer <key> or X-Api-Key');

@@ -37,7 +37,7 @@ const FAULT_RULE: Json = {
     operation: string('The operation it matches, as the SDK names it (`questions.retrieve`).'),
     method: string('The HTTP method it matches.'),
     path: string('The path template or concrete path it matches, below /api/v1/external.'),
-    times: { type: ['number', 'null'], description: 'How many matching requests it applies to (`null`: every one until removed).' },
+    times: { type: ['integer', 'null'], minimum: 1, description: 'How many matching requests it applies to (`null`: every one until removed).' },
     status: integer('The status it answers.'),
     type: string("The error envelope's `error.type`."),
     message: string("The error envelope's `error.message`."),

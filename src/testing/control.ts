@@ -183,11 +183,12 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: 'POST',
     path: '/faults',
     summary:
-      "Inject a fault on the next `times` requests (default 1) matching `operation` (the SDK's `questions.retrieve` or the OpenAPI operationId `questionsRetrieve`; an unknown one is a 400 naming the closest), `method` or `path` (`/questions/{question_id}`, with or without `/api/v1/external`): answer `status` with `type` and `message`, `retryAfter`; `drop` the connection (`afterHandling: true`: after the work is done); a `malformed` body; or wait `delayMs`",
+      "Inject a fault on the next `times` requests (default 1; `null` for every one until removed) matching `operation` (the SDK's `questions.retrieve` or the OpenAPI operationId `questionsRetrieve`; an unknown one is a 400 naming the closest), `method` or `path` (`/questions/{question_id}`, with or without `/api/v1/external`): answer `status` with `type` and `message`, `retryAfter`; `drop` the connection (`afterHandling: true`: after the work is done); a `malformed` body; or wait `delayMs`",
     inProcess: '`service.faults.add(rule)`',
     body: Fault,
     status: 201,
-    run: (service, { times, ...rule }) => faultView(service.faults.add({ ...rule, ...(times === undefined ? {} : { times: times ?? Infinity }) })),
+    // In place, so the rule answered keeps the order it was posted in.
+    run: (service, input) => faultView(service.faults.add(input.times === null ? { ...input, times: Infinity } : (input as typeof input & { times?: number }))),
   }),
   route({
     method: 'GET',

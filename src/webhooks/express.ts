@@ -155,9 +155,9 @@ export interface WebhookMiddlewareOptions extends WebhookReceiverOptions, Webhoo
   onRepeat?: (event: WebhookEvent, req: WebhookMiddlewareRequest) => void;
 }
 
-/** A body a parser already read as bytes or text (`express.raw()`, `express.text()`), else `undefined`. */
+/** A body a parser already read as bytes or text (`express.raw()`, `express.text()`, an `ArrayBuffer`), else `undefined`. */
 function parsedRaw(body: unknown): string | Uint8Array | undefined {
-  return typeof body === 'string' || body instanceof Uint8Array ? body : undefined;
+  return typeof body === 'string' || body instanceof Uint8Array ? body : body instanceof ArrayBuffer ? new Uint8Array(body) : undefined;
 }
 
 /** Whether a body parser already consumed the stream (body-parser sets `_body`; the stream may have ended). */
@@ -219,10 +219,8 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
     let parsedElsewhere = false;
     /** Verifies, then, with a coordinator, publishes and claims. */
     const run = async (): Promise<Delivery> => {
-      let payload: unknown = parsedRaw(req.body);
-      // A body `express.raw()` or `express.text()` read holds to the same cap as one read here.
-      if (payload !== undefined && new Blob([payload as string]).size > maxBodyBytes) throw new WebhookPayloadTooLargeError(maxBodyBytes);
-      if (payload === undefined) {
+      const raw = parsedRaw(req.body);
+      if (raw === undefined) {
         parsedElsewhere = streamConsumed(req);
         // The bytes are gone, but a call the headers refuse for good gets its final 400, not a retried 500.
         const refused = parsedElsewhere ? refusedByHeaders(req.headers, verifyOptions) : undefined;
@@ -230,8 +228,9 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
           parsedElsewhere = false;
           throw refused;
         }
-        payload = parsedElsewhere ? req.body : await readCapped(req, req.headers, maxBodyBytes);
       }
+      // The stream, or a body `express.raw()` or `express.text()` read: one cap, on the bytes as sent.
+      const payload = parsedElsewhere ? req.body : await readCapped(raw ? [raw] : req, req.headers, maxBodyBytes);
       const event = (req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secrets, verifyOptions));
       return once.begin(event, (await seen)?.traceparent);
     };

@@ -90,7 +90,7 @@ const encoder = new TextEncoder();
  * reading anything, and a body longer than it said (or with none) is cut off at the cap, leaving the
  * loop (which ends the source: a stream is cancelled or destroyed). @internal
  */
-export async function readCapped(chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array>, headers: WebhookHeaders, max: number): Promise<Uint8Array> {
+export async function readCapped(chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>, headers: WebhookHeaders, max: number): Promise<Uint8Array> {
   if (Number(readHeader(headers, 'content-length')) > max) throw new WebhookPayloadTooLargeError(max);
   const parts: Uint8Array[] = [];
   let size = 0;

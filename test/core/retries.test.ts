@@ -173,6 +173,12 @@ describe('idempotency keys', () => {
     expect(sent).toBe(2);
   });
 
+  it('retries a 409 idempotency_in_progress of a call keyed by its own Idempotency-Key header (any case)', async () => {
+    server.use(http.post(`${BASE}/forecasts`, sequence(() => apiError(409, 'idempotency_in_progress', 'wait'), () => HttpResponse.json({ id: 't1' }, { status: 202 }))));
+    await makeClient().post('/forecasts', { body: { questionId: 'q1' }, headers: { 'Idempotency-Key': 'hdr-1' } });
+    expect(seen.map((r) => r.headers.get('idempotency-key'))).toEqual(['hdr-1', 'hdr-1']);
+  });
+
   it('shows Idempotent-Replayed on the response and the response event', async () => {
     server.use(http.post(`${BASE}/forecasts`, () => HttpResponse.json({ id: 't1' }, { status: 202, headers: { 'Idempotent-Replayed': 'true' } })));
     const client = makeClient();

@@ -142,6 +142,19 @@ describe('the diagnostics channels', () => {
     expect((read.error as APIError).status).toBe(503);
   });
 
+  it("still set a failed call's status and attempts when a subscriber made its error field read-only", async () => {
+    const c = client({ maxRetries: 0 });
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 429, retryAfter: 1, times: 1 });
+    const lock = (m: unknown) => void Object.defineProperty(m, 'error', { value: undefined, writable: false, enumerable: true });
+    const subscriber = only({ start: lock });
+    diagnostics.tracingChannel(CHANNELS.operation).subscribe(subscriber);
+    stops.push(() => diagnostics.tracingChannel(CHANNELS.operation).unsubscribe(subscriber));
+    const seen = record();
+    await expect(c.credits.retrieve()).rejects.toBeInstanceOf(RateLimitError);
+    const failed = seen.find((s) => s.channel === 'operation' && s.event === 'asyncEnd')!.message as OperationMessage;
+    expect(failed).toMatchObject({ status: 429, attempts: 1 });
+  });
+
   it('send the headers a subscriber adds in start with every attempt, never over the client’s own', async () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     const start = (message: unknown) => {

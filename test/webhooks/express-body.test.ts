@@ -76,6 +76,29 @@ describe('body size', () => {
     expect(await post(body, { maxBodyBytes: 400 }, [text])).toEqual({ status: 200, text: 'webhook.test' });
   });
 
+  it('counts a character outside the BMP (a surrogate pair) as its 4 bytes, and a 3-byte one as 3', async () => {
+    const text = express.text({ type: 'application/json' });
+    // 300 characters: 50 pairs (100 units, 200 bytes) and 50 '€' (150 bytes) in the padding: 300 + 100 + 100 = 500 bytes.
+    const body = eventOfSize(300).replace('p'.repeat(150), '😀'.repeat(50) + '€'.repeat(50));
+    expect(body).toHaveLength(300);
+    expect(Buffer.byteLength(body)).toBe(500);
+    expect(await post(body, { maxBodyBytes: 499 }, [text])).toEqual({ status: 413, text: 'payload_too_large' });
+    expect(await post(body, { maxBodyBytes: 500 }, [text])).toEqual({ status: 200, text: 'webhook.test' });
+  });
+
+  it('holds an ArrayBuffer another parser left as the body to the cap too', async () => {
+    const asArrayBuffer: express.RequestHandler = (req, _res, next) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        (req as unknown as { body: ArrayBuffer }).body = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+        next();
+      });
+    };
+    expect(await post(eventOfSize(200), { maxBodyBytes: 200 }, [asArrayBuffer])).toEqual({ status: 200, text: 'webhook.test' });
+    expect(await post(eventOfSize(201), { maxBodyBytes: 200 }, [asArrayBuffer])).toEqual({ status: 413, text: 'payload_too_large' });
+  });
+
   it('accepts a maxBodyBytes of 1', () => {
     expect(() => webhookMiddleware(SECRET, { maxBodyBytes: 1 })).not.toThrow();
   });
