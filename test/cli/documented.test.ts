@@ -2,15 +2,13 @@
 // exit code 1 for an unexpected error and the help's table of codes, `missing_header` from
 // `webhooks verify`, `--help` on every documented command, and the drawing's 120-column cap.
 // The built binary (dist/cli.js) against one mock on 127.0.0.1, on a manual clock.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ForecastingClient, type QuestionCreateParams } from '../../src/index.js';
 import { ManualClock } from '../../src/testing/index.js';
 import { signWebhook } from '../../src/webhooks/index.js';
-import { BIN, childEnv, envFor, hasTools, ROOT, run, useMockAndFolder } from './_cli.js';
+import { envFor, ROOT, run, useMockAndFolder } from './_cli.js';
 
 const h = useMockAndFolder({ clock: new ManualClock() });
 const clientOf = () => new ForecastingClient({ apiKey: h.mock.apiKey, baseURL: h.mock.baseURL, logLevel: 'off' });
@@ -135,41 +133,5 @@ describe('the drawing is at most 120 columns wide (docs/cli.md, "Forecasts drawn
     const [bar] = await drawn(id, 300);
     expect(bar).toMatch(/^ {2}YES {2}#*\.* +\d+\.\d%$/);
     expect(bar).toHaveLength(120);
-  });
-});
-
-describe.runIf(hasTools('tmux'))('the drawing on a terminal wider than 120 columns (tmux)', () => {
-  const exec = promisify(execFile);
-
-  /** Runs `args` in a detached tmux pane `width` columns wide; the pane's lines once the command has ended. */
-  async function onTerminal(args: string[], width: number): Promise<string[]> {
-    const socket = join(h.dir, `tmux-${width}`);
-    const env = childEnv({ ...envFor(h.mock), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' });
-    const tmux = (...rest: string[]) => exec('tmux', ['-u', '-S', socket, '-f', '/dev/null', ...rest], { env });
-    const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-    await tmux('new-session', '-d', '-x', String(width), '-y', '60', `${command}; echo "[exit $?]"; sleep 60`);
-    try {
-      // Polls the pane (the command runs in another process; nothing here waits on the mock's clock).
-      for (let i = 0; i < 200; i++) {
-        const { stdout } = await tmux('capture-pane', '-p', '-J');
-        if (stdout.includes('[exit ')) return stdout.trimEnd().split('\n');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error('the command did not end in its pane');
-    } finally {
-      await tmux('kill-server').catch(() => undefined);
-    }
-  }
-
-  it('draws 120 columns in a 300-column pane, in Unicode blocks', async () => {
-    const id = await completedTask(NUMERIC);
-    const lines = await onTerminal(['forecasts', 'show', id], 300);
-    expect(lines.at(-1)).toBe('[exit 0]');
-    const drawing = lines.slice(1, -1);
-    expect(drawing.join('\n')).toMatch(/█/);
-    const axis = drawing.find((l) => l.includes('┬'));
-    expect(axis).toMatch(/^ {2}[─┬]+$/);
-    expect(axis).toHaveLength(120);
-    for (const line of drawing) expect(line.length).toBeLessThanOrEqual(120);
   });
 });

@@ -119,6 +119,17 @@ describe.runIf(hasTools('tmux'))('forecasting forecasts show TASK_ID, on a termi
     for (const line of drawing) expect(line.length).toBeLessThanOrEqual(72);
   });
 
+  it('draws 120 columns at most, in a 300-column pane', async () => {
+    const id = await completed(NUMERIC);
+    const lines = await onTerminal(['forecasts', 'show', id], 300);
+    expect(lines.at(-1)).toBe('[exit 0]');
+    const drawing = lines.slice(1, -1);
+    const axis = drawing.find((l) => l.includes('┬'));
+    expect(axis).toMatch(/^ {2}[─┬]+$/);
+    expect(axis).toHaveLength(120);
+    for (const line of drawing) expect(line.length).toBeLessThanOrEqual(120);
+  });
+
   it('draws in ASCII on a terminal with NO_COLOR or TERM=dumb', async () => {
     const id = await completed({ type: 'binary', title: 'Plain on a terminal?' });
     for (const env of [{ NO_COLOR: '1' }, { TERM: 'dumb' }] as Array<Record<string, string>>) {

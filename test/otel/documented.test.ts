@@ -40,14 +40,18 @@ async function recorded(metric: string): Promise<Array<{ attributes: Attributes;
   return (await otel.points(metric)).map((p) => ({ attributes: p.attributes, value: p.value }));
 }
 
+/** A question with a file, a decision and a webhook (at a public address: the mock keeps it and never calls it). */
+async function records(c: ForecastingClient, title: string) {
+  const question = await c.questions.create(binary(title));
+  const decision = await c.decisions.create({ title: `${title} (a decision)`, options: ['Lisbon', 'Berlin'] });
+  const webhook = await c.webhooks.create({ url: 'https://example.com/hooks', eventKinds: ['forecast.completed'] });
+  const file = await c.questions.files.upload(question.id, { file: Buffer.from(title), filename: 'notes.txt' });
+  return { question, decision, webhook, file };
+}
+
 describe('the ids on the CLIENT spans', () => {
   it("names the id of a write's answer: forecasting.question_id, forecasting.decision_id, forecasting.webhook_id, forecasting.file_id", async () => {
-    const c = client();
-    const question = await c.questions.create(binary('Will it rain in Oslo?'));
-    const decision = await c.decisions.create({ title: 'Where do we open the next office?', options: ['Lisbon', 'Berlin'] });
-    // A public address: the mock keeps it and never calls it.
-    const webhook = await c.webhooks.create({ url: 'https://example.com/hooks', eventKinds: ['forecast.completed'] });
-    const file = await c.questions.files.upload(question.id, { file: Buffer.from('notes'), filename: 'notes.txt' });
+    const { question, decision, webhook, file } = await records(client(), 'Will it rain in Oslo?');
     const expected: Array<[string, Attributes]> = [
       ['questions.create', { 'forecasting.question_id': question.id }],
       ['decisions.create', { 'forecasting.decision_id': decision.id }],
@@ -64,10 +68,7 @@ describe('the ids on the CLIENT spans', () => {
 
   it('names the ids of the path: forecasting.decision_id, forecasting.webhook_id, forecasting.question_id and forecasting.file_id', async () => {
     const c = client();
-    const question = await c.questions.create(binary('Will it snow in Oslo?'));
-    const decision = await c.decisions.create({ title: 'Which office first?', options: ['Lisbon', 'Berlin'] });
-    const webhook = await c.webhooks.create({ url: 'https://example.com/hooks', eventKinds: ['forecast.completed'] });
-    const file = await c.questions.files.upload(question.id, { file: Buffer.from('data'), filename: 'data.txt' });
+    const { question, decision, webhook, file } = await records(c, 'Will it snow in Oslo?');
     otel.exporter.reset();
     await c.decisions.retrieve(decision.id);
     await c.webhooks.retrieve(webhook.id);
