@@ -68,7 +68,7 @@ function messageOf(issue: Issue, value: unknown): string {
   if (issue.message && issue.message !== 'Invalid input') return issue.message;
   switch (issue.code) {
     case 'invalid_type':
-      return value === undefined ? 'is required' : `must be ${article(issue.expected)}, got ${describe(value)}`;
+      return value === undefined ? 'is required' : `must be ${article(issue.expected)}, got ${describe(value, issue.expected)}`;
     case 'too_big':
       return `${verb(issue.origin)} at most ${issue.maximum}${unit(issue.origin)}`;
     case 'too_small':
@@ -100,7 +100,9 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function describe(value: unknown): string {
+/** A number refused as a number (1.5 for a whole one, Infinity from `1e400`) is shown: "got number" would not say why. */
+function describe(value: unknown, expected: string): string {
+  if (typeof value === 'number' && (expected === 'number' || expected === 'int')) return String(value);
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value;

@@ -67,7 +67,7 @@ describe('validation messages', () => {
       'kind: must be one of "binary", "numeric"',
       'url: must be a valid url',
       'step: must be a multiple of 5',
-      'count: must be a whole number, got number',
+      'count: must be a whole number, got 1.5',
       'items: must hold at most 1',
       'name: must be at least 3 characters',
       'tags: must hold at least 1',

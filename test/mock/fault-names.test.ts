@@ -41,6 +41,19 @@ describe('fault rules by name', () => {
   });
 });
 
+describe('a count that is not one', () => {
+  it('says which number it refused: 1e400 reads as Infinity, 1.5 is not whole', async () => {
+    const service = createMockService({ httpControls: true });
+    const post = (times: string) =>
+      service.handle(new Request(`${ORIGIN}/__mock/faults`, { method: 'POST', body: `{"path":"/tags","status":500,"times":${times}}`, headers: { authorization: `Bearer ${service.apiKey}` } }));
+    for (const [times, message] of [['1e400', 'times: must be a number, got Infinity'], ['1.5', 'times: must be a whole number, got 1.5']]) {
+      const res = await post(times!);
+      expect([res.status, ((await res.json()) as { error: { message: string } }).error.message]).toEqual([400, message]);
+    }
+    expect(service.faults.list()).toEqual([]);
+  });
+});
+
 describe('a control path asked below the API prefix', () => {
   it('answers 404 saying the control routes live at the server root', async () => {
     const service = createMockService({ httpControls: true });
