@@ -279,7 +279,7 @@ function errorEnvelope(): Schema {
             examples: ERROR_TYPES,
           },
           message: { type: 'string' },
-          activeTaskId: { type: 'string', description: 'On `forecast_already_running`: the running task.' },
+          activeTaskId: { type: 'string', format: 'uuid', description: 'On `forecast_already_running`: the running task.' },
           files: { type: 'array', description: 'On `context_not_ready`: the files still processing.', items: {} },
         },
         required: ['type', 'message'],
