@@ -76,6 +76,20 @@ describe('forecasting console: who may talk to it', () => {
     expect((await get('/questions')).status).toBe(200);
   });
 
+  it('answers 400 to a malformed escape in a page’s address, and Node’s own refusals (431 headers too large) carry the console’s policy headers too', async () => {
+    const bad = await get('/tasks/%E0%A4%A');
+    expect([bad.status, bad.body]).toEqual([400, 'Bad request: a malformed escape in the path.\n']);
+    const text = await new Promise<string>((resolve, reject) => {
+      let got = '';
+      const socket = connect(running.port, '127.0.0.1', () => socket.write(`GET /questions HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'x'.repeat(20 * 1024)}\r\n\r\n`));
+      socket.setEncoding('utf8').on('data', (d: string) => (got += d)).on('end', () => resolve(got)).on('error', reject);
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 431 /);
+    expect(text.toLowerCase()).toContain('\r\nx-frame-options: deny\r\n');
+    expect(text.toLowerCase()).toContain('\r\ncontent-security-policy: ');
+    expect((await get('/questions')).status).toBe(200);
+  });
+
   it('answers 421 to any other Host (a rebound DNS name, another port, none)', async () => {
     for (const other of ['evil.example', `evil.example:${running.port}`, `127.0.0.1:${running.port + 1}`, '127.0.0.1', '']) {
       const answer = await raw(running.port, 'GET', '/questions', { host: other, cookie });

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ForecastingClient } from '../../index.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { gate, ownPath, SECURITY_HEADERS, type Keys } from './gate.js';
@@ -71,6 +71,18 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   res.end(body);
 }
 
+/**
+ * Node answers a request it cannot read (a bad header line, headers too large, too slow) on its own,
+ * without the console's headers: the same answer, with them.
+ */
+function refuseUnparsed(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, reason] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  const headers = Object.entries({ ...SECURITY_HEADERS, 'content-length': '0', connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headers.join('')}\r\n`);
+}
+
 /** A path inside the console to go back to after an action: its own, never another site's. */
 const backTo = (value: string | null | undefined, fallback: string) => ownPath(value) ?? fallback;
 
@@ -93,7 +105,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<C
     const m = route.method === req.method ? route.pattern.exec(url.pathname) : null;
     if (!m) continue;
     if (route.mockOnly && !context.mock) break;
-    const answer: Answer = await route.run({ ...context, url, form: form ?? new URLSearchParams() }, m.slice(1).map(decodeURIComponent));
+    let params: string[];
+    try {
+      params = m.slice(1).map(decodeURIComponent);
+    } catch {
+      return send(res, 400, 'text/plain; charset=utf-8', 'Bad request: a malformed escape in the path.\n');
+    }
+    const answer: Answer = await route.run({ ...context, url, form: form ?? new URLSearchParams() }, params);
     if ('redirect' in answer) {
       res.writeHead(303, { ...SECURITY_HEADERS, location: backTo(answer.redirect, '/') });
       return void res.end();
@@ -130,6 +148,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       failed(err);
     }
   });
+  server.on('clientError', refuseUnparsed);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
