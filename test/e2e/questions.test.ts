@@ -134,6 +134,12 @@ describe('questions end to end', () => {
     expect(unsupported).toMatchObject({ status: 'unsupported' });
     expect(typeof unsupported.suggestedReframe).toBe('string');
     await expect(client.questions.clarify({ title: 'Will it rain?', answer: 'In Paris, on 1 June 2027' })).resolves.toMatchObject({ status: 'ok' });
+    // A clarification asked, and answered through clarify with the same title.
+    const asked = await client.questions.normalize({ title: 'Will it rain in Paris soon?' });
+    expect(asked).toMatchObject({ status: 'needs_clarification', clarification: expect.stringContaining('"soon"') });
+    expect(asked.question).toBeUndefined();
+    const answered = await client.questions.clarify({ title: 'Will it rain in Paris soon?', answer: 'By 1 June 2027, at Montsouris' });
+    expect(answered.question?.['resolutionCriteria']).toMatch(/Clarification: By 1 June 2027, at Montsouris$/);
     const revised = await client.questions.revise({ question: draft.question!, guidance: 'Count only new registrations' });
     expect(revised.question).toBeDefined();
     expect((await client.questions.list()).data).toHaveLength(0);

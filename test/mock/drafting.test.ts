@@ -62,6 +62,15 @@ describe('questions.normalize', () => {
     expect(draft.suggestedReframe).toMatch(/bitcoin price/);
   });
 
+  it('asks a clarification for a time no one can check ("soon", "eventually", "someday", "one day"), drafting nothing', async () => {
+    for (const [title, word] of [['bitcoin above 100k soon', 'soon'], ['Will fusion power EVENTUALLY work', 'EVENTUALLY'], ['a human lands on Mars one day', 'one day']]) {
+      const { draft } = await normalize(title!);
+      expect(draft).toEqual({ status: 'needs_clarification', clarification: `"${word}" cannot be checked: by what date should it count? Answer through normalize/clarify, with this title.` });
+    }
+    // A word that only contains one is not vague.
+    expect((await normalize('will the soonest flight leave')).draft.status).toBe('ok');
+  });
+
   it('is deterministic and saves nothing; the draft passes POST /questions as it is', async () => {
     const a = await normalize('Which city hosts first, Paris or Rome');
     const b = await normalize('Which city hosts first, Paris or Rome');
@@ -95,6 +104,15 @@ describe('questions.clarify', () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('ok');
     expect(res.body.question?.['resolutionCriteria']).toMatch(/Clarification: Measured on Coinbase at 23:59 UTC$/);
+  });
+
+  it('answers the clarification normalize asked: the same title with an answer drafts the question', async () => {
+    const service = createMockService();
+    const title = 'bitcoin above 100k soon';
+    const res = await call<Draft>(service, 'POST', '/questions/normalize/clarify', { body: { title, answer: 'By 31 December 2026, on Coinbase' } });
+    expect(res.body).toMatchObject({ status: 'ok', question: { type: 'binary', title: 'Bitcoin above 100k soon?' } });
+    expect(res.body.question?.['resolutionCriteria']).toMatch(/Clarification: By 31 December 2026, on Coinbase$/);
+    expect(NormalizeResult.safeParse(res.body).success).toBe(true);
   });
 
   it('answers 400 naming title or answer when missing', async () => {

@@ -134,7 +134,11 @@ export const Question = z.union([BinaryQuestion, MultipleChoiceQuestion, Numeric
 export type Question = BinaryQuestion | MultipleChoiceQuestion | NumericQuestion | DiscreteQuestion | DateQuestion;
 
 export const NormalizeResult = exact({
-  /** `unsupported` when the title cannot be made a question; see `suggestedReframe`. */
+  /**
+   * `ok` with `question`; `unsupported` when the title cannot be made a question (see
+   * `suggestedReframe`); `needs_clarification` with `clarification`, to answer through
+   * `questions.clarify` with the same title. Not shown in the spec beyond these: others may come.
+   */
   status: z.optional(openEnum(['ok', 'unsupported', 'needs_clarification'] as const)),
   /** The drafted question, not saved: pass it to `questions.create` or `forecasts.create`. */
   question: z.optional(z.looseObject({ type: openEnum(QUESTION_TYPES), title: z.string() })),
@@ -148,7 +152,9 @@ export const NormalizeResult = exact({
  * with `suggestedReframe`. Beyond those, not shown in the spec: other fields pass through.
  * @example
  * ```ts
- * const result: NormalizeResult = await client.questions.normalize({ title: 'rain in paris?' });
+ * const title = 'rain in paris soon?';
+ * let result: NormalizeResult = await client.questions.normalize({ title });
+ * if (result.status === 'needs_clarification') result = await client.questions.clarify({ title, answer: 'By 1 June 2027' });
  * if (result.status === 'unsupported') console.log(result.suggestedReframe);
  * ```
  */

@@ -31,7 +31,7 @@ export const draftingHandlers: Pick<HandlerTable<typeof ops>, 'normalize' | 'cla
     countDraft(ctx);
     const title = requiredText(ctx.input.title, 'title');
     const answer = requiredText(ctx.input.answer, 'answer');
-    return withClarification(draftQuestion(title, ctx.clock.now()), answer);
+    return withClarification(draftQuestion(title, ctx.clock.now(), true), answer);
   },
   revise: (ctx) => {
     countDraft(ctx);

@@ -10,7 +10,11 @@ import type { QuestionDefinition } from './question.js';
 /** What the normalize operations answer. */
 export type DraftResult =
   | { status: 'ok'; question: QuestionDefinition }
-  | { status: 'unsupported'; suggestedReframe: string };
+  | { status: 'unsupported'; suggestedReframe: string }
+  | { status: 'needs_clarification'; clarification: string };
+
+/** A time no one can check: `normalize` asks when, and `clarify` takes the answer. */
+const VAGUE_TIME = /\b(soon|eventually|someday|one day)\b/i;
 
 const TEN_YEARS_S = 10 * 365 * 24 * 60 * 60;
 
@@ -27,9 +31,10 @@ function deadline(nowMs: number): string {
 
 /**
  * Drafts a question from a rough title: "How many/How much" → numeric, "When" → date,
- * "Which … or …" → multiple choice, anything else → binary. Fewer than 3 words is unsupported.
+ * "Which … or …" → multiple choice, anything else → binary. Fewer than 3 words is unsupported; a
+ * vague time ("soon", "eventually", "someday", "one day") needs a clarification, unless `clarified`.
  */
-export function draftQuestion(rough: string, nowMs: number): DraftResult {
+export function draftQuestion(rough: string, nowMs: number, clarified = false): DraftResult {
   const by = deadline(nowMs);
   const words = rough.trim().split(/\s+/).filter(Boolean);
   if (words.length < 3) {
@@ -37,6 +42,10 @@ export function draftQuestion(rough: string, nowMs: number): DraftResult {
       status: 'unsupported',
       suggestedReframe: `Will ${rough.trim() || 'the event'} happen by ${by}? Name an outcome that can be checked and a date.`,
     };
+  }
+  const vague = clarified ? null : VAGUE_TIME.exec(rough);
+  if (vague) {
+    return { status: 'needs_clarification', clarification: `"${vague[0]}" cannot be checked: by what date should it count? Answer through normalize/clarify, with this title.` };
   }
   const title = asQuestionTitle(rough);
   const base = { title, description: `Drafted from: "${rough.trim()}".`, finePrint: '' };
