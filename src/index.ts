@@ -190,6 +190,7 @@ export type {
   DiscreteQuestion,
   DateQuestion,
   NormalizeResult,
+  DraftedQuestion,
   Tag,
 } from './schemas/records/questions.js';
 export {

@@ -38,7 +38,9 @@ annotations.add(forecastRecords.ActiveForecastTask.shape.question, {
   description: 'The question forecast: the spec shows `{id, type, title}` in its samples, and every question field is present.',
   allOf: [ref('Question')],
 });
-annotations.add(questionRecords.NormalizeResult.shape.question._zod.def.innerType, {
+// NormalizeResult is typed as its definition (`DraftedQuestion`); the object zod reads is underneath.
+const normalizeRead = questionRecords.NormalizeResult as unknown as z.ZodMiniObject<{ question: z.ZodMiniOptional<z.ZodMiniType> }>;
+annotations.add(normalizeRead.shape.question._zod.def.innerType, {
   description: 'The drafted question, not saved: it can be passed to `POST /questions` or, as `question`, to `POST /forecasts`.',
   allOf: [ref('QuestionCreateParams')],
 });

@@ -28,3 +28,15 @@ export async function flowTypes(): Promise<void> {
   expectTypeOf(err.taskId).toEqualTypeOf<string | undefined>();
   expectTypeOf(err.taskIds).toEqualTypeOf<string[] | undefined>();
 }
+
+export async function draftTypes(): Promise<void> {
+  // A drafted question goes to create, forecasts.create and revise as it is, with no cast.
+  const { question } = await client.questions.normalize({ title: 'bitcoin above 100k by June 2027?' });
+  if (question) {
+    await client.questions.create(question);
+    await client.forecasts.create({ question });
+    await client.questions.revise({ question, guidance: 'Resolve on the Coinbase close.' });
+    // Narrowed on its type, a draft has that type's fields.
+    if (question.type === 'numeric') expectTypeOf(question.lowerBound).toEqualTypeOf<number>();
+  }
+}

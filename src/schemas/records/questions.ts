@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { Timestamp, exact, openEnum } from '../common.js';
 import { QUESTION_TYPES } from '../enums.js';
 import { SourceTemplate } from './templates.js';
+import type { QuestionDefinition } from '../questions.js';
 
 export const Tag = exact({
   /** The label as written. */
@@ -133,7 +134,7 @@ export const Question = z.union([BinaryQuestion, MultipleChoiceQuestion, Numeric
  */
 export type Question = BinaryQuestion | MultipleChoiceQuestion | NumericQuestion | DiscreteQuestion | DateQuestion;
 
-export const NormalizeResult = exact({
+const NormalizeResultShape = exact({
   /**
    * `ok` with `question`; `unsupported` when the title cannot be made a question (see
    * `suggestedReframe`); `needs_clarification` with `clarification`, to answer through
@@ -147,6 +148,21 @@ export const NormalizeResult = exact({
   /** The question to answer through `normalize/clarify`, when the draft needs one. */
   clarification: z.optional(z.string()),
 });
+/** The normalize answer as its schema reads it, before `question` is typed as a definition. */
+interface NormalizeResultAsRead extends z.output<typeof NormalizeResultShape> {}
+
+/**
+ * A question the service drafted: a definition `questions.create` and `forecasts.create` take as it
+ * is (other fields the service adds pass through). Typed as the question types this SDK knows: a
+ * type a newer service drafts is refused by `create` with `ValidationError`, before anything is sent.
+ * @example
+ * ```ts
+ * const { question } = await client.questions.normalize({ title: 'bitcoin above 100k by June 2027?' });
+ * if (question) await client.questions.create(question);
+ * ```
+ */
+export type DraftedQuestion = QuestionDefinition & { [field: string]: unknown };
+
 /**
  * The answer of the normalize operations: a drafted `question` (not saved), or `status: 'unsupported'`
  * with `suggestedReframe`. Beyond those, not shown in the spec: other fields pass through.
@@ -156,6 +172,12 @@ export const NormalizeResult = exact({
  * let result: NormalizeResult = await client.questions.normalize({ title });
  * if (result.status === 'needs_clarification') result = await client.questions.clarify({ title, answer: 'By 1 June 2027' });
  * if (result.status === 'unsupported') console.log(result.suggestedReframe);
+ * else if (result.question) await client.questions.create(result.question);
  * ```
  */
-export interface NormalizeResult extends z.output<typeof NormalizeResult> {}
+export interface NormalizeResult extends Omit<NormalizeResultAsRead, 'question'> {
+  /** The drafted question, not saved: pass it to `questions.create` or `forecasts.create` as it is. */
+  question?: DraftedQuestion;
+}
+/** Read leniently (`question` a looseObject with a type and a title); typed as {@link NormalizeResult}. */
+export const NormalizeResult = NormalizeResultShape as unknown as z.ZodMiniType<NormalizeResult>;
