@@ -71,6 +71,15 @@ describe('questions.normalize', () => {
     expect((await normalize('will the soonest flight leave')).draft.status).toBe('ok');
   });
 
+  it('resolves by the end of the latest year the title names (this year on), else by the end of next year', async () => {
+    // The mock's clock starts on 1 January 2025.
+    const criteria = async (title: string) => (await normalize(title)).draft.question?.['resolutionCriteria'];
+    expect(await criteria('how many EVs will Norway register in 2027')).toBe('Resolves to the value an authoritative public source reports for 31 December 2027.');
+    expect(await criteria('Which wins between 2025 and 2028: Paris or Rome')).toMatch(/confirms by 31 December 2028\.$/);
+    expect(await criteria('Will the 1999 record fall')).toMatch(/by 31 December 2026 \(UTC\); otherwise NO\.$/);
+    expect(await criteria('Will the 2019 record fall')).toMatch(/by 31 December 2026 \(UTC\)/);
+  });
+
   it('is deterministic and saves nothing; the draft passes POST /questions as it is', async () => {
     const a = await normalize('Which city hosts first, Paris or Rome');
     const b = await normalize('Which city hosts first, Paris or Rome');
@@ -111,7 +120,10 @@ describe('questions.clarify', () => {
     const title = 'bitcoin above 100k soon';
     const res = await call<Draft>(service, 'POST', '/questions/normalize/clarify', { body: { title, answer: 'By 31 December 2026, on Coinbase' } });
     expect(res.body).toMatchObject({ status: 'ok', question: { type: 'binary', title: 'Bitcoin above 100k soon?' } });
-    expect(res.body.question?.['resolutionCriteria']).toMatch(/Clarification: By 31 December 2026, on Coinbase$/);
+    // It resolves by what the answer says, not by a deadline of its own.
+    expect(res.body.question?.['resolutionCriteria']).toBe(
+      'Resolves YES if "Bitcoin above 100k soon?" is confirmed by credible public reporting by the time the clarification gives; otherwise NO. Clarification: By 31 December 2026, on Coinbase',
+    );
     expect(NormalizeResult.safeParse(res.body).success).toBe(true);
   });
 

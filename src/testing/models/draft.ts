@@ -24,10 +24,18 @@ export function asQuestionTitle(text: string): string {
   return `${t.charAt(0).toUpperCase()}${t.slice(1)}?`;
 }
 
-/** `31 December 2026`: the end of the year after `nowMs`, the deadline drafts resolve by. */
-function deadline(nowMs: number): string {
-  return `31 December ${new Date(nowMs).getUTCFullYear() + 1}`;
+/**
+ * The deadline a draft resolves by: the end of the latest year the text names from this year on
+ * (`in 2027` → `31 December 2027`), else the end of next year.
+ */
+function deadline(text: string, nowMs: number): string {
+  const thisYear = new Date(nowMs).getUTCFullYear();
+  const named = (text.match(/\b2\d{3}\b/g) ?? []).map(Number).filter((year) => year >= thisYear);
+  return `31 December ${named.length ? Math.max(...named) : thisYear + 1}`;
 }
+
+/** What a clarified draft resolves by: the answer says it (folded into the criteria after it). */
+const AS_CLARIFIED = 'the time the clarification gives';
 
 /**
  * Drafts a question from a rough title: "How many/How much" → numeric, "When" → date,
@@ -35,12 +43,12 @@ function deadline(nowMs: number): string {
  * vague time ("soon", "eventually", "someday", "one day") needs a clarification, unless `clarified`.
  */
 export function draftQuestion(rough: string, nowMs: number, clarified = false): DraftResult {
-  const by = deadline(nowMs);
+  const by = clarified ? AS_CLARIFIED : deadline(rough, nowMs);
   const words = rough.trim().split(/\s+/).filter(Boolean);
   if (words.length < 3) {
     return {
       status: 'unsupported',
-      suggestedReframe: `Will ${rough.trim() || 'the event'} happen by ${by}? Name an outcome that can be checked and a date.`,
+      suggestedReframe: `Will ${rough.trim() || 'the event'} happen by ${deadline(rough, nowMs)}? Name an outcome that can be checked and a date.`,
     };
   }
   const vague = clarified ? null : VAGUE_TIME.exec(rough);
@@ -96,7 +104,7 @@ export function draftQuestion(rough: string, nowMs: number, clarified = false): 
     question: {
       ...base,
       type: 'binary',
-      resolutionCriteria: `Resolves YES if "${title}" is confirmed by credible public reporting by ${by} (UTC); otherwise NO.`,
+      resolutionCriteria: `Resolves YES if "${title}" is confirmed by credible public reporting by ${clarified ? by : `${by} (UTC)`}; otherwise NO.`,
     },
   };
 }
