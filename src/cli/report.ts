@@ -71,6 +71,9 @@ export function errorLine(err: unknown): string {
 /** Writes the error line (and, with `debug`, the stack and cause), and returns the exit code. */
 export function report(err: unknown, debug = process.argv.includes('--debug')): ExitCode {
   note(errorLine(err));
+  // A forecast already running on the question: the answer names it, and it can be waited for.
+  const running = err instanceof Error ? (err as { activeTaskId?: unknown }).activeTaskId : undefined;
+  if (typeof running === 'string' && running !== '') note(`The forecast running: ${running}. Wait for it: forecasting wait ${running}`);
   if (debug && err instanceof Error) {
     process.stderr.write(`${escapeLines(redact(err.stack ?? ''))}\n`);
     if (err.cause !== undefined) process.stderr.write(`${escapeLines(`cause: ${redact(err.cause instanceof Error ? (err.cause.stack ?? String(err.cause)) : String(err.cause))}`)}\n`);

@@ -72,6 +72,8 @@ function messageOf(issue: Issue, value: unknown): string {
     case 'too_big':
       return `${verb(issue.origin)} at most ${issue.maximum}${unit(issue.origin)}`;
     case 'too_small':
+      // An empty string is what happened (a variable that held nothing), not "at least 1 characters".
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'must not be empty';
       return `${verb(issue.origin)} at least ${issue.minimum}${unit(issue.origin)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;

@@ -86,6 +86,17 @@ describe('forecasting forecast QUESTION_ID', () => {
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toMatch(/^NotFoundError: 404 /);
   });
+
+  it('on a question with a forecast running, names that task and how to wait for it (exit 3)', async () => {
+    const q = await question(still);
+    const first = (await run(['forecast', q], { env: envFor(still) })).stdout.trim();
+    const again = await run(['forecast', q], { env: envFor(still) });
+    expect(again.code).toBe(3);
+    const [line, hint, ...rest] = again.stderr.trimEnd().split('\n');
+    expect(line).toMatch(/^ForecastAlreadyRunningError: 409 forecast_already_running: /);
+    expect(hint).toBe(`The forecast running: ${first}. Wait for it: forecasting wait ${first}`);
+    expect(rest).toEqual([]);
+  });
 });
 
 describe('forecasting wait TASK_ID…', () => {
@@ -216,11 +227,13 @@ describe('forecasting forecast --from-file', () => {
     expect(lines).toHaveLength(5);
     expect([lines[0], lines[2]].every((l) => RESULT.test(l!))).toBe(true);
     expect([lines[1], lines[3]].every((l) => / {2}YES {2}/.test(l!))).toBe(true);
-    expect(lines[4]).toMatch(/^rejected {2}line 3 {2}\S/);
+    // Its line in the file (the blank line counts), not its place in the batch.
+    expect(lines[4]).toMatch(/^rejected {2}line 4 {2}\S/);
 
     const j = await run(['forecast', '--from-file', file, '--run-mode', 'light', '--wait', '--json', '--progress', 'none'], { env: envFor(fast) });
     const items = JSON.parse(j.stdout) as Array<{ status: string; task?: { status: string } }>;
     expect(items.map((i) => [i.status, i.task?.status])).toEqual([['accepted', 'completed'], ['accepted', 'completed'], ['rejected', undefined]]);
+    expect(items.map((i) => (i as { line?: number }).line)).toEqual([1, 3, 4]);
   });
 
   it('prints the started task ids without --wait', async () => {

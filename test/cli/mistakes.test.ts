@@ -26,6 +26,17 @@ describe('forecasting forecast --from-file: unknown keys', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(2);
   });
 
+  it('names lines as the file numbers them (blank lines count), and a refused line’s fields without its batch place', async () => {
+    const typo = { type: 'binary', title: 'Will it rain?', resolutionCriterea: 'Any rain at Montsouris' };
+    const discrete = { type: 'discrete', title: 'How many goals?', lowerBound: 0, upperBound: 1 };
+    const file = join(h.dir, 'gaps.jsonl');
+    writeFileSync(file, ['', JSON.stringify(typo), '', JSON.stringify(discrete), ''].join('\n'));
+    const r = await run(['forecast', '--from-file', file], { env: envFor(h.mock) });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(`${file} line 2: unknown field \`question.resolutionCriterea\` sent as is; did you mean \`question.resolutionCriteria\`?\n`);
+    expect(r.stdout.trimEnd().split('\n')[1]).toBe('rejected  line 4  question.upperBound: discrete bounds must be 2 to 500 apart');
+  });
+
   it('says nothing for a file of known keys', async () => {
     const file = jsonl('clean.jsonl', [{ question: { type: 'binary', title: 'Will it hail?', resolutionCriteria: 'x' }, runMode: 'light' }]);
     const r = await run(['forecast', '--from-file', file], { env: envFor(h.mock) });

@@ -81,6 +81,8 @@ describe('validation messages', () => {
 
   it('keeps a message the schema words itself, and says "is invalid" otherwise', () => {
     expect(issues(z.string().check(z.refine((s) => s.length > 2, 'too short to read')), 'ab')).toEqual([': too short to read']);
+    // An empty string is named as such, not "at least 1 characters".
+    expect(issues(z.object({ questionId: z.string().check(z.minLength(1)) }), { questionId: '' })).toEqual(['questionId: must not be empty']);
     expect(issues(z.string().check(z.refine(() => false)), 'ab')).toEqual([': is invalid']);
   });
 

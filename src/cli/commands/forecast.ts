@@ -55,9 +55,10 @@ function runParams(item: Record<string, unknown>, flags: ForecastFlags): Forecas
 /**
  * The lines of a JSONL file as forecast bodies: `{questionId}` or `{question}` as they are, a bare
  * question definition as `{question}`. UTF-8, with or without a byte-order mark (Notepad and Excel
- * write one); UTF-16 is refused by name rather than read as noise.
+ * write one); UTF-16 is refused by name rather than read as noise. With each item, its line in the
+ * file: blank lines are skipped, so the item's place in the batch is not its line.
  */
-async function readItems(path: string, flags: ForecastFlags): Promise<ForecastCreateParams[]> {
+async function readItems(path: string, flags: ForecastFlags): Promise<{ items: ForecastCreateParams[]; lines: number[] }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -67,6 +68,7 @@ async function readItems(path: string, flags: ForecastFlags): Promise<ForecastCr
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new CliError(`${path} is UTF-16 text: save it as UTF-8`);
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   const items: ForecastCreateParams[] = [];
+  const lines: number[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
     let value: unknown;
@@ -79,10 +81,11 @@ async function readItems(path: string, flags: ForecastFlags): Promise<ForecastCr
     const record = value as Record<string, unknown>;
     const isForecast = 'questionId' in record || 'question' in record;
     items.push(runParams(isForecast ? record : { question: record }, flags));
+    lines.push(i + 1);
   });
   if (items.length === 0) throw new CliError(`${path} holds no lines to forecast`);
-  await warnUnknownKeys(path, items);
-  return items;
+  await warnUnknownKeys(path, items, lines);
+  return { items, lines };
 }
 
 /**
@@ -90,21 +93,21 @@ async function readItems(path: string, flags: ForecastFlags): Promise<ForecastCr
  * typo that would be dropped in silence: one warning on stderr per key (the SDK's own words), at
  * its first line.
  */
-async function warnUnknownKeys(path: string, items: readonly ForecastCreateParams[]): Promise<void> {
+async function warnUnknownKeys(path: string, items: readonly ForecastCreateParams[], lines: readonly number[]): Promise<void> {
   const { unknownFields } = await import('../../index.js');
   const warned = new Set<string>();
   for (const [i, item] of items.entries()) {
     for (const { field, message } of await unknownFields('forecasts.create', item)) {
       if (warned.has(field)) continue;
       warned.add(field);
-      note(`${path} line ${i + 1}: ${message}`);
+      note(`${path} line ${lines[i]}: ${message}`);
     }
   }
 }
 
 /** One line per item: `<task id>  <status>  …` for a started one, `rejected  <line>  <message>` for a refused one. */
 async function fromFile(path: string, flags: ForecastFlags): Promise<ExitCode> {
-  const items = await readItems(path, flags);
+  const { items, lines } = await readItems(path, flags);
   const client: ForecastingClient = await clientFromEnv();
   // With --wait, a signal during the starts lets them finish, then names the tasks they started.
   const interrupts = flags.wait ? new Interrupts() : undefined;
@@ -117,13 +120,14 @@ async function fromFile(path: string, flags: ForecastFlags): Promise<ExitCode> {
   else if (interrupts?.received) code = EXIT.interrupted;
   const byId = new Map((tasks ?? []).map((t) => [t.id ?? t.taskId, t]));
   if (flags.json) {
-    json(results.map((r) => ({ ...r, line: r.index + 1, ...(r.taskId && byId.has(r.taskId) ? { task: byId.get(r.taskId) } : {}) })));
+    json(results.map((r) => ({ ...r, line: lines[r.index], ...(r.taskId && byId.has(r.taskId) ? { task: byId.get(r.taskId) } : {}) })));
   } else {
     for (const r of results) {
       const task = r.taskId ? byId.get(r.taskId) : undefined;
       if (task) outTask(task, flags.draw);
       else if (r.status === 'accepted') out(`${r.taskId}  started`);
-      else out(`rejected  line ${r.index + 1}  ${r.error?.message ?? ''}`.trimEnd());
+      // The line is named: its batch index (`items.1.`, counted from 0) would be a second numbering.
+      else out(`rejected  line ${lines[r.index]}  ${(r.error?.message ?? '').replaceAll(`items.${r.index}.`, '')}`.trimEnd());
     }
   }
   // A refused line is a failure unless something worse happened (a timeout, an interrupt).
