@@ -107,6 +107,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = http.createServer((req, res) => void respond(service, origin, req, res));
   // Node hands a CONNECT its raw socket: answer it as any request, then close (the mock tunnels nothing).
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    // Node takes its own error listener off a socket it hands over: a reset would be an uncaught error.
+    socket.on('error', () => socket.destroy());
     const res = new http.ServerResponse(req);
     res.assignSocket(socket);
     res.shouldKeepAlive = false;

@@ -150,6 +150,20 @@ describe('methods a path does not take, never a 500', () => {
     expect(header(path.text, 'allow')).toBe('GET, PATCH');
   });
 
+  it('survives a CONNECT whose connection is reset before the answer (no key needed): the socket error is handled', async () => {
+    for (let i = 0; i < 20; i++) {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+        socket.resetAndDestroy();
+      });
+      socket.on('error', () => undefined);
+      await new Promise((resolve) => socket.once('close', resolve));
+    }
+    // Let the answers meet their reset connections, then the mock still serves.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(statusOf((await send('GET', '/api/v1/external/nowhere')).text)).toBe(404);
+  });
+
   it('answers OPTIONS with 204 and Allow, no key needed', async () => {
     const { text } = await send('OPTIONS', '/api/v1/external/questions', false);
     expect(statusOf(text)).toBe(204);
