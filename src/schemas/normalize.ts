@@ -26,8 +26,8 @@ export interface NormalizeParams extends z.input<typeof NormalizeParams> {}
  * original text) and `answer` (the reply to the clarification asked); other keys pass through.
  */
 export const NormalizeClarifyParams = exact({
-  /** The original text. */
-  title: z.optional(z.string()),
+  /** The original text (the same limits as a title: 1 to 500 characters). */
+  title: z.optional(Title),
   /** The reply to the clarification asked. */
   answer: z.optional(z.string()),
 });

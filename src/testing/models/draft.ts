@@ -20,7 +20,11 @@ const TEN_YEARS_S = 10 * 365 * 24 * 60 * 60;
 
 /** `"will it rain"` → `"Will it rain?"`, within the title limit. */
 export function asQuestionTitle(text: string): string {
-  const t = text.trim().replace(/\s+/g, ' ').replace(/[?.!\s]+$/, '').slice(0, MAX_TITLE_LENGTH - 1);
+  const collapsed = text.trim().replace(/\s+/g, ' ');
+  // Trailing punctuation cut by a loop: a pattern anchored at the end would be quadratic on long text.
+  let end = collapsed.length;
+  while (end > 0 && '?.! '.includes(collapsed[end - 1]!)) end--;
+  const t = collapsed.slice(0, Math.min(end, MAX_TITLE_LENGTH - 1));
   return `${t.charAt(0).toUpperCase()}${t.slice(1)}?`;
 }
 

@@ -226,8 +226,11 @@ export function fillFromPrompt(record: TemplateRecord, prompt: string, given: Re
   const pairs = new Map<string, string>();
   const rest: string[] = [];
   for (const part of prompt.split(/[,;\n]/)) {
-    const pair = /^\s*([\w ]+?)\s*[:=]\s*(.+?)\s*$/.exec(part);
-    if (pair) pairs.set(pair[1]!.toLowerCase(), pair[2]!);
+    // `key: value` or `key = value`, cut at the first separator: no pattern that backtracks on a long prompt.
+    const cut = part.search(/[:=]/);
+    const key = cut > 0 ? part.slice(0, cut).trim() : '';
+    const value = cut > 0 ? part.slice(cut + 1).trim() : '';
+    if (key && value && /^[\w ]+$/.test(key)) pairs.set(key.toLowerCase(), value);
     else if (part.trim()) rest.push(part.trim());
   }
   return Object.fromEntries(
