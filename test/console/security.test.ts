@@ -90,6 +90,36 @@ describe('forecasting console: who may talk to it', () => {
     expect((await get('/questions')).status).toBe(200);
   });
 
+  it('answers what Node would answer alone with the console’s headers too: no Host (421), an unknown Expect (417), CONNECT (405); and closes a bad request’s connection even when the client keeps its side open', async () => {
+    /**
+     * Writes raw bytes and keeps its own side open. After the answer it goes on writing: only a
+     * connection the console closed for good answers that with a reset (one it only half-closed
+     * would take the bytes, and hold a descriptor for as long as the client likes). `held` after 2 s.
+     */
+    const exchange = (bytes: string) =>
+      new Promise<string>((resolve, reject) => {
+        let got = '';
+        const socket = connect({ port: running.port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.write(bytes));
+        let poke: NodeJS.Timeout | undefined;
+        const held = setTimeout(() => socket.destroy(new Error('held')), 2_000);
+        socket.setEncoding('utf8').on('data', (d: string) => (got += d));
+        socket.on('error', (err: NodeJS.ErrnoException) => (/^(ECONNRESET|EPIPE)$/.test(err.code ?? '') ? undefined : reject(err)));
+        socket.on('close', () => (clearTimeout(held), clearInterval(poke), resolve(got)));
+        socket.on('end', () => (poke = setInterval(() => socket.write('more'), 20)));
+      });
+    const answers = {
+      421: await exchange(`GET /questions HTTP/1.1\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`),
+      417: await exchange(`GET /questions HTTP/1.1\r\nHost: ${host}\r\nCookie: ${cookie}\r\nExpect: something-else\r\nConnection: close\r\n\r\n`),
+      405: await exchange(`CONNECT 127.0.0.1:${running.port} HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
+      400: await exchange(`GET /questions HTTP/1.1\r\nHost: ${host}\r\nNot a header\r\n\r\n`),
+    };
+    for (const [status, text] of Object.entries(answers)) {
+      expect(text, status).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(text.toLowerCase(), status).toContain('\r\nx-frame-options: deny\r\n');
+    }
+    expect((await get('/questions')).status).toBe(200);
+  });
+
   it('answers 421 to any other Host (a rebound DNS name, another port, none)', async () => {
     for (const other of ['evil.example', `evil.example:${running.port}`, `127.0.0.1:${running.port + 1}`, '127.0.0.1', '']) {
       const answer = await raw(running.port, 'GET', '/questions', { host: other, cookie });
@@ -114,6 +144,9 @@ describe('forecasting console: who may talk to it', () => {
       const answer = await raw(running.port, 'POST', '/mock/advance', { host, cookie, origin: `http://${host}`, ...form }, new URLSearchParams({ back, ms: '0' }).toString());
       expect(answer.headers.location, JSON.stringify(back)).toBe('/mock');
     }
+    // A `back` a header cannot carry (not ASCII) leads to the fallback, not to a failure after the action ran.
+    const wide = await raw(running.port, 'POST', '/mock/advance', { host, cookie, origin: `http://${host}`, ...form }, new URLSearchParams({ back: '/questions/\u0100', ms: '0' }).toString());
+    expect([wide.status, wide.headers.location]).toEqual([303, '/mock']);
     const done = await raw(running.port, 'POST', path, { host, cookie, origin: `http://${host}`, ...form }, 'back=//evil.example/');
     expect(done.status).toBe(303);
     // `back` leads inside the console only.

@@ -47,7 +47,8 @@ function hasSession(req: IncomingMessage, name: string, session: string): boolea
 
 /** A path of this console to send a browser to: one that starts with a single `/` and holds no space or control character, else `/`. */
 export function ownPath(value: string | null | undefined): string | undefined {
-  if (!value || !/^\/(?![/\\])/.test(value) || /[\u0000-\u0020\u007f-\u009f\\]/.test(value)) return undefined;
+  // Printable ASCII only: a header cannot carry more (`/Ā` would fail the redirect after the action ran).
+  if (!value || !/^\/(?![/\\])/.test(value) || /[^\u0021-\u007e]|\\/.test(value)) return undefined;
   return value;
 }
 

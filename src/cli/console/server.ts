@@ -76,11 +76,19 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
  * without the console's headers: the same answer, with them.
  */
 function refuseUnparsed(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  // An answer already under way on this connection cannot be followed by another: just close.
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (err.code === 'ECONNRESET' || !socket.writable || answering) return void socket.destroy();
   const [status, reason] =
     err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  rawAnswer(socket, status, reason);
+}
+
+/** A whole answer written on the socket, with the console's headers, and the connection closed: a client that keeps its side open holds nothing. */
+function rawAnswer(socket: Socket, status: number, reason: string): void {
   const headers = Object.entries({ ...SECURITY_HEADERS, 'content-length': '0', connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headers.join('')}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headers.join('')}\r\n`, () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }
 
 /** A path inside the console to go back to after an action: its own, never another site's. */
@@ -135,7 +143,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const mock = await mockControlFor(options.baseURL, options.apiKey);
   addSecret(options.apiKey);
   let port = 0;
-  const server = createServer((req, res) => {
+  // No Host at all is the gate's to refuse (421, with the headers), not Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     const failed = (err: unknown) => {
       if (res.headersSent) return void res.destroy();
       send(res, 500, 'text/plain; charset=utf-8', `The console failed: ${redact(err instanceof Error ? err.message : String(err))}\n`);
@@ -149,6 +158,13 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     }
   });
   server.on('clientError', refuseUnparsed);
+  // What Node would answer on its own, without the console's headers: an Expect it does not know
+  // (417), and CONNECT (the console tunnels nothing).
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => send(res, 417, 'text/plain; charset=utf-8', 'Expectation failed.\n'));
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    rawAnswer(socket, 405, 'Method Not Allowed');
+  });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
