@@ -33,7 +33,8 @@ export function redact(text: string): string {
     for (let n = secret.length - 1; n >= MIN_SECRET_PREFIX; n--) {
       const at = out.lastIndexOf(secret.slice(0, n));
       // Only where it runs to the end of the text or to the clipping mark the SDK writes after it.
-      if (at >= 0 && /^(…|\.\.\.|\s*…?\s*\(\d+ more characters?\)|\s*$)/.test(out.slice(at + n))) {
+      // (One run of spaces before the mark: two in a row would backtrack quadratically on a long gap.)
+      if (at >= 0 && /^(…|\.\.\.|\s*(?:…\s*)?\(\d+ more characters?\)|\s*$)/.test(out.slice(at + n))) {
         out = `${out.slice(0, at)}[redacted]${out.slice(at + n)}`;
         break;
       }

@@ -163,13 +163,20 @@ export function requireOrganizationAdmin(principal: Principal, what: string): vo
   }
 }
 
-/** Replaces the key in headers shown by the request log. */
+/**
+ * Headers that carry a secret of their own: the request log shows them as `[redacted]`. Cookies too:
+ * a browser sends the cookies of every server on 127.0.0.1 (the console's session among them) to the
+ * mock's address, and the log is readable with the mock's key.
+ */
+const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'set-cookie', 'proxy-authorization']);
+
+/** Replaces the key, and every other credential, in headers shown by the request log. */
 export function redactHeaders(headers: Headers, redact: (value: string) => string = (value) => value): Record<string, string> {
   // Entries, not assignments: a header a client names `__proto__` stays a header.
   const entries: [string, string][] = [];
   headers.forEach((value, name) => {
     const scheme = value.match(/^\w+\s+/)?.[0] ?? '';
-    entries.push([name, name === 'authorization' ? `${scheme}[redacted]` : name === 'x-api-key' ? '[redacted]' : redact(value)]);
+    entries.push([name, name === 'authorization' ? `${scheme}[redacted]` : SECRET_HEADERS.has(name) ? '[redacted]' : redact(value)]);
   });
   return Object.fromEntries(entries);
 }

@@ -89,7 +89,7 @@ const Credits = z.strictObject({
   balance: z.optional(z.int().check(z.gte(0))),
   unlimited: z.optional(z.boolean()),
 });
-const Advance = z.strictObject({ ms: z.number().check(z.gte(0), z.lte(366 * 24 * 3_600_000)) });
+const Advance = z.strictObject({ ms: z.int().check(z.gte(0), z.lte(366 * 24 * 3_600_000)) });
 const Fault = z.strictObject({
   operation: z.optional(z.string()),
   method: z.optional(z.string()),
@@ -237,6 +237,14 @@ export function isControlPath(pathname: string): boolean {
   return pathname === MOCK_CONTROL_PREFIX || pathname.startsWith(`${MOCK_CONTROL_PREFIX}/`);
 }
 
+function decodeOrUndefined(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The route and path parameters of `pathname`, or the methods the path allows. */
 function match(method: string, pathname: string): { route: ControlRoute; params: Record<string, string> } | { allow: string[] } {
   const segments = pathname.slice(MOCK_CONTROL_PREFIX.length).split('/').filter(Boolean);
@@ -247,8 +255,11 @@ function match(method: string, pathname: string): { route: ControlRoute; params:
     const params: Record<string, string> = {};
     const fits = template.every((part, i) => {
       const name = /^\{(\w+)\}$/.exec(part)?.[1];
-      if (name) params[name] = decodeURIComponent(segments[i]!);
-      return name !== undefined || part === segments[i];
+      if (name === undefined) return part === segments[i];
+      // A malformed escape names no question: no route, as in the API's own router.
+      const value = decodeOrUndefined(segments[i]!);
+      if (value !== undefined) params[name] = value;
+      return value !== undefined;
     });
     if (!fits) continue;
     if (r.method === method) return { route: r, params };

@@ -41,7 +41,7 @@ describe('fault rules by name', () => {
   });
 });
 
-describe('a count that is not one', () => {
+describe('a number that is not one', () => {
   it('says which number it refused: 1e400 reads as Infinity, 1.5 is not whole', async () => {
     const service = createMockService({ httpControls: true });
     const post = (times: string) =>
@@ -52,9 +52,24 @@ describe('a count that is not one', () => {
     }
     expect(service.faults.list()).toEqual([]);
   });
+
+  it('moves the clock by whole milliseconds only: 0.5 is refused, the clock unmoved', async () => {
+    const service = createMockService({ httpControls: true });
+    const before = service.clock.now();
+    const res = await control(service, 'POST', '/__mock/clock/advance', { ms: 0.5 });
+    expect([res.status, ((await res.json()) as { error: { message: string } }).error.message]).toEqual([400, 'ms: must be a whole number, got 0.5']);
+    expect(service.clock.now()).toBe(before);
+  });
 });
 
 describe('a control path asked below the API prefix', () => {
+  it('answers 404 to a malformed escape in a control path, as the API does (no raw "URI malformed")', async () => {
+    const service = createMockService({ httpControls: true });
+    const res = await control(service, 'PUT', '/__mock/questions/%E0%A4%A/outcome', { task: 'failed' });
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('URI malformed');
+  });
+
   it('answers 404 saying the control routes live at the server root', async () => {
     const service = createMockService({ httpControls: true });
     const res = await call(service, 'GET', '/__mock/clock');

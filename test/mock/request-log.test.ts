@@ -41,8 +41,15 @@ describe('request log', () => {
     const text = JSON.stringify(service.requests.list());
     expect(text).not.toContain(key);
     const [first, second] = service.requests.list();
-    expect(first).toMatchObject({ path: '/questions?key=[redacted]', headers: { cookie: 'session=[redacted]', 'proxy-authorization': 'Basic [redacted]' } });
+    expect(first).toMatchObject({ path: '/questions?key=[redacted]', headers: { cookie: '[redacted]', 'proxy-authorization': '[redacted]' } });
     expect(second?.path).toBe('/questions?api_key=[redacted]');
+  });
+
+  it('shows no cookie at all: a browser sends the mock the cookies of every server on 127.0.0.1 (a console session among them)', async () => {
+    const service = createMockService();
+    await call(service, 'GET', '/openapi.json', { key: null, headers: { cookie: 'forecasting_console_5173=s3ss10n' } });
+    expect(service.requests.last()?.headers['cookie']).toBe('[redacted]');
+    expect(JSON.stringify(service.requests.list())).not.toContain('s3ss10n');
   });
 
   it('records refused requests too (401, 400, 429)', async () => {
