@@ -2,13 +2,12 @@
 // how operation ids and tags are named, every array query parameter, the list and error envelopes
 // of every operation, the Retry-After of task lists and starts, the optional Idempotency-Key, the
 // paired examples, the retried webhook answers, the uuid format of every answered id, open objects,
-// one cross-field rule, a build that needs no mock, and the mock's two addresses serving one document.
+// one cross-field rule, and a build that needs no mock.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operations } from '../src/index.js';
-import { startMockServer, type MockServer } from '../src/testing/index.js';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../src/testing/webhooks/engine.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -208,16 +207,3 @@ describe('where the examples come from (openapi.md)', () => {
   });
 });
 
-describe('the mock serves one document at both addresses (openapi.md, the table)', () => {
-  let mock: MockServer;
-  beforeAll(async () => {
-    mock = await startMockServer();
-  });
-  afterAll(() => mock.close());
-
-  it('<origin>/openapi.json is the very document of <baseURL>/openapi.json, both naming <baseURL> as the server', async () => {
-    const [below, beside] = await Promise.all([`${mock.baseURL}/openapi.json`, `${new URL(mock.baseURL).origin}/openapi.json`].map(async (url) => (await fetch(url)).json() as Promise<Json>));
-    expect(beside).toEqual(below);
-    expect(list(obj(below)['servers']).map((s) => s['url'])).toEqual([mock.baseURL]);
-  });
-});

@@ -268,6 +268,8 @@ describe('the mock serving the document', () => {
     const served = (await res.json()) as Json;
     expect(served['servers']).toEqual([{ url: mock.baseURL, description: 'The forecasting-sdk mock service' }]);
     expect(JSON.stringify(served['servers'])).not.toContain('{base_url}');
+    // The very document of <baseURL>/openapi.json (openapi.md's table), not a variant of it.
+    expect(served).toEqual(await (await fetch(`${mock.baseURL}/openapi.json`)).json());
   });
 
   it('answers other methods there 405 with Allow: GET, and unknown paths beside it 404 as before', async () => {

@@ -9,11 +9,10 @@ import {
   RateLimitError,
   ValidationError,
   operations,
-  type ForecastingClient,
-  type Question,
 } from '../../src/index.js';
 import { GENERATION_MS, LINK_DRAFT_MS, PRICES, forecastDataFor } from '../../src/testing/index.js';
 import { KEYS, MINUTE, binary, multipleChoice, useForecastMock } from './_forecasts.js';
+import { decisionWithQuestions, office } from './_decisions.js';
 
 const h = useForecastMock();
 
@@ -22,20 +21,6 @@ const succeeded = new Set<string>();
 afterEach(() => {
   for (const r of h.mock.service.requests.list()) if (r.operation?.startsWith('decisions') && r.status !== null && r.status < 300) succeeded.add(r.operation);
 });
-
-const office = { title: 'Where do we open the next office?', options: ['Lisbon', 'Berlin'] };
-
-/** A decision with `n` binary questions on it, the first on `Lisbon`. */
-async function decisionWithQuestions(n = 2, client: ForecastingClient = h.client) {
-  const decision = await client.decisions.create(office);
-  const questions: Question[] = [];
-  for (let i = 0; i < n; i++) {
-    const q = await client.questions.create({ ...binary, title: `Question ${i} on the office?` });
-    await client.decisions.nodes.create(decision.id, { questionId: q.id, option: i === 0 ? 'Lisbon' : 'Berlin' });
-    questions.push(q);
-  }
-  return { decision: await client.decisions.retrieve(decision.id), questions };
-}
 
 /** A raw request to the mock with the `all` key. */
 const raw = (method: string, path: string, body?: unknown) =>
@@ -125,7 +110,7 @@ describe('decisions: create, read, edit, list', () => {
   });
 
   it('edits only the fields sent; a question on a removed option keeps no option', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     const edited = await h.client.decisions.update(decision.id, { options: ['Berlin', 'Stay put'], description: 'Budget 2 M€' });
     expect(edited).toMatchObject({ title: office.title, options: ['Berlin', 'Stay put'], description: 'Budget 2 M€' });
     expect(edited.nodes.map((n) => n.option)).toEqual([null, 'Berlin']);
@@ -164,7 +149,7 @@ describe('idempotency', () => {
   });
 
   it('replays POST /decisions/{decision_id}/forecasts: the forecasts start and are charged once', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     const before = (await h.client.credits.retrieve()).balance;
     const body = { runMode: 'light', maxTotalCredits: 2 } as const;
     const first = await h.client.decisions.forecasts.create(decision.id, body, { idempotencyKey: 'run-1' }).withResponse();
@@ -235,7 +220,7 @@ describe('drafting questions', () => {
 
 describe('nodes and links', () => {
   it('puts questions on the decision, refuses a second time, an unknown option or question, and takes one off with its links and conditions', async () => {
-    const { decision, questions } = await decisionWithQuestions(2);
+    const { decision, questions } = await decisionWithQuestions(h.client, 2);
     const [a, b] = decision.nodes;
     expect(a).toMatchObject({ questionId: questions[0]!.id, option: 'Lisbon' });
 
@@ -262,7 +247,7 @@ describe('nodes and links', () => {
   });
 
   it('links two questions (a related link is ready at once), refuses a link to itself before sending, and removes a link', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     const [a, b] = decision.nodes;
     const link = await h.client.decisions.links.create(decision.id, { fromNodeId: a!.id, toNodeId: b!.id, label: 'drives' });
     expect(link).toMatchObject({ kind: 'related', status: 'ready', label: 'drives', statement: null });
@@ -276,7 +261,7 @@ describe('nodes and links', () => {
   });
 
   it('writes a conditional link over mock time; a failed one can be edited and is written again', async () => {
-    const { decision, questions } = await decisionWithQuestions(3);
+    const { decision, questions } = await decisionWithQuestions(h.client, 3);
     const [a, b, c] = decision.nodes;
     h.mock.service.decisionControls.setLinkOutcome('failed', 'No causal path found');
     const link = await h.client.decisions.links.create(decision.id, { fromNodeId: a!.id, toNodeId: b!.id, kind: 'conditional' });
@@ -328,7 +313,7 @@ describe('notes and comments', () => {
 
 describe('conditions', () => {
   it('triggers a condition when a forecast completed on its question crosses it, and arms it again', async () => {
-    const { decision, questions } = await decisionWithQuestions(1);
+    const { decision, questions } = await decisionWithQuestions(h.client, 1);
     const node = decision.nodes[0]!;
     const task = await h.client.forecasts.create({ questionId: questions[0]!.id, runMode: 'light' });
     const data = forecastDataFor(await h.client.questions.retrieve(questions[0]!.id), task.id);
@@ -379,7 +364,7 @@ describe('conditions', () => {
 
 describe('summary, live mode and following', () => {
   it('writes a new summary when refreshed after new forecasts, and says it is stale until then', async () => {
-    const { decision, questions } = await decisionWithQuestions(2);
+    const { decision, questions } = await decisionWithQuestions(h.client, 2);
     const initial = await h.client.decisions.summary.retrieve(decision.id);
     expect(initial).toMatchObject({ text: "No forecasts on this decision's questions yet.", recommendation: null, stale: false, forecasts: [] });
 
@@ -400,7 +385,7 @@ describe('summary, live mode and following', () => {
   });
 
   it('in live mode, each forecast completed on its questions rewrites the summary', async () => {
-    const { decision, questions } = await decisionWithQuestions(1);
+    const { decision, questions } = await decisionWithQuestions(h.client, 1);
     expect(await rejection(h.connect({ apiKey: KEYS.reader }).decisions.setLive(decision.id, { enabled: true }))).toBeInstanceOf(PermissionDeniedError);
     expect((await h.client.decisions.setLive(decision.id, { enabled: true })).live).toBe(true);
     const task = await h.client.forecasts.create({ questionId: questions[0]!.id, runMode: 'light' });
@@ -429,7 +414,7 @@ describe('summary, live mode and following', () => {
 
 describe('archive', () => {
   it('answers 409 decision_archived to every write while archived, and takes writes again once unarchived', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     const id = decision.id;
     const [a, b] = decision.nodes;
     const link = await h.client.decisions.links.create(id, { fromNodeId: a!.id, toNodeId: b!.id });
@@ -488,7 +473,7 @@ describe('archive', () => {
 
 describe('priced forecasts', () => {
   it('prices a batch and starts it with the approved total, charging exactly that', async () => {
-    const { decision, questions } = await decisionWithQuestions(2);
+    const { decision, questions } = await decisionWithQuestions(h.client, 2);
     const before = (await h.client.credits.retrieve()).balance;
     const estimate = await h.client.decisions.forecasts.estimate(decision.id, { runMode: 'standard' });
     expect(estimate).toEqual({
@@ -510,7 +495,7 @@ describe('priced forecasts', () => {
   });
 
   it('refuses a start whose price rose above maxTotalCredits, charging nothing', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     const before = (await h.client.credits.retrieve()).balance;
     const err = await rejection(
       h.client.decisions.forecasts.estimateAndStart(decision.id, { runMode: 'light' }, {
@@ -534,7 +519,7 @@ describe('priced forecasts', () => {
   });
 
   it('refuses a start when the credits are short with 409 invalid_request_error, charging nothing', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     h.mock.service.forecastControls.setCredits({ balance: PRICES['forecast.light']! });
     const err = await rejection(h.client.decisions.forecasts.create(decision.id, { runMode: 'light', maxTotalCredits: 2 }));
     expect(err).toBeInstanceOf(ConflictError);
@@ -545,7 +530,7 @@ describe('priced forecasts', () => {
   });
 
   it('estimateAndStart: declining starts nothing; approving resolves the run and its task ids for waitMany', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     for (const approve of [() => false, async () => false, () => 'yes' as never]) {
       const declined = await h.client.decisions.forecasts.estimateAndStart(decision.id, { runMode: 'light' }, { approve });
       expect(declined).toEqual({ approved: false, estimate: expect.objectContaining({ totalCredits: 2 }) });
@@ -570,7 +555,7 @@ describe('priced forecasts', () => {
   });
 
   it('rejects alone, at no cost, a question that already has a forecast running; refuses a question not on the decision', async () => {
-    const { decision, questions } = await decisionWithQuestions(2);
+    const { decision, questions } = await decisionWithQuestions(h.client, 2);
     const running = await h.client.forecasts.create({ questionId: questions[0]!.id, runMode: 'light' });
     const before = (await h.client.credits.retrieve()).balance;
     const run = await h.client.decisions.forecasts.create(decision.id, { runMode: 'light', maxTotalCredits: 2 });
@@ -592,7 +577,7 @@ describe('priced forecasts', () => {
 describe('the limit on model calls', () => {
   it('shares 10 calls a minute per key across create, generate, keep, conditional links and refresh; the 11th answers 429 with Retry-After', async () => {
     const client = h.connect({ maxRetries: 0 });
-    const { decision } = await decisionWithQuestions(2, client); // 1 call (create)
+    const { decision } = await decisionWithQuestions(client, 2); // 1 call (create)
     const [a, b] = decision.nodes;
     h.mock.clock.advance(MINUTE); // a new window; the drafts are written
     const [draft] = (await client.decisions.retrieve(decision.id)).drafts;
@@ -629,7 +614,7 @@ describe('the limit on model calls', () => {
 describe('record shapes', () => {
   it('every answer of the mock passes the record schemas (validateResponses)', async () => {
     const client = h.connect({ validateResponses: true });
-    const { decision, questions } = await decisionWithQuestions(2, client);
+    const { decision, questions } = await decisionWithQuestions(client, 2);
     const [a, b] = decision.nodes;
     h.mock.clock.advance(GENERATION_MS);
     const [draft] = (await client.decisions.list()).data[0]!.drafts;

@@ -6,29 +6,15 @@ import {
   DecisionConflictError,
   NotFoundError,
   RateLimitError,
-  type ForecastingClient,
-  type Question,
 } from '../../src/index.js';
 import { GENERATION_MS, LINK_DRAFT_MS, forecastDataFor } from '../../src/testing/index.js';
 import { DECISIONS } from '../../src/testing/models/decision.js';
 import { KEYS, binary, date, discrete, numeric, useForecastMock } from './_forecasts.js';
+import { decisionWithQuestions, office } from './_decisions.js';
 
 const h = useForecastMock();
 
-const office = { title: 'Where do we open the next office?', options: ['Lisbon', 'Berlin'] };
 const rejection = (promise: PromiseLike<unknown>) => Promise.resolve(promise).then(() => undefined, (e: unknown) => e);
-
-/** A decision with `n` binary questions on it, the first on `Lisbon`, the others on `Berlin`. */
-async function decisionWithQuestions(n: number, client: ForecastingClient = h.client) {
-  const decision = await client.decisions.create(office);
-  const questions: Question[] = [];
-  for (let i = 0; i < n; i++) {
-    const q = await client.questions.create({ ...binary, title: `Question ${i} on the office?` });
-    await client.decisions.nodes.create(decision.id, { questionId: q.id, option: i === 0 ? 'Lisbon' : 'Berlin' });
-    questions.push(q);
-  }
-  return { decision: await client.decisions.retrieve(decision.id), questions };
-}
 
 describe('the mock drafts on its clock (decisions.md, Testing with the mock)', () => {
   it('writes three binary drafts, one per option in turn, only once GENERATION_MS has passed', async () => {
@@ -48,7 +34,7 @@ describe('the mock drafts on its clock (decisions.md, Testing with the mock)', (
   });
 
   it('writes a conditional link only once LINK_DRAFT_MS has passed', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     const [a, b] = decision.nodes;
     const link = await h.client.decisions.links.create(decision.id, { fromNodeId: a!.id, toNodeId: b!.id, kind: 'conditional' });
     h.mock.clock.advance(LINK_DRAFT_MS - 1);
@@ -85,7 +71,7 @@ describe('setPrice is read everywhere (decisions.md, Testing with the mock)', ()
 describe('the limit on model calls (decisions.md, Limits and conflicts)', () => {
   it('counts links.update (a failed conditional link written again) among the 10 calls a minute', async () => {
     const client = h.connect({ maxRetries: 0 });
-    const { decision } = await decisionWithQuestions(2, client); // 1 (create)
+    const { decision } = await decisionWithQuestions(client, 2); // 1 (create)
     const [a, b] = decision.nodes;
     h.mock.service.decisionControls.setLinkOutcome('failed', 'No causal path found');
     const link = await client.decisions.links.create(decision.id, { fromNodeId: a!.id, toNodeId: b!.id, kind: 'conditional' }); // 2
@@ -111,7 +97,7 @@ describe('the limit on model calls (decisions.md, Limits and conflicts)', () => 
 
 describe('conflicts (decisions.md, Limits and conflicts)', () => {
   it('keeps a 409 invalid_request_error for editing a link that has not failed a plain ConflictError', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     const [a, b] = decision.nodes;
     const related = await h.client.decisions.links.create(decision.id, { fromNodeId: a!.id, toNodeId: b!.id });
     const drafting = await h.client.decisions.links.create(decision.id, { fromNodeId: b!.id, toNodeId: a!.id, kind: 'conditional' });
@@ -126,7 +112,7 @@ describe('conflicts (decisions.md, Limits and conflicts)', () => {
 
 describe('idempotent starts (decisions.md, Priced forecasts)', () => {
   it('reuses the generated Idempotency-Key when a start is retried: one batch, charged once, the answer replayed', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     const before = (await h.client.credits.retrieve()).balance;
     h.mock.service.faults.add({ operation: 'decisions.forecasts.create', drop: true, afterHandling: true });
     const { data: run, response } = await h.client.decisions.forecasts.create(decision.id, { runMode: 'light', maxTotalCredits: 2 }).withResponse();
@@ -143,7 +129,7 @@ describe('idempotent starts (decisions.md, Priced forecasts)', () => {
 
 describe('estimateAndStart (decisions.md, Priced forecasts)', () => {
   it('gives taskIds of the started forecasts only, so a rejected question does not break waitMany', async () => {
-    const { decision, questions } = await decisionWithQuestions(2);
+    const { decision, questions } = await decisionWithQuestions(h.client, 2);
     const running = await h.client.forecasts.create({ questionId: questions[0]!.id, runMode: 'light' });
     const result = await h.client.decisions.forecasts.estimateAndStart(decision.id, { runMode: 'light' }, { approve: () => true });
     if (!result.approved) throw new Error('expected the start');
@@ -164,7 +150,7 @@ describe('paging (decisions.md, Paging)', () => {
   });
 
   it('pages the conditions by cursor', async () => {
-    const { decision } = await decisionWithQuestions(1);
+    const { decision } = await decisionWithQuestions(h.client, 1);
     const nodeId = decision.nodes[0]!.id;
     const made = [];
     for (const threshold of [0.2, 0.5, 0.8]) made.push(await h.client.decisions.conditions.create(decision.id, { nodeId, operator: 'above', threshold }));
@@ -180,7 +166,7 @@ describe('paging (decisions.md, Paging)', () => {
 
 describe('conditions (decisions.md, What the records hold)', () => {
   it('triggers once: a later forecast that crosses it again changes nothing until it is armed again', async () => {
-    const { decision, questions } = await decisionWithQuestions(1);
+    const { decision, questions } = await decisionWithQuestions(h.client, 1);
     const questionId = questions[0]!.id;
     const condition = await h.client.decisions.conditions.create(decision.id, { nodeId: decision.nodes[0]!.id, operator: 'above', threshold: 0 });
     const read = async () => (await h.client.decisions.conditions.list(decision.id)).data.find((c) => c.id === condition.id)!;
@@ -233,7 +219,7 @@ describe('who sees and edits a decision (decisions.md, What the records hold)', 
 
 describe('reads are lenient (decisions.md, What the records hold)', () => {
   it('passes unknown fields through and reads unknown enum values, with validateResponses on', async () => {
-    const { decision } = await decisionWithQuestions(2);
+    const { decision } = await decisionWithQuestions(h.client, 2);
     const [a, b] = decision.nodes;
     await h.client.decisions.links.create(decision.id, { fromNodeId: a!.id, toNodeId: b!.id });
     await h.client.decisions.conditions.create(decision.id, { nodeId: a!.id, operator: 'above', threshold: 0.5 });

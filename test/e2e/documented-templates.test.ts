@@ -7,24 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { BadRequestError, PermissionDeniedError, type ConnectionCreateParams, type Logger, type QuestionTemplateCreateParams } from '../../src/index.js';
 import { BUILTIN_TEMPLATES, CONNECTIONS, SHARE_LINKS, SUBSCRIPTIONS, TEMPLATE_FILE_PROCESSING_MS, TEMPLATE_FILES, QUESTION_TEMPLATES } from '../../src/testing/index.js';
 import { binary, KEYS, useOrgMock } from './_org.js';
+import { rain } from './_templates.js';
 
 const h = useOrgMock();
 const MiB = 1024 * 1024;
 
-const rain: QuestionTemplateCreateParams = {
-  scope: 'personal',
-  name: 'Rain in a city',
-  questionType: 'binary',
-  fields: {
-    title: 'Will it rain in {city} on {date}?',
-    resolutionCriteria: 'Resolves YES if the {city} weather service records rain on {date}.',
-    finePrint: 'At least 0.2 mm.',
-  },
-  blanks: [
-    { key: 'city', label: 'City', hint: 'Paris' },
-    { key: 'date', label: 'Date' },
-  ],
-};
 const crm: ConnectionCreateParams = { scope: 'personal', name: 'CRM', url: 'https://mcp.crm.invalid/crm', authKind: 'none' };
 
 /** A logger that keeps the lines logged at `warn`. */

@@ -4,24 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { BadRequestError, ContextNotReadyError, NotFoundError, PermissionDeniedError, toFile, type QuestionTemplateCreateParams } from '../../src/index.js';
 import { BUILTIN_TEMPLATES } from '../../src/testing/index.js';
 import { binary, KEYS, useOrgMock } from './_org.js';
+import { rain } from './_templates.js';
 
 const h = useOrgMock();
 
-const rain: QuestionTemplateCreateParams = {
-  scope: 'personal',
-  name: 'Rain in a city',
-  questionType: 'binary',
-  fields: {
-    title: 'Will it rain in {city} on {date}?',
-    resolutionCriteria: 'Resolves YES if the {city} weather service records rain on {date}.',
-    finePrint: 'Rain means at least 0.2 mm, written {{0.2 mm}} in the {{daily}} record.',
-  },
-  blanks: [
-    { key: 'city', label: 'City', hint: 'Paris' },
-    { key: 'date', label: 'Date' },
-  ],
-  tags: ['Weather'],
-};
 const values = { city: 'Oslo', date: '1 June 2027' };
 
 describe('questionTemplates', () => {
