@@ -18,6 +18,7 @@ export interface RedisCoordinatorOptions {
    * The key namespace: every key is `{<prefix>}:<name>`, one Redis Cluster hash tag. Default
    * `fsdk:` and the first 16 hex digits of the SHA-256 of the API key: of the attached client's key,
    * or, in a process with no client (a webhook receiver), of `FORECASTING_API_KEY`. Never the key.
+   * 1 to 100 letters, digits and `-_.:` (a `ValidationError` on `prefix` otherwise).
    */
   prefix?: string;
   /**
@@ -76,14 +77,23 @@ export interface RedisCoordinatorOptions {
 /** The options with their defaults, less the namespaces (resolved later: they may come from the attached client). */
 export type ResolvedOptions = Required<Omit<RedisCoordinatorOptions, 'prefix' | 'userPrefix'>>;
 
-/** A `userPrefix` is a name in a Redis Cluster hash tag and an ACL pattern: nothing that could end or widen either. */
-const USER_PREFIX = /^[A-Za-z0-9_.:-]{1,100}$/;
+/**
+ * A `prefix` or `userPrefix` is a name in a Redis Cluster hash tag and an ACL pattern: nothing that
+ * could end or widen either (an empty tag `{}` hashes each key whole, and a Cluster refuses the scripts).
+ */
+const PREFIX = /^[A-Za-z0-9_.:-]{1,100}$/;
+
+/** A refused prefix as its message shows it: text quoted (clipped), anything else by its type. */
+const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value.slice(0, 120)) : typeof value);
 
 /** @internal */
 export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOptions {
-  const { userPrefix } = options;
-  if (userPrefix !== undefined && (typeof userPrefix !== 'string' || !USER_PREFIX.test(userPrefix))) {
-    throw new ValidationError(`must be 1 to 100 letters, digits or -_.: (a name shared by the coordinators of one user's keys), got ${JSON.stringify(userPrefix)}`, 'userPrefix');
+  const { prefix, userPrefix } = options;
+  if (prefix !== undefined && (typeof prefix !== 'string' || !PREFIX.test(prefix))) {
+    throw new ValidationError(`must be 1 to 100 letters, digits or -_.: (the key namespace, in a hash tag), got ${shown(prefix)}`, 'prefix');
+  }
+  if (userPrefix !== undefined && (typeof userPrefix !== 'string' || !PREFIX.test(userPrefix))) {
+    throw new ValidationError(`must be 1 to 100 letters, digits or -_.: (a name shared by the coordinators of one user's keys), got ${shown(userPrefix)}`, 'userPrefix');
   }
   const resolved: ResolvedOptions = {
     requestsPerMinute: options.requestsPerMinute ?? 60,

@@ -28,7 +28,9 @@ end
  * the window and the margin (another process's clock, or the network, may put it that much later at
  * the service). With room, the member is added at `now` and 0 returned; without, it is added at the
  * first time with room (when the entry `limit` places back leaves) and the wait until then is
- * returned: the caller sleeps it and goes, a reservation in a queue, not a retry.
+ * returned: the caller sleeps it and goes, a reservation in a queue, not a retry. Entries scored past
+ * any reservation the window could hold (junk, a clock far ahead) are dropped: else `limit` of them
+ * would give every take a wait of years, for good.
  */
 export const TAKE = `${FLEET_NOW}
 local now = fleetNow(ARGV[1])
@@ -46,6 +48,8 @@ end
 redis.call('ZREM', KEYS[1], ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window - margin)
 local n = redis.call('ZCARD', KEYS[1])
+local horizon = now + (math.ceil(n / limit) + 1) * (window + margin)
+if redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. horizon, '+inf') > 0 then n = redis.call('ZCARD', KEYS[1]) end
 if n < limit then
   redis.call('ZADD', KEYS[1], now, ARGV[5])
   return 0
@@ -69,7 +73,8 @@ return math.ceil(at - now)
  * dead waiters, records the process as alive, queues the hold (once) and refreshes its heartbeat
  * and those of the holds behind it that are still queued; drops the holds at the head of the queue
  * whose process is no longer alive (it died with starts waiting: they must not block the line until
- * their own heartbeat expires); grants the hold only at the head of the queue with room (`count` is
+ * their own heartbeat expires), or that have no heartbeat (a stray entry would block every start
+ * for good); grants the hold only at the head of the queue with room (`count` is
  * from 1 to `maxActive`: the caller refuses any other before sending this). Returns {granted 0|1,
  * slots held, holds waiting, the hold's place in the queue (0: the head; 0 once granted), the epoch,
  * the head of the queue ('' once granted)}.
@@ -108,9 +113,9 @@ if not redis.call('ZSCORE', KEYS[2], id) then
   redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), id)
 end
 local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
-while head do
+while head and head ~= id do
   local owner = string.match(head, '^(.-)%.')
-  if not owner or redis.call('ZSCORE', KEYS[6], owner) then break end
+  if redis.call('ZSCORE', KEYS[3], head) and (not owner or redis.call('ZSCORE', KEYS[6], owner)) then break end
   redis.call('ZREM', KEYS[2], head)
   redis.call('ZREM', KEYS[3], head)
   head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]

@@ -1,0 +1,104 @@
+// Hostile review: what a process (or anyone) with write access to the fleet's Redis keys can leave
+// there, and option values given by the user. Each held a defect, fixed with it.
+import { describe, expect, it, vi } from 'vitest';
+import { ValidationError } from '../../src/core/errors.js';
+import { createRedisCoordinator } from '../../src/redis/index.js';
+import { RETRY_MS, WAITER_TTL_MS } from '../../src/redis/slots.js';
+import { testClock } from './_clock.js';
+import { processOn, useRedis } from './_setup.js';
+
+const redis = useRedis();
+
+let n = 0;
+const fresh = (name: string) => `hostile-${name}-${++n}`;
+
+/** Whether `promise` settled once the clock has moved `totalMs` in steps of `stepMs`, with real time for Redis between steps. */
+async function settledWithin(clock: ReturnType<typeof testClock>, promise: Promise<unknown>, totalMs: number, stepMs: number): Promise<boolean> {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  const client = await redis.client();
+  for (let moved = 0; moved <= totalMs && !done; moved += stepMs) {
+    for (let i = 0; i < 5 && !done; i++) await client.ping();
+    clock.advance(stepMs);
+  }
+  for (let i = 0; i < 5 && !done; i++) await client.ping();
+  return done;
+}
+
+describe('the shared queue of starts', () => {
+  // HOLD drops a head of the queue that has no heartbeat, as it drops one whose process died: an entry
+  // with neither a heartbeat nor a `<process>.` owner used to stay, and every start of the user, in
+  // every process, waited behind it for good, with all slots free.
+  it('does not let one stray queue entry (no owner, no heartbeat) block every start for good', async () => {
+    const clock = testClock();
+    const prefix = fresh('queue');
+    const { coordinator } = await processOn(redis, clock, { prefix, maxActive: 2 });
+    const client = await redis.client();
+    await client.zAdd(`{${prefix}}:queue`, { score: 0, value: 'stray' });
+    const abort = new AbortController();
+    const hold = coordinator.hold(1, { signal: abort.signal });
+    // A stray entry WITH a heartbeat leaves within WAITER_TTL_MS (slots.test.ts); give this one ten times that.
+    const granted = await settledWithin(clock, hold, 10 * WAITER_TTL_MS, RETRY_MS);
+    abort.abort();
+    await hold.catch(() => undefined);
+    expect(granted).toBe(true);
+  });
+});
+
+describe('the shared request window', () => {
+  // TAKE drops entries scored past any reservation the window could hold. It used to drop only the
+  // old ones: with `limit` entries far ahead (junk, a far-off simulated clock), every take was given
+  // a wait over MAX_TAKE_WAIT_MS (windows.ts), which turned the coordinator local, and the take's own
+  // member, added at that far time, grew the junk by one per try: the window never worked again.
+  it('recovers from entries scored far in the future instead of turning local for good and adding more', async () => {
+    const clock = testClock();
+    const prefix = fresh('window');
+    const { coordinator, warnings } = await processOn(redis, clock, { prefix, requestsPerMinute: 2, probeIntervalMs: 10 });
+    const client = await redis.client();
+    const key = `{${prefix}}:requests`;
+    const far = clock.now() + 1e12;
+    await client.zAdd(key, [
+      { score: far, value: 'junk-1' },
+      { score: far, value: 'junk-2' },
+    ]);
+    // Two takes: the local budget (2 a minute) lets both through on the manual clock either way.
+    const modes: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      await coordinator.take('requests');
+      modes.push(coordinator.mode);
+      await vi.waitFor(() => expect(coordinator.mode).toBe('shared'));
+    }
+    const farAhead = await client.zCount(key, clock.now() + 24 * 60 * 60_000, '+inf');
+    expect({ modes, farAhead, warnings }).toEqual({ modes: ['shared', 'shared'], farAhead: 0, warnings: [] });
+  });
+});
+
+describe('option values', () => {
+  // `prefix` goes into the same `{<prefix>}:…` hash tag as `userPrefix`, and was not checked: '' or '}x'
+  // give an empty tag `{}`, so on a Cluster each key hashes whole, the scripts' keys land on different
+  // slots (CROSSSLOT) and the coordinator is local for good; '*' widens the documented ACL `~{<prefix>}:*`.
+  it.each(['', '}x', 'fleet*'])('refuses the prefix %j as it refuses such a userPrefix', async (prefix) => {
+    const client = await redis.client();
+    expect(() => createRedisCoordinator(client, { userPrefix: prefix })).toThrow(ValidationError);
+    expect(() => createRedisCoordinator(client, { prefix })).toThrow(ValidationError);
+  });
+
+  it('names the field and shows a refused prefix clipped, or by its type: never a bare TypeError', async () => {
+    const client = await redis.client();
+    const refusal = (options: object) => {
+      try {
+        createRedisCoordinator(client, options);
+      } catch (err) {
+        return err as ValidationError;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal({ prefix: 'a b' })).toMatchObject({ field: 'prefix', message: 'prefix: must be 1 to 100 letters, digits or -_.: (the key namespace, in a hash tag), got "a b"' });
+    expect(refusal({ prefix: 7n }).message).toMatch(/got bigint$/);
+    expect(refusal({ userPrefix: 7n })).toMatchObject({ field: 'userPrefix' });
+    expect(refusal({ prefix: '*'.repeat(10_000) }).message.length).toBeLessThan(250);
+  });
+});
