@@ -85,8 +85,10 @@ describe('ForecastingInstrumentation', () => {
     expect(attempts[0]!.status.code).toBe(SpanStatusCode.ERROR);
     // Both inside the call's span, the first made after the fact with its own times.
     for (const a of attempts) expect(a.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
-    expect(attempts[0]!.startTime <= attempts[1]!.startTime).toBe(true);
-    expect(attempts[0]!.endTime[0] * 1e9 + attempts[0]!.endTime[1]).toBeLessThanOrEqual(attempts[1]!.startTime[0] * 1e9 + attempts[1]!.startTime[1]);
+    // HrTime is [seconds, nanoseconds]: compared as whole nanoseconds (arrays compared with `<=` are compared as text).
+    const ns = ([seconds, nanos]: readonly [number, number]) => BigInt(seconds) * 1_000_000_000n + BigInt(nanos);
+    expect(ns(attempts[0]!.startTime) <= ns(attempts[1]!.startTime)).toBe(true);
+    expect(ns(attempts[0]!.endTime) <= ns(attempts[1]!.startTime)).toBe(true);
     expect(span.attributes).toMatchObject({ 'http.response.status_code': 200, 'forecasting.attempts': 2 });
     expect(span.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(span.events.map((e) => [e.name, e.attributes])).toEqual([
