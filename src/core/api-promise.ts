@@ -88,7 +88,9 @@ export class APIPromise<T> extends Promise<T> {
 /** A response like `received.response`, whose body (the text already read) can be read again. */
 function unreadCopy({ response, text }: Received): Response {
   const { status, statusText, headers, url } = response;
-  const copy = new Response(NULL_BODY_STATUSES.has(status) ? null : text, { status, statusText, headers });
+  const copy = new Response(NULL_BODY_STATUSES.has(status) ? null : text, { status, headers });
+  // Set after: fetch takes a reason phrase the Response constructor refuses (a control character, `✓`).
+  Object.defineProperty(copy, 'statusText', { value: statusText });
   // Stryker disable next-line ConditionalExpression: a new Response's url is already '' when the original had none
   if (url) Object.defineProperty(copy, 'url', { value: url });
   return copy;

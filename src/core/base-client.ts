@@ -115,7 +115,7 @@ export class BaseClient {
     const auth: Record<string, string> = o.authHeader === 'x-api-key' ? { 'x-api-key': o.apiKey } : { authorization: `Bearer ${o.apiKey}` };
     const headers = Object.freeze({ accept: 'application/json', 'user-agent': `forecasting-sdk/${VERSION}`, ...lowerCaseNames(o.defaultHeaders), ...auth });
     // The attempt steps in call order; the budget only when one is set (an attempt without it skips a step).
-    const attempt: AttemptStep[] = [eventsStep(this.#events, log), transportStep(new Transport(o.baseURL, o.fetch))];
+    const attempt: AttemptStep[] = [eventsStep(this.#events, log), transportStep(new Transport(o.baseURL, o.fetch, o.apiKey))];
     const call: CallStep[] = [];
     let decode = decodeStep(schemas);
     const coordinator = o.coordinator;

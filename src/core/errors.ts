@@ -361,6 +361,8 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   const text = value.trim();
   // Capped at what one timer holds: a wait of years (a date in 2099) handed to setTimeout would fire after 1 ms.
   if (/^\d+(\.\d+)?$/.test(text)) return Math.min(MAX_TIMER_MS, Math.round(Number(text) * 1000));
+  // The header sent twice reaches fetch as one list (`120, 120`): the longest wait it asks for.
+  if (/^\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)+$/.test(text)) return Math.min(MAX_TIMER_MS, Math.round(text.split(',').reduce((most, n) => Math.max(most, Number(n)), 0) * 1000));
   // An HTTP date names its month; Date.parse would also read `-3` or `1.5.2` as a day in 2001.
   if (!/[a-z]/i.test(text)) return undefined;
   const at = Date.parse(text);

@@ -205,15 +205,16 @@ export function checkHeaders(headers: unknown, field: string): Record<string, st
 export function checkRequestOptions(options: RequestOptions): void {
   if (typeof options !== 'object' || options === null) throw new ValidationError('must be an object', 'options');
   const { signal, timeout, maxRetries, headers } = options;
-  if (signal !== undefined && !isAbortSignal(signal)) throw new ValidationError('must be an AbortSignal', 'signal');
+  if (signal !== undefined && !isAbortSignal(signal)) throw new ValidationError('must be an AbortSignal (one with throwIfAborted and removeEventListener)', 'signal');
   if (timeout !== undefined) checkMs('timeout', timeout);
   if (maxRetries !== undefined) checkCount('maxRetries', maxRetries);
   if (headers !== undefined) checkHeaders(headers, 'headers');
 }
 
+/** What the client calls on a signal: an older polyfill without `throwIfAborted` is refused here, not by a bare `TypeError` mid-call. */
 function isAbortSignal(value: unknown): value is AbortSignal {
   const s = value as AbortSignal | null;
-  return typeof s === 'object' && s !== null && typeof s.aborted === 'boolean' && typeof s.addEventListener === 'function';
+  return typeof s === 'object' && s !== null && typeof s.aborted === 'boolean' && typeof s.addEventListener === 'function' && typeof s.removeEventListener === 'function' && typeof s.throwIfAborted === 'function';
 }
 
 /** @internal */

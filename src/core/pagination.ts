@@ -28,18 +28,20 @@ export const MAX_EMPTY_PAGES_IN_A_ROW = 10;
  * page, finds its cursor already at that place and goes on along the same trail. @internal
  */
 class CursorTrail {
+  /** The cursors as {@link trailKey} keeps them. */
   readonly #cursors: string[] = [];
   /** Position of each cursor in `#cursors` (a trail never holds a cursor twice). */
   readonly #at = new Map<string, number>();
 
   /** Whether `cursor` is among the first `depth` cursors: the ones that led to a page at `depth`. */
   seen(cursor: string, depth: number): boolean {
-    const at = this.#at.get(cursor);
+    const at = this.#at.get(trailKey(cursor));
     return at !== undefined && at < depth;
   }
 
   /** The trail that follows `cursor` from `depth`: this one, or, where this trail went elsewhere from there, a copy up to `depth`. */
   follow(cursor: string, depth: number): CursorTrail {
+    cursor = trailKey(cursor);
     // Sharing a trail only saves copies: a copy up to `depth` holds the same cursors, so a walk that
     // always copied would see the same loops.
     // Stryker disable next-line ConditionalExpression: see above
@@ -55,6 +57,27 @@ class CursorTrail {
     this.#at.set(cursor, this.#cursors.length);
     this.#cursors.push(cursor);
   }
+}
+
+/** Cursors up to this length are kept as they are; a longer one by its length and a 64-bit digest. */
+const MAX_KEPT_CURSOR = 256;
+
+/**
+ * A cursor as a trail keeps it: a server may send cursors of megabytes, and a walk keeps one per
+ * page, so a long one is kept as its length and two 32-bit FNV-style hashes (two cursors that share
+ * them would stop the walk as a loop, with a typed error: a server can do that more simply).
+ */
+function trailKey(cursor: string): string {
+  if (cursor.length <= MAX_KEPT_CURSOR) return cursor;
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  for (let i = 0; i < cursor.length; i++) {
+    const c = cursor.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  // Longer than any cursor kept whole, so never equal to one.
+  return `${'#'.repeat(MAX_KEPT_CURSOR + 1)}${cursor.length}:${(a >>> 0).toString(36)}:${(b >>> 0).toString(36)}`;
 }
 
 /**
@@ -86,7 +109,7 @@ export class PageWalk {
     if (cursor === undefined) {
       if (data.length === 0) stop('an empty page with hasMore: true (the next offset would ask for the same page again)');
       const ends = pageEnds(data);
-      if (ends === this.endsBefore) stop('the same page again at the next offset (the service ignores offset)');
+      if (ends !== undefined && ends === this.endsBefore) stop('the same page again at the next offset (the service ignores offset)');
       return new PageWalk(this.trail, this.depth, empty, ends);
     }
     if (this.trail.seen(cursor, this.depth)) stop(`the cursor ${JSON.stringify(cursor.slice(0, 64))} a second time`);
@@ -95,8 +118,18 @@ export class PageWalk {
   }
 }
 
-/** The first and last item of a page as text: two pages at different offsets never share both. */
-const pageEnds = (data: readonly unknown[]): string => JSON.stringify([data[0], data[data.length - 1]]);
+/**
+ * The first and last item of a page as text: two pages at different offsets never share both. An
+ * item nested too deeply to write back (`JSON.parse` reads any depth, `JSON.stringify` overflows the
+ * stack near 5 000 levels) makes the page unlike any other: the walk goes on, never a `RangeError`.
+ */
+function pageEnds(data: readonly unknown[]): string | undefined {
+  try {
+    return JSON.stringify([data[0], data[data.length - 1]]);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The list envelope as read from the wire. @internal */
 export interface ListEnvelope<Item> {

@@ -26,6 +26,27 @@ export interface Received {
   text: string;
   /** `METHOD /path` of the request, for error messages (never holds a secret). */
   request: string;
+  /** Puts `[redacted]` for the client's key in text the answer holds (`text` already has it done): a server may echo the key back. */
+  redact?: (text: string) => string;
+}
+
+/** What stands for the client's key wherever an answer echoed it. */
+const REDACTED = '[redacted]';
+
+/** A redactor of `secret`: the cost of a call is one `includes` over its answer. */
+const redactorOf = (secret: string) => (text: string) => (text.includes(secret) ? text.replaceAll(secret, REDACTED) : text);
+
+/** `headers` with the key redacted from every value, the same object when none holds it (errors only: a success's headers are not scanned). */
+function redactedHeaders(headers: Headers, redact: ((text: string) => string) | undefined): Headers {
+  if (!redact) return headers;
+  let out: Headers | undefined;
+  for (const [name, value] of headers) {
+    const clean = redact(value);
+    if (clean === value) continue;
+    out ??= new Headers(headers);
+    out.set(name, clean);
+  }
+  return out ?? headers;
 }
 
 /** An attempt that got no complete HTTP answer, with the retry policy's view of it. @internal */
@@ -59,9 +80,13 @@ export class Transport {
   readonly #fetch: typeof fetch | undefined;
   /** The base URL's host, named in connection errors. */
   readonly #host: string;
+  /** Takes the key out of what the server sends: a private field, out of `inspect` like the key. */
+  readonly #redact: ((text: string) => string) | undefined;
 
-  constructor(baseURL: string, fetchImpl: typeof fetch | undefined) {
+  /** `secret`: the client's key, redacted from every answer's text and from the errors made of it. */
+  constructor(baseURL: string, fetchImpl: typeof fetch | undefined, secret?: string) {
     this.#baseURL = baseURL;
+    this.#redact = secret ? redactorOf(secret) : undefined;
     this.#host = new URL(baseURL).host;
     this.#fetch = fetchImpl;
     this.#ky = ky.create({
@@ -135,14 +160,15 @@ export class Transport {
           // A hostile or broken server must not fill memory: the rest is not read, and not asked for again.
           if (bytes > MAX_RESPONSE_BYTES) {
             await reader.cancel().catch(() => undefined);
-            throw invalidAnswer({ response, request: `${req.method} ${req.path}` }, `the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
+            throw invalidAnswer({ response, request: `${req.method} ${req.path}`, redact: this.#redact }, `the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`);
           }
           text += decoder.decode(chunk.value, { stream: true });
         }
         attempt.throwIfAborted();
         text += decoder.decode();
       }
-      const received = { response, text, request: `${req.method} ${req.path}` };
+      const redact = this.#redact;
+      const received: Received = { response, text: redact ? redact(text) : text, request: `${req.method} ${req.path}`, redact };
       // Refused before the whole upload was sent (a 413 for a body over the cap): the rest is not
       // wanted. A success is left to fetch, which may still read the body (msw reads it after answering).
       if (!response.ok) endUpload(req.body, () => errorFromResponse(received));
@@ -224,7 +250,7 @@ const MAX_BODY_IN_MESSAGE = 120;
  * Builds the typed error for an HTTP error answer; a non-JSON body still gets its status's class.
  * `rules` and `unknownCode` are the service's (see {@link makeAPIError}). @internal
  */
-export function errorFromResponse({ response, text, request }: Received, rules?: ErrorRules, unknownCode?: UnknownCodeRule): APIError {
+export function errorFromResponse({ response, text, request, redact }: Received, rules?: ErrorRules, unknownCode?: UnknownCodeRule): APIError {
   const { json, isJSON } = parseBody(text);
   const envelope = isJSON && isErrorEnvelope(json) ? json.error : undefined;
   const { type, message, ...extras } = envelope ?? {};
@@ -233,13 +259,13 @@ export function errorFromResponse({ response, text, request }: Received, rules?:
   let fallback = text ? `HTTP ${status}: ${clip(text, MAX_BODY_IN_MESSAGE)}` : `HTTP ${status}`;
   if (redirect) {
     const location = response.headers.get('location');
-    fallback = `the service answered with a redirect${location ? ` to ${clip(location, MAX_BODY_IN_MESSAGE)}` : ''}, which is not followed (the service never redirects)`;
+    fallback = `the service answered with a redirect${location ? ` to ${clip(redact ? redact(location) : location, MAX_BODY_IN_MESSAGE)}` : ''}, which is not followed (the service never redirects)`;
   }
   return makeAPIError({
     status,
     type: typeof type === 'string' ? type : undefined,
     message: typeof message === 'string' ? message : fallback,
-    headers: response.headers,
+    headers: redactedHeaders(response.headers, redact),
     body: isJSON ? json : text,
     extras,
     request,
@@ -254,14 +280,14 @@ export type Expected = 'nothing' | 'json' | 'record' | 'list';
  * expected. Lenient past that: unknown fields pass, and the fields of records are not checked here
  * (`validateResponses` does that). @internal
  */
-export function decodeBody({ response, text, request }: Received, expected: Expected): unknown {
+export function decodeBody({ response, text, request, redact }: Received, expected: Expected): unknown {
   if (expected === 'nothing') return undefined;
   const invalid = (what: string) =>
     new InvalidResponseError({
       status: response.status,
       type: undefined,
       message: `expected ${what}${text ? `, got: ${clip(text, MAX_BODY_IN_MESSAGE)}` : ', got an empty body'}`,
-      headers: response.headers,
+      headers: redactedHeaders(response.headers, redact),
       body: clip(text, MAX_INVALID_BODY),
       request,
     });
@@ -282,8 +308,8 @@ export function decodeBody({ response, text, request }: Received, expected: Expe
 }
 
 /** An {@link InvalidResponseError} for a successful answer that is not what was expected. @internal */
-export function invalidAnswer({ response, request }: Pick<Received, 'response'> & { request?: string }, message: string): InvalidResponseError {
-  return new InvalidResponseError({ status: response.status, type: undefined, message, headers: response.headers, body: undefined, request });
+export function invalidAnswer({ response, request, redact }: Pick<Received, 'response' | 'redact'> & { request?: string }, message: string): InvalidResponseError {
+  return new InvalidResponseError({ status: response.status, type: undefined, message, headers: redactedHeaders(response.headers, redact), body: undefined, request });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

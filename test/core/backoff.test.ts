@@ -156,11 +156,15 @@ describe('parseRetryAfter', () => {
     [' 3 ', 3000],
     ['Sun, 22 Nov 2026 10:00:30 GMT', 30_000],
     ['Sun, 22 Nov 2026 09:59:00 GMT', 0],
+    // The header sent twice: fetch joins the values with a comma; the longest wait counts.
+    ['120, 120', 120_000],
+    ['5,30', 30_000],
+    ['30 , 5', 30_000],
   ])('reads %j as %i ms', (value, ms) => {
     expect(parseRetryAfter(value, now)).toBe(ms);
   });
 
-  it.each([null, undefined, '', '  ', 'soon', '7s', 's7', '1.', '.5', '-1', '1e3'])('reads %j as no wait given', (value) => {
+  it.each([null, undefined, '', '  ', 'soon', '7s', 's7', '1.', '.5', '-1', '1e3', '5,', ',5', '5,,5', '5, soon'])('reads %j as no wait given', (value) => {
     expect(parseRetryAfter(value, now)).toBeUndefined();
   });
 });

@@ -118,7 +118,7 @@ describe('request options', () => {
     await expect(client.questions.retrieve('q1', 42 as never)).rejects.toMatchObject({ field: 'options', message: 'options: must be an object' });
     await expect(client.questions.retrieve('q1', { signal: { aborted: 'no', addEventListener() {} } as never })).rejects.toMatchObject({
       field: 'signal',
-      message: 'signal: must be an AbortSignal',
+      message: 'signal: must be an AbortSignal (one with throwIfAborted and removeEventListener)',
     });
     await expect(client.questions.retrieve('q1', { signal: { aborted: false } as never })).rejects.toMatchObject({ field: 'signal' });
     await expect(client.questions.retrieve('q1', { headers: 'x' as never })).rejects.toMatchObject({ field: 'headers' });

@@ -58,7 +58,12 @@ describe("a call's options", () => {
   });
 
   it('takes a signal of another realm that has what a signal has', () => {
-    expect(() => checkRequestOptions({ signal: { aborted: false, addEventListener() {} } as never })).not.toThrow();
+    expect(() => checkRequestOptions({ signal: { aborted: false, addEventListener() {}, removeEventListener() {}, throwIfAborted() {} } as never })).not.toThrow();
+  });
+
+  it('refuses, naming the field, an older polyfill’s signal without throwIfAborted (the client calls it mid-call)', () => {
+    const err = validationError(() => checkRequestOptions({ signal: { aborted: false, addEventListener() {}, removeEventListener() {} } as never }));
+    expect([err.field, err.message]).toEqual(['signal', 'signal: must be an AbortSignal (one with throwIfAborted and removeEventListener)']);
   });
 
   it('quotes at most 64 characters of a bad header name', () => {

@@ -14,6 +14,18 @@ describe('a cursor walk', () => {
     expect(() => c.next(page, 'c3')).not.toThrow();
   });
 
+  it('tells long cursors apart by a digest, and still sees one that comes again', () => {
+    const long = (middle: string) => `${'a'.repeat(5000)}${middle}${'z'.repeat(5000)}`;
+    const walk = PageWalk.start(undefined).next(page, long('1')).next(page, long('2'));
+    expect(() => walk.next(page, long('3'))).not.toThrow();
+    expect(() => walk.next(page, long('1'))).toThrow('a second time');
+    // Kept whole up to 256 characters; a digest is never taken for one of those.
+    const edge = 'k'.repeat(256);
+    const short = PageWalk.start(undefined).next(page, edge);
+    expect(() => short.next(page, `${edge}k`)).not.toThrow();
+    expect(() => short.next(page, edge)).toThrow('a second time');
+  });
+
   it('counts the cursor a walk started from as on the way', () => {
     const b = PageWalk.start('c0');
     expect(() => b.next(page, 'c0')).toThrow('a second time');

@@ -41,3 +41,36 @@ it('holds one page at a time while iterating 20,000 items', () => {
   // 190 more pages of ~200 KB each would be ~38 MB if they were kept; the heap's own noise is ~2 MB.
   expect(result.heapGrowth).toBeLessThan(8 * 1024 * 1024);
 }, 60_000);
+
+// A walk keeps each cursor it followed, to notice a loop: a long one only as a digest. The pages come
+// from a fetch of the test's own (Node's keeps up to a few hundred finished requests, their URLs
+// included, whatever the client does).
+const longCursors = `
+import { ForecastingClient } from './dist/index.js';
+
+const PAGES = 40, CURSOR = 1024 * 1024;
+const fetch = async (input) => {
+  const cursor = new URL(input.url ?? String(input)).searchParams.get('cursor');
+  const n = cursor === null ? 0 : Number(cursor.slice(0, 8)) + 1;
+  const hasMore = n + 1 < PAGES;
+  const next = hasMore ? String(n).padStart(8, '0') + 'c'.repeat(CURSOR) : null;
+  return new Response(JSON.stringify({ type: 'list', data: [{ id: 'q' + n }], hasMore, nextCursor: next }), { headers: { 'content-type': 'application/json' } });
+};
+const client = new ForecastingClient({ apiKey: 'pre_k', baseURL: 'http://127.0.0.1:9/api/v1/external', fetch });
+let items = 0, heapAt5 = 0, page = 0;
+for await (const p of client.questions.list().iterPages()) {
+  items += p.data.length;
+  if (++page === 5) { globalThis.gc(); heapAt5 = process.memoryUsage().heapUsed; }
+}
+globalThis.gc();
+const heapGrowth = process.memoryUsage().heapUsed - heapAt5;
+console.log(JSON.stringify({ items, heapGrowth }));
+`;
+
+it('keeps no cursor of a megabyte it followed: 40 pages, each with a new 1 MiB cursor', () => {
+  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', longCursors], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const result = JSON.parse(out) as { items: number; heapGrowth: number };
+  expect(result.items).toBe(40);
+  // 35 more cursors of 1 MiB each would be ~35 MB if they were kept (twice that before: the trail and its map).
+  expect(result.heapGrowth).toBeLessThan(8 * 1024 * 1024);
+}, 60_000);

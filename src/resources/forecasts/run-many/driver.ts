@@ -45,12 +45,13 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   const { runId, maxActive } = checkOptions(o);
   // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start
   // is never cut off mid-way, as its answer names the tasks it started: `signal` ends only its
-  // sleeps between attempts. Cancels are plain requests.
+  // sleeps between attempts. Reads likewise: once aborted, a read that fails ends the run with the
+  // signal's reason rather than retry until the service answers (the running tasks are waited for
+  // while it answers; `runId` takes them up again). Cancels are plain requests.
   // The run on the `wait` channel, when someone subscribes: its counts, not its (maybe thousands of) task ids.
   const trace = openWaitTrace('runMany');
   const traced = trace ? { trace: trace.message } : {};
-  const options: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, ...traced } };
-  const startOptions: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal, ...traced } };
+  const options: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal, ...traced } };
   const { clock } = ctx;
   const tracker = await forecastTracker(ctx, {}, options);
   const ended: string[] = [];
@@ -88,7 +89,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
       case 'price':
         return priced(s, pricingOf((await ctx.runModes(options)).data));
       case 'start':
-        return startSettled(s, step.batch, await sendBatch(ctx, step.batch, startOptions, o.signal), clock.now());
+        return startSettled(s, step.batch, await sendBatch(ctx, step.batch, options, o.signal), clock.now());
       case 'sleep':
         await pause(step.ms);
         return s;
