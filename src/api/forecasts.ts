@@ -17,7 +17,7 @@ export const forecastOperations = defineOperations('forecasts', {
   create: { method: 'POST', path: '/forecasts', params: accepts('ForecastCreateParams'), response: returns('ForecastTask'), status: 202, idempotent: true, starts: singleStart },
   retrieve: { method: 'GET', path: '/forecasts/{task_id}', params: accepts('ForecastRetrieveParams'), response: returns('ForecastTask'), finalTasks: finalTask },
   cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', response: returns('ForecastTask'), finalTasks: finalTask },
-  createBatch: { method: 'POST', path: '/forecasts/batch', params: accepts('ForecastBatchParams'), response: returns('ForecastBatchResult'), idempotent: true, starts: batchStart },
+  createBatch: { method: 'POST', path: '/forecasts/batch', params: accepts('ForecastBatchParams'), response: returns('ForecastBatchResult'), status: 202, idempotent: true, starts: batchStart },
   cancelBatch: {
     method: 'POST',
     path: '/forecasts/cancel',

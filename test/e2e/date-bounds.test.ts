@@ -33,7 +33,7 @@ describe('the mock refuses date bounds in milliseconds', () => {
 
   it('rejects a batch item whose inline question is in milliseconds, naming it', async () => {
     const res = await raw('POST', '/forecasts/batch', { items: [{ question: { type: 'date', title: 'When?', lowerBound: S_2027, upperBound: Date.UTC(2028, 0, 1) } }] });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(202);
     const [item] = res.body['items'] as Array<{ status: string; error?: { message: string } }>;
     expect(item?.status).toBe('rejected');
     expect(item?.error?.message).toMatch(/question\.upperBound: looks like milliseconds/);

@@ -215,7 +215,7 @@ describe('forecasts.runMany', () => {
     const results = await collect(h.client.forecasts.runMany(lightItems(ids), { runId: 'full-once' }));
     expect(results.every((r) => r.status === 'completed')).toBe(true);
     const [refused, sent] = h.mock.service.requests.list({ operation: 'forecasts.createBatch' });
-    expect([refused!.status, sent!.status]).toEqual([429, 200]);
+    expect([refused!.status, sent!.status]).toEqual([429, 202]);
     expect(sent!.idempotencyKey).toBe(refused!.idempotencyKey);
     expect(sent!.at - refused!.at).toBeGreaterThanOrEqual(40_000);
   });

@@ -4,8 +4,7 @@
  */
 import { questionScheduleOperations as sops, questionWatchOperations as wops, scheduleOperations, watchOperations } from '../../api/schedules.js';
 import { notFound } from '../http.js';
-import { deleteSchedule, putSchedule, scheduleView, SCHEDULES, WATCHES, watchView } from '../models/automation.js';
-import { chargeForecast } from '../models/credits.js';
+import { deleteSchedule, deleteWatch, putSchedule, putWatch, scheduleView, SCHEDULES, WATCHES, watchView } from '../models/automation.js';
 import { findVisibleQuestion } from '../models/question.js';
 import { findPreset } from '../models/presets.js';
 import { cursorPage } from '../paging.js';
@@ -41,26 +40,11 @@ export const scheduleHandlers = [
     update: (ctx) => {
       const questionId = questionOf(ctx).id;
       checkPreset(ctx, ctx.input.presetId);
-      const watches = ctx.store.collection(WATCHES);
-      const old = watches.get(questionId);
-      // Monitoring costs a monthly fee, charged when a watch is switched on (409 and no change when short).
-      if (ctx.input.enabled && !old?.enabled) chargeForecast(ctx.store, ctx.principal.organizationId, 'monitoring.question_month');
-      if (old) watches.delete(questionId);
-      const now = ctx.timestamp();
-      const record = watches.insert({
-        id: questionId,
-        questionId,
-        ...owner(ctx),
-        enabled: ctx.input.enabled,
-        changeThreshold: ctx.input.changeThreshold ?? old?.changeThreshold ?? null,
-        presetId: ctx.input.presetId === undefined ? (old?.presetId ?? null) : ctx.input.presetId,
-        createdAt: old?.createdAt ?? now,
-        updatedAt: now,
-      });
-      return watchView(record);
+      // Monitoring costs a monthly fee: charged when a watch is switched on, then each month it stays on.
+      return watchView(putWatch(ctx, owner(ctx), questionId, ctx.input));
     },
     delete: (ctx) => {
-      if (!ctx.store.collection(WATCHES).delete(questionOf(ctx).id)) throw notFound('The question has no watch');
+      if (!deleteWatch(ctx, questionOf(ctx).id)) throw notFound('The question has no watch');
     },
   }),
   ...handlersFor(scheduleOperations, {

@@ -28,6 +28,7 @@ import {
   type TemplateRecord,
 } from '../models/templates.js';
 import { cursorPage } from '../paging.js';
+import { requireUploads } from './context.js';
 import { handlersFor, type HandlerContext } from './types.js';
 
 const templateOf = (ctx: HandlerContext) => findTemplate(ctx, ctx.pathParams['template_id']!);
@@ -133,6 +134,8 @@ export const templateHandlers = [
   ...handlersFor(fileOps, {
     upload: async (ctx) => {
       const record = writableOf(ctx);
+      // The organization's setting refuses every upload, a template's as a question's or a preset's.
+      requireUploads(ctx);
       // The form was read and checked once, as every upload's is (`inputOf`).
       const input = ctx.input;
       if (!(input.file instanceof File)) throw badRequest('must be a file part of the form', 'file');

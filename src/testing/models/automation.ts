@@ -11,6 +11,7 @@ import type { Schedule, Watch } from '../../schemas/records/schedules.js';
 import type { ScheduledCallback } from '../clock.js';
 import { MockHttpError } from '../http.js';
 import { collectionKey, type ForecastRecord, type Ownership } from '../store.js';
+import { chargeForecast } from './credits.js';
 import { startForecast } from './forecasts/task.js';
 
 /** A question's schedule (`id` is the question id). */
@@ -39,8 +40,20 @@ export interface WatchRecord extends Ownership {
   presetId: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The next month's fee, due on the clock while the watch is on. */
+  billing: ScheduledCallback | null;
 }
 export const WATCHES = collectionKey<WatchRecord>('watches');
+
+/** What a watch's update sets (the rest is kept). */
+export interface WatchParams {
+  enabled: boolean;
+  changeThreshold?: number | null | undefined;
+  presetId?: string | null | undefined;
+}
+
+/** The monthly fee of monitoring a question. */
+const WATCH_FEE = 'monitoring.question_month';
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -62,6 +75,7 @@ export function putSchedule(env: MockEnv, owner: Ownership, questionId: string, 
   if (old) schedules.delete(questionId);
   const now = iso(env.clock.now());
   const startAt = p.startAt ? iso(Date.parse(p.startAt)) : now;
+  const endAt = p.endAt ? iso(Date.parse(p.endAt)) : null;
   const record = schedules.insert({
     id: questionId,
     questionId,
@@ -69,9 +83,11 @@ export function putSchedule(env: MockEnv, owner: Ownership, questionId: string, 
     intervalCount: p.intervalCount,
     intervalUnit: p.intervalUnit,
     startAt,
-    endAt: p.endAt ? iso(Date.parse(p.endAt)) : null,
+    endAt,
     presetId: p.presetId ?? null,
-    nextDueAt: startAt,
+    // An `endAt` already past (`startAt` left to its default, now: the params check compares the two
+    // only when both are given) leaves nothing due, rather than one charged forecast.
+    nextDueAt: endAt !== null && Date.parse(startAt) > Date.parse(endAt) ? null : startAt,
     occurrenceCount: 0,
     createdAt: old?.createdAt ?? now,
     updatedAt: now,
@@ -134,12 +150,63 @@ export function newsMoved(env: MockEnv, questionId: string, shift: number): Fore
   return tryStart(env, w, question, 'watch', w.presetId);
 }
 
+/**
+ * Creates or replaces a question's watch. Switching it on charges the month's fee at once (a 409, and
+ * no change, when credits are short), then again each month by the calendar while it stays on.
+ */
+export function putWatch(env: MockEnv, owner: Ownership, questionId: string, p: WatchParams): WatchRecord {
+  const watches = env.store.collection(WATCHES);
+  const old = watches.get(questionId);
+  const switchedOn = p.enabled && !old?.enabled;
+  if (switchedOn) chargeForecast(env.store, owner.organizationId, WATCH_FEE);
+  if (old) watches.delete(questionId);
+  if (!p.enabled) old?.billing?.cancel();
+  const now = env.clock.now();
+  const record = watches.insert({
+    id: questionId,
+    questionId,
+    ...owner,
+    enabled: p.enabled,
+    changeThreshold: p.changeThreshold ?? old?.changeThreshold ?? null,
+    presetId: p.presetId === undefined ? (old?.presetId ?? null) : p.presetId,
+    createdAt: old?.createdAt ?? iso(now),
+    updatedAt: iso(now),
+    billing: p.enabled ? (old?.billing ?? null) : null,
+  });
+  if (switchedOn) billMonthly(env, record, later(now, 1, 'months'));
+  return record;
+}
+
+/** Deletes a question's watch (and its coming fees). */
+export function deleteWatch(env: MockEnv, questionId: string): boolean {
+  const watches = env.store.collection(WATCHES);
+  watches.get(questionId)?.billing?.cancel();
+  return watches.delete(questionId);
+}
+
+/** The fee falls due at `at`: charged, and the next month's armed; credits short switch the watch off. */
+function billMonthly(env: MockEnv, w: WatchRecord, at: number): void {
+  w.billing = env.clock.schedule(at, () => {
+    const current = env.store.collection(WATCHES).get(w.id);
+    if (current !== w || !w.enabled) return;
+    try {
+      chargeForecast(env.store, w.organizationId, WATCH_FEE);
+      billMonthly(env, w, later(at, 1, 'months'));
+    } catch (err) {
+      if (!(err instanceof MockHttpError)) throw err;
+      w.enabled = false;
+      w.billing = null;
+      w.updatedAt = iso(env.clock.now());
+    }
+  });
+}
+
 /** The schedule as a read shows it. */
 export function scheduleView({ timer: _t, ownerId: _o, organizationId: _g, id: _i, ...rest }: ScheduleRecord): Schedule {
   return { ...rest, intervalUnit: rest.intervalUnit as Schedule['intervalUnit'] };
 }
 
 /** The watch as a read shows it. */
-export function watchView({ ownerId: _o, organizationId: _g, id: _i, ...rest }: WatchRecord): Watch {
+export function watchView({ billing: _b, ownerId: _o, organizationId: _g, id: _i, ...rest }: WatchRecord): Watch {
   return rest;
 }
