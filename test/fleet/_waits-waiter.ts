@@ -1,6 +1,7 @@
 // A waiting process (bundled and run by waits-processes.test.ts): a client on a Redis coordinator
 // waits for one task, once a webhook receiver has been seen; prints the task's final status.
-// Env: BASE_URL, API_KEY, TASK_ID, REDIS_URL, PREFIX.
+// Env: BASE_URL, API_KEY, REDIS_URL, PREFIX. Prints `ready` once set up, then reads the task id on
+// stdin: the task starts only then, so a slow start of this process never races it.
 import { createClient } from 'redis';
 import { ForecastingClient } from '../../src/index.js';
 import { createRedisCoordinator } from '../../src/redis/index.js';
@@ -15,7 +16,10 @@ for (let i = 0; !coordinator.receiving(); i++) {
   if (i > 200) throw new Error('no receiver seen');
   await new Promise((resolve) => setTimeout(resolve, 10));
 }
-const task = await client.forecasts.wait(env('TASK_ID'));
+console.log('ready');
+let taskId = '';
+for await (const chunk of process.stdin) taskId += String(chunk);
+const task = await client.forecasts.wait(taskId.trim());
 console.log(JSON.stringify({ status: task.status }));
 await coordinator.close();
 await redis.quit();

@@ -71,11 +71,14 @@ describe('a waiter process woken by a webhook received in another process', () =
     await mock.service.webhooks.idle();
 
     const question = await client.questions.create({ type: 'binary', title: 'Waited for in another process' });
+    // The waiter first sets up (slow on a busy machine), then is given the task as it starts.
+    const waiter = run(waiterFile, { BASE_URL: mock.baseURL, API_KEY: mock.apiKey, REDIS_URL: redis.url, PREFIX: prefix });
+    expect(await waiter.line).toBe('ready');
     // A standard forecast: 30 mock-minutes, 3 real seconds at the default 600x, where polling reads it every second.
     const task = await client.forecasts.create({ questionId: question.id, runMode: 'standard' });
     mock.service.requests.clear();
-    const waiter = run(waiterFile, { BASE_URL: mock.baseURL, API_KEY: mock.apiKey, TASK_ID: task.id, REDIS_URL: redis.url, PREFIX: prefix });
-    expect(JSON.parse((await waiter.output).trim())).toEqual({ status: 'completed' });
+    waiter.child.stdin?.end(`${task.id}\n`);
+    expect(JSON.parse((await waiter.output).trim().split('\n').at(-1)!)).toEqual({ status: 'completed' });
     expect(readsOf(mock.service, task.id)).toBe(2);
     // The completion reached the receiver process by webhook.
     const calls = mock.service.webhooks.calls().filter((c) => c.headers['x-service-event-type'] === 'forecast.completed' && c.body.includes(task.id));
