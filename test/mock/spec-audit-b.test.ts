@@ -107,10 +107,15 @@ describe('Schedules and automatic reruns', () => {
     expect((await send('GET', `/questions/${question.body.id}/forecasts`)).body.data).toHaveLength(0);
     // Switched on, then a month later, then two months later.
     expect(await balance()).toBe(before - 3 * fee);
+    // An update that keeps it on (a new threshold) neither charges again nor stops the fees.
+    expect((await send('PUT', `/questions/${question.body.id}/watch`, { enabled: true, changeThreshold: 0.2 })).status).toBe(200);
+    expect(await balance()).toBe(before - 3 * fee);
+    clock.advance(31 * DAY_MS);
+    expect(await balance()).toBe(before - 4 * fee);
     // Switched off: no more fees.
     expect((await send('PUT', `/questions/${question.body.id}/watch`, { enabled: false })).status).toBe(200);
     clock.advance(65 * DAY_MS);
-    expect(await balance()).toBe(before - 3 * fee);
+    expect(await balance()).toBe(before - 4 * fee);
   });
 
   // The spec does not say what a month's fee the credits cannot pay does; the mock switches the watch

@@ -173,7 +173,7 @@ export function putWatch(env: MockEnv, owner: Ownership, questionId: string, p: 
     updatedAt: iso(now),
     billing: p.enabled ? (old?.billing ?? null) : null,
   });
-  if (switchedOn) billMonthly(env, record, later(now, 1, 'months'));
+  if (switchedOn) record.billing = billMonthly(env, questionId, later(now, 1, 'months'));
   return record;
 }
 
@@ -184,14 +184,18 @@ export function deleteWatch(env: MockEnv, questionId: string): boolean {
   return watches.delete(questionId);
 }
 
-/** The fee falls due at `at`: charged, and the next month's armed; credits short switch the watch off. */
-function billMonthly(env: MockEnv, w: WatchRecord, at: number): void {
-  w.billing = env.clock.schedule(at, () => {
-    const current = env.store.collection(WATCHES).get(w.id);
-    if (current !== w || !w.enabled) return;
+/**
+ * The fee of the watch of `questionId` falls due at `at`: charged, and the next month's armed, while
+ * the question has a watch that is on (an update replaces the record, the fees go on); credits short
+ * switch the watch off.
+ */
+function billMonthly(env: MockEnv, questionId: string, at: number): ScheduledCallback {
+  return env.clock.schedule(at, () => {
+    const w = env.store.collection(WATCHES).get(questionId);
+    if (!w?.enabled) return;
     try {
       chargeForecast(env.store, w.organizationId, WATCH_FEE);
-      billMonthly(env, w, later(at, 1, 'months'));
+      w.billing = billMonthly(env, questionId, later(at, 1, 'months'));
     } catch (err) {
       if (!(err instanceof MockHttpError)) throw err;
       w.enabled = false;
