@@ -33,6 +33,13 @@ export interface Received {
 /** What stands for the client's key wherever an answer echoed it. */
 const REDACTED = '[redacted]';
 
+/**
+ * The shortest key redacted from answers. A service key is longer (`pre_` and a long random part);
+ * a shorter one is a test's (`'x'`, `'test'`), and putting `[redacted]` for it would rewrite every
+ * answer that holds those letters.
+ */
+const MIN_REDACTED_KEY = 16;
+
 /** A redactor of `secret`: the cost of a call is one `includes` over its answer. */
 const redactorOf = (secret: string) => (text: string) => (text.includes(secret) ? text.replaceAll(secret, REDACTED) : text);
 
@@ -86,7 +93,7 @@ export class Transport {
   /** `secret`: the client's key, redacted from every answer's text and from the errors made of it. */
   constructor(baseURL: string, fetchImpl: typeof fetch | undefined, secret?: string) {
     this.#baseURL = baseURL;
-    this.#redact = secret ? redactorOf(secret) : undefined;
+    this.#redact = secret !== undefined && secret.length >= MIN_REDACTED_KEY ? redactorOf(secret) : undefined;
     this.#host = new URL(baseURL).host;
     this.#fetch = fetchImpl;
     this.#ky = ky.create({

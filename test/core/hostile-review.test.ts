@@ -128,6 +128,14 @@ describe('the API key echoed back by the server', () => {
     expect(err.message).toContain('Invalid API key [redacted]');
   });
 
+  // A short key (a test's `'x'`) is no service key: put `[redacted]` for it and every `x` of every answer goes.
+  it('leaves answers as they are under a key too short to be a service key', async () => {
+    const body = question('q1');
+    const { baseURL } = await serve((_, res) => json(res, 200, { ...body, title: 'Will x exceed max?' }));
+    const q = await new ForecastingClient({ apiKey: 'x', baseURL, logLevel: 'off' }).questions.retrieve('q1');
+    expect(q).toMatchObject({ id: 'q1', title: 'Will x exceed max?' });
+  });
+
   // The same through a 2xx the SDK cannot read: InvalidResponseError quotes the body's first 120 characters.
   it('never shows the key in the message of an InvalidResponseError whose body echoes it', async () => {
     const { baseURL } = await serve((_, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`auth ${KEY}`));
