@@ -23,25 +23,24 @@ export type PageFetcher<Item> = (params: PageParams, walk: PageWalk) => PromiseL
 export const MAX_EMPTY_PAGES_IN_A_ROW = 10;
 
 /**
- * The cursors followed, in order, by the pages of one walk. A page at depth `d` was reached through
+ * The cursors followed, in order, by the pages of one walk, each as {@link trailKey} keeps it (the
+ * callers pass it so: worked out once per page). A page at depth `d` was reached through
  * the first `d` of them; asking a page for its next page again, or from a second copy of the same
  * page, finds its cursor already at that place and goes on along the same trail. @internal
  */
 class CursorTrail {
-  /** The cursors as {@link trailKey} keeps them. */
   readonly #cursors: string[] = [];
   /** Position of each cursor in `#cursors` (a trail never holds a cursor twice). */
   readonly #at = new Map<string, number>();
 
   /** Whether `cursor` is among the first `depth` cursors: the ones that led to a page at `depth`. */
   seen(cursor: string, depth: number): boolean {
-    const at = this.#at.get(trailKey(cursor));
+    const at = this.#at.get(cursor);
     return at !== undefined && at < depth;
   }
 
   /** The trail that follows `cursor` from `depth`: this one, or, where this trail went elsewhere from there, a copy up to `depth`. */
   follow(cursor: string, depth: number): CursorTrail {
-    cursor = trailKey(cursor);
     // Sharing a trail only saves copies: a copy up to `depth` holds the same cursors, so a walk that
     // always copied would see the same loops.
     // Stryker disable next-line ConditionalExpression: see above
@@ -100,7 +99,7 @@ export class PageWalk {
   /** The walk of a list call's first page; `cursor` is the one the caller started from, if any. */
   static start(cursor: unknown): PageWalk {
     const trail = new CursorTrail();
-    return typeof cursor === 'string' ? new PageWalk(trail.follow(cursor, 0), 1, 0, undefined) : new PageWalk(trail, 0, 0, undefined);
+    return typeof cursor === 'string' ? new PageWalk(trail.follow(trailKey(cursor), 0), 1, 0, undefined) : new PageWalk(trail, 0, 0, undefined);
   }
 
   /** The walk of the page after one holding `data`, reached by `cursor` (cursor lists); throws where following would loop. */
@@ -112,9 +111,10 @@ export class PageWalk {
       if (ends !== undefined && ends === this.endsBefore) stop('the same page again at the next offset (the service ignores offset)');
       return new PageWalk(this.trail, this.depth, empty, ends);
     }
-    if (this.trail.seen(cursor, this.depth)) stop(`the cursor ${JSON.stringify(cursor.slice(0, 64))} a second time`);
+    const key = trailKey(cursor);
+    if (this.trail.seen(key, this.depth)) stop(`the cursor ${JSON.stringify(cursor.slice(0, 64))} a second time`);
     if (empty >= MAX_EMPTY_PAGES_IN_A_ROW) stop(`${empty} empty pages in a row, each with hasMore: true`);
-    return new PageWalk(this.trail.follow(cursor, this.depth), this.depth + 1, empty, undefined);
+    return new PageWalk(this.trail.follow(key, this.depth), this.depth + 1, empty, undefined);
   }
 }
 
