@@ -65,10 +65,17 @@ function valueAt(input: unknown, path: readonly string[]): unknown {
 
 /** zod/mini carries no locale (that keeps it small), so generic issues are worded here. */
 function messageOf(issue: Issue, value: unknown): string {
-  if (issue.message && issue.message !== 'Invalid input') return issue.message;
+  const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : undefined;
+  // A field left out is missing, not wrong: say so first ("numeric questions need …" alone reads as a
+  // bad value), then what it takes.
+  if (value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) {
+    const takes = custom?.replace(/^must be /, '') ?? (issue.code === 'invalid_value' ? oneOf(issue.values) : undefined);
+    return takes === undefined ? 'is required' : `is required (${takes})`;
+  }
+  if (custom !== undefined) return custom;
   switch (issue.code) {
     case 'invalid_type':
-      return value === undefined ? 'is required' : `must be ${article(issue.expected)}, got ${describe(value, issue.expected)}`;
+      return `must be ${article(issue.expected)}, got ${describe(value, issue.expected)}`;
     case 'too_big':
       return `${verb(issue.origin)} at most ${issue.maximum}${unit(issue.origin)}`;
     case 'too_small':
@@ -76,7 +83,7 @@ function messageOf(issue: Issue, value: unknown): string {
       if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'must not be empty';
       return `${verb(issue.origin)} at least ${issue.minimum}${unit(issue.origin)}`;
     case 'invalid_value':
-      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+      return `must be ${oneOf(issue.values)}`;
     case 'invalid_format':
       return `must be a valid ${issue.format}`;
     case 'not_multiple_of':
@@ -87,6 +94,8 @@ function messageOf(issue: Issue, value: unknown): string {
       return 'is invalid';
   }
 }
+
+const oneOf = (values: readonly unknown[]): string => `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
 
 /** A list "holds" a count, with no unit: the field often names what it holds (`items`, `tags`). */
 function verb(origin: string): string {

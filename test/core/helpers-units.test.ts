@@ -79,6 +79,18 @@ describe('validation messages', () => {
     ]);
   });
 
+  it('says a field left out is required first, then what it takes (its own words, or the values)', () => {
+    const schema = z.object({
+      scale: z.enum(['linear', 'logarithmic'], { error: 'numeric questions need linear or logarithmic' }),
+      bound: z.number({ error: 'must be a number' }),
+      kind: z.enum(['a', 'b']),
+      title: z.string(),
+    });
+    expect(issues(schema, {})).toEqual(['scale: is required (numeric questions need linear or logarithmic)', 'bound: is required (a number)', 'kind: is required (one of "a", "b")', 'title: is required']);
+    // Given, and wrong: the schema's own words, as before.
+    expect(issues(schema, { scale: 'cubic', bound: 'x', kind: 'c', title: 't' })).toEqual(['scale: numeric questions need linear or logarithmic', 'bound: must be a number', 'kind: must be one of "a", "b"']);
+  });
+
   it('keeps a message the schema words itself, and says "is invalid" otherwise', () => {
     expect(issues(z.string().check(z.refine((s) => s.length > 2, 'too short to read')), 'ab')).toEqual([': too short to read']);
     // An empty string is named as such, not "at least 1 characters".
@@ -96,7 +108,7 @@ describe('validation messages', () => {
     expect(issues(schema, { kind: 'b', y: 'one', z: 2 })).toEqual(['y: must be a number, got string']);
     expect(issues(schema, { kind: 'a', x: 1 })).toEqual(['x: must be a string, got number']);
     expect(issues(schema, { kind: 'a' })).toEqual(['x: is required']);
-    expect(issues(z.object({ v: schema }), { v: { y: 1 } }, 'body')).toEqual(['body.v.kind: must be one of "a"', 'body.v.x: is required']);
+    expect(issues(z.object({ v: schema }), { v: { y: 1 } }, 'body')).toEqual(['body.v.kind: is required (one of "a")', 'body.v.x: is required']);
   });
 
   it('breaks a tie on missing fields by the fewest issues', () => {
