@@ -4,7 +4,10 @@
  * @module
  */
 import type { Scope } from '../api/scopes.js';
+import { constantTimeEqual } from '../webhooks/crypto.js';
 import { MockHttpError } from './http.js';
+
+const encoder = new TextEncoder();
 
 /**
  * Every scope of the spec.
@@ -101,6 +104,18 @@ export class KeyRing {
     return text;
   }
 
+  /**
+   * A JSON value with every key the ring knows redacted (see {@link redact}) in its strings and its
+   * member names: what an answer or the request log may show of text a client chose.
+   */
+  redactValue(value: unknown): unknown {
+    if (typeof value === 'string') return this.redact(value);
+    if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((v: unknown) => this.redactValue(v));
+    // Entries, not assignments: a member named `__proto__` stays a member.
+    return Object.fromEntries(Object.entries(value).map(([name, v]) => [this.redact(name), this.redactValue(v)]));
+  }
+
   /** Revokes a key: later requests with it answer 401. */
   revoke(key: string): boolean {
     return this.keys.delete(key);
@@ -124,14 +139,27 @@ export class KeyRing {
   /** Whether the request's key is a live one (no error: a step before the key check asks). */
   knows(headers: Headers): boolean {
     const key = keyOf(headers);
-    return key !== undefined && this.keys.has(key);
+    return key !== undefined && this.matching(key) !== undefined;
+  }
+
+  /**
+   * The principal of a presented key, compared with every live key in constant time (no map lookup,
+   * no early exit): how long it takes says nothing about how much of a key a guess got right.
+   */
+  private matching(presented: string): Principal | undefined {
+    const bytes = encoder.encode(presented);
+    let found: Principal | undefined;
+    for (const [key, principal] of this.keys) {
+      if (constantTimeEqual(encoder.encode(key), bytes) && found === undefined) found = principal;
+    }
+    return found;
   }
 
   /** The principal for the request's key; 401 `invalid_api_key` when missing or unknown. */
   authenticate(headers: Headers): Principal {
     const key = keyOf(headers);
     if (key === undefined) throw new MockHttpError(401, 'invalid_api_key', 'No API key: send Authorization: Bearer <key> or X-Api-Key');
-    const principal = this.keys.get(key);
+    const principal = this.matching(key);
     if (!principal) throw new MockHttpError(401, 'invalid_api_key', 'The API key is wrong, revoked or expired');
     return principal;
   }
@@ -179,4 +207,21 @@ export function redactHeaders(headers: Headers, redact: (value: string) => strin
     entries.push([name, name === 'authorization' ? `${scheme}[redacted]` : SECRET_HEADERS.has(name) ? '[redacted]' : redact(value)]);
   });
   return Object.fromEntries(entries);
+}
+
+/**
+ * A JSON answer with every key of `ring` redacted: error messages quote what a client sent (an id,
+ * a path), and a client may have sent its key there. Other answers are returned as they are.
+ * @internal
+ */
+export async function redactedAnswer(response: Response, ring: KeyRing): Promise<Response> {
+  if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('application/json')) return response;
+  const text = await response.text();
+  let out: string;
+  try {
+    out = JSON.stringify(ring.redactValue(JSON.parse(text)));
+  } catch {
+    out = ring.redact(text); // a `malformed` fault's body
+  }
+  return new Response(out, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

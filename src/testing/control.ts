@@ -16,7 +16,7 @@
 import * as z from 'zod/mini';
 import { FORECAST_OUTCOMES } from './models/forecasts/task.js';
 import { errorResponse, jsonResponse, MockHttpError, notFound } from './http.js';
-import { readAtMost, validate } from './input.js';
+import { readAtMost, utf8, validate } from './input.js';
 import { ScaledClock, type MockClock } from './clock.js';
 import type { ActiveFault, FaultInjector } from './faults.js';
 import type { RequestLog } from './request-log.js';
@@ -278,7 +278,8 @@ async function readControlBody(request: Request): Promise<unknown> {
   }
   const bytes = await readAtMost(request.body, MAX_CONTROL_BODY_BYTES);
   if (bytes === undefined) throw tooLarge();
-  const text = new TextDecoder().decode(bytes);
+  const text = utf8(bytes);
+  if (text === undefined) throw new MockHttpError(400, 'invalid_request_error', 'The control body is not valid UTF-8');
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as unknown;

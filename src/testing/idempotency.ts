@@ -42,6 +42,7 @@ export class IdempotencyLedger {
     }
     const id = `${keyOf(headers) ?? ''}\u0000${key}`;
     const now = this.clock.now();
+    this.forgetExpired(now);
     const found = this.entries.get(id);
     if (found && found.at + IDEMPOTENCY_RETENTION_MS > now) {
       if (found.fingerprint !== fingerprint) {
@@ -57,6 +58,7 @@ export class IdempotencyLedger {
       return { kind: 'answer', response: replay };
     }
     const entry: Entry = { fingerprint, at: now, answer: undefined };
+    this.entries.delete(id); // re-inserted at the end, so the map stays in claim order
     this.entries.set(id, entry);
     const release = () => {
       if (this.entries.get(id) === entry) this.entries.delete(id);
@@ -71,6 +73,22 @@ export class IdempotencyLedger {
         entry.answer = { status: response.status, body, headers: [...response.headers].filter(([name]) => name !== 'x-request-id') };
       },
     };
+  }
+
+  /** How many keys are kept. @internal */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Drops keys past their 24 hours, oldest first, so a long-running mock does not keep every key it
+   * ever saw. Stops at the first kept one: entries are in claim order (a clock set back only delays this).
+   */
+  private forgetExpired(now: number): void {
+    for (const [id, entry] of this.entries) {
+      if (entry.at + IDEMPOTENCY_RETENTION_MS > now) return;
+      this.entries.delete(id);
+    }
   }
 
   /** Forgets every key. */

@@ -60,7 +60,7 @@ const LOG_PREVIEW_CHARS = 1024;
 export type BodyRead =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown; text: string }
-  | { kind: 'invalid_json'; text: string }
+  | { kind: 'invalid_json'; text: string; notUtf8?: true }
   | { kind: 'too_deep'; text: string }
   | { kind: 'multipart'; bytes: Uint8Array<ArrayBuffer> }
   | { kind: 'too_large'; limit: number; multipart: boolean };
@@ -85,7 +85,9 @@ export async function readBody(request: Request, uploadRoute = false): Promise<B
   const bytes = await readAtMost(request.body, limit);
   if (bytes === undefined) return { kind: 'too_large', limit, multipart };
   if (multipart) return { kind: 'multipart', bytes };
-  const text = new TextDecoder().decode(bytes);
+  const text = utf8(bytes);
+  // The wire format is UTF-8: bytes that are not are refused, never stored as U+FFFD.
+  if (text === undefined) return { kind: 'invalid_json', text: new TextDecoder().decode(bytes), notUtf8: true };
   if (text.trim() === '') return { kind: 'none' };
   let value: unknown;
   try {
@@ -95,6 +97,15 @@ export async function readBody(request: Request, uploadRoute = false): Promise<B
     return err instanceof RangeError ? { kind: 'too_deep', text } : { kind: 'invalid_json', text };
   }
   return depthExceeds(value, MAX_JSON_DEPTH) ? { kind: 'too_deep', text } : { kind: 'json', value, text };
+}
+
+/** `bytes` as UTF-8 text, or `undefined` when they are not UTF-8. @internal */
+export function utf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The stream's bytes, or `undefined` (and the stream cancelled) once they pass `limit`. */
@@ -163,7 +174,7 @@ export function bodyRefusal(body: BodyRead): MockHttpError | undefined {
     return new MockHttpError(413, 'request_too_large', `${what} may be at most ${size} (${body.limit} bytes)`);
   }
   if (body.kind === 'too_deep') return badRequest(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  if (body.kind === 'invalid_json') return badRequest('The request body is not valid JSON');
+  if (body.kind === 'invalid_json') return badRequest(body.notUtf8 ? 'The request body is not valid UTF-8' : 'The request body is not valid JSON');
   return undefined;
 }
 

@@ -66,15 +66,18 @@ export async function receive(parts: PipelineParts, request: Request, url: URL):
     operation: operation?.sdkMethod,
     status: null,
     dropped: false,
-    idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
+    idempotencyKey: optionalRedacted(parts.keys, request.headers.get('idempotency-key')),
     headers: redactHeaders(request.headers, (value) => parts.keys.redact(value)),
-    body: loggedBody(body),
+    // A client may send its key anywhere in a body: the log shows none.
+    body: parts.keys.redactValue(loggedBody(body)),
     at: parts.env.clock.now(),
     requestId: `req_${crypto.randomUUID()}`,
   };
   parts.requests.add(entry);
   return { request, url, method, head, route, operation, path, body, entry };
 }
+
+const optionalRedacted = (keys: KeyRing, value: string | null) => (value === null ? undefined : keys.redact(value));
 
 /** Step 2: a body over its cap was never read: refused first, as a server's HTTP layer would. */
 export function refuseUnread(call: Call): Response | undefined {

@@ -11,8 +11,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ScaledClock, type MockClock } from './clock.js';
 import { MockConnectionDropped } from './faults.js';
-import { errorResponse, methodNotAllowed, MockHttpError, notFound } from './http.js';
+import { badRequest, errorResponse, methodNotAllowed, MockHttpError, notFound } from './http.js';
 import { API_PREFIX } from './router.js';
+import { answerClientErrors, DEFAULT_SERVER_LIMITS, serverOptions, type ServerLimits } from './server-guard.js';
 import { createMockService, type MockService, type MockServiceOptions } from './service.js';
 
 /**
@@ -98,13 +99,19 @@ function nodeHttp(): typeof import('node:http') {
  * ```
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  return serveMock(options, DEFAULT_SERVER_LIMITS);
+}
+
+/** {@link startMockServer} with other time limits (our tests of slow clients use short ones). @internal */
+export async function serveMock(options: MockServerOptions, limits: ServerLimits): Promise<MockServer> {
   const { service: given, port = 0, host = '127.0.0.1', ...serviceOptions } = options;
   // A server is for running clients, which need time to move: a scaled clock unless told otherwise.
   if (!serviceOptions.clock && serviceOptions.timeScale === undefined) serviceOptions.timeScale = DEFAULT_SERVER_TIME_SCALE;
   const service = given ?? createMockService(serviceOptions);
   let origin = '';
   const http = nodeHttp();
-  const server = http.createServer((req, res) => void respond(service, origin, req, res));
+  const server = http.createServer(serverOptions(limits), (req, res) => void respond(service, origin, req, res));
+  answerClientErrors(server, limits, http.maxHeaderSize);
   // Node hands a CONNECT its raw socket: answer it as any request, then close (the mock tunnels nothing).
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     // Node takes its own error listener off a socket it hands over: a reset would be an uncaught error.
@@ -155,10 +162,7 @@ async function respond(service: MockService, origin: string, req: IncomingMessag
   });
   let response: Response;
   try {
-    const method = req.method ?? 'GET';
-    response = FETCH_FORBIDDEN.has(method)
-      ? unrepresentable(service, method, new URL(`${origin}${targetPath(req.url)}`).pathname)
-      : await service.handle(toRequest(req, origin, controller.signal));
+    response = await answerOf(service, origin, req, controller.signal);
   } catch (err) {
     if (err instanceof MockConnectionDropped) {
       req.socket.destroy();
@@ -180,6 +184,17 @@ async function respond(service: MockService, origin: string, req: IncomingMessag
   if (!req.complete) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+/** The service's answer to `req`, or the server's own to a request it cannot hand on. */
+async function answerOf(service: MockService, origin: string, req: IncomingMessage, signal: AbortSignal): Promise<Response> {
+  const method = req.method ?? 'GET';
+  // RFC 9112: an HTTP/1.1 request without Host is refused (Node's own check would answer an empty 400).
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    return errorResponse(badRequest('An HTTP/1.1 request needs a Host header'), { connection: 'close' });
+  }
+  if (FETCH_FORBIDDEN.has(method)) return unrepresentable(service, method, new URL(`${origin}${targetPath(req.url)}`).pathname);
+  return service.handle(toRequest(req, origin, signal));
 }
 
 /** Methods a Fetch `Request` cannot carry (they throw), so never reach `service.handle`. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { declaredOperations } from '../api/index.js';
-import { generateKey, KeyRing, type MockApiKey } from './auth.js';
+import { generateKey, KeyRing, redactedAnswer, type MockApiKey } from './auth.js';
 import { ManualClock, ScaledClock, type MockClock } from './clock.js';
 import { FaultInjector, type FaultRule } from './faults.js';
 import { allHandlers } from './handlers/index.js';
@@ -310,11 +310,12 @@ export class MockService {
   async handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     // The control surface answers beside the service: not logged, no faults, its own small body cap.
-    if (this.httpControls && isControlPath(url.pathname)) return controlResponse(this, request, (headers) => this.keys.authenticate(headers));
+    // Its answers, and every refusal, never show a key a client put in a path, an id or a body.
+    if (this.httpControls && isControlPath(url.pathname)) return redactedAnswer(await controlResponse(this, request, (headers) => this.keys.authenticate(headers)), this.keys);
     // The steps in request order, as the client sends: each answers, or hands on to the next.
     const call = await receive(this.parts, request, url);
     const response = refuseUnread(call) ?? claimKey(this.parts, call) ?? (await injectFault(this.parts, call)) ?? (await answer(this.parts, call));
-    return reply(call, response);
+    return reply(call, response.status >= 400 ? await redactedAnswer(response, this.keys) : response);
   }
 
   /**

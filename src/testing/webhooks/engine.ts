@@ -9,7 +9,6 @@
  * @module
  */
 import { WEBHOOK_TEST_REPLAY_PER_MINUTE } from '../../api/limits.js';
-import { addressKind, withoutTrailingDot } from '../../schemas/addresses.js';
 import type { WebhookDelivery } from '../../schemas/records/webhooks.js';
 import { signWebhook } from '../../webhooks/sign.js';
 import type { MockClock, ScheduledCallback } from '../clock.js';
@@ -315,15 +314,15 @@ export class MockWebhookEngine {
 
   /**
    * Loopback literals and `localhost` only, and only in test mode: nothing beyond this machine is
-   * called. Other `*.localhost` names count as loopback for the address rules but are not called,
-   * since a resolver may send them elsewhere.
+   * called. Other `*.localhost` names (and `localhost.`) count as loopback for the address rules but
+   * are not called, since a resolver may send them elsewhere. So are the IPv6 forms that merely carry
+   * 127.0.0.1 (`[::127.0.0.1]`, NAT64 `[64:ff9b::7f00:1]`, 6to4, Teredo): a socket sends those to a
+   * router, not to this machine. Only `[::ffff:127.x.x.x]` is delivered to IPv4 loopback.
    */
   #callable(raw: string): boolean {
     if (!this.allowLoopbackReceivers) return false;
     try {
-      const { hostname } = new URL(raw);
-      // `localhost.` and `*.localhost.` count as loopback but are not called either.
-      return addressKind(hostname) === 'loopback' && (hostname === 'localhost' || !withoutTrailingDot(hostname).endsWith('localhost'));
+      return isLoopbackHost(new URL(raw).hostname);
     } catch {
       return false;
     }
@@ -342,4 +341,12 @@ export class MockWebhookEngine {
   #iso(ms: number): string {
     return new Date(ms).toISOString();
   }
+}
+
+/**
+ * Whether a URL's hostname (as `new URL` writes it: IPv4 dotted, IPv6 compressed in brackets) is this
+ * machine: `localhost`, `127.0.0.0/8`, `[::1]` or the IPv4-mapped `[::ffff:7f00:0]/104`.
+ */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]' || /^\[::ffff:7f[\da-f]{2}:[\da-f]{1,4}\]$/.test(hostname);
 }

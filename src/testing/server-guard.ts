@@ -1,0 +1,83 @@
+/**
+ * What the HTTP server does about requests that never become one: time limits on the headers and on
+ * the whole request (a client trickling bytes, or declaring a body it never sends, must not hold a
+ * connection for Node's default five minutes), and Node's own refusals (bytes that are not HTTP,
+ * headers over Node's limit, a request too slow) answered in the service's error envelope rather
+ * than as a bare status line.
+ * @module
+ */
+import type { Server, ServerOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/** The time limits of a mock server, in real milliseconds. @internal */
+export interface ServerLimits {
+  /** From the connection (or the end of the previous request) to the end of the headers. */
+  headersMs: number;
+  /** From the start of a request to the end of its body. */
+  requestMs: number;
+  /** How often Node checks the limits (its default, 30 s, lets a limit overrun by as much). */
+  checkEveryMs: number;
+}
+
+/**
+ * The limits `startMockServer` uses: a loopback or test-network client sends headers at once and a
+ * 10 MiB upload well within a minute. They bound receiving only: a slow answer (a `delayMs` fault) is not cut.
+ * @internal
+ */
+export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = { headersMs: 10_000, requestMs: 60_000, checkEveryMs: 1_000 };
+
+/** Node's server options for `limits`. The Host check is the mock's own (an envelope, not Node's empty 400). @internal */
+export function serverOptions(limits: ServerLimits): ServerOptions {
+  return {
+    headersTimeout: limits.headersMs,
+    requestTimeout: limits.requestMs,
+    connectionsCheckingInterval: limits.checkEveryMs,
+    requireHostHeader: false,
+  };
+}
+
+const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large' };
+
+/** A whole HTTP answer carrying the error envelope, that closes the connection. @internal */
+export function rawErrorAnswer(status: number, type: string, message: string): string {
+  const body = JSON.stringify({ type: 'error', error: { type, message } });
+  const length = new TextEncoder().encode(body).byteLength;
+  return `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\nconnection: close\r\n\r\n${body}`;
+}
+
+/** The envelope for an error Node's parser or its timers raise on a connection. */
+function refusalOf(code: string | undefined, limits: ServerLimits, maxHeaderSize: number): [number, string, string] {
+  const seconds = (ms: number) => `${ms / 1000} s`;
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'invalid_request_error', `The request did not arrive in time: headers within ${seconds(limits.headersMs)}, the whole request within ${seconds(limits.requestMs)}`];
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'invalid_request_error', `The request line and headers may be at most ${maxHeaderSize} bytes`];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'request_too_large', 'The chunk extensions of the body are too large'];
+    default:
+      return [400, 'invalid_request_error', 'The request is not valid HTTP/1.1'];
+  }
+}
+
+/**
+ * Answers Node's `clientError`s with the envelope, then closes the connection. Nothing is written
+ * once an answer has started on it (a second status line would corrupt that one), nor to a client
+ * that already went away.
+ * @internal
+ */
+export function answerClientErrors(server: Server, limits: ServerLimits, maxHeaderSize: number): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    // Closed once written, or after a second for a client that stopped reading.
+    const timer = setTimeout(() => socket.destroy(), 1_000);
+    timer.unref?.();
+    socket.once('finish', () => socket.destroy());
+    socket.once('close', () => clearTimeout(timer));
+    socket.end(rawErrorAnswer(...refusalOf(err.code, limits, maxHeaderSize)));
+  });
+}
