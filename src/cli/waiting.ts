@@ -146,7 +146,7 @@ export async function waitFor(client: ForecastingClient, ids: readonly string[],
     const reads = unreachable ? undefined : await Promise.allSettled(ids.map((id) => client.forecasts.retrieve(id, {}, PARTING)));
     const running = ids.filter((id, i) => {
       const r = reads?.[i];
-      if (ended.has(id) || (r?.status === 'rejected' && (r.reason as { status?: unknown } | undefined)?.status === 404)) return false;
+      if (ended.has(id) || (r?.status === 'rejected' && neverReadable(r.reason))) return false;
       return !FINAL_STATUSES.has(r?.status === 'fulfilled' ? r.value.status : known(id));
     });
     // The result lines after a timeout or an interrupt, as before; none after an error.
@@ -160,6 +160,10 @@ export async function waitFor(client: ForecastingClient, ids: readonly string[],
     return { tasks, code };
   }
 }
+
+/** A read that no resume can make: the task does not exist (404), or the SDK refuses its id (a `ValidationError`, nothing sent). */
+const neverReadable = (reason: unknown): boolean =>
+  reason instanceof Error && (reason.name === 'ValidationError' || (reason as { status?: unknown }).status === 404);
 
 /** `--cancel-on-interrupt`: cancels `running`, says how it went, and returns the ids now final. */
 async function cancelRunning(client: ForecastingClient, running: readonly string[]): Promise<Set<string>> {

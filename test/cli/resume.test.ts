@@ -99,6 +99,14 @@ describe('the resume hint', () => {
     endsWithHint(r.stderr, [id]);
   });
 
+  it('when the SDK refuses one of the ids (nothing sent): the hint leaves it out, so the resume cannot fail the same way', async () => {
+    const id = await queuedTask();
+    const r = await run(['wait', id, '../../etc', '--progress', 'none'], { env: envFor(cli.mock) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^ValidationError: /m);
+    endsWithHint(r.stderr, [id]);
+  });
+
   it('when one of several tasks failed and the others were still running at the timeout', async () => {
     const failing = await question('Will this one fail?');
     cli.mock.service.forecastControls.setOutcome(failing, { task: 'failed', message: 'No sources' });
