@@ -111,9 +111,19 @@ export class KeyRing {
   redactValue(value: unknown): unknown {
     if (typeof value === 'string') return this.redact(value);
     if (value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return value.map((v: unknown) => this.redactValue(v));
-    // Entries, not assignments: a member named `__proto__` stays a member.
-    return Object.fromEntries(Object.entries(value).map(([name, v]) => [this.redact(name), this.redactValue(v)]));
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        const kept = this.redactValue(item);
+        if (kept !== item) (out ??= value.slice())[i] = kept;
+      }
+      return out ?? value;
+    }
+    // Rebuilt only when a name or a value changed; entries, not assignments: a member named `__proto__` stays a member.
+    const entries = Object.entries(value);
+    const kept = entries.map(([name, v]) => [this.redact(name), this.redactValue(v)] as const);
+    return kept.some(([name, v], i) => name !== entries[i]![0] || v !== entries[i]![1]) ? Object.fromEntries(kept) : value;
   }
 
   /** Revokes a key: later requests with it answer 401. */

@@ -153,14 +153,22 @@ export function depthExceeds(value: unknown, max: number): boolean {
  * (or silently drops it, as zod does): the mock refuses it, 400 naming it.
  */
 export function protoKeyPath(value: unknown): string | undefined {
-  const stack: [unknown, string][] = [[value, '']];
+  // Containers only, and a path made only for them: a 1 MiB array of numbers walks with no allocation.
+  const stack: [object, string][] = value !== null && typeof value === 'object' ? [[value, '']] : [];
+  const at = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
   while (stack.length > 0) {
     const [v, path] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue; // a File part has no own keys: nothing to walk
-    for (const [key, child] of Object.entries(v)) {
-      const at = path ? `${path}.${key}` : key;
-      if (key === '__proto__') return at;
-      stack.push([child, at]);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const child: unknown = v[i];
+        if (child !== null && typeof child === 'object') stack.push([child, at(path, i)]);
+      }
+      continue;
+    }
+    for (const key of Object.keys(v)) {
+      if (key === '__proto__') return at(path, key);
+      const child = (v as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') stack.push([child, at(path, key)]);
     }
   }
   return undefined;
@@ -184,14 +192,24 @@ const SECRET_FIELDS: ReadonlySet<string> = new Set(['api_key']);
 /** `value` with every secret field's value replaced by `[redacted]` (the same object when it holds none). */
 function redacted(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
-  let changed = false;
-  const entries = Object.entries(value).map(([key, v]) => {
-    const out = SECRET_FIELDS.has(key) ? '[redacted]' : redacted(v);
-    changed ||= out !== v;
-    return [key, out] as const;
-  });
-  if (!changed) return value;
-  return Array.isArray(value) ? entries.map(([, v]) => v) : Object.fromEntries(entries);
+  // Copied only where something changed: a large body with no secret is walked, never rebuilt.
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const kept = redacted(item);
+      if (kept !== item) (out ??= value.slice())[i] = kept;
+    }
+    return out ?? value;
+  }
+  let changed: Map<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    const kept = SECRET_FIELDS.has(key) ? '[redacted]' : redacted(item);
+    if (kept !== item) (changed ??= new Map()).set(key, kept);
+  }
+  // fromEntries defines members: one named `__proto__` stays a member, never a prototype.
+  return changed ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, changed.has(key) ? changed.get(key) : item])) : value;
 }
 
 /** A quoted key, `:`, and its value: a string (perhaps cut short) or a bare token (not an object or array). */
