@@ -76,7 +76,10 @@ export class ForecastingInstrumentation {
     () => (this.#tracer ??= (this.#tracerProvider ?? trace.getTracerProvider()).getTracer(NAME, VERSION)),
     () => (this.#instruments ??= instruments(this.#meter())),
   );
-  #unsubscribe: Array<() => void> = [];
+  /** Unsubscribes what starts spans (and the plain channels): undone by `disable()` at once. */
+  #starts: Array<() => void> = [];
+  /** Unsubscribes what ends them: undone once the spans open at `disable()` have ended. */
+  #ends: Array<() => void> = [];
 
   /** @param config - `enabled: false` to subscribe only once registered (or `enable()` is called) */
   constructor(config: ForecastingInstrumentationConfig = {}) {
@@ -111,19 +114,30 @@ export class ForecastingInstrumentation {
     if (this.#enabled) return;
     this.#enabled = true;
     const t = this.#telemetry;
-    this.#traced<OperationMessage>(CHANNELS.operation, (m) => t.operationStart(m), (m) => t.operationEnd(m));
-    this.#traced<WaitMessage>(CHANNELS.wait, (m) => t.waitStart(m), (m) => t.waitEnd(m));
-    this.#traced<QueueMessage>(CHANNELS.queue, (m) => t.queueStart(m), (m) => t.queueEnd(m));
-    this.#traced<WebhookMessage>(CHANNELS.webhook, (m) => t.webhookStart(m), (m) => t.webhookEnd(m));
+    // Spans a `disable()` left open may still be ending: their end handlers stay, and are not doubled.
+    t.whenIdle(undefined);
+    const ends = this.#ends.length === 0;
+    this.#traced<OperationMessage>(CHANNELS.operation, (m) => t.operationStart(m), (m) => t.operationEnd(m), ends);
+    this.#traced<WaitMessage>(CHANNELS.wait, (m) => t.waitStart(m), (m) => t.waitEnd(m), ends);
+    this.#traced<QueueMessage>(CHANNELS.queue, (m) => t.queueStart(m), (m) => t.queueEnd(m), ends);
+    this.#traced<WebhookMessage>(CHANNELS.webhook, (m) => t.webhookStart(m), (m) => t.webhookEnd(m), ends);
     this.#plain<RetryMessage>(CHANNELS.retry, (m) => t.retry(m));
     this.#plain<CoordinatorMessage>(CHANNELS.coordinator, (m) => t.coordinator(m));
   }
 
-  /** Unsubscribes from every channel: nothing more is recorded (spans already open end unrecorded). */
+  /**
+   * Unsubscribes: no span starts from now on. A span open now (a call or a wait under way) still
+   * ends with its outcome, when it does; then nothing more is read. Never ended, it would be lost
+   * with the spans drawn inside it left without their parent.
+   */
   disable(): void {
     if (!this.#enabled) return;
     this.#enabled = false;
-    for (const stop of this.#unsubscribe.splice(0)) stop();
+    for (const stop of this.#starts.splice(0)) stop();
+    this.#telemetry.whenIdle(() => {
+      // Unless enabled again meanwhile (its spans end through these same handlers).
+      if (!this.#enabled) for (const stop of this.#ends.splice(0)) stop();
+    });
   }
 
   #meter(): Meter {
@@ -135,7 +149,7 @@ export class ForecastingInstrumentation {
    * wait's for its reads): no async context of ours runs, which would cost every promise of the
    * process (async hooks, on Node 20).
    */
-  #traced<M extends object>(name: string, start: (m: M) => void, end: (m: M) => void): void {
+  #traced<M extends object>(name: string, start: (m: M) => void, end: (m: M) => void, withEnd: boolean): void {
     const channel = diagnostics.tracingChannel(name);
     const guard = (f: (m: M) => void) => (message: unknown) => {
       // A subscriber that throws would throw into the client's call: telemetry never fails a call.
@@ -146,9 +160,13 @@ export class ForecastingInstrumentation {
       }
     };
     // Only the events it reads: an event nobody subscribes to costs its publisher nothing.
-    const handlers = { start: guard(start), asyncEnd: guard(end) } as Partial<TracingHandlers> as TracingHandlers;
-    channel.subscribe(handlers);
-    this.#unsubscribe.push(() => void channel.unsubscribe(handlers));
+    const starts = { start: guard(start) } as Partial<TracingHandlers> as TracingHandlers;
+    channel.subscribe(starts);
+    this.#starts.push(() => void channel.unsubscribe(starts));
+    if (!withEnd) return;
+    const ends = { asyncEnd: guard(end) } as Partial<TracingHandlers> as TracingHandlers;
+    channel.subscribe(ends);
+    this.#ends.push(() => void channel.unsubscribe(ends));
   }
 
   #plain<M>(name: string, on: (m: M) => void): void {
@@ -160,6 +178,6 @@ export class ForecastingInstrumentation {
       }
     };
     diagnostics.subscribe(name, handler);
-    this.#unsubscribe.push(() => void diagnostics.unsubscribe(name, handler));
+    this.#starts.push(() => void diagnostics.unsubscribe(name, handler));
   }
 }

@@ -5,8 +5,9 @@
  * Never a key, a header the client sets, a signature or a body: the messages carry none.
  * @module
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type Span, type Tracer } from '@opentelemetry/api';
 import type { CoordinatorMessage, OperationMessage, QueueMessage, RetryMessage, WaitMessage, WebhookMessage } from '../core/channels.js';
+import { contextOfTraceparent, injectTraceparent, traceparentOf } from './traceparent.js';
 
 /** The instruments, made anew from each meter provider the instrumentation is given. @internal */
 export interface Instruments {
@@ -162,6 +163,26 @@ export class Telemetry {
   /** The open spans of messages another subscriber froze (or sealed) before this one could write. */
   readonly #beside = new WeakMap<object, Open>();
 
+  /** Spans put and not yet taken: `disable()` keeps reading ends until none is left. */
+  #opened = 0;
+  /** What runs once none is left, if anything waits for it. */
+  #idle: (() => void) | undefined;
+
+  /** Runs `fn` once no span of ours is open: now, or as the last one ends. `undefined` calls off a waiting one. @internal */
+  whenIdle(fn: (() => void) | undefined): void {
+    this.#idle = undefined;
+    if (fn && this.#opened === 0) fn();
+    else this.#idle = fn;
+  }
+
+  /** One span fewer open; the last one runs what waits (after the publish under way: unsubscribing inside it could skip the next subscriber). */
+  #closed(): void {
+    if (--this.#opened > 0 || this.#idle === undefined) return;
+    const fn = this.#idle;
+    this.#idle = undefined;
+    queueMicrotask(fn);
+  }
+
   /** The span open for `message`, if any. */
   #open(message: object): Open | undefined {
     return (message as Record<symbol, Open | undefined>)[this.#key] ?? this.#beside.get(message);
@@ -169,6 +190,7 @@ export class Telemetry {
 
   #put(message: object, span: Span): void {
     const open = { span, began: performance.now() };
+    this.#opened++;
     if (Object.isExtensible(message)) (message as Record<symbol, Open | undefined>)[this.#key] = open;
     else this.#beside.set(message, open);
   }
@@ -178,9 +200,13 @@ export class Telemetry {
     const own = (message as Record<symbol, Open | undefined>)[this.#key];
     if (own === undefined) {
       const beside = this.#beside.get(message);
-      if (beside) this.#beside.delete(message);
+      if (beside) {
+        this.#beside.delete(message);
+        this.#closed();
+      }
       return beside;
     }
+    this.#closed();
     try {
       (message as Record<symbol, Open | undefined>)[this.#key] = undefined;
     } catch {
@@ -358,32 +384,4 @@ export class Telemetry {
   }
 }
 
-/** A span's W3C traceparent. */
-function traceparentOf(span: Span): string {
-  const sc = span.spanContext();
-  return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
-}
-
-/** The span context a W3C traceparent names (a remote one: another process's receipt), else `undefined`. */
-function contextOfTraceparent(traceparent: string): SpanContext | undefined {
-  const [, traceId, spanId, flags] = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceparent) ?? [];
-  if (traceId === undefined || spanId === undefined || flags === undefined) return undefined;
-  const sc: SpanContext = { traceId, spanId, traceFlags: Number.parseInt(flags, 16), isRemote: true };
-  return trace.isSpanContextValid(sc) ? sc : undefined;
-}
-
 const sum = (counts: Record<string, number> | undefined): number => Object.values(counts ?? {}).reduce((a, b) => a + b, 0);
-
-/**
- * Adds the span's context to the call's headers with the global propagator; W3C `traceparent`
- * when that propagator writes none (no SDK registered one): the service's logs can name the trace.
- */
-function injectTraceparent(parent: Context, span: Span, headers: Record<string, string>): void {
-  // Another instrumentation got there first: the call names its span, not ours too (a propagator
-  // overwrites). Only a valid one counts: a subscriber's junk is overwritten, never the trace lost.
-  const first = headers['traceparent'];
-  if (typeof first === 'string' && contextOfTraceparent(first) !== undefined) return;
-  propagation.inject(trace.setSpan(parent, span), headers);
-  // A recording span has a valid context: the ids' check is for one that does not record.
-  if (headers['traceparent'] === undefined && (span.isRecording() || trace.isSpanContextValid(span.spanContext()))) headers['traceparent'] = traceparentOf(span);
-}

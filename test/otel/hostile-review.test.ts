@@ -1,0 +1,136 @@
+// ForecastingInstrumentation where the other otel tests do not go: disable() while a call or a wait
+// runs (its span used to stay open for ever, its children orphans), enable() again before it ends,
+// many enable/disable rounds, and calls and waits aborted. A span processor sees every span started
+// and ended, so one left open shows.
+import diagnostics from 'node:diagnostics_channel';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CHANNELS, ForecastingClient } from '../../src/index.js';
+import { ForecastingInstrumentation } from '../../src/otel/index.js';
+import { startMockServer, type MockServer } from '../../src/testing/index.js';
+
+class Reader extends MetricReader {
+  protected onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** The spans started and not yet ended, by name. */
+class OpenSpans implements SpanProcessor {
+  readonly open = new Set<Span>();
+  onStart(span: Span): void {
+    this.open.add(span);
+  }
+  onEnd(span: ReadableSpan): void {
+    this.open.delete(span as Span);
+  }
+  names(): string[] {
+    return [...this.open].map((s) => s.name);
+  }
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const open = new OpenSpans();
+const exporter = new InMemorySpanExporter();
+const instrumentation = new ForecastingInstrumentation({ enabled: false });
+instrumentation.setTracerProvider(new BasicTracerProvider({ spanProcessors: [open, new SimpleSpanProcessor(exporter)] }));
+instrumentation.setMeterProvider(new MeterProvider({ readers: [new Reader()] }));
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMockServer({ timeScale: 3600 });
+  instrumentation.enable();
+});
+afterAll(async () => {
+  instrumentation.disable();
+  await mock.close();
+});
+afterEach(() => {
+  instrumentation.enable();
+  exporter.reset();
+  mock.service.faults.clear();
+});
+
+const client = () => new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off', retryBackoff: { initialDelay: 1, maxDelay: 1 } });
+const named = (name: string) => exporter.getFinishedSpans().filter((s) => s.name === name);
+/** Whether any of the instrumentation's channels still has a subscriber. */
+const subscribed = () =>
+  diagnostics.hasSubscribers(CHANNELS.retry) ||
+  diagnostics.hasSubscribers(CHANNELS.coordinator) ||
+  [CHANNELS.operation, CHANNELS.wait, CHANNELS.queue, CHANNELS.webhook].some((name) => diagnostics.tracingChannel(name).hasSubscribers);
+
+describe('disable() while calls run', () => {
+  it('ends the span of a call under way with its outcome; starts none for a later call; then unsubscribes from everything', async () => {
+    const question = await client().questions.create({ type: 'binary', title: 'Disabled mid-call?' });
+    mock.service.faults.add({ operation: 'questions.retrieve', delayMs: 200 });
+    const running = client().questions.retrieve(question.id);
+    await vi.waitFor(() => expect(open.names()).toContain('questions.retrieve'));
+    instrumentation.disable();
+    await client().credits.retrieve();
+    // Still subscribed for the call under way, and only for it.
+    expect(subscribed()).toBe(true);
+    await running;
+    await vi.waitFor(() => expect(subscribed()).toBe(false));
+    expect(open.names()).toEqual([]);
+    const [span, ...more] = named('questions.retrieve');
+    expect(more).toEqual([]);
+    expect(span!.attributes['http.response.status_code']).toBe(200);
+    expect(named('credits.retrieve')).toEqual([]);
+  });
+
+  it('ends a wait under way once, when enable() came back before it ended, and doubles no handler', async () => {
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Toggled mid-wait?' });
+    const task = await c.forecasts.create({ questionId: question.id });
+    exporter.reset();
+    const waiting = c.forecasts.wait(task.id);
+    await vi.waitFor(() => expect(open.names()).toContain('forecasts.wait'));
+    instrumentation.disable();
+    instrumentation.enable();
+    await waiting;
+    expect(open.names()).toEqual([]);
+    expect(named('forecasts.wait')).toHaveLength(1);
+    exporter.reset();
+    await c.credits.retrieve();
+    expect(named('credits.retrieve')).toHaveLength(1);
+  });
+
+  it('leaves no subscriber after 1,000 rounds of enable and disable, and draws one span per call in between', async () => {
+    for (let i = 0; i < 1_000; i++) {
+      instrumentation.disable();
+      instrumentation.enable();
+    }
+    await client().credits.retrieve();
+    expect(named('credits.retrieve')).toHaveLength(1);
+    instrumentation.disable();
+    expect(subscribed()).toBe(false);
+  });
+});
+
+describe('calls and waits aborted', () => {
+  it('ends the span of an aborted call and of an aborted wait, as errors', async () => {
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Aborted?' });
+    mock.service.faults.add({ operation: 'questions.retrieve', delayMs: 2_000 });
+    const call = new AbortController();
+    const slow = c.questions.retrieve(question.id, { signal: call.signal });
+    setTimeout(() => call.abort(), 50);
+    await expect(slow).rejects.toThrow();
+    const task = await c.forecasts.create({ questionId: question.id });
+    const wait = new AbortController();
+    const waiting = c.forecasts.wait(task.id, { signal: wait.signal });
+    setTimeout(() => wait.abort(), 50);
+    await expect(waiting).rejects.toThrow();
+    await vi.waitFor(() => expect(open.names()).toEqual([]));
+    expect(named('questions.retrieve').at(-1)!.attributes['error.type']).toBeDefined();
+    expect(named('forecasts.wait').at(-1)!.attributes['error.type']).toBeDefined();
+  });
+});
