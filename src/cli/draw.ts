@@ -45,23 +45,38 @@ const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff
 /** Marks drawn on the character before them: no column of their own. */
 const ZERO = /[\u0300-\u036f\u200c\u200d\ufe00-\ufe0f]/u;
 
+/** Code points a cut text keeps per column at most (a letter and its accents). */
+const MARKS_PER_COLUMN = 4;
+
+/** The columns one character takes on a terminal. */
+const columnsOfChar = (c: string): number => (ZERO.test(c) ? 0 : WIDE.test(c) ? 2 : 1);
+
 /** The columns `text` takes on a terminal. */
 export function columnsOf(text: string): number {
   let n = 0;
-  for (const c of text) n += ZERO.test(c) ? 0 : WIDE.test(c) ? 2 : 1;
+  for (const c of text) n += columnsOfChar(c);
   return n;
 }
 
-/** `text` cut to `width` columns, marked as cut. */
+/**
+ * `text` cut to `width` columns, marked as cut; in one pass, so a long label costs its length. Marks
+ * of no column count too, {@link MARKS_PER_COLUMN} a column: a label of thousands of them (a hostile
+ * answer) would take no room but flood the line.
+ */
 function clip(text: string, width: number, unicode: boolean): string {
-  if (columnsOf(text) <= width) return text;
   const mark = unicode ? '…' : '...';
-  let out = '';
+  const most = width * MARKS_PER_COLUMN;
+  let columns = 0;
+  let points = 0;
+  let kept = '';
   for (const c of text) {
-    if (columnsOf(out + c) > width - mark.length) break;
-    out += c;
+    columns += columnsOfChar(c);
+    points += 1;
+    if (columns > width || points > most) return width > mark.length ? `${kept}${mark}` : text.slice(0, width);
+    // What fits with the mark after it, should the text turn out too long.
+    if (columns <= width - mark.length && points <= most - mark.length) kept += c;
   }
-  return width > mark.length ? `${out}${mark}` : text.slice(0, width);
+  return text;
 }
 
 /** `text` padded with spaces to `width` columns. */

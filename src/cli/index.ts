@@ -10,7 +10,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { EXIT, EXIT_CODE_HELP, type ExitCode } from './exit-codes.js';
 import { note } from './output.js';
-import { report } from './report.js';
+import { addSecret, redact, report } from './report.js';
 
 /** Each command's code, loaded when it runs. */
 const load = {
@@ -189,10 +189,10 @@ program
   .addHelpText('after', `\nPrints the address with a one-time access token as its first line ("http://127.0.0.1:<port>/?token=…"). The key stays in this process: the browser never gets it.\nOnly 127.0.0.1; requests need the token, this server's own Host, and a same-origin Origin for every change.\n\nExample:\n  forecasting console --open`)
   .action(run(async (cmd) => (await load.console()).consoleCommand(cmd)));
 
-/** A usage error from commander as one line: its message without the "error: " prefix, and where to look. */
+/** A usage error from commander as one line: its message without the "error: " prefix, and where to look; the secrets blanked (commander quotes a bad value as typed). */
 function usageLine(err: CommanderError): string {
   const message = err.message.replace(/^error:\s*/, '').replace(/\s*\n\s*/g, ' ').trim();
-  return `UsageError: ${message} (see --help)`;
+  return redact(`UsageError: ${message} (see --help)`);
 }
 
 // A reader that stops early (`forecasting questions list | head -1`) closes the pipe: that is the end, not an error.
@@ -204,6 +204,10 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 async function main(): Promise<void> {
+  // The environment's secrets, before anything can quote them: a value typed in the wrong place
+  // (`--limit "$FORECASTING_API_KEY"`) is echoed by the usage error, which comes before any client.
+  addSecret(process.env['FORECASTING_API_KEY']);
+  addSecret(process.env['FORECASTING_WEBHOOK_SECRET']);
   try {
     await program.parseAsync(process.argv);
     process.exitCode = exitCode;

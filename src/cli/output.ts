@@ -12,9 +12,10 @@
  * overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), the line and
  * paragraph separators, and the invisible ones a look-alike label hides behind (soft hyphen, zero
  * width space, word joiner and invisible operators, byte-order mark, interlinear annotations, the
- * Hangul filler, tag characters). Zero-width joiners stay: scripts and emoji need them.
+ * Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the Mongolian vowel separator, tag characters).
+ * Zero-width joiners stay: scripts and emoji need them.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u3164\uffa0\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
@@ -66,6 +67,12 @@ interface DataLike {
   payload?: { probability?: number; probabilities?: unknown; percentiles?: { p10?: number; p50?: number; p90?: number } };
 }
 
+/**
+ * `x` rounded to 3 decimals; as it is past 2^53 / 1000, where a double holds no finer digits and
+ * `x * 1000` would lose some (1e20 read 99999999999999980000, and 1e306 Infinity).
+ */
+const thousandths = (x: number): string => String(Math.abs(x) < 2 ** 53 / 1000 ? Math.round(x * 1000) / 1000 : x);
+
 /** The headline of a forecast's number: `probability=0.42`, the likeliest option, or the median with its 80 % range. */
 export function numberSummary(data: unknown): string {
   const d = data as DataLike | null | undefined;
@@ -83,7 +90,7 @@ export function numberSummary(data: unknown): string {
       // A date out of Date's range (a hostile or broken answer) reads as its number rather than throwing.
       return Number.isNaN(at.getTime()) ? String(x) : at.toISOString().slice(0, 10);
     };
-    const fmt = (x: number | undefined) => (typeof x === 'number' ? (d.questionType === 'date' ? date(x) : String(Math.round(x * 1000) / 1000)) : '?');
+    const fmt = (x: number | undefined) => (typeof x === 'number' ? (d.questionType === 'date' ? date(x) : thousandths(x)) : '?');
     return `median=${fmt(q.p50)} (p10 ${fmt(q.p10)}, p90 ${fmt(q.p90)})`;
   }
   return '';

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { ForecastCreateParams, ForecastingClient } from '../../index.js';
+import { secondsAsMs } from '../args.js';
 import { clientFromEnv } from '../env.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { outTask } from '../draw.js';
@@ -30,6 +31,8 @@ export async function forecast(cmd: Command): Promise<ExitCode> {
   const waitOnly = ['timeout', 'waitForReport', 'cancelOnInterrupt'].filter((k) => flags[k as keyof ForecastFlags] !== undefined);
   if (!flags.wait && waitOnly.length > 0) throw new CliError(`--${waitOnly[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --wait`);
   if (!flags.wait && flags.draw === false) throw new CliError('--no-draw needs --wait');
+  // Checked before anything starts: a typo found after the start would leave a task running, charged and unnamed.
+  secondsAsMs(flags.timeout, '--timeout');
   if (flags.fromFile !== undefined) return fromFile(flags.fromFile, flags);
 
   const client = await clientFromEnv();

@@ -96,21 +96,23 @@ const backTo = (value: string | null | undefined, fallback: string) => ownPath(v
 
 async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<Context, 'url' | 'form'>): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://console.invalid');
-  if (req.method === 'GET' && url.pathname === '/assets/console.css') return send(res, 200, 'text/css; charset=utf-8', CONSOLE_CSS);
-  if (req.method === 'GET' && url.pathname === '/assets/console.js') return send(res, 200, 'text/javascript; charset=utf-8', CONSOLE_JS);
+  // HEAD answers as GET does (the gate lets it through); Node leaves the body out.
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  if (method === 'GET' && url.pathname === '/assets/console.css') return send(res, 200, 'text/css; charset=utf-8', CONSOLE_CSS);
+  if (method === 'GET' && url.pathname === '/assets/console.js') return send(res, 200, 'text/javascript; charset=utf-8', CONSOLE_JS);
   // No icon: an empty answer rather than a 404 in the browser's console.
-  if (req.method === 'GET' && url.pathname === '/favicon.ico') {
+  if (method === 'GET' && url.pathname === '/favicon.ico') {
     res.writeHead(204, SECURITY_HEADERS);
     return void res.end();
   }
-  if (req.method === 'GET' && url.pathname === '/') {
+  if (method === 'GET' && url.pathname === '/') {
     res.writeHead(303, { ...SECURITY_HEADERS, location: '/questions' });
     return void res.end();
   }
   const form = req.method === 'POST' ? await readForm(req) : undefined;
   if (req.method === 'POST' && form === undefined) return send(res, 413, 'text/plain; charset=utf-8', 'Payload too large.\n');
   for (const route of ROUTES) {
-    const m = route.method === req.method ? route.pattern.exec(url.pathname) : null;
+    const m = route.method === method ? route.pattern.exec(url.pathname) : null;
     if (!m) continue;
     if (route.mockOnly && !context.mock) break;
     let params: string[];

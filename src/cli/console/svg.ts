@@ -248,10 +248,12 @@ function valueScale(values: readonly number[], dates: boolean, logAsked: boolean
   const t = log ? Math.log : (v: number) => v;
   let lo = -maxOf(values.map((v) => -t(v)));
   let hi = maxOf(values.map(t));
-  const pad = hi > lo ? (hi - lo) * 0.05 : dates ? DAY : Math.abs(lo) * 0.1 || 1;
-  [lo, hi] = [lo - pad, hi + pad];
-  const f = (v: number) => (t(v) - lo) / (hi - lo);
-  const short = hi - lo < 3 * DAY;
+  // Half the range: from -1e308 to 1e308 the whole one is past what a double holds (its ticks read NaN).
+  const half = (a: number, b: number) => b / 2 - a / 2;
+  const pad = hi > lo ? half(lo, hi) * 0.1 : dates ? DAY : Math.abs(lo) * 0.1 || 1;
+  [lo, hi] = [Math.max(-Number.MAX_VALUE, lo - pad), Math.min(Number.MAX_VALUE, hi + pad)];
+  const f = (v: number) => half(lo, t(v)) / half(lo, hi);
+  const short = half(lo, hi) < 1.5 * DAY;
   const say = (v: number) => (dates ? dateText(v * 1000, short) : String(Number(v.toPrecision(6))));
   if (log) {
     const round = logTicks(lo, hi);
@@ -260,10 +262,10 @@ function valueScale(values: readonly number[], dates: boolean, logAsked: boolean
   }
   // Dates tick at whole days (hours when short), numbers at nice steps.
   const unit = dates ? (short ? 3600 : DAY) : 1;
-  const step = dates ? Math.max(1, niceStep((hi - lo) / unit / 6)) * unit : niceStep((hi - lo) / 6);
+  const step = dates ? Math.max(1, niceStep(half(lo, hi) / unit / 3)) * unit : niceStep(half(lo, hi) / 3);
   const ticks: Tick[] = [];
   for (let v = Math.ceil(lo / step) * step; v <= hi && ticks.length < 12; v += step) ticks.push({ f: f(v), text: say(v) });
-  return { f, ticks: ticks.length >= 2 ? ticks : [0, 1].map((k) => ({ f: k, text: say(lo + k * (hi - lo)) })) };
+  return { f, ticks: ticks.length >= 2 ? ticks : [0, 1].map((k) => ({ f: k, text: say(k === 0 ? lo : hi) })) };
 }
 
 /** Axes of a chart over time: `x` of a time (ms), `y` of a fraction of the value axis (0 bottom, 1 top), and the lines and labels drawn. */

@@ -31,8 +31,9 @@ export function errorBox(err: unknown, redact: (text: string) => string): Html {
   }</div>`;
 }
 
-/** The HTTP status to answer for an error: the service's 4xx as it is, anything else as 502. */
+/** The HTTP status to answer for an error: the service's 4xx as it is, a bad value in the page's address (the SDK's `ValidationError`) 400, anything else 502. */
 export function statusOf(err: unknown): number {
+  if (err instanceof Error && err.name === 'ValidationError') return 400;
   const s = (err as { status?: unknown } | null)?.status;
   return typeof s === 'number' && s >= 400 && s < 500 ? s : 502;
 }
