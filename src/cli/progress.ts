@@ -94,7 +94,9 @@ export class ProgressBoard {
    */
   retrying(e: { error: string; status: number | undefined; delayMs: number }): void {
     const first = this.outage === undefined;
-    this.outage = `${e.status ?? e.error}: the service did not answer; retrying in ${Math.max(1, Math.round(e.delayMs / 1000))} s`;
+    const retry = `retrying in ${Math.max(1, Math.round(e.delayMs / 1000))} s`;
+    // A status is an answer (a 503, a 429): the service is there, and said no for now.
+    this.outage = e.status === undefined ? `${e.error}: the service did not answer; ${retry}` : `the service answered ${e.status} (${e.error}); ${retry}`;
     if (this.mode === 'tty') this.draw();
     else if (this.mode === 'plain' && first) note(`${this.outage} (the wait goes on until it answers or --timeout)`);
   }
@@ -145,7 +147,8 @@ export class ProgressBoard {
   /** `<id>  [████░░░░]  running_subforecasts  2/5 subforecasts  0:12` */
   private bar(id: string, row: Row): string {
     const share = row.status === 'completed' ? 1 : row.planned ? (row.done ?? 0) / row.planned : 0;
-    const filled = Math.round(share * BAR_WIDTH);
+    // Held to 0 … 1: counts from the service may be anything (9 of 5, -3), and a bar never runs past its width.
+    const filled = Math.round(Math.min(1, Math.max(0, share || 0)) * BAR_WIDTH);
     const bar = `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}]`;
     const shownId = (process.stderr.columns || 80) >= FULL_ID_COLUMNS ? id : id.slice(0, 8);
     return `${shownId}  ${bar}  ${row.status.padEnd(STATUS_WIDTH)}  ${this.counts(row)} subforecasts  ${this.elapsed(row)}`;

@@ -91,6 +91,18 @@ describe('the resume hint', () => {
     endsWithHint(r.stderr, ids);
   });
 
+  it('on 503 answers mid-wait: says the service answered 503 (it is there), not that it did not answer', async () => {
+    const id = await queuedTask();
+    const child = start(['wait', id, '--timeout', '4'], { env: envFor(cli.mock) });
+    await child.waitFor('stderr', new RegExp(`${id}.*queued`));
+    const fault = cli.mock.service.faults.add({ operation: 'forecasts.retrieve', status: 503, times: Infinity });
+    const r = await child.done;
+    fault.remove();
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/the service answered 503 \(\w+\); retrying in \d+ s/);
+    expect(r.stderr).not.toMatch(/did not answer/);
+  });
+
   it('when one of several tasks fails to be read (an unknown id): the others still running are named', async () => {
     const id = await queuedTask();
     const r = await run(['wait', id, 'no-such-task', '--progress', 'none'], { env: envFor(cli.mock) });
