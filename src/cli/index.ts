@@ -146,6 +146,7 @@ webhooks
   .option('--secret <whsec>', 'the signing secret (default: $FORECASTING_WEBHOOK_SECRET)')
   .option('--header <value>', 'the X-Service-Signature header: "t=<unix seconds>,v1=<hex>"')
   .option('--tolerance <seconds>', 'how old (or early) the timestamp may be (default 300)')
+  .option('--json', 'on failure, print {"verified":false,"code","message"} instead of the bare code (the event is JSON either way)')
   .addHelpText('after', `\nExit code 0 and the event on stdout, or the reason code on stdout and exit code 7:\n  missing_header, malformed_header, timestamp_out_of_range, no_matching_signature, malformed_payload\n\nExample:\n  forecasting webhooks verify --secret "$SECRET" --header "$SIGNATURE" < body.json`)
   .action(run(async (cmd) => (await load.webhooks()).verify(cmd)));
 

@@ -36,6 +36,16 @@ describe('forecasting webhooks verify', () => {
     expect(r.stderr).not.toContain(SECRET);
   });
 
+  it('with --json: the event as ever on success, and {verified: false, code, message} on failure (exit 7)', async () => {
+    const good = await run(['webhooks', 'verify', '--json', '--secret', SECRET, '--header', await signWebhook(body, SECRET, { timestamp: now() })], { input: body });
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ id: 'evt_1', type: 'forecast.completed' });
+    const bad = await run(['webhooks', 'verify', '--json', '--secret', SECRET, '--header', await signWebhook(body, 'whsec_someone_else', { timestamp: now() })], { input: body });
+    expect(bad.code).toBe(7);
+    expect(JSON.parse(bad.stdout)).toEqual({ verified: false, code: 'no_matching_signature', message: expect.stringMatching(/\S/) });
+    expect(bad.stdout).not.toContain(SECRET);
+  });
+
   it('honours --tolerance', async () => {
     const header = await signWebhook(body, SECRET, { timestamp: now() - 3600 });
     const r = await run(['webhooks', 'verify', '--secret', SECRET, '--header', header, '--tolerance', '7200'], { input: body });

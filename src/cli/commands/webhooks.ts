@@ -1,7 +1,8 @@
 /**
  * `forecasting webhooks verify --secret whsec_… --header "t=…,v1=…" < body`: verifies a webhook call
  * with the SDK's `verifyWebhook`. Prints the event (exit 0), or the reason code on stdout and one
- * error line on stderr (exit 7). Loads only the webhooks entry, never the client.
+ * error line on stderr (exit 7); with `--json`, the reason as `{"verified":false,"code","message"}`.
+ * Loads only the webhooks entry, never the client.
  * @module
  */
 import type { Command } from 'commander';
@@ -18,7 +19,7 @@ async function readStdin(): Promise<Buffer> {
 }
 
 export async function verify(cmd: Command): Promise<ExitCode> {
-  const flags = cmd.opts<{ secret?: string; header?: string; tolerance?: string }>();
+  const flags = cmd.opts<{ secret?: string; header?: string; tolerance?: string; json?: boolean }>();
   const secret = flags.secret ?? process.env['FORECASTING_WEBHOOK_SECRET'];
   addSecret(secret);
   if (!secret) throw new CliError('--secret is required (or set FORECASTING_WEBHOOK_SECRET)');
@@ -35,7 +36,9 @@ export async function verify(cmd: Command): Promise<ExitCode> {
     return EXIT.ok;
   } catch (err) {
     if (err instanceof Error && err.name === 'WebhookVerificationError') {
-      out((err as Error & { code: string }).code);
+      const { code } = err as Error & { code: string };
+      if (flags.json) json({ verified: false, code, message: err.message });
+      else out(code);
       note(errorLine(err));
       return EXIT.unverified;
     }
