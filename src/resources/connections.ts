@@ -77,7 +77,8 @@ export class Connections extends APIResource {
   }
 
   /**
-   * Tests the server again; the answer shows its `status` and `tools` now.
+   * Tests the server again; the answer shows its `status` and `tools` now. The answer is not shown in
+   * the spec: the SDK reads it as the connection.
    * @example
    * ```ts
    * const { status } = await client.connections.test(connectionId);
@@ -88,7 +89,8 @@ export class Connections extends APIResource {
   }
 
   /**
-   * Switches an organization connection on or off for your own forecasts only.
+   * Switches an organization connection on or off for your own forecasts only. The answer is not shown
+   * in the spec: the SDK reads it as the connection.
    * @example
    * ```ts
    * await client.connections.memberSwitch(connectionId, { enabled: false });

@@ -43,6 +43,7 @@ export const DecisionCreateParams = exact({
 });
 /**
  * Body of `POST /decisions`: a title and 2 to 4 distinct options.
+ * Not shown in the spec beyond the 2 to 4 options: the other fields are the SDK's choice.
  * @example
  * ```ts
  * const params: DecisionCreateParams = { title: 'Where do we open the next office?', options: ['Lisbon', 'Berlin'], description: 'Budget: 2 M€ a year.' };
@@ -62,6 +63,7 @@ export const DecisionUpdateParams = exact({
 });
 /**
  * Body of `PATCH /decisions/{decision_id}`: only the fields sent change.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const change: DecisionUpdateParams = { options: ['Lisbon', 'Berlin', 'Stay put'] };
@@ -78,6 +80,7 @@ export const DecisionListParams = exact({
 });
 /**
  * Query of `GET /decisions`: `limit` (up to 200, default 50), `offset`, `status`.
+ * `limit` and `offset` are the spec's; `status` is the SDK's choice.
  * @example
  * ```ts
  * const query: DecisionListParams = { status: 'archived', limit: 100 };
@@ -93,6 +96,7 @@ export const DecisionGenerateParams = exact({
 });
 /**
  * Body of `POST /decisions/{decision_id}/generate`: optional guidance for the drafts.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const params: DecisionGenerateParams = { guidance: 'Hiring and rent costs over five years' };
@@ -105,6 +109,7 @@ export interface DecisionGenerateParams extends z.input<typeof DecisionGenerateP
 export const DecisionDraftUpdateParams = QuestionUpdateParams;
 /**
  * Body of `PATCH /decisions/{decision_id}/drafts/{draft_id}`: the drafted question's fields to change.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const change: DecisionDraftUpdateParams = { title: 'Will Lisbon office rents fall in 2027?' };
@@ -120,6 +125,7 @@ export const DecisionDraftSelectParams = exact({
 });
 /**
  * Body of `drafts/keep` and `drafts/discard`: `draftIds`, or every draft when left out.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const params: DecisionDraftSelectParams = { draftIds: [draftId] };
@@ -138,6 +144,7 @@ const forecastFields = {
 export const DecisionForecastEstimateParams = exact(forecastFields);
 /**
  * Body of `POST /decisions/{decision_id}/forecasts/estimate`: which questions, in which run mode.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const params: DecisionForecastEstimateParams = { questionIds: [questionId], runMode: 'light' };
@@ -154,6 +161,7 @@ export const DecisionForecastCreateParams = exact({
 });
 /**
  * Body of `POST /decisions/{decision_id}/forecasts`: the questions, the run mode and `maxTotalCredits`.
+ * Not shown in the spec beyond `maxTotalCredits`: the other fields are the SDK's choice.
  * @example
  * ```ts
  * const estimate = await client.decisions.forecasts.estimate(decisionId, { runMode: 'light' });
@@ -172,6 +180,7 @@ export const DecisionNodeCreateParams = exact({
 });
 /**
  * Body of `POST /decisions/{decision_id}/nodes`: a question, and optionally the option it informs.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const params: DecisionNodeCreateParams = { questionId, option: 'Lisbon' };
@@ -198,6 +207,7 @@ export const DecisionLinkCreateParams = exact({
 }).check(distinctEnds);
 /**
  * Body of `POST /decisions/{decision_id}/links`: two different nodes, a kind and a caption.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const params: DecisionLinkCreateParams = { fromNodeId, toNodeId, kind: 'conditional', label: 'if rents fall' };
@@ -217,6 +227,7 @@ export const DecisionLinkUpdateParams = exact({
 }).check(distinctEnds);
 /**
  * Body of `PATCH /decisions/{decision_id}/links/{link_id}`: the fields to change.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const change: DecisionLinkUpdateParams = { toNodeId: otherNodeId };
@@ -232,6 +243,7 @@ export const DecisionTextParams = exact({
 });
 /**
  * Body of the note and comment operations: `text`.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const params: DecisionTextParams = { text: 'Budget is capped at 2 M€.' };
@@ -256,6 +268,7 @@ export const DecisionConditionCreateParams = exact({
 });
 /**
  * Body of `POST /decisions/{decision_id}/conditions`: a node, `operator` and `threshold`.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const params: DecisionConditionCreateParams = { nodeId, operator: 'above', threshold: 0.7, label: 'Go for Lisbon' };
@@ -279,6 +292,7 @@ export const DecisionConditionUpdateParams = exact({
 });
 /**
  * Body of `PATCH /decisions/{decision_id}/conditions/{condition_id}`: change it, or arm it again.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const change: DecisionConditionUpdateParams = { threshold: 0.8, armed: true };
@@ -294,6 +308,7 @@ export const DecisionLiveParams = exact({
 });
 /**
  * Body of `PUT /decisions/{decision_id}/live`: `enabled`.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const params: DecisionLiveParams = { enabled: true };
@@ -309,6 +324,7 @@ export const DecisionFollowParams = exact({
 });
 /**
  * Body of `PUT /decisions/{decision_id}/follow`: `following`.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const params: DecisionFollowParams = { following: false };

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_DISCRETE_SPAN, MIN_DISCRETE_SPAN } from '../api/limits.js';
-import { CursorPageParams, OffsetPageParams, exact, unionByKey } from './common.js';
+import { CursorPageParams, OffsetPageParams, exact, rule, unionByKey } from './common.js';
 import { Options, Tags, Title } from './question-fields.js';
 import { QUESTION_TYPES } from './enums.js';
 
@@ -241,7 +241,8 @@ export type QuestionDefinition =
 /** Every question input field but `type`, all optional: an edit, or what a template question overrides. */
 const someFields = {
   ...z.partial(z.object(common)).shape,
-  options: z.optional(Options),
+  /** 2 to 200 distinct options (`multiple_choice`): the type is not known here, but options are distinct for any type. */
+  options: z.optional(Options.check(rule((o: string[]) => new Set(o).size === o.length, '', 'must be distinct'))),
   // The type is not known here: a number passes as it is (the service checks a date question's
   // bounds on the edited whole); a `Date` can only be a date bound and is sent as seconds.
   lowerBound: z.optional(z.nullable(orDate(z.number()))),

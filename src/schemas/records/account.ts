@@ -57,8 +57,8 @@ export interface Plan extends z.output<typeof Plan> {}
 export const Credits = exact({
   balance: z.number(),
   unlimited: z.boolean(),
-  /** Not shown in the spec: kept as they come. */
-  topUps: z.array(z.record(z.string(), z.unknown())),
+  /** Items not shown in the spec: kept as they come, whatever their shape (`unknown`: narrow before use). */
+  topUps: z.array(z.unknown()),
   /** Per run mode (`forecast.<mode>`), custom plans and monitoring. */
   prices: z.array(Price),
   plan: Plan,

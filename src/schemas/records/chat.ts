@@ -10,6 +10,7 @@ import { Timestamp, exact, openString } from '../common.js';
 export const SuggestedContext = exact({ text: z.string(), treatment: z.optional(z.string()) });
 /**
  * A note the assistant proposes, to save with `forecasts.chat.acceptContext`.
+ * Not shown in the spec: the SDK's choice.
  * @example
  * ```ts
  * const suggestion: SuggestedContext | undefined = thread.messages.at(-1)?.suggestedContext; // { text, treatment }
@@ -47,7 +48,8 @@ export const ChatThread = exact({
   updatedAt: z.optional(Timestamp),
 });
 /**
- * A conversation about a forecast: its `id` and `messages`.
+ * A conversation about a forecast: its `id` and `messages`. Not shown in the spec beyond those:
+ * `taskId`, `createdAt` and `updatedAt` are read when present.
  * @example
  * ```ts
  * const thread = await client.forecasts.chat.create(taskId, { message: 'What would change your mind?' });

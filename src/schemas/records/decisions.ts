@@ -23,6 +23,7 @@ export const DecisionNode = exact({
 });
 /**
  * A question put on a decision (a node of its map).
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const { nodes } = await client.decisions.retrieve(decisionId);
@@ -50,6 +51,7 @@ export const DecisionLink = exact({
 });
 /**
  * A link between two nodes; a `conditional` one is written by a model and can fail.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const link: DecisionLink = await client.decisions.links.create(decisionId, { fromNodeId, toNodeId, kind: 'conditional' });
@@ -61,6 +63,7 @@ export interface DecisionLink extends z.output<typeof DecisionLink> {}
 export const DecisionNote = exact({ id: str, text: str, createdAt: Timestamp, updatedAt: Timestamp });
 /**
  * A note on a decision.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const note: DecisionNote = await client.decisions.notes.create(decisionId, { text: 'Budget is capped at 2 M€.' });
@@ -81,6 +84,7 @@ export const DecisionDraftQuestion = exact({
 });
 /**
  * The question a draft proposes: question input fields, as `questions.create` takes them.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const { drafts } = await client.decisions.retrieve(decisionId);
@@ -100,6 +104,7 @@ export const DecisionDraft = exact({
 });
 /**
  * A question drafted by the decision's model, waiting to be kept (it becomes a question and a node) or discarded.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const { drafts } = await client.decisions.retrieve(decisionId);
@@ -117,6 +122,7 @@ export const DecisionGeneration = exact({
 });
 /**
  * The latest drafting run of a decision.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const { generation } = await client.decisions.generate(decisionId);
@@ -152,6 +158,7 @@ export const Decision = exact({
 /**
  * A decision: a choice among 2 to 4 options with a map of questions (nodes and links), notes and
  * drafts. Comments, conditions and the summary are read on their own.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const decision = await client.decisions.retrieve(decisionId);
@@ -170,6 +177,7 @@ export const DecisionComment = exact({
 });
 /**
  * A comment on a decision.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const comment: DecisionComment = await client.decisions.comments.create(decisionId, { text: 'Lisbon looks cheaper.' });
@@ -197,6 +205,7 @@ export const DecisionCondition = exact({
 });
 /**
  * A condition: it triggers when a completed forecast on its node's question crosses what it states.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * for await (const c of client.decisions.conditions.list(decisionId)) {
@@ -220,6 +229,7 @@ export const DecisionSummary = exact({
 });
 /**
  * A decision's summary, written from the latest forecasts on its questions.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * let summary: DecisionSummary = await client.decisions.summary.retrieve(decisionId);
@@ -241,6 +251,7 @@ export const DecisionForecastEstimate = exact({
 });
 /**
  * The price of a batch of forecasts on a decision, before it starts.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const estimate: DecisionForecastEstimate = await client.decisions.forecasts.estimate(decisionId, { runMode: 'light' });
@@ -257,6 +268,7 @@ export const DecisionForecastRun = exact({
 });
 /**
  * The forecasts a decision started; wait for them with `forecasts.waitMany`.
+ * Not shown in the spec: the fields are the SDK's choice (see docs/decisions.md).
  * @example
  * ```ts
  * const run: DecisionForecastRun = await client.decisions.forecasts.create(decisionId, { runMode: 'light', maxTotalCredits: 4 });

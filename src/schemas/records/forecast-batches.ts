@@ -1,6 +1,6 @@
 /**
  * What the batch operations of the forecasts group answer (`POST /forecasts/batch`,
- * `POST /forecasts/cancel-batch`): a result per item. Re-exported by `forecasts.ts`.
+ * `POST /forecasts/cancel`): a result per item. Re-exported by `forecasts.ts`.
  * @module
  */
 import * as z from 'zod/mini';

@@ -182,7 +182,8 @@ export interface Subforecast extends z.output<typeof Subforecast> {}
 
 export const TaskConnection = exact({
   name: z.string(),
-  owner: z.optional(z.string()),
+  /** Who the connection belongs to. Its type is not shown in the spec: kept as it comes (`unknown`: narrow before use). */
+  owner: z.optional(z.unknown()),
   /** How many times the forecast called it. */
   calls: z.int(),
   status: openString<'used' | 'not_used' | 'failed' | 'unavailable'>(),
@@ -225,8 +226,8 @@ const task = {
   preset: z.optional(z.nullable(exact({ used: z.boolean(), id: z.optional(z.string()), name: z.optional(z.string()) }))),
   /** Connections the forecast could call. */
   connections: z.optional(z.array(TaskConnection)),
-  /** Codes such as `template_content_readable_by_others`. */
-  warnings: z.optional(z.array(exact({ code: z.string() }))),
+  /** Each with a `code`: `template_content_readable_by_others`, `preset_content_may_show_in_forecast` or `connection_results_readable_by_others` (others may come). */
+  warnings: z.optional(z.array(exact({ code: openString<'template_content_readable_by_others' | 'preset_content_may_show_in_forecast' | 'connection_results_readable_by_others'>() }))),
 };
 /** Absent (or null) on a task that is not `completed`. */
 const noForecast = z.optional(z.null());

@@ -132,17 +132,18 @@ export interface QuestionTemplate extends z.output<typeof QuestionTemplate> {}
 
 export const SourceTemplate = exact({
   /** The template's id. */
-  id: z.string(),
+  id: str,
   /** Its name when the question was built. */
-  name: z.string(),
+  name: str,
   /** Its scope when the question was built. */
-  scope: z.string(),
+  scope: str,
   /** The values the blanks were filled with. */
-  templateValues: z.record(z.string(), z.string()),
+  templateValues: z.optional(z.record(z.string(), z.string())),
 });
 /**
  * A question's `sourceTemplate`: the template it was built from, as it was then. Later changes to the
- * template never change it. The spec shows no fields: this shape is the SDK's choice.
+ * template never change it. The spec shows it only as an object: these fields are the SDK's choice,
+ * each read when present (a question whose `sourceTemplate` has other fields still reads).
  * @example
  * ```ts
  * const question = await client.questions.retrieve(questionId);
