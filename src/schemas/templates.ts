@@ -14,8 +14,11 @@ import { ARTIFACT_TYPES, OWNERSHIP_SCOPES, QUESTION_TYPES, TREATMENTS } from './
 import { ContextNoteInput } from './forecasts.js';
 import { MILLISECONDS_BOUND, QuestionUpdateParams, TemplateValues, looksLikeMilliseconds } from './questions.js';
 
-/** `{{`, `}}`, a `{key}` blank, or a lone brace. */
-const TOKEN = /\{\{|\}\}|\{(\w+)\}|[{}]/g;
+/**
+ * `{{`, `}}`, a `{key}` blank, or a lone brace. The spec says only that a blank is written `{key}`: a
+ * key is any text without braces (`{city}`, `{start-date}`, `{città}`, `{the date}`).
+ */
+const TOKEN = /\{\{|\}\}|\{([^{}]+)\}|[{}]/g;
 
 /**
  * The keys of the blanks `text` uses, in order; `undefined` when it holds a brace that is neither
@@ -119,11 +122,12 @@ export interface TemplateFields extends z.input<typeof TemplateFields> {}
 
 export const TemplateBlankInput = exact({
   /**
-   * Letters, digits and `_`; written `{key}` in the fields. Not `__proto__`: as a key of
-   * `templateValues` a JSON object cannot carry it (parsers drop it or set a prototype with it).
+   * Any text without braces, written `{key}` in the fields (the spec sets no other rule). Not
+   * `__proto__`: as a key of `templateValues` a JSON object cannot carry it (parsers drop it or set a
+   * prototype with it).
    */
   key: z.string().check(
-    z.regex(/^\w+$/, { error: 'must be letters, digits or _ (it is written {key} in the fields)' }),
+    z.regex(/^[^{}]+$/, { error: 'must be text without braces (it is written {key} in the fields)' }),
     rule((key: string) => key !== '__proto__', '', 'must not be __proto__: no JSON object can carry it as a key of templateValues'),
   ),
   /** What to fill in, for a person (default: the key). */

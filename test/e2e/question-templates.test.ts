@@ -44,6 +44,18 @@ describe('questionTemplates', () => {
     });
   });
 
+  it('takes a key of any text without braces: the spec writes a blank {key} and says no more', async () => {
+    const template = await h.client.questionTemplates.create({
+      ...rain,
+      fields: { title: 'Will it rain in {città} from {start-date} to {the end}?' },
+      blanks: [{ key: 'città' }, { key: 'start-date' }, { key: 'the end' }],
+    });
+    const question = await h.client.questions.create({ templateId: template.id, templateValues: { città: 'Roma', 'start-date': '1 May', 'the end': '3 May' } });
+    expect(question.title).toBe('Will it rain in Roma from 1 May to 3 May?');
+    // The service knows the template's blanks: a missing value is its 400, naming the key.
+    await expect(h.client.questions.create({ templateId: template.id, templateValues: { città: 'Roma', 'start-date': '1 May' } })).rejects.toThrow(/templateValues\.the end/);
+  });
+
   it('lets the fields sent win over the template’s', async () => {
     const numeric = BUILTIN_TEMPLATES.find((t) => t.questionType === 'numeric')!;
     const q = await h.client.questions.create({
@@ -225,7 +237,8 @@ describe('template rules: the SDK refuses before sending', () => {
     ['a key declared but not used', withFields('Will it rain in {city}?', ['city', 'date']), 'blanks.1.key', /"date" is declared but no field uses \{date\}/],
     ['a key declared twice', withFields('Will it rain in {city}?', ['city', 'city']), 'blanks.1.key', /"city" is declared twice/],
     ['a lone brace', withFields('Will it rain in {city}? {', ['city']), 'fields.title', /doubled/],
-    ['a key of other characters', withFields('Rain in {city}?', ['city', 'the date']), 'blanks.1.key', /letters, digits or _/],
+    ['a key holding a brace', withFields('Rain in {city}?', ['city', 'the {date']), 'blanks.1.key', /without braces/],
+    ['an empty key', withFields('Rain in {city}?', ['city', '']), 'blanks.1.key', /without braces/],
     ['a key used in an option but not declared', { ...rain, questionType: 'multiple_choice', fields: { title: 'Which?', options: ['{a}', 'B'] }, blanks: [] }, 'fields.options.0', /"a" is used/],
     ['a builtin scope', { ...rain, scope: 'builtin' }, 'scope', undefined],
     ['an empty title', { ...rain, fields: { title: '' } }, 'fields.title', undefined],
