@@ -99,7 +99,7 @@ describe('the resume hint', () => {
     const r = await child.done;
     fault.remove();
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/the service answered 503 \(\w+\); retrying in \d+ s/);
+    expect(r.stderr).toMatch(/the service answered 503 \(OverloadedError\); retrying in \d+ s/);
     expect(r.stderr).not.toMatch(/did not answer/);
   });
 
