@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ForecastingClient, ValidationError, type ForecastTask } from '../../src/index.js';
+import { question as fixtureQuestion } from '../core/helpers.js';
 
 const BASE = 'https://api.test/api/v1/external';
 const ts = '2026-11-30T10:00:00.000Z';
@@ -29,28 +30,8 @@ async function refused(call: (c: ForecastingClient) => Promise<unknown>, sent: R
   return err as ValidationError;
 }
 
-const question = {
-  id: 'q1',
-  type: 'binary',
-  title: 'Will it rain in Paris tomorrow?',
-  description: '',
-  resolutionCriteria: '',
-  finePrint: '',
-  options: [],
-  lowerBound: null,
-  upperBound: null,
-  openLowerBound: false,
-  openUpperBound: false,
-  scaleType: null,
-  callsign: 'amber-fox',
-  optionsAreMutuallyExclusive: true,
-  optionsAreComprehensive: true,
-  visibility: 'private',
-  createdVia: 'api',
-  tags: [],
-  createdAt: ts,
-  updatedAt: ts,
-};
+/** A question as the service shows it (the shared fixture), titled as the forecasts below name it. */
+const question = fixtureQuestion('q1', { title: 'Will it rain in Paris tomorrow?' });
 
 const runningTask = {
   id: 't1',
