@@ -51,6 +51,14 @@ describe('requests the console gets', () => {
     expect(traversal.body).not.toContain('Balance');
     expect(open.mock.service.requests.list().map((r) => r.path)).not.toContain('/credits');
   });
+
+  it('refuses a clock advance that is not a whole number of ms, 0 or more, as a bad form (400), not a failed service (502)', async () => {
+    for (const ms of ['-5', 'soon', '1.5', '1e400']) {
+      const r = await raw(open.running.port, 'POST', '/mock/advance', { host: open.host, cookie: open.cookie, origin: `http://${open.host}`, 'content-type': 'application/x-www-form-urlencoded' }, `ms=${encodeURIComponent(ms)}`);
+      expect(r.status, ms).toBe(400);
+      expect(r.body, ms).toMatch(/<strong>FormValueError<\/strong>: ms: must be a whole number/);
+    }
+  });
 });
 
 describe('a hostile service under the console', () => {

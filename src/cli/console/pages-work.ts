@@ -7,7 +7,7 @@ import { FINAL_STATUSES } from '../output.js';
 import { html } from './html.js';
 import { progress } from './pages-questions.js';
 import type { Answer, Context } from './routes.js';
-import { postButton, status, when } from './view.js';
+import { FormValueError, postButton, status, when } from './view.js';
 
 /** The spec's limits per user (the CLI uses the package's public entries only, which do not export them). */
 const MAX_ACTIVE_FORECASTS = 50;
@@ -114,7 +114,7 @@ export async function mockPage({ mock, client }: Context): Promise<Answer> {
 /** `POST /mock/advance` with `ms`. */
 export async function mockAdvance(context: Context): Promise<Answer> {
   const ms = Number(context.form.get('ms'));
-  if (!Number.isInteger(ms) || ms < 0) throw new RangeError('ms must be a whole number of milliseconds, 0 or more');
+  if (!Number.isInteger(ms) || ms < 0) throw new FormValueError('ms: must be a whole number of milliseconds, 0 or more');
   await context.mock!.advance(ms);
   return { redirect: context.back(context.form, '/mock') };
 }

@@ -31,6 +31,12 @@ export function errorBox(err: unknown, redact: (text: string) => string): Html {
   }</div>`;
 }
 
+/** A form value the console refuses before doing anything: answered 400, naming the field. */
+export class FormValueError extends Error {
+  override name = 'FormValueError';
+  readonly status = 400;
+}
+
 /** The HTTP status to answer for an error: the service's 4xx as it is, a bad value in the page's address (the SDK's `ValidationError`) 400, anything else 502. */
 export function statusOf(err: unknown): number {
   if (err instanceof Error && err.name === 'ValidationError') return 400;
