@@ -271,4 +271,14 @@ describe('forecasting forecast --from-file', () => {
     expect(r.stderr).toMatch(/^UsageError: .*bad\.jsonl line 2: not JSON/);
     expect(fast.service.requests.count()).toBe(before);
   });
+
+  it('quotes nothing of a line that is not JSON: a secret pasted there shows no fragment', async () => {
+    const file = join(dir, 'pasted.jsonl');
+    const secret = 'xq7TrKmW2vLp9ZsN4bHc8YdF';
+    writeFileSync(file, `${secret}\n`);
+    const r = await run(['forecast', '--from-file', file], { env: envFor(fast) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^UsageError: .*pasted\.jsonl line 1: not JSON \(/);
+    for (let at = 0; at + 4 <= secret.length; at++) expect(r.stderr).not.toContain(secret.slice(at, at + 4));
+  });
 });

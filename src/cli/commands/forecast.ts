@@ -78,7 +78,8 @@ async function readItems(path: string, flags: ForecastFlags): Promise<{ items: F
     try {
       value = JSON.parse(line);
     } catch (err) {
-      throw new CliError(`${path} line ${i + 1}: not JSON (${(err as Error).message})`);
+      // The parser's message quotes the line; the line may be anything (a secret pasted by mistake): the quote is left out.
+      throw new CliError(`${path} line ${i + 1}: not JSON (${(err as Error).message.replace(/"(?:[^"\\]|\\.)*"(?:\.\.\.)?/g, '…')})`);
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`${path} line ${i + 1}: expected a JSON object`);
     const record = value as Record<string, unknown>;
