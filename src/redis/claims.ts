@@ -2,7 +2,8 @@
  * Webhook event claims on Redis, in two states: `running` while one process's handler runs (a short
  * time to live, so a claim of a process that died frees before the service's next retry) and `done`
  * once it succeeded (kept `eventRetentionMs`, so every later repeat is known). While Redis does not
- * answer, the claims are kept in the process's memory the same way.
+ * answer, the claims are kept in the process's memory the same way; once the coordinator is closed,
+ * a claim Redis cannot take is answered `running` (retry later), never taken from memory.
  * @module
  */
 import type { ClientClock } from '../core/clock.js';
@@ -40,7 +41,10 @@ export class EventClaims {
     const ttl = Math.min(RUNNING_CLAIM_TTL_MS, this.ctx.options.eventRetentionMs);
     return this.ctx.link.either(
       async () => oneOfReply(await this.ctx.link.eval(CLAIM, [keys.event(eventId), keys.counters], [ttl]), 'CLAIM', ['claimed', 'running', 'done'] as const),
-      () => this.#claimLocally(eventId, ttl),
+      // After close(), a claim Redis cannot take is not this process's: its memory knows nothing of what the
+      // fleet handled. `running` has the receiver answer 503 with Retry-After, and the service's retry meets
+      // a process that knows (a repeat, or a first run), never a second run here.
+      () => (this.ctx.link.closed ? 'running' : this.#claimLocally(eventId, ttl)),
     );
   }
 

@@ -163,6 +163,11 @@ export class RedisLink {
     }
   }
 
+  /** Whether the coordinator was closed: the process is leaving, and its memory knows nothing of the fleet. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Stops the probe (the coordinator's `close()`). */
   close(): void {
     this.#closed = true;
@@ -182,7 +187,7 @@ export class RedisLink {
     this.#back = backSignal();
     const flapping = Date.now() - this.#backAt < FLAP_MS;
     this.#flaps = flapping ? this.#flaps + 1 : 0;
-    if (!flapping) this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them) until it answers again.`);
+    if (!flapping) this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them), and a webhook event is handled once per process (another process may run it again), until it answers again.`);
     this.#downAt = Date.now();
     if (coordinatorChannel?.hasSubscribers) coordinatorChannel.publish({ mode: 'local', errorType: reasonOf(error) } satisfies CoordinatorMessage);
     this.#schedule();
