@@ -173,6 +173,22 @@ describe('forecasting fleet status', () => {
     expect(r.stderr).not.toContain('s3cret-pass');
   });
 
+  it('exits 3 within seconds when the server at --redis accepts the connection and never answers', async () => {
+    const sockets: import('node:net').Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    const port = await new Promise<number>((resolve) => silent.listen(0, '127.0.0.1', () => resolve((silent.address() as { port: number }).port)));
+    try {
+      const began = Date.now();
+      const r = await run(['fleet', 'status', '--redis', `redis://127.0.0.1:${port}`, '--prefix', 'p']);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/^RedisConnectionError: could not connect to the Redis of --redis \(no answer within 5 s\)\n$/);
+      expect(Date.now() - began).toBeLessThan(20_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 30_000);
+
   it('says to install redis when the optional peer is missing (exit 2)', () => {
     // The package as installed without its optional peers: dist/ and package.json, no node_modules.
     const dir = mkdtempSync(join(tmpdir(), 'fleet-no-redis-'));

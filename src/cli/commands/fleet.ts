@@ -14,6 +14,19 @@ import { addSecret, redact } from '../report.js';
 /** Real-time limit on connecting and on each command: a fleet status that hangs helps nobody. */
 const TIMEOUT_MS = 5_000;
 
+/** What {@link withinTime} rejects with when time is up. */
+const TIMED_OUT = Symbol('timed out');
+
+/** `promise`, or a rejection with {@link TIMED_OUT} after `ms` (the timer never holds the process). */
+function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(TIMED_OUT), ms);
+    timer.unref?.();
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 interface FleetFlags {
   redis?: string;
   prefix?: string;
@@ -120,9 +133,12 @@ export async function status(cmd: Command): Promise<ExitCode> {
       : createClient({ url: flags.redis, socket });
   redis.on('error', () => undefined);
   try {
-    await redis.connect();
+    // connectTimeout covers the socket alone: a server that accepts and never answers the handshake would hold connect() for good.
+    await withinTime<unknown>(redis.connect(), TIMEOUT_MS);
   } catch (err) {
-    throw new CliError(`could not connect to the Redis of --redis (${(err as { code?: unknown }).code ?? (err as Error).name})`, EXIT.api, 'RedisConnectionError');
+    void Promise.resolve().then(() => redis.destroy?.()).catch(() => undefined);
+    const why = err === TIMED_OUT ? `no answer within ${TIMEOUT_MS / 1000} s` : String((err as { code?: unknown }).code ?? (err as Error).name);
+    throw new CliError(`could not connect to the Redis of --redis (${why})`, EXIT.api, 'RedisConnectionError');
   }
   try {
     // No client attaches: the namespace is --prefix, or the coordinator's own from FORECASTING_API_KEY.
