@@ -104,13 +104,23 @@ export function fleetSuite(kind: string, connect: () => Promise<KindClient>, lab
       expect([(await a.coordinator.stats()).requestsInWindow, (await b.coordinator.stats()).requestsInWindow]).toEqual([1, 1]);
       await (await a.coordinator.hold(1)).bind(['u1']);
       const seen: string[] = [];
-      b.coordinator.watch(['u1'], (notice) => seen.push(notice.taskId));
+      const heard: string[] = [];
+      b.coordinator.watch(['u1', 'ready'], (notice) => (notice.taskId === 'ready' ? heard : seen).push(notice.taskId));
+      // The subscription is made in the background (slower through a sentinel, and under load): the
+      // other key publishes until it has been heard, so u1's end below cannot come before it.
+      await vi.waitFor(
+        async () => {
+          await a.coordinator.publish({ id: `evt_ready_${Date.now()}`, type: 'forecast.completed', taskId: 'ready', status: 'completed', final: true });
+          expect(heard).not.toEqual([]);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
       const next = b.coordinator.hold(1);
       expect(await settlesWithin(next, 300)).toBe(false);
       expect((await b.coordinator.stats()).activeTaskIds).toEqual(['u1']);
       await a.coordinator.settle([{ taskId: 'u1', status: 'completed' }]);
       expect(await settlesWithin(next, 5_000)).toBe(true);
-      await vi.waitFor(() => expect(seen).toEqual(['u1']));
+      await vi.waitFor(() => expect(seen).toEqual(['u1']), { timeout: 5_000 });
       await (await next).release();
       expect([await a.coordinator.used(), a.warnings, b.warnings]).toEqual([true, [], []]);
     });
