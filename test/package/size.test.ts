@@ -12,14 +12,21 @@ const dist = (entry: string) => JSON.stringify(`${root}dist/${entry}`);
 const SPEC_OPERATIONS = readFileSync(`${root}spec/operations.tsv`, 'utf8').trim().split('\n').length - 1;
 
 /**
- * The issue's budget: the complete client at most 1.25× openai-node's, measured in the same run, on
- * what an app loads at start. zod, the params schemas and the check that reads them are a chunk the
- * client loads with its first call that checks params (like the record schemas for
- * `validateResponses`, and the coordination and tracing code for a client that uses them); the
- * CHANGELOG reports, beside this figure, what a client has loaded once a call has checked params.
+ * Issue 29's budget is the complete client (every chunk a bundler pulls in from the main entry, at
+ * start or on demand) at most 1.25× openai-node's, measured in the same run. It is not met (2.15×
+ * when last measured, in CHANGELOG) and the issue stays open: meeting it needs a decision (zod is on
+ * the design card). So two guards hold meanwhile, and neither is that budget:
+ * - what an app loads at start stays within 1.25× (zod, the params schemas and the check that reads
+ *   them load with the first call that checks params; the record schemas for `validateResponses`;
+ *   the coordination and tracing code for a client that uses them);
+ * - the complete client does not grow past `COMPLETE_CEILING` while it is over its budget.
  */
 const PER_OPERATION_BUDGET = 140;
 const PROJECTED_RATIO_BUDGET = 1.25;
+/** Issue 29's budget for the complete client, reported by `bench/size.mjs`; unmet (the issue is open). */
+const COMPLETE_RATIO_BUDGET = 1.25;
+/** A ceiling, not the budget: the complete client as measured when the budget was found unmet, plus 2 %. */
+const COMPLETE_CEILING = 2.2;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;
@@ -62,9 +69,18 @@ describe('bundle size', () => {
     expect(lazyGzip).toBeGreaterThan(0);
   });
 
-  it('keeps the cost of each operation, and the complete client projected from it, inside their budgets', () => {
+  it('keeps the cost of each operation, and what a client loads at start projected from it, inside their budgets', () => {
     expect(sizes.perOperation).toBeLessThan(PER_OPERATION_BUDGET);
     expect(sizes.projected / sizes.openai.gzip).toBeLessThan(PROJECTED_RATIO_BUDGET);
+  });
+
+  it('keeps the complete client from growing while it is over its budget (issue 29: 1.25×, unmet)', () => {
+    // openai-node loads everything at start: its complete client is what it loads at start.
+    expect(sizes.openai.completeGzip).toBe(sizes.openai.gzip);
+    const ratio = sizes.client.completeGzip / sizes.openai.gzip;
+    expect(ratio).toBeLessThan(COMPLETE_CEILING);
+    // When this fails, the budget is met: drop the ceiling and guard the budget itself.
+    expect(ratio).toBeGreaterThan(COMPLETE_RATIO_BUDGET);
   });
 
   it('keeps forecasting-sdk/webhooks under 3 KB gzipped with no runtime dependency', async () => {
