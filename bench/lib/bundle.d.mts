@@ -3,6 +3,8 @@ export interface BundleSize {
   bytes: number;
   gzip: number;
   lazyGzip: number;
+  /** Every chunk the entry pulls in, at start or on demand, gzipped as one file (issue 29's complete client). */
+  completeGzip: number;
   inputs: string[];
   text: string;
   /** Gzip of what loads at start with one on-demand module (by the end of its source path) and what it imports. */
@@ -10,7 +12,7 @@ export interface BundleSize {
 }
 export function bundleSize(source: string, resolveDir: string): Promise<BundleSize>;
 /**
- * The complete client against openai-node, the cost of one operation, the projected complete client,
+ * The client against openai-node, the cost of one operation, what loads at start projected to every operation,
  * and what a client has loaded once a call has checked params (`checked`, gzip).
  */
 export function clientSizes(
