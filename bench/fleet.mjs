@@ -194,7 +194,8 @@ async function run(title, withReceiver, redisServer) {
   // The clock's own first reading is realStart, so every process computes the same mock time from it.
   let first = true;
   const source = () => (first ? ((first = false), realStart) : Date.now());
-  const mock = await startMockServer({ clock: new MockTimeClock({ timeScale: SCALE, startMs: realStart, source }), webhooks: { allowLoopbackReceivers: true } });
+  // Requests per forecast counts every request: a log that drops none (2,000 forecasts at 3.5 or more is near 10,000).
+  const mock = await startMockServer({ clock: new MockTimeClock({ timeScale: SCALE, startMs: realStart, source }), webhooks: { allowLoopbackReceivers: true }, requestLogLimit: Infinity });
   const { service } = mock;
   const setup = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off' });
   service.forecastControls.setCredits({ balance: 100 * N });

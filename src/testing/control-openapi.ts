@@ -84,6 +84,19 @@ const REQUEST_EXAMPLE = {
   at: 1798761600000,
 };
 
+const REQUESTS: Json = {
+  type: 'object',
+  properties: {
+    requests: { type: 'array', items: REQUEST, description: 'The requests the log keeps (the latest `requestLogLimit`, default 10,000), oldest first.' },
+    dropped: {
+      type: 'integer',
+      minimum: 0,
+      description: "How many older requests the log dropped to stay within `requestLogLimit`, since the mock started or was last reset (a request's own `dropped` is a dropped connection).",
+    },
+  },
+  required: ['requests', 'dropped'],
+};
+
 /** The name, answer schema and example of each route, by `<METHOD> <path>`. */
 const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: unknown }> = {
   'GET ': {
@@ -111,7 +124,7 @@ const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: 
   'POST /faults': { operationId: 'addFault', schema: FAULT, example: FAULT_EXAMPLE },
   'GET /faults': { operationId: 'listFaults', schema: { type: 'object', properties: { faults: { type: 'array', items: FAULT } }, required: ['faults'] }, example: { faults: [FAULT_EXAMPLE] } },
   'DELETE /faults': { operationId: 'clearFaults' },
-  'GET /requests': { operationId: 'listRequests', schema: { type: 'object', properties: { requests: { type: 'array', items: REQUEST } }, required: ['requests'] }, example: { requests: [REQUEST_EXAMPLE] } },
+  'GET /requests': { operationId: 'listRequests', schema: REQUESTS, example: { requests: [REQUEST_EXAMPLE], dropped: 0 } },
   'POST /reset': { operationId: 'resetMock' },
 };
 

@@ -210,7 +210,8 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: '/requests',
     summary: 'The requests that reached the service, oldest first, keys redacted (control calls are not in it)',
     inProcess: '`service.requests.list()`',
-    run: (service) => ({ requests: service.requests.list() }),
+    // `dropped`: how many older requests the log let go (`requestLogLimit`), so a count stays whole.
+    run: (service) => ({ requests: service.requests.list(), dropped: service.requests.dropped }),
   }),
   route({
     method: 'POST',

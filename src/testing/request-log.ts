@@ -59,8 +59,12 @@ export interface RequestFilter {
   status?: number | null;
 }
 
+/** How many requests the log keeps by default (`requestLogLimit`): past it, the oldest is dropped. @internal */
+export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
+
 /**
- * Requests that reached the service, oldest first.
+ * Requests that reached the service, oldest first: the latest `requestLogLimit` of them (default
+ * 10,000), so a mock served for hours holds a bounded log.
  *
  * @example
  * ```ts
@@ -70,38 +74,91 @@ export interface RequestFilter {
  * ```
  */
 export class RequestLog implements Iterable<RecordedRequest> {
-  private readonly entries: RecordedRequest[] = [];
+  /** A ring once full: dropping the oldest is one overwrite, never a shift of the whole array. */
+  private ring: RecordedRequest[] = [];
+  /** Where the oldest kept entry is in `ring` (0 until the ring is full). */
+  private start = 0;
+  private droppedCount = 0;
+  private readonly limit: number;
+
+  /** @internal */
+  constructor(limit: number = DEFAULT_REQUEST_LOG_LIMIT) {
+    this.limit = checkedLimit(limit);
+  }
 
   /** @internal */
   add(entry: RecordedRequest): void {
-    this.entries.push(entry);
+    if (this.ring.length < this.limit) {
+      this.ring.push(entry);
+      return;
+    }
+    this.ring[this.start] = entry;
+    this.start = (this.start + 1) % this.ring.length;
+    this.droppedCount++;
   }
 
   /** Requests matching `filter` (all when omitted), oldest first. */
   list(filter: RequestFilter = {}): RecordedRequest[] {
-    return this.entries.filter((e) => matches(e, filter));
+    return this.kept().filter((e) => matches(e, filter));
   }
 
   count(filter: RequestFilter = {}): number {
-    return this.list(filter).length;
+    let n = 0;
+    for (const e of this.ring) if (matches(e, filter)) n++;
+    return n;
   }
 
   /** The latest request matching `filter`. */
   last(filter: RequestFilter = {}): RecordedRequest | undefined {
-    return this.list(filter).at(-1);
+    // Newest first, from the slot before the oldest backwards round the ring.
+    for (let i = 1; i <= this.ring.length; i++) {
+      const e = this.ring[(this.start - i + this.ring.length) % this.ring.length]!;
+      if (matches(e, filter)) return e;
+    }
+    return undefined;
   }
 
+  /** How many requests the log keeps now (at most `requestLogLimit`). */
   get length(): number {
-    return this.entries.length;
+    return this.ring.length;
   }
 
+  /**
+   * How many requests were dropped, oldest first, to keep the log within `requestLogLimit`, since
+   * the service started or the last `clear()` / `reset()`. `length + dropped` is every request since.
+   * @example
+   * ```ts
+   * const seen = service.requests.length + service.requests.dropped; // every request, kept or not
+   * ```
+   */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /** Empties the log and sets `dropped` back to 0. */
   clear(): void {
-    this.entries.length = 0;
+    this.ring = [];
+    this.start = 0;
+    this.droppedCount = 0;
   }
 
   [Symbol.iterator](): Iterator<RecordedRequest> {
-    return this.entries.slice()[Symbol.iterator]();
+    return this.kept()[Symbol.iterator]();
   }
+
+  /** A copy of the kept entries, oldest first. */
+  private kept(): RecordedRequest[] {
+    return this.start === 0 ? this.ring.slice() : [...this.ring.slice(this.start), ...this.ring.slice(0, this.start)];
+  }
+}
+
+/** `requestLogLimit` as given: a positive whole number, or `Infinity` to keep every request. */
+function checkedLimit(limit: unknown): number {
+  const shown = typeof limit === 'number' ? String(limit) : typeof limit === 'string' ? JSON.stringify(limit) : typeof limit;
+  const message = `requestLogLimit must be a positive whole number or Infinity, got ${shown}`;
+  if (typeof limit !== 'number') throw new TypeError(message);
+  if (!(limit === Infinity || (Number.isInteger(limit) && limit >= 1))) throw new RangeError(message);
+  return limit;
 }
 
 function matches(e: RecordedRequest, f: RequestFilter): boolean {

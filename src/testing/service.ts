@@ -77,6 +77,17 @@ export interface MockServiceOptions {
    * routes). It needs one of the service's keys. Default `false`; `forecasting mock` turns it on.
    */
   httpControls?: boolean;
+  /**
+   * The most requests the request log ({@link MockService.requests}) keeps: when it is full, the
+   * oldest is dropped (`requests.dropped` counts them), so a mock served for hours holds a bounded
+   * log. A positive whole number, or `Infinity` to keep every one (a test that counts requests over
+   * a long run). Default 10,000.
+   * @example
+   * ```ts
+   * const service = createMockService({ requestLogLimit: Infinity }); // count every request of a long run
+   * ```
+   */
+  requestLogLimit?: number;
   /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
   handlers?: readonly OperationHandler[];
 }
@@ -106,8 +117,8 @@ export class MockService {
   readonly store = new MockStore();
   /** Fault rules: `faults.add(rule)`, `faults.clear()`. */
   readonly faults: FaultInjector;
-  /** Every request that reached the service, oldest first. */
-  readonly requests = new RequestLog();
+  /** The requests that reached the service, oldest first: the latest `requestLogLimit` (default 10,000). */
+  readonly requests: RequestLog;
   /** Forecast events as they happen (the webhook engine listens here). */
   readonly events = new MockEventBus();
   /** Webhook deliveries: `await service.webhooks.idle()` waits for calls in flight; `calls()` lists them. */
@@ -129,6 +140,7 @@ export class MockService {
 
   constructor(options: MockServiceOptions = {}) {
     if (options.clock && options.timeScale !== undefined) throw new TypeError('Pass clock or timeScale, not both');
+    this.requests = new RequestLog(options.requestLogLimit);
     this.clock =
       options.clock ?? (options.timeScale !== undefined ? new ScaledClock({ timeScale: options.timeScale }) : new ManualClock());
     const keys = options.apiKeys?.length ? options.apiKeys : [{ key: generateKey() }];
