@@ -7,6 +7,9 @@ import { defineOperations } from '../core/operation.js';
 import { accepts, returns } from '../schemas/returns.js';
 import { QUESTIONS } from './scopes.js';
 
+/** The spec's "drafting questions with AI" (20 a minute per key): counted in a coordinator's `drafting` window. */
+const drafting = ['drafting'] as const;
+
 const group = { scopes: QUESTIONS };
 
 /** The Questions group, declared once. */
@@ -17,9 +20,9 @@ export const questionOperations = defineOperations('questions', {
   update: { method: 'PATCH', path: '/questions/{question_id}', params: accepts('QuestionUpdateParams'), response: returns('Question') },
   browse: { method: 'GET', path: '/questions/browse', params: accepts('QuestionBrowseParams'), response: returns('Question'), paging: 'offset' },
   import: { method: 'POST', path: '/questions/import', params: accepts('QuestionImportParams'), response: returns('Question'), status: 201 },
-  normalize: { method: 'POST', path: '/questions/normalize', params: accepts('NormalizeParams'), response: returns('NormalizeResult') },
-  clarify: { method: 'POST', path: '/questions/normalize/clarify', params: accepts('NormalizeClarifyParams'), response: returns('NormalizeResult') },
-  revise: { method: 'POST', path: '/questions/normalize/revise', params: accepts('NormalizeReviseParams'), response: returns('NormalizeResult') },
+  normalize: { method: 'POST', path: '/questions/normalize', params: accepts('NormalizeParams'), response: returns('NormalizeResult'), windows: drafting },
+  clarify: { method: 'POST', path: '/questions/normalize/clarify', params: accepts('NormalizeClarifyParams'), response: returns('NormalizeResult'), windows: drafting },
+  revise: { method: 'POST', path: '/questions/normalize/revise', params: accepts('NormalizeReviseParams'), response: returns('NormalizeResult'), windows: drafting },
 }, group);
 
 /** The tags operation of the Questions group. */

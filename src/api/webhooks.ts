@@ -7,6 +7,9 @@ import { defineOperations } from '../core/operation.js';
 import { accepts, returns } from '../schemas/returns.js';
 import { FORECASTS } from './scopes.js';
 
+/** The spec's "testing and replaying webhook deliveries" (20 a minute per user): counted in a coordinator's `webhookTests` window. */
+const webhookTest = ['webhookTests'] as const;
+
 const group = { scopes: FORECASTS };
 
 /** The webhook operations of the Webhooks group, declared once. */
@@ -17,7 +20,7 @@ export const webhookOperations = defineOperations('webhooks', {
   update: { method: 'PATCH', path: '/webhooks/{webhook_id}', params: accepts('WebhookUpdateParams'), response: returns('Webhook') },
   delete: { method: 'DELETE', path: '/webhooks/{webhook_id}' },
   rotate: { method: 'POST', path: '/webhooks/{webhook_id}/rotate', response: returns('WebhookWithSecret') },
-  test: { method: 'POST', path: '/webhooks/{webhook_id}/test', response: returns('WebhookDelivery') },
+  test: { method: 'POST', path: '/webhooks/{webhook_id}/test', response: returns('WebhookDelivery'), windows: webhookTest },
 }, group);
 
 /** The delivery operations of the Webhooks group (`/webhook-deliveries`), declared once. */
@@ -37,5 +40,5 @@ export const webhookDeliveryOperations = defineOperations('webhooks.deliveries',
     response: returns('WebhookDeliveryAttempt'),
     paging: 'cursor',
   },
-  replay: { method: 'POST', path: '/webhook-deliveries/{delivery_id}/replay', response: returns('WebhookDelivery') },
+  replay: { method: 'POST', path: '/webhook-deliveries/{delivery_id}/replay', response: returns('WebhookDelivery'), windows: webhookTest },
 }, group);

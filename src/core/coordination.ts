@@ -7,13 +7,16 @@
 import type { ClientClock } from './clock.js';
 
 /**
- * A one-minute window the service counts per key: every attempt of every call, or decisions' model calls.
+ * A one-minute window the service counts: every attempt of every call (`requests`), decisions' model
+ * calls (`modelCalls`), drafting questions with AI (`drafting`: normalize, revise, clarify), forecast
+ * chat messages (`chatMessages`), all per key; webhook tests and replays (`webhookTests`), per user.
+ * A custom coordinator that does not share a window resolves its take at once.
  * @example
  * ```ts
  * await coordinator.take('requests'); // before each attempt of a call
  * ```
  */
-export type CoordinatedWindow = 'requests' | 'modelCalls';
+export type CoordinatedWindow = 'requests' | 'modelCalls' | 'drafting' | 'chatMessages' | 'webhookTests';
 
 /**
  * What a {@link Coordinator.take} may give back: called once when the attempt it counted has ended.

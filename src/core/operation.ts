@@ -70,8 +70,8 @@ export interface OperationSpec<S extends string = string> {
    */
   read?: { expects: string; from(json: unknown): unknown };
   /**
-   * The shared per-minute windows a call counts in besides `requests` (decisions' model calls), from
-   * its params; read only by a client with a coordinator.
+   * The shared per-minute windows a call counts in besides `requests` (decisions' model calls,
+   * drafting, chat messages, webhook tests), from its params; read only by a client with a coordinator.
    */
   windows?: readonly CoordinatedWindow[] | ((params: unknown) => readonly CoordinatedWindow[]);
   /** A start of forecasts: see {@link ForecastStart}. Read only by a client with a coordinator. */

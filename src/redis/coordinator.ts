@@ -14,7 +14,7 @@ import { redisPort, type RedisClientLike } from './clients.js';
 import { arrayReply, integerReply, RedisLink } from './link.js';
 import { WaitingLine } from './line.js';
 import { LocalLimits } from './local.js';
-import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
+import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, windowLimits, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
 import { CoalescedRead } from './coalesce.js';
 import { ReceiverRecord } from './receivers.js';
 import { reportLongWait } from './long-waits.js';
@@ -103,7 +103,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       () => this.#receivers.check(),
     );
     this.#receivers = new ReceiverRecord(this.#link, () => this.#resolveKeys().receivers, () => this.#clock, (at) => this.#hub.sawReceiver(at), this.#options.receiverTtlMs);
-    this.#local = new LocalLimits({ requests: this.#options.requestsPerMinute, modelCalls: this.#options.modelCallsPerMinute, maxActive: this.#options.maxActive, pendingHoldTtlMs: this.#options.pendingHoldTtlMs }, () => this.#clock);
+    this.#local = new LocalLimits({ ...windowLimits(this.#options), maxActive: this.#options.maxActive, pendingHoldTtlMs: this.#options.pendingHoldTtlMs }, () => this.#clock);
     this.#claims = new EventClaims({ link: this.#link, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys() });
   }
 

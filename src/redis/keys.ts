@@ -1,8 +1,9 @@
 /**
- * The key layout of one coordinator, in two Redis Cluster hash tags: the request windows under the
- * key's namespace (`prefix`: the service counts requests per key), everything else (slots, queue,
- * events, receivers, claims) under the user's (`userPrefix`: the service counts active forecasts per
- * user, and a user's webhooks get every key's events). Both are one tag when they are the same. A
+ * The key layout of one coordinator, in two Redis Cluster hash tags: the windows the service counts
+ * per key (requests, model calls, drafting, chat messages) under the key's namespace (`prefix`),
+ * everything else (slots, queue, events, receivers, claims, the webhook tests window) under the
+ * user's (`userPrefix`: the service counts active forecasts and webhook tests per user, and a user's
+ * webhooks get every key's events). Both are one tag when they are the same. A
  * script touches keys of one tag only.
  * @module
  */
@@ -17,6 +18,12 @@ export interface CoordinatorKeys {
   requests: string;
   /** Sliding window of decisions' model calls, the same way. */
   modelCalls: string;
+  /** Sliding window of calls drafting questions with AI, the same way. */
+  drafting: string;
+  /** Sliding window of forecast chat messages, the same way. */
+  chatMessages: string;
+  /** Sliding window of webhook tests and replays (per user), the same way. */
+  webhookTests: string;
   /** Active slots: sorted set, `t:<task id>` scored +inf, `p:<hold id>:<i>` scored by its expiry. */
   slots: string;
   /** Waiting holds: sorted set, hold id scored by arrival (FIFO). */
@@ -52,6 +59,9 @@ export function coordinatorKeys(prefix: string, userPrefix = prefix): Coordinato
     userPrefix,
     requests: `${keyTag}:requests`,
     modelCalls: `${keyTag}:modelCalls`,
+    drafting: `${keyTag}:drafting`,
+    chatMessages: `${keyTag}:chatMessages`,
+    webhookTests: `${tag}:webhookTests`,
     slots: `${tag}:slots`,
     queue: `${tag}:queue`,
     beats: `${tag}:beats`,

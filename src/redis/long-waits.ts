@@ -12,6 +12,9 @@ export const LONG_WAIT_MS = 5_000;
 const WHY: Record<CoordinatedWindow | 'slots', string> = {
   requests: "the fleet's shared request budget (requestsPerMinute of the key, across every process)",
   modelCalls: "the fleet's shared model-call budget (modelCallsPerMinute of the key, across every process)",
+  drafting: "the fleet's shared drafting budget (draftingPerMinute of the key, across every process)",
+  chatMessages: "the fleet's shared chat-message budget (chatMessagesPerMinute of the key, across every process)",
+  webhookTests: "the fleet's shared budget of webhook tests and replays (webhookTestsPerMinute of the user, across every process)",
   slots: 'an active-forecast slot (maxActive forecasts run at once across the fleet, first come, first served)',
 };
 

@@ -3,6 +3,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
+import type { CoordinatedWindow } from '../core/coordination.js';
 import { ValidationError } from '../core/errors.js';
 
 /**
@@ -36,6 +37,15 @@ export interface RedisCoordinatorOptions {
   maxActive?: number;
   /** Decisions' model calls a minute, all processes together. Default 10. */
   modelCallsPerMinute?: number;
+  /** Calls drafting questions with AI (`questions.normalize`, `clarify`, `revise`) a minute, all processes together. Default 20. */
+  draftingPerMinute?: number;
+  /** Forecast chat messages (`forecasts.chat.create`) a minute, all processes together. Default 30. */
+  chatMessagesPerMinute?: number;
+  /**
+   * Webhook tests and delivery replays a minute, all processes together. The service counts these
+   * per user, so the window lives under `userPrefix`. Default 20.
+   */
+  webhookTestsPerMinute?: number;
   /**
    * How long a handled webhook event id (its handler succeeded) stays known, so a repeat delivery is
    * answered without running it. Default 24 hours, as the in-process de-duplicator
@@ -99,6 +109,9 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
     requestsPerMinute: options.requestsPerMinute ?? 60,
     maxActive: options.maxActive ?? 50,
     modelCallsPerMinute: options.modelCallsPerMinute ?? 10,
+    draftingPerMinute: options.draftingPerMinute ?? 20,
+    chatMessagesPerMinute: options.chatMessagesPerMinute ?? 30,
+    webhookTestsPerMinute: options.webhookTestsPerMinute ?? 20,
     eventRetentionMs: options.eventRetentionMs ?? 24 * 60 * 60_000,
     receiverTtlMs: options.receiverTtlMs ?? 15 * 60_000,
     reconcileIntervalMs: options.reconcileIntervalMs ?? 30_000,
@@ -111,11 +124,27 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
     if (!Number.isFinite(value) || value <= 0) throw new RangeError(`createRedisCoordinator: ${name} must be a positive number, got ${String(value)}`);
   }
   // Counts of whole requests and slots: a fraction would index between two window entries.
-  for (const name of ['requestsPerMinute', 'maxActive', 'modelCallsPerMinute'] as const) {
+  for (const name of ['maxActive', ...Object.values(WINDOW_LIMITS)] as const) {
     if (!Number.isInteger(resolved[name])) throw new RangeError(`createRedisCoordinator: ${name} must be a whole number, got ${String(resolved[name])}`);
   }
   return resolved;
 }
+
+/** The option that holds each shared window's limit a minute. @internal */
+export const WINDOW_LIMITS = {
+  requests: 'requestsPerMinute',
+  modelCalls: 'modelCallsPerMinute',
+  drafting: 'draftingPerMinute',
+  chatMessages: 'chatMessagesPerMinute',
+  webhookTests: 'webhookTestsPerMinute',
+} as const satisfies Record<CoordinatedWindow, keyof ResolvedOptions>;
+
+/** Each shared window's limit a minute, as the options set it. @internal */
+export const windowLimits = (options: ResolvedOptions): Record<CoordinatedWindow, number> => {
+  const limits = {} as Record<CoordinatedWindow, number>;
+  for (const [window, name] of Object.entries(WINDOW_LIMITS) as [CoordinatedWindow, keyof ResolvedOptions][]) limits[window] = options[name];
+  return limits;
+};
 
 /** `fsdk:` and 16 hex digits of the key's SHA-256: enough to keep keys apart, nothing to recover a key from. */
 export const prefixFromKeyHash = (keyHash: string): string => `fsdk:${keyHash.slice(0, 16)}`;

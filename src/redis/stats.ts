@@ -30,7 +30,7 @@ export function sharedStats(reply: unknown, requests: unknown): CoordinatorStats
  */
 export function persistentKeys(keys: CoordinatorKeys): string[][] {
   return [
-    [keys.requests, keys.modelCalls],
-    [keys.slots, keys.queue, keys.receivers, keys.counters, keys.seq, keys.epoch, keys.reconciled, keys.reconcileGap],
+    [keys.requests, keys.modelCalls, keys.drafting, keys.chatMessages],
+    [keys.slots, keys.queue, keys.receivers, keys.counters, keys.seq, keys.epoch, keys.reconciled, keys.reconcileGap, keys.webhookTests],
   ];
 }

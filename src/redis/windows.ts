@@ -1,5 +1,5 @@
 /**
- * The shared sliding windows (requests, model calls) on Redis: a take, its place reserved for later
+ * The shared sliding windows (requests, model calls, drafting, chat messages, webhook tests) on Redis: a take, its place reserved for later
  * when the window is full, and the in-flight requests kept counted until their attempt ends.
  * @module
  */
@@ -10,7 +10,7 @@ import { every } from './every.js';
 import type { CoordinatorKeys } from './keys.js';
 import { integerReply, type RedisLink } from './link.js';
 import type { LocalLimits } from './local.js';
-import type { ResolvedOptions } from './options.js';
+import { WINDOW_LIMITS, type ResolvedOptions } from './options.js';
 import { TAKE, TOUCH } from './scripts.js';
 import { fleetNowArg } from './time.js';
 
@@ -66,7 +66,7 @@ function keepCounted(ctx: WindowContext): void {
 
 /** Takes a place in `window`: shared while Redis answers, the process's own while it does not. @internal */
 export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
-  const limit = window === 'requests' ? ctx.options.requestsPerMinute : ctx.options.modelCallsPerMinute;
+  const limit = ctx.options[WINDOW_LIMITS[window]];
   const key = ctx.keys()[window];
   const margin = ctx.options.windowMarginMs;
   signal?.throwIfAborted();

@@ -242,6 +242,28 @@ describe('the shared budget', () => {
     expect(coordinator.log.filter((l) => l.startsWith('take'))).toEqual(['take modelCalls', 'take requests', 'take requests', 'take modelCalls', 'take requests']);
   });
 
+  it('counts drafting, chat messages and webhook tests and replays each in its own window, and a chat read in none', async () => {
+    const { client, coordinator } = coordinated();
+    server.use(
+      http.post(`${BASE}/*`, () => HttpResponse.json({})),
+      http.get(`${BASE}/forecasts/t1/chat/th1`, () => HttpResponse.json({})),
+    );
+    const calls: [string, () => Promise<unknown>][] = [
+      ['drafting', () => client.questions.normalize({ title: 'Will it rain?' })],
+      ['drafting', () => client.questions.clarify({ title: 'Will it rain?', answer: 'In Paris' })],
+      ['drafting', () => client.questions.revise({ question: {}, guidance: 'Name the station' })],
+      ['chatMessages', () => client.forecasts.chat.create('t1', { message: 'Why?' })],
+      ['webhookTests', () => client.webhooks.test('w1')],
+      ['webhookTests', () => client.webhooks.deliveries.replay('d1')],
+      ['none', () => client.forecasts.chat.retrieve('t1', 'th1')],
+    ];
+    for (const [window, call] of calls) {
+      coordinator.log.length = 0;
+      await call();
+      expect(coordinator.log.filter((l) => l.startsWith('take'))).toEqual(window === 'none' ? ['take requests'] : [`take ${window}`, 'take requests']);
+    }
+  });
+
   it("tells each window's take when its attempt has ended, answered or failed, so the entry can count from then", async () => {
     const { client, coordinator } = coordinated();
     coordinator.endOfTake = (window) => void coordinator.log.push(`end ${window}`);

@@ -93,15 +93,22 @@ export function fleetSuite(kind: string, connect: () => Promise<KindClient>, lab
       expect(await other!.coordinator.used()).toBe(false);
     });
 
-    it("shares one user's slots and events across two keys (one userPrefix), each key keeping its own request window", async () => {
+    it("shares one user's slots, events and webhook-test window across two keys (one userPrefix), each key keeping its own request window", async () => {
       const clock = testClock();
       const userPrefix = `user-${suite}-${++n}`;
       // Two keys of one user: a prefix each (on a cluster, most likely on other nodes than the user's keys).
-      const a = await processes(clock, { prefix: `${userPrefix}-key-a`, userPrefix, maxActive: 1, requestsPerMinute: 1 });
-      const b = await processes(clock, { prefix: `${userPrefix}-key-b`, userPrefix, maxActive: 1, requestsPerMinute: 1 });
+      const a = await processes(clock, { prefix: `${userPrefix}-key-a`, userPrefix, maxActive: 1, requestsPerMinute: 1, webhookTestsPerMinute: 1 });
+      const b = await processes(clock, { prefix: `${userPrefix}-key-b`, userPrefix, maxActive: 1, requestsPerMinute: 1, webhookTestsPerMinute: 1 });
       expect(await settlesWithin(a.coordinator.take('requests'), 2_000)).toBe(true);
       expect(await settlesWithin(b.coordinator.take('requests'), 2_000)).toBe(true);
       expect([(await a.coordinator.stats()).requestsInWindow, (await b.coordinator.stats()).requestsInWindow]).toEqual([1, 1]);
+      // Webhook tests and replays the service counts per user: one window for both keys.
+      expect(await settlesWithin(a.coordinator.take('webhookTests'), 2_000)).toBe(true);
+      const stop = new AbortController();
+      const secondTest = b.coordinator.take('webhookTests', stop.signal).catch(() => 'aborted');
+      expect(await settlesWithin(secondTest, 300)).toBe(false);
+      stop.abort();
+      expect(await secondTest).toBe('aborted');
       await (await a.coordinator.hold(1)).bind(['u1']);
       const seen: string[] = [];
       const heard: string[] = [];

@@ -5,7 +5,7 @@ import { LocalLimits } from '../../src/redis/local.js';
 import { prefixFromKeyHash, resolveOptions } from '../../src/redis/options.js';
 import { testClock } from './_clock.js';
 
-const limits = (maxActive: number) => new LocalLimits({ requests: 2, modelCalls: 1, maxActive, pendingHoldTtlMs: 300_000 }, () => clock);
+const limits = (maxActive: number) => new LocalLimits({ requests: 2, modelCalls: 1, drafting: 1, chatMessages: 1, webhookTests: 1, maxActive, pendingHoldTtlMs: 300_000 }, () => clock);
 const clock = testClock();
 
 describe('local limits (Redis down)', () => {
@@ -126,7 +126,7 @@ describe('channel messages', () => {
 describe('options', () => {
   it('defaults to the service limits and an event retention past its 3-hour retry schedule', () => {
     const options = resolveOptions({});
-    expect(options).toMatchObject({ requestsPerMinute: 60, maxActive: 50, modelCallsPerMinute: 10 });
+    expect(options).toMatchObject({ requestsPerMinute: 60, maxActive: 50, modelCallsPerMinute: 10, draftingPerMinute: 20, chatMessagesPerMinute: 30, webhookTestsPerMinute: 20 });
     expect(options.eventRetentionMs).toBeGreaterThanOrEqual(3 * 60 * 60_000);
     // As long as the in-process de-duplicator's default: a replay comes later than the retries.
     expect(options.eventRetentionMs).toBe(24 * 60 * 60_000);
@@ -148,6 +148,10 @@ describe('options', () => {
     expect(() => resolveOptions({ requestsPerMinute: 1.5 })).toThrow('createRedisCoordinator: requestsPerMinute must be a whole number, got 1.5');
     expect(() => resolveOptions({ maxActive: 2.5 })).toThrow('createRedisCoordinator: maxActive must be a whole number, got 2.5');
     expect(() => resolveOptions({ modelCallsPerMinute: 0.5 })).toThrow('createRedisCoordinator: modelCallsPerMinute must be a whole number, got 0.5');
+    for (const name of ['draftingPerMinute', 'chatMessagesPerMinute', 'webhookTestsPerMinute'] as const) {
+      expect(() => resolveOptions({ [name]: 2.5 })).toThrow(`createRedisCoordinator: ${name} must be a whole number, got 2.5`);
+      expect(() => resolveOptions({ [name]: 0 })).toThrow(`createRedisCoordinator: ${name} must be a positive number, got 0`);
+    }
     expect(resolveOptions({ commandTimeoutMs: 0.5 }).commandTimeoutMs).toBe(0.5);
   });
 

@@ -36,6 +36,25 @@ describe('local limits across outages', () => {
     await vi.waitFor(() => expect(coordinator.mode).toBe('shared'), { timeout: 5_000 });
   });
 
+  it('keeps each per-minute window in the process while Redis is down: drafting, chat messages, webhook tests', async () => {
+    const clock = testClock();
+    const limits = { draftingPerMinute: 1, chatMessagesPerMinute: 2, webhookTestsPerMinute: 1 };
+    const { coordinator, client } = await processOn(redis, clock, { prefix: 'ol-windows', probeIntervalMs: 20, ...limits });
+    await outage(client);
+    for (const [window, limit] of [['drafting', 1], ['chatMessages', 2], ['webhookTests', 1]] as const) {
+      for (let i = 0; i < limit; i++) await coordinator.take(window);
+      const over = coordinator.take(window);
+      expect(await pending(over)).toBe(true);
+      // It waits for its own window's oldest entry to leave (a minute and a margin later), on the client's clock.
+      await vi.waitFor(() => expect(clock.sleepers).toBe(1));
+      clock.advanceTo(clock.nextWake()!);
+      await over;
+    }
+    expect(coordinator.mode).toBe('local');
+    await redis.start();
+    await vi.waitFor(() => expect(coordinator.mode).toBe('shared'), { timeout: 5_000 });
+  });
+
   it('gives back a slot of a start answered 500 on local limits after pendingHoldTtlMs', async () => {
     const clock = testClock();
     const { coordinator, client } = await processOn(redis, clock, { prefix: 'ol-pending', maxActive: 1, pendingHoldTtlMs: 60_000, probeIntervalMs: 20 });

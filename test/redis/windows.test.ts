@@ -42,6 +42,29 @@ describe('shared windows', () => {
     expect((await a.coordinator.stats()).requestsInWindow).toBe(0);
   });
 
+  it('counts drafting and chat messages per key, each in its own window with its own limit', async () => {
+    const clock = testClock();
+    const limits = { draftingPerMinute: 2, chatMessagesPerMinute: 3 };
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'win-d', ...limits }), processOn(redis, clock, { prefix: 'win-d', ...limits })]);
+    const other = await processOn(redis, clock, { prefix: 'win-d2', ...limits });
+    const drafts = await drive(clock, [a, b, a, b, a].map((p) => () => p.coordinator.take('drafting')));
+    expect(busiestMinute(drafts)).toBe(2);
+    const chats = await drive(clock, [a, b, a, b, a, b, a].map((p) => () => p.coordinator.take('chatMessages')));
+    expect(busiestMinute(chats)).toBe(3);
+    // Another key has its own windows: its two drafts go at once.
+    const before = clock.now();
+    expect(await drive(clock, [other, other].map((p) => () => p.coordinator.take('drafting')))).toEqual([before, before]);
+  });
+
+  it("counts webhook tests and replays per user: the coordinators of one user's keys share one window", async () => {
+    const clock = testClock();
+    const user = { userPrefix: 'win-user', webhookTestsPerMinute: 2 };
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'win-k1', ...user }), processOn(redis, clock, { prefix: 'win-k2', ...user })]);
+    const times = await drive(clock, [a, b, a, b, a].map((p) => () => p.coordinator.take('webhookTests')));
+    expect(busiestMinute(times)).toBe(2);
+    expect(await (await redis.client()).exists('{win-user}:webhookTests')).toBe(1);
+  });
+
   it('counts in stats the requests sent in the last minute, not the places reserved for later', async () => {
     const clock = testClock();
     const a = await processOn(redis, clock, { prefix: 'win-stats', requestsPerMinute: 1 });
