@@ -25,7 +25,22 @@ export interface ClientClock {
    * that a machine whose clock is off spends nothing the fleet cannot see. Default `false`.
    */
   readonly simulated?: boolean;
+  /**
+   * How many times faster than this clock the service's time runs: 600 for a client of a mock sped
+   * up 600 times (`clientClockFor` of a `ScaledClock` sets it; the mock states its `Retry-After` in
+   * real seconds, so the clock stays real time), 1 for the real service (the default). The
+   * per-minute limits the SDK counts itself (`rateLimit`, a coordinator's shared windows) last a
+   * minute of the service's time: that many times less on this clock.
+   */
+  readonly serviceTimeScale?: number;
 }
 
 /** Real time. @internal */
 export const realClock: ClientClock = { now: () => Date.now(), sleep };
+
+/** A minute of the service's time, in ms of `clock` (see {@link ClientClock.serviceTimeScale}). @internal */
+export function serviceMinuteMs(clock: ClientClock): number {
+  const scale = clock.serviceTimeScale;
+  // Anything but a positive finite number is no scale: a limit counted on real minutes is never exceeded.
+  return typeof scale === 'number' && Number.isFinite(scale) && scale > 0 ? 60_000 / scale : 60_000;
+}

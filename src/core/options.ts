@@ -64,7 +64,9 @@ export interface ClientOptions {
   /**
    * A client-side request budget shared by every call of this client (retries and wait loops
    * included): requests are spaced so that no minute holds more than `requestsPerMinute`. Off by
-   * default. Set it to the key's limit (60 unless the operator set another) to never meet a 429.
+   * default. Set it to the key's limit (60 unless the operator set another) to never meet a 429. The
+   * minute is the service's: shorter on a clock whose `serviceTimeScale` says the service runs faster
+   * (the client options `mockClientOptions` gives for a sped-up mock).
    */
   rateLimit?: { requestsPerMinute: number };
   /** Time source of waits and of the request budget (default: real time). See {@link ClientClock}. */

@@ -4,9 +4,8 @@
  * never meets the service's 429 for it.
  * @module
  */
-import type { ClientClock } from './clock.js';
+import { serviceMinuteMs, type ClientClock } from './clock.js';
 
-const WINDOW_MS = 60_000;
 /** Slack for network jitter: a request may arrive a little later than it left. */
 const MARGIN_MS = 250;
 
@@ -28,13 +27,17 @@ export class RequestBudget {
   /** Start times of the requests in the window, ascending; never more than `perMinute`. */
   readonly #starts: number[] = [];
   readonly #line: Waiter[] = [];
+  /** A minute of the service's time on the clock. */
+  readonly #windowMs: number;
   /** Ends the sleep until the next slot, while one runs. */
   #sleep: AbortController | undefined;
 
   constructor(
     readonly perMinute: number,
     private readonly clock: ClientClock,
-  ) {}
+  ) {
+    this.#windowMs = serviceMinuteMs(clock);
+  }
 
   /** Resolves when a request may start (its slot taken); rejects with the signal's reason on abort. */
   acquire(signal?: AbortSignal): Promise<void> {
@@ -73,7 +76,7 @@ export class RequestBudget {
 
   /** Whether a request may start now; first lets go of the starts that left the window. */
   #room(): boolean {
-    const left = this.clock.now() - WINDOW_MS - MARGIN_MS;
+    const left = this.clock.now() - this.#windowMs - MARGIN_MS;
     while (this.#starts.length > 0 && this.#starts[0]! <= left) this.#starts.shift();
     return this.#starts.length < this.perMinute;
   }
@@ -84,7 +87,7 @@ export class RequestBudget {
     while (this.#line.length > 0) {
       if (!this.#room()) {
         const sleep = (this.#sleep = new AbortController());
-        this.clock.sleep(this.#starts[0]! + WINDOW_MS + MARGIN_MS - this.clock.now(), sleep.signal).then(
+        this.clock.sleep(this.#starts[0]! + this.#windowMs + MARGIN_MS - this.clock.now(), sleep.signal).then(
           () => {
             // Ended by #endSleep after it was due: the line was empty, nothing to do.
             // Stryker disable next-line ConditionalExpression: see above

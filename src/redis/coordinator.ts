@@ -4,7 +4,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { realClock, type ClientClock } from '../core/clock.js';
+import { realClock, serviceMinuteMs, type ClientClock } from '../core/clock.js';
 import type { CoordinatedWindow, Coordinator, CoordinatorAttachment, CoordinatorStats, EventClaim, EventCoordinator, HoldOptions, SlotHold, TaskFinalNotice, WindowEnd } from '../core/coordination.js';
 import { ValidationError } from '../core/errors.js';
 import { EventHub, type HubMessage } from './hub.js';
@@ -22,7 +22,7 @@ import { HELD, PUBLISH, SETTLE, STATS, WINDOW_COUNT } from './scripts.js';
 import { fleetNowArg } from './time.js';
 import { holdSlots, type SlotContext } from './slots.js';
 import { persistentKeys, sharedStats } from './stats.js';
-import { takeWindow, WINDOW_MS, type InFlight } from './windows.js';
+import { takeWindow, type InFlight } from './windows.js';
 
 /** Most started tasks a process remembers for writing back after an outage (far above any `maxActive`). */
 const MAX_OWNED = 10_000;
@@ -198,7 +198,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
       async () =>
         sharedStats(
           await this.#link.eval(STATS, [keys.slots, keys.beats, keys.receivers, keys.counters], [now, this.#options.receiverTtlMs]),
-          await this.#link.eval(WINDOW_COUNT, [keys.requests], [now, WINDOW_MS]),
+          await this.#link.eval(WINDOW_COUNT, [keys.requests], [now, serviceMinuteMs(this.#clock)]),
         ),
       () => undefined,
     );

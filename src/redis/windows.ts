@@ -4,7 +4,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { ClientClock } from '../core/clock.js';
+import { serviceMinuteMs, type ClientClock } from '../core/clock.js';
 import type { CoordinatedWindow, WindowEnd } from '../core/coordination.js';
 import { every } from './every.js';
 import type { CoordinatorKeys } from './keys.js';
@@ -14,7 +14,6 @@ import { WINDOW_LIMITS, type ResolvedOptions } from './options.js';
 import { TAKE, TOUCH } from './scripts.js';
 import { fleetNowArg } from './time.js';
 
-export const WINDOW_MS = 60_000;
 /** Most in-flight entries one take moves (a bound on the script's arguments). */
 const MAX_BUMPED = 500;
 /** Most times a take checks a reserved place again (each check waits out a new one); then it goes. */
@@ -40,17 +39,15 @@ export interface WindowContext {
   refresh: { stop: (() => void) | undefined };
 }
 
-/** Ms (the client's clock, as the window) between two moves of this process's requests in flight to now, when it takes nothing else: a third of a window. */
-const REFRESH_MS = WINDOW_MS / 3;
 
 /**
  * Keeps this process's requests in flight counted however long they take, even when it takes no
- * other place meanwhile (a take moves them too): every {@link REFRESH_MS} of the client's clock (the window's own), those counted
- * a third of a window ago move to now. Stops once none is in flight.
+ * other place meanwhile (a take moves them too): every third of a window (a minute of the service's
+ * time, on the client's clock), those counted a third of a window ago move to now. Stops once none is in flight.
  */
 function keepCounted(ctx: WindowContext): void {
   if (ctx.refresh.stop !== undefined) return;
-  const stop = (ctx.refresh.stop = every(ctx.clock(), REFRESH_MS, () => {
+  const stop = (ctx.refresh.stop = every(ctx.clock(), serviceMinuteMs(ctx.clock()) / 3, () => {
     if (ctx.inFlight.size === 0) {
       stop();
       ctx.refresh.stop = undefined;
@@ -82,7 +79,7 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     let wait: number | undefined;
     try {
       wait = await ctx.link.either(
-        async () => integerReply(await ctx.link.eval(TAKE, [key], [fleetNowArg(ctx.clock()), limit, WINDOW_MS, margin, member, ...late], signal), 'TAKE', 0, MAX_TAKE_WAIT_MS),
+        async () => integerReply(await ctx.link.eval(TAKE, [key], [fleetNowArg(ctx.clock()), limit, serviceMinuteMs(ctx.clock()), margin, member, ...late], signal), 'TAKE', 0, MAX_TAKE_WAIT_MS),
         () => undefined,
         signal,
       );
@@ -141,16 +138,17 @@ const giveBack = (ctx: WindowContext, key: string, member: string): Promise<void
 /** This process's requests on `key` still in flight and counted over a third of a window ago: moved to `now` by the next take. */
 function stillInFlight(ctx: WindowContext, key: string, now: number): string[] {
   const late: string[] = [];
+  const windowMs = serviceMinuteMs(ctx.clock());
   for (const [member, flight] of ctx.inFlight) {
     // An end never told (a take used without its hook, an attempt lost): kept counted ten minutes at most.
     // A clock stepped back counts from now (the entry would otherwise not move for that long).
     if (now < flight.since) flight.since = now;
-    if (now < flight.counted) flight.counted = now - WINDOW_MS;
+    if (now < flight.counted) flight.counted = now - windowMs;
     if (now - flight.since > MAX_FLIGHT_MS) {
       ctx.inFlight.delete(member);
       continue;
     }
-    if (flight.key !== key || now - flight.counted < WINDOW_MS / 3) continue;
+    if (flight.key !== key || now - flight.counted < windowMs / 3) continue;
     flight.counted = now;
     late.push(member);
     if (late.length >= MAX_BUMPED) break;

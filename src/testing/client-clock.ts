@@ -11,8 +11,9 @@ import type { MockServer } from './server.js';
 const soon = (fn: () => void): void => void (globalThis.setImmediate ? globalThis.setImmediate(fn) : setTimeout(fn, 0));
 
 /**
- * The client's time source for tests against the mock. With a scaled clock it is plain real time:
- * the mock already states its waits (`Retry-After`) in real seconds. With a manual clock it runs a
+ * The client's time source for tests against the mock. With a scaled clock it is real time, since
+ * the mock already states its waits (`Retry-After`) in real seconds, with the clock's speed as its
+ * `serviceTimeScale`: the per-minute limits the client counts itself pass as fast as the mock's. With a manual clock it runs a
  * small discrete-event simulation: a client sleep becomes a wake-up on the mock clock, and the clock
  * moves to the earliest wake-up once `isBusy()` says no request is in flight (so a request is never
  * stamped later than it was sent). A 1.5-hour forecast is then waited for in milliseconds, every
@@ -24,7 +25,8 @@ const soon = (fn: () => void): void => void (globalThis.setImmediate ? globalThi
  * ```
  */
 export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => false): ClientClock {
-  if (clock instanceof ScaledClock) return realClock;
+  // Real time, and the service's minute that much shorter on it (the per-minute limits the client counts).
+  if (clock instanceof ScaledClock) return { ...realClock, serviceTimeScale: clock.timeScale };
   const waiting = new Set<number>();
   let driving = false;
   const drive = () => {

@@ -66,3 +66,21 @@ describe("the spec's other per-minute limits, shared by a fleet", () => {
     expect(took).toBeGreaterThanOrEqual(60_000);
   });
 });
+
+describe('on startMockServer() with its defaults (the fast clock)', () => {
+  it('keeps drafting within 20 a minute without a 429, a minute passing in a tenth of a second', async () => {
+    const fast = await startMockServer();
+    const own = createRedisCoordinator(await redis.client(), { prefix: 'windows-fast' });
+    try {
+      const clients = [0, 1].map(() => new ForecastingClient({ ...mockClientOptions(fast), coordinator: own, logLevel: 'off' }));
+      const began = performance.now();
+      await Promise.all(Array.from({ length: 24 }, (_, i) => clients[i % 2]!.questions.normalize({ title: `Will town ${i} get a tram by 2031?` })));
+      expect(fast.service.requests.count({ operation: 'questions.normalize', status: 200 })).toBe(24);
+      expect(fast.service.requests.count({ status: 429 })).toBe(0);
+      expect(performance.now() - began).toBeLessThan(5_000);
+    } finally {
+      await own.close();
+      await fast.close();
+    }
+  });
+});

@@ -79,4 +79,11 @@ describe('clientClockFor a scaled clock', () => {
     expect(woke).toBe(true);
     scaled.stop();
   });
+
+  it("carries the scale as serviceTimeScale: the service's minute is a 1000th of a real one", () => {
+    const scaled = new ScaledClock({ timeScale: 1000 });
+    expect(clientClockFor(scaled).serviceTimeScale).toBe(1000);
+    expect(clientClockFor(new ManualClock()).serviceTimeScale).toBeUndefined();
+    scaled.stop();
+  });
 });
