@@ -247,6 +247,10 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (authHeader !== 'bearer' && authHeader !== 'x-api-key') throw new ValidationError(`must be 'bearer' or 'x-api-key'`, 'authHeader');
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) throw new ValidationError(`must be one of ${LOG_LEVELS.join(', ')}`, 'logLevel');
   if (typeof clock?.now !== 'function' || typeof clock.sleep !== 'function') throw new ValidationError('must have now() and sleep(ms, signal)', 'clock');
+  const scale: unknown = clock.serviceTimeScale;
+  if (scale !== undefined && !(typeof scale === 'number' && Number.isFinite(scale) && scale > 0)) {
+    throw new ValidationError(`must be a positive number (how much faster the service's time runs than the clock), got ${describe(scale)}`, 'clock.serviceTimeScale');
+  }
   if (coordinator !== undefined && !COORDINATOR_METHODS.every((m) => typeof coordinator?.[m] === 'function')) {
     throw new ValidationError(`must be a coordinator (with ${COORDINATOR_METHODS.join(', ')}), such as createRedisCoordinator(redis)`, 'coordinator');
   }

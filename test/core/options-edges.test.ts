@@ -41,6 +41,17 @@ describe('coordinator and clock', () => {
   it('refuses a null clock with a ValidationError, not a TypeError', () => {
     expect(validationError(() => resolve({ clock: null })).field).toBe('clock');
   });
+
+  it("refuses a clock's serviceTimeScale that is not a positive number, naming it", () => {
+    const clock = (serviceTimeScale: unknown) => ({ now: () => 0, sleep: async () => undefined, serviceTimeScale });
+    for (const bad of [0, -600, Number.NaN, Number.POSITIVE_INFINITY, '600', null]) {
+      const err = validationError(() => resolve({ clock: clock(bad) }));
+      expect(err.field).toBe('clock.serviceTimeScale');
+      expect(err.message).toContain('must be a positive number');
+    }
+    expect(() => resolve({ clock: clock(600) })).not.toThrow();
+    expect(() => resolve({ clock: clock(0.5) })).not.toThrow();
+  });
 });
 
 describe("a call's options", () => {
