@@ -1,13 +1,15 @@
 /**
  * The coordinator's line to Redis: scripts by digest, a time limit on every command, and the switch
  * to `local` mode when Redis does not answer (one warning, a probe in the background, one warning
- * when it is back). No error text of Redis reaches the warning: it may name the host or the user.
+ * when it is back). No error text of Redis reaches the warning (it may name the host or the user):
+ * a code or a fixed phrase does (reasons.ts).
  * @module
  */
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { coordinatorChannel, type CoordinatorMessage } from '../core/channels.js';
 import type { RedisPort } from './clients.js';
+import { reasonOf } from './reasons.js';
 
 /**
  * A reply of Redis that is not the shape the coordinator's script or command gives: another server
@@ -62,14 +64,6 @@ const sha1 = (text: string): string => createHash('sha1').update(text).digest('h
 const FLAP_MS = 10_000;
 /** The longest wait between probes while Redis keeps failing right after it came back. */
 const MAX_PROBE_MS = 60_000;
-
-/** A reason safe to log: an error code (`ECONNREFUSED`) or class name, never a message (it may carry the URL). */
-function reasonOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code)) return code;
-  const name = error instanceof Error ? error.name : '';
-  return /^[A-Za-z]+$/.test(name) ? name : 'no answer';
-}
 
 /** @internal */
 export class RedisLink {
@@ -187,9 +181,10 @@ export class RedisLink {
     this.#back = backSignal();
     const flapping = Date.now() - this.#backAt < FLAP_MS;
     this.#flaps = flapping ? this.#flaps + 1 : 0;
-    if (!flapping) this.warn(`forecasting-sdk/redis: Redis did not answer (${reasonOf(error)}); limits now hold per process (together the processes may exceed them), and a webhook event is handled once per process (another process may run it again), until it answers again.`);
+    const reason = reasonOf(error, this.commandTimeoutMs);
+    if (!flapping) this.warn(`forecasting-sdk/redis: Redis did not answer (${reason}); limits now hold per process (together the processes may exceed them), and a webhook event is handled once per process (another process may run it again), until it answers again.`);
     this.#downAt = Date.now();
-    if (coordinatorChannel?.hasSubscribers) coordinatorChannel.publish({ mode: 'local', errorType: reasonOf(error) } satisfies CoordinatorMessage);
+    if (coordinatorChannel?.hasSubscribers) coordinatorChannel.publish({ mode: 'local', errorType: reason } satisfies CoordinatorMessage);
     this.#schedule();
     this.on.down?.();
   }
