@@ -10,22 +10,7 @@ import type { CoordinatorStats } from '../../redis/index.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { json, out } from '../output.js';
 import { addSecret, redact } from '../report.js';
-
-/** Real-time limit on connecting and on each command: a fleet status that hangs helps nobody. */
-const TIMEOUT_MS = 5_000;
-
-/** What {@link withinTime} rejects with when time is up. */
-const TIMED_OUT = Symbol('timed out');
-
-/** `promise`, or a rejection with {@link TIMED_OUT} after `ms` (the timer never holds the process). */
-function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(TIMED_OUT), ms);
-    timer.unref?.();
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+import { connectFleetRedis, TIMEOUT_MS } from './fleet-connect.js';
 
 interface FleetFlags {
   redis?: string;
@@ -121,25 +106,9 @@ export async function status(cmd: Command): Promise<ExitCode> {
     throw new CliError('the key namespace is unknown: pass --prefix (as given to createRedisCoordinator), or set FORECASTING_API_KEY (the default prefix derives from its hash)');
   }
   if (flags.cluster && flags.sentinel !== undefined) throw new CliError('--cluster and --sentinel exclude each other: --redis is a node of the cluster, or a sentinel');
-  const { createClient, createCluster, createSentinel } = await loadRedis();
+  const redisModule = await loadRedis();
   const { createRedisCoordinator } = await import('../../redis/index.js');
-  const socket = { connectTimeout: TIMEOUT_MS, reconnectStrategy: false } as const;
-  const url = new URL(flags.redis);
-  // One node of a cluster is enough to find the rest; a sentinel, to find the primary of --sentinel.
-  const redis = flags.cluster
-    ? createCluster({ rootNodes: [{ url: flags.redis, socket }], defaults: { socket } })
-    : flags.sentinel !== undefined
-      ? createSentinel({ name: flags.sentinel, sentinelRootNodes: [{ host: url.hostname, port: Number(url.port || 26379) }] })
-      : createClient({ url: flags.redis, socket });
-  redis.on('error', () => undefined);
-  try {
-    // connectTimeout covers the socket alone: a server that accepts and never answers the handshake would hold connect() for good.
-    await withinTime<unknown>(redis.connect(), TIMEOUT_MS);
-  } catch (err) {
-    void Promise.resolve().then(() => redis.destroy?.()).catch(() => undefined);
-    const why = err === TIMED_OUT ? `no answer within ${TIMEOUT_MS / 1000} s` : String((err as { code?: unknown }).code ?? (err as Error).name);
-    throw new CliError(`could not connect to the Redis of --redis (${why})`, EXIT.api, 'RedisConnectionError');
-  }
+  const redis = await connectFleetRedis(redisModule, { redis: flags.redis, cluster: flags.cluster, sentinel: flags.sentinel });
   try {
     // No client attaches: the namespace is --prefix, or the coordinator's own from FORECASTING_API_KEY.
     const coordinator = createRedisCoordinator(redis, {
