@@ -161,6 +161,7 @@ program
   .option('--time-scale <x>', 'mock time runs this many times faster than real time (default 600); Retry-After is in real seconds')
   .option('--seed <seed>', 'make forecast numbers reproducible from run to run')
   .option('--rate-limit <n>', "answer 429 rate_limit_error past n requests a minute per key, as the service does (the spec's default is 60; off by default)")
+  .option('--request-log-limit <n>', 'the most requests GET /__mock/requests keeps, the oldest dropped past it (default 10000)')
   .option('--api-key <key>', 'the key the mock accepts (default: a generated pre_mock_… key)')
   .option('--openapi <file>', 'serve this OpenAPI document at /openapi.json (default: the package\'s own, when this build has one)')
   .option('--json', 'print the address and key as one JSON line')

@@ -19,12 +19,22 @@ const soon = (fn: () => void): void => void (globalThis.setImmediate ? globalThi
  * stamped later than it was sent). A 1.5-hour forecast is then waited for in milliseconds, every
  * `Retry-After` honoured on the mock's time.
  *
+ * Given a number instead, the `timeScale` of a mock served elsewhere (`forecasting mock
+ * --time-scale 600` in another process), it is that real-time clock: what a client of that mock
+ * needs so that the per-minute limits it counts itself (`rateLimit`, a Redis coordinator's) last
+ * the mock's minute.
+ *
  * @example
  * ```ts
  * const client = new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, clock: clientClockFor(mock.clock) });
+ * const elsewhere = new ForecastingClient({ apiKey, baseURL, clock: clientClockFor(600) }); // forecasting mock, default speed
  * ```
  */
-export function clientClockFor(clock: MockClock, isBusy: () => boolean = () => false): ClientClock {
+export function clientClockFor(clock: MockClock | number, isBusy: () => boolean = () => false): ClientClock {
+  if (typeof clock === 'number') {
+    if (!(Number.isFinite(clock) && clock > 0)) throw new RangeError(`clientClockFor: a mock's timeScale must be a positive number, got ${String(clock)}`);
+    return { ...realClock, serviceTimeScale: clock };
+  }
   // Real time, and the service's minute that much shorter on it (the per-minute limits the client counts).
   if (clock instanceof ScaledClock) return { ...realClock, serviceTimeScale: clock.timeScale };
   const waiting = new Set<number>();

@@ -172,6 +172,21 @@ describe('forecasting mock --rate-limit', () => {
   });
 });
 
+describe('forecasting mock --request-log-limit', () => {
+  it('keeps the latest n requests in GET /__mock/requests, and counts those it dropped', async () => {
+    const info = await mockServer(['--manual-clock', '--request-log-limit', '2']);
+    for (const path of ['/questions?limit=1', '/questions?limit=2', '/questions?limit=3']) expect((await call(info, 'GET', path)).status).toBe(200);
+    const origin = new URL(info.baseURL).origin;
+    const log = (await (await fetch(`${origin}/__mock/requests`, { headers: { authorization: `Bearer ${info.apiKey}` } })).json()) as { requests: { path: string }[]; dropped: number };
+    expect([log.requests.map((r) => r.path), log.dropped]).toEqual([['/questions?limit=2', '/questions?limit=3'], 1]);
+  });
+
+  it('is bad usage (exit 2) unless a whole number of 1 or more', async () => {
+    const r = await run(['mock', '--request-log-limit', '0'], { killAfter: 10_000 });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/--request-log-limit must be a whole number of at least 1/)]);
+  });
+});
+
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }

@@ -86,4 +86,10 @@ describe('clientClockFor a scaled clock', () => {
     expect(clientClockFor(new ManualClock()).serviceTimeScale).toBeUndefined();
     scaled.stop();
   });
+
+  it("takes a mock's timeScale alone, for a client of a mock served by another process", () => {
+    const time = clientClockFor(600);
+    expect([time.serviceTimeScale, time.simulated, Math.abs(time.now() - Date.now()) < 1_000]).toEqual([600, undefined, true]);
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => clientClockFor(bad)).toThrow(`clientClockFor: a mock's timeScale must be a positive number, got ${String(bad)}`);
+  });
 });

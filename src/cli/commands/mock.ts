@@ -28,6 +28,7 @@ interface MockFlags {
   allowLoopbackReceivers?: boolean;
   manualClock?: boolean;
   rateLimit?: string;
+  requestLogLimit?: string;
 }
 
 /** `--host`: an IP address (IPv6 with or without brackets) or `localhost`; anything else is a usage error. */
@@ -90,6 +91,7 @@ export async function mock(cmd: Command): Promise<ExitCode> {
   const timeScale = positiveNumber(flags.timeScale, '--time-scale');
   const host = hostOf(flags.host);
   const requestsPerMinute = wholeNumber(flags.rateLimit, '--rate-limit', 1);
+  const requestLogLimit = wholeNumber(flags.requestLogLimit, '--request-log-limit', 1);
   if (flags.manualClock && timeScale !== undefined) throw new CliError('--manual-clock and --time-scale exclude each other: a manual clock moves only when told to');
   const given = flags.openapi === undefined ? undefined : readDocument(flags.openapi);
   const { startMockServer, DEFAULT_SERVER_TIME_SCALE, ManualClock, MOCK_CONTROL_PREFIX } = await import('../../testing/index.js');
@@ -100,6 +102,7 @@ export async function mock(cmd: Command): Promise<ExitCode> {
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.apiKey !== undefined ? { apiKeys: [{ key: flags.apiKey }] } : {}),
     ...(requestsPerMinute !== undefined ? { rateLimit: { requestsPerMinute } } : {}),
+    ...(requestLogLimit !== undefined ? { requestLogLimit } : {}),
     httpControls: true,
     webhooks: { allowLoopbackReceivers: flags.allowLoopbackReceivers === true, loopbackHint: 'start forecasting mock with --allow-loopback-receivers' },
   }).catch((err: NodeJS.ErrnoException) => {
