@@ -17,7 +17,7 @@ const pkg = JSON.parse(text('package.json')) as { engines: Record<string, string
 describe('README: the manifest', () => {
   it('lists all 126 operations the README counts, each as { method, path, scope, sdkMethod }', () => {
     expect(readme).toContain('A client with all 126 operations');
-    expect(readme).toContain('the complete client, 126 operations');
+    expect(readme).toContain('an app holding the client, 126 operations');
     expect(operations).toHaveLength(126);
     for (const o of operations) expect(Object.keys(o).sort(), o.sdkMethod).toEqual(['method', 'path', 'scope', 'sdkMethod']);
     expect(new Set(operations.map((o) => o.sdkMethod)).size).toBe(126);
