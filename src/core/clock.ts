@@ -38,9 +38,24 @@ export interface ClientClock {
 /** Real time. @internal */
 export const realClock: ClientClock = { now: () => Date.now(), sleep };
 
+/**
+ * The longest minute of the service on a clock: a day (a service 1,440 times slower than the clock).
+ * A longer one (`serviceTimeScale: 1e-9`, or one so small the minute is `Infinity`) is no wait a
+ * timer holds: past 2^31-1 ms Node fires it after 1 ms, and a clock's `sleep` on a bare `setTimeout`
+ * would hand out the next slot at once.
+ */
+const MAX_SERVICE_MINUTE_MS = 24 * 60 * 60_000;
+
 /** A minute of the service's time, in ms of `clock` (see {@link ClientClock.serviceTimeScale}). @internal */
 export function serviceMinuteMs(clock: ClientClock): number {
-  const scale = clock.serviceTimeScale;
+  let scale: unknown;
+  try {
+    scale = clock.serviceTimeScale;
+  } catch {
+    // A getter that throws is no scale: read on a timer too, it would otherwise end the process.
+    return 60_000;
+  }
   // Anything but a positive finite number is no scale: a limit counted on real minutes is never exceeded.
-  return typeof scale === 'number' && Number.isFinite(scale) && scale > 0 ? 60_000 / scale : 60_000;
+  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) return 60_000;
+  return Math.min(60_000 / scale, MAX_SERVICE_MINUTE_MS);
 }

@@ -38,17 +38,43 @@ const BY_MESSAGE: ReadonlyArray<readonly [RegExp, string]> = [
 /** A Redis error reply starts with its code: `WRONGTYPE Operation against…`, `READONLY You can't…`. */
 const REPLY_CODE = /^([A-Z][A-Z_]{1,23})(?:\s|$)/;
 
+/**
+ * The clients' classes of a Redis error reply (node-redis's keep `name` as `Error`): any leading code
+ * of theirs is the server's. Another error's message may start with any upper-case word (a custom
+ * client's `HUNTER is not the password`), so of theirs only a code Redis itself answers is read.
+ */
+const REPLY_CLASSES = new Set(['ErrorReply', 'SimpleError', 'BlobError', 'ReplyError']);
+const SERVER_CODES = new Set(
+  'ERR WRONGTYPE NOSCRIPT NOPERM NOAUTH WRONGPASS READONLY LOADING BUSY BUSYKEY MASTERDOWN MISCONF OOM EXECABORT NOREPLICAS CLUSTERDOWN MOVED ASK TRYAGAIN CROSSSLOT NOPROTO UNKILLABLE NOTBUSY'.split(' '),
+);
+
+/** A socket's or TLS's code (`ECONNREFUSED`, `ERR_TLS_CERT_ALTNAME_INVALID`): upper case, and short. */
+const CODE = /^[A-Z][A-Z0-9_]{0,47}$/;
+
 const className = (error: object): string => {
   const name = (error as { constructor?: { name?: unknown } }).constructor?.name;
   return typeof name === 'string' ? name : '';
 };
 
+/** `table`'s own entry for `name` (a class named `constructor` or `toString` is none). */
+const own = (table: Readonly<Record<string, string>>, name: string): string | undefined => (Object.hasOwn(table, name) ? table[name] : undefined);
+
 /**
  * A reason safe to log, for the warning "Redis did not answer (<reason>)": `ECONNREFUSED`,
  * `connection closed`, `no answer within 2000 ms`, `READONLY`, `WRONGTYPE`, `NOPERM`, `client closed`…
- * Else the error's class or name when it says more than `Error`. @internal
+ * Else the error's class or name when it says more than `Error`. Never throws: the link reads it
+ * after it turned local and before it schedules the probe (a throw would keep it local for good). @internal
  */
 export function reasonOf(error: unknown, timeoutMs: number): string {
+  try {
+    return reasonWithin(error, timeoutMs, true);
+  } catch {
+    // A getter that throws, a proxy: nothing safe to read.
+    return 'Error';
+  }
+}
+
+function reasonWithin(error: unknown, timeoutMs: number, unwrap: boolean): string {
   if (typeof error !== 'object' || error === null) return 'no answer';
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   const cls = className(error);
@@ -57,15 +83,17 @@ export function reasonOf(error: unknown, timeoutMs: number): string {
   // The link refuses at once while the client reconnects (or was closed): it has no socket error to name.
   if (code === 'OFFLINE') return 'not connected';
   // Node's socket errors (`ECONNREFUSED`, `ECONNRESET`, `ENOTFOUND`) and TLS ones (`ERR_TLS_…`).
-  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code)) return code;
-  const known = BY_CLASS[cls];
+  if (typeof code === 'string' && CODE.test(code)) return code;
+  const known = own(BY_CLASS, cls);
   if (known) return known;
-  // node-redis's ReconnectStrategyError wraps the socket's error.
+  // node-redis's ReconnectStrategyError wraps the socket's error (once: a crafted one may wrap itself).
   const socketError = (error as { socketError?: unknown }).socketError;
-  if (cls === 'ReconnectStrategyError' && socketError !== undefined) return reasonOf(socketError, timeoutMs);
+  if (unwrap && cls === 'ReconnectStrategyError' && socketError !== undefined) return reasonWithin(socketError, timeoutMs, false);
   const text = typeof message === 'string' ? message : '';
   const reply = REPLY_CODE.exec(text)?.[1];
-  if (reply) return reply === 'ERR' && text.startsWith('ERR unknown command') ? 'ERR unknown command' : reply;
+  if (reply && (REPLY_CLASSES.has(cls) || name === 'ReplyError' || SERVER_CODES.has(reply))) {
+    return reply === 'ERR' && text.startsWith('ERR unknown command') ? 'ERR unknown command' : reply;
+  }
   const fixed = BY_MESSAGE.find(([pattern]) => pattern.test(text));
   if (fixed) return fixed[1];
   // Unknown: a class that says more than `Error` (`UnexpectedReplyError`, `AbortError`), else its name.

@@ -20,8 +20,12 @@ const MAX_BUMPED = 500;
 const MAX_TAKE_CHECKS = 10;
 /** The longest an attempt counts as in flight without its end told. */
 const MAX_FLIGHT_MS = 10 * 60_000;
-/** The longest wait a take can be given: a day of reservations ahead is no answer but a broken window. */
+/**
+ * The longest wait a take can be given: a day of reservations ahead (at the service's pace: 1,440
+ * windows, when a minute of the service is longer on the clock) is no answer but a broken window.
+ */
 const MAX_TAKE_WAIT_MS = 24 * 60 * 60_000;
+const MAX_TAKE_WINDOWS = 1_440;
 /** This process's requests sent and not yet ended (member → its window's key and when it was last counted). @internal */
 export type InFlight = Map<string, { key: string; counted: number; since: number }>;
 
@@ -41,13 +45,21 @@ export interface WindowContext {
 
 
 /**
+ * How often an entry in flight moves to now: a third of the time it stays counted (a minute of the
+ * service's time on the client's clock, and the margin). A third of the minute alone was under a
+ * millisecond on a clock whose service runs a billion times faster: every request in flight was
+ * moved on each 1 ms tick, hundreds of scripts a second each.
+ */
+const refreshMs = (ctx: WindowContext): number => (serviceMinuteMs(ctx.clock()) + ctx.options.windowMarginMs) / 3;
+
+/**
  * Keeps this process's requests in flight counted however long they take, even when it takes no
- * other place meanwhile (a take moves them too): every third of a window (a minute of the service's
- * time, on the client's clock), those counted a third of a window ago move to now. Stops once none is in flight.
+ * other place meanwhile (a take moves them too): every {@link refreshMs}, those counted that long
+ * ago move to now. Stops once none is in flight.
  */
 function keepCounted(ctx: WindowContext): void {
   if (ctx.refresh.stop !== undefined) return;
-  const stop = (ctx.refresh.stop = every(ctx.clock(), serviceMinuteMs(ctx.clock()) / 3, () => {
+  const stop = (ctx.refresh.stop = every(ctx.clock(), refreshMs(ctx), () => {
     if (ctx.inFlight.size === 0) {
       stop();
       ctx.refresh.stop = undefined;
@@ -77,9 +89,11 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     const late = stillInFlight(ctx, key, at);
     // A wait is at most the window's length in entries ahead (each a minute and a margin later): any other reply is no wait.
     let wait: number | undefined;
+    const windowMs = serviceMinuteMs(ctx.clock());
+    const maxWait = Math.max(MAX_TAKE_WAIT_MS, MAX_TAKE_WINDOWS * (windowMs + margin));
     try {
       wait = await ctx.link.either(
-        async () => integerReply(await ctx.link.eval(TAKE, [key], [fleetNowArg(ctx.clock()), limit, serviceMinuteMs(ctx.clock()), margin, member, ...late], signal), 'TAKE', 0, MAX_TAKE_WAIT_MS),
+        async () => integerReply(await ctx.link.eval(TAKE, [key], [fleetNowArg(ctx.clock()), limit, windowMs, margin, member, ...late], signal), 'TAKE', 0, maxWait),
         () => undefined,
         signal,
       );
@@ -135,20 +149,20 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 /** Removes a take's entry (an aborted take): its place goes back to the others. */
 const giveBack = (ctx: WindowContext, key: string, member: string): Promise<void> => ctx.link.either(async () => void (await ctx.link.send(['ZREM', key, member], { route: key })), () => undefined);
 
-/** This process's requests on `key` still in flight and counted over a third of a window ago: moved to `now` by the next take. */
+/** This process's requests on `key` still in flight and counted over {@link refreshMs} ago: moved to `now` by the next take. */
 function stillInFlight(ctx: WindowContext, key: string, now: number): string[] {
   const late: string[] = [];
-  const windowMs = serviceMinuteMs(ctx.clock());
+  const refresh = refreshMs(ctx);
   for (const [member, flight] of ctx.inFlight) {
     // An end never told (a take used without its hook, an attempt lost): kept counted ten minutes at most.
     // A clock stepped back counts from now (the entry would otherwise not move for that long).
     if (now < flight.since) flight.since = now;
-    if (now < flight.counted) flight.counted = now - windowMs;
+    if (now < flight.counted) flight.counted = -Infinity;
     if (now - flight.since > MAX_FLIGHT_MS) {
       ctx.inFlight.delete(member);
       continue;
     }
-    if (flight.key !== key || now - flight.counted < windowMs / 3) continue;
+    if (flight.key !== key || now - flight.counted < refresh) continue;
     flight.counted = now;
     late.push(member);
     if (late.length >= MAX_BUMPED) break;

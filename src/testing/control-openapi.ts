@@ -87,11 +87,11 @@ const REQUEST_EXAMPLE = {
 const REQUESTS: Json = {
   type: 'object',
   properties: {
-    requests: { type: 'array', items: REQUEST, description: 'The requests the log keeps (the latest `requestLogLimit`, default 10,000), oldest first.' },
+    requests: { type: 'array', items: REQUEST, description: 'The requests the log keeps (the latest `requestLogLimit`, default 10,000, fewer if those would take over 128 MiB), oldest first.' },
     dropped: {
       type: 'integer',
       minimum: 0,
-      description: "How many older requests the log dropped to stay within `requestLogLimit`, since the mock started or was last reset (a request's own `dropped` is a dropped connection).",
+      description: "How many older requests the log dropped to stay within `requestLogLimit` (or 128 MiB), since the mock started or was last reset (a request's own `dropped` is a dropped connection).",
     },
   },
   required: ['requests', 'dropped'],

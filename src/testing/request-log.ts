@@ -63,8 +63,22 @@ export interface RequestFilter {
 export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
 
 /**
+ * The most memory the kept requests may take together, as {@link weightOf} reckons it, under a
+ * finite `requestLogLimit`: past it the oldest are dropped too (counted in `dropped`). A count alone
+ * bounds nothing: a body up to 64 KiB is kept parsed, and `[{},{},…]` of that size takes some 1.3 MB
+ * of heap, so 10,000 of them (sent by anyone, before any key check) were about 13 GB. 10,000
+ * ordinary requests (headers and a body of a few KiB each) stay well within it. @internal
+ */
+export const MAX_REQUEST_LOG_BYTES = 128 * 1024 * 1024;
+
+/** What one object, array or property costs the heap besides its contents, about (64-bit V8). */
+const OBJECT_BYTES = 64;
+/** What a number, boolean or null, or one slot of an array, costs, about. */
+const SLOT_BYTES = 16;
+
+/**
  * Requests that reached the service, oldest first: the latest `requestLogLimit` of them (default
- * 10,000), so a mock served for hours holds a bounded log.
+ * 10,000), fewer when those would take over 128 MiB, so a mock served for hours holds a bounded log.
  *
  * @example
  * ```ts
@@ -74,27 +88,35 @@ export const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
  * ```
  */
 export class RequestLog implements Iterable<RecordedRequest> {
-  /** A ring once full: dropping the oldest is one overwrite, never a shift of the whole array. */
-  private ring: RecordedRequest[] = [];
-  /** Where the oldest kept entry is in `ring` (0 until the ring is full). */
-  private start = 0;
+  /**
+   * The kept entries from `head` on, oldest first: a queue. Dropping the oldest clears its slot and
+   * moves `head`; the cleared slots are cut off now and then, never one shift of the whole array each.
+   */
+  private entries: (RecordedRequest | undefined)[] = [];
+  /** Each entry's weight, as `entries`. */
+  private weights: number[] = [];
+  private head = 0;
+  private weight = 0;
   private droppedCount = 0;
   private readonly limit: number;
 
   /** @internal */
-  constructor(limit: number = DEFAULT_REQUEST_LOG_LIMIT) {
+  constructor(
+    limit: number = DEFAULT_REQUEST_LOG_LIMIT,
+    private readonly maxBytes: number = MAX_REQUEST_LOG_BYTES,
+  ) {
     this.limit = checkedLimit(limit);
   }
 
   /** @internal */
   add(entry: RecordedRequest): void {
-    if (this.ring.length < this.limit) {
-      this.ring.push(entry);
-      return;
-    }
-    this.ring[this.start] = entry;
-    this.start = (this.start + 1) % this.ring.length;
-    this.droppedCount++;
+    // Infinity keeps every request, as asked: no weight to reckon.
+    const weight = this.limit === Infinity ? 0 : weightOf(entry);
+    this.entries.push(entry);
+    this.weights.push(weight);
+    this.weight += weight;
+    // The newest stays, however heavy: the log always shows the latest request.
+    while (this.length > this.limit || (this.weight > this.maxBytes && this.length > 1)) this.dropOldest();
   }
 
   /** Requests matching `filter` (all when omitted), oldest first. */
@@ -104,15 +126,14 @@ export class RequestLog implements Iterable<RecordedRequest> {
 
   count(filter: RequestFilter = {}): number {
     let n = 0;
-    for (const e of this.ring) if (matches(e, filter)) n++;
+    for (let i = this.head; i < this.entries.length; i++) if (matches(this.entries[i]!, filter)) n++;
     return n;
   }
 
   /** The latest request matching `filter`. */
   last(filter: RequestFilter = {}): RecordedRequest | undefined {
-    // Newest first, from the slot before the oldest backwards round the ring.
-    for (let i = 1; i <= this.ring.length; i++) {
-      const e = this.ring[(this.start - i + this.ring.length) % this.ring.length]!;
+    for (let i = this.entries.length - 1; i >= this.head; i--) {
+      const e = this.entries[i]!;
       if (matches(e, filter)) return e;
     }
     return undefined;
@@ -120,12 +141,13 @@ export class RequestLog implements Iterable<RecordedRequest> {
 
   /** How many requests the log keeps now (at most `requestLogLimit`). */
   get length(): number {
-    return this.ring.length;
+    return this.entries.length - this.head;
   }
 
   /**
-   * How many requests were dropped, oldest first, to keep the log within `requestLogLimit`, since
-   * the service started or the last `clear()` / `reset()`. `length + dropped` is every request since.
+   * How many requests were dropped, oldest first, to keep the log within `requestLogLimit` (and its
+   * memory within 128 MiB), since the service started or the last `clear()` / `reset()`.
+   * `length + dropped` is every request since.
    * @example
    * ```ts
    * const seen = service.requests.length + service.requests.dropped; // every request, kept or not
@@ -137,8 +159,10 @@ export class RequestLog implements Iterable<RecordedRequest> {
 
   /** Empties the log and sets `dropped` back to 0. */
   clear(): void {
-    this.ring = [];
-    this.start = 0;
+    this.entries = [];
+    this.weights = [];
+    this.head = 0;
+    this.weight = 0;
     this.droppedCount = 0;
   }
 
@@ -148,8 +172,44 @@ export class RequestLog implements Iterable<RecordedRequest> {
 
   /** A copy of the kept entries, oldest first. */
   private kept(): RecordedRequest[] {
-    return this.start === 0 ? this.ring.slice() : [...this.ring.slice(this.start), ...this.ring.slice(0, this.start)];
+    return this.entries.slice(this.head) as RecordedRequest[];
   }
+
+  private dropOldest(): void {
+    this.weight -= this.weights[this.head]!;
+    // The slot let go at once, for the collector; the array is cut once half of it is such slots.
+    this.entries[this.head] = undefined;
+    this.head++;
+    this.droppedCount++;
+    if (this.head >= 1024 && this.head * 2 >= this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.weights = this.weights.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/** About what an entry takes of the heap: its fixed fields, path, headers and body (a walk of the parsed JSON). */
+function weightOf(entry: RecordedRequest): number {
+  let bytes = 8 * OBJECT_BYTES + 2 * entry.path.length;
+  for (const [name, value] of Object.entries(entry.headers)) bytes += OBJECT_BYTES + 2 * (name.length + value.length);
+  const stack: unknown[] = [entry.body];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') bytes += SLOT_BYTES + 2 * value.length;
+    else if (typeof value !== 'object' || value === null) bytes += SLOT_BYTES;
+    else if (Array.isArray(value)) {
+      bytes += OBJECT_BYTES + SLOT_BYTES * value.length;
+      for (const item of value) stack.push(item);
+    } else {
+      bytes += OBJECT_BYTES;
+      for (const [key, item] of Object.entries(value)) {
+        bytes += OBJECT_BYTES + 2 * key.length;
+        stack.push(item);
+      }
+    }
+  }
+  return bytes;
 }
 
 /** `requestLogLimit` as given: a positive whole number, or `Infinity` to keep every request. */

@@ -117,7 +117,7 @@ export class MockService {
   readonly store = new MockStore();
   /** Fault rules: `faults.add(rule)`, `faults.clear()`. */
   readonly faults: FaultInjector;
-  /** The requests that reached the service, oldest first: the latest `requestLogLimit` (default 10,000). */
+  /** The requests that reached the service, oldest first: the latest `requestLogLimit` (default 10,000), fewer if those would take over 128 MiB. */
   readonly requests: RequestLog;
   /** Forecast events as they happen (the webhook engine listens here). */
   readonly events = new MockEventBus();

@@ -50,11 +50,13 @@ const PHRASES: Readonly<Record<string, string>> = {
 function reason(err: unknown): string {
   if (err === TIMED_OUT) return `no answer within ${TIMEOUT_MS / 1000} s`;
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code)) return code;
+  // A code is short: a long upper-case string is no code of Node's.
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,47}$/.test(code)) return code;
   const reply = typeof message === 'string' ? /^([A-Z][A-Z_]{1,23})(?:\s|$)/.exec(message)?.[1] : undefined;
   if (reply) return reply;
   const cls = (err as { constructor?: { name?: unknown } } | null)?.constructor?.name;
-  if (typeof cls === 'string' && PHRASES[cls]) return PHRASES[cls];
+  // Own entries only: a class named `constructor` would find Object's.
+  if (typeof cls === 'string' && Object.hasOwn(PHRASES, cls)) return PHRASES[cls]!;
   const name = err instanceof Error ? err.name : '';
   return /^[A-Za-z]{1,40}$/.test(name) ? name : 'Error';
 }
@@ -103,18 +105,28 @@ async function clusterProblem(redis: RedisModule, flags: ConnectFlags, socket: o
   }
 }
 
+/** A server's address, as a socket takes it. */
+interface Address {
+  host: string;
+  port: number;
+}
+
 /**
  * Asks the sentinel at `--redis` for the primary of `--sentinel` before the sentinel client connects:
- * that client waits for good on a name no sentinel knows, a server that is no sentinel, a refused connection.
+ * that client waits for good on a name no sentinel knows, a server that is no sentinel, a refused
+ * connection. Gives the primary's address, when the sentinel's answer is one.
  */
-async function checkSentinel(redis: RedisModule, name: string, host: string, port: number, socket: object): Promise<void> {
+async function checkSentinel(redis: RedisModule, name: string, { host, port }: Address, socket: object): Promise<Address | undefined> {
   const { client, error } = await probe(redis, { socket: { ...socket, host, port } });
   // No credentials go to a sentinel (none did before): a NOAUTH here is the sentinel's own.
   if (!client) throw failure(`could not connect to the sentinel at --redis (${reason(error)})`);
   try {
     const primary = await withinTime(client.sendCommand(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name]), TIMEOUT_MS).catch((err: unknown) => err);
     if (primary === null) throw failure(`--sentinel ${name}: the sentinel at --redis knows no primary of that name; check the name (SENTINEL MASTERS on it lists those it monitors)`);
-    if (Array.isArray(primary)) return;
+    if (Array.isArray(primary)) {
+      const [at, on] = primary as unknown[];
+      return typeof at === 'string' && /^\d{1,5}$/.test(String(on)) ? { host: at, port: Number(on) } : undefined;
+    }
     if (reason(primary) !== 'ERR') throw failure(`could not connect to the sentinel at --redis (${reason(primary)})`);
     if ((await modeOf(client)) === 'cluster') throw failure(`--sentinel ${name}: the server at --redis is a cluster node, not a sentinel; use --cluster instead of --sentinel`);
     throw failure(`--sentinel ${name}: the server at --redis is not a sentinel (it has no SENTINEL command); give a sentinel's address (often port 26379), or drop --sentinel`);
@@ -123,17 +135,55 @@ async function checkSentinel(redis: RedisModule, name: string, host: string, por
   }
 }
 
+/** The database of `--redis` (`/2`), else a usage error that shows no part of the URL (node-redis's TypeError "Invalid pathname" ended the CLI as an unexpected error). */
+function databaseOf(url: URL): number | undefined {
+  if (url.pathname === '' || url.pathname === '/') return undefined;
+  if (!/^\/\d{1,5}$/.test(url.pathname)) throw new CliError('--redis may end only with a database number: redis://host:6379/0');
+  return Number(url.pathname.slice(1));
+}
+
+/**
+ * Under `--sentinel`, what the primary's connections take of `--redis`: its user, password and
+ * database (the sentinel client otherwise logs in to a primary that needs them with none and waits
+ * for good, or reads database 0), and TLS for `rediss://`, on the sentinel's connections too (a
+ * password never goes out in the clear where the URL asked for TLS). No credentials go to a sentinel.
+ */
+function sentinelOptions(url: URL): { tls: boolean; login: { username?: string; password?: string; database?: number } } {
+  const login: { username?: string; password?: string; database?: number } = {};
+  // Checked as valid percent-encoding (fleet.ts) before any connection.
+  if (url.username) login.username = decodeURIComponent(url.username);
+  if (url.password) login.password = decodeURIComponent(url.password);
+  const database = databaseOf(url);
+  if (database !== undefined) login.database = database;
+  return { tls: url.protocol === 'rediss:', login };
+}
+
+/** Logs in to the primary a sentinel named, as the sentinel client will: a wrong or missing password is named at once. */
+async function checkPrimary(redis: RedisModule, name: string, primary: Address, socket: object, login: object): Promise<void> {
+  const { client, error } = await probe(redis, { ...login, socket: { ...socket, ...primary } });
+  if (client) return discard(client);
+  const why = reason(error);
+  if (why === 'WRONGPASS' || why === 'NOAUTH') throw failure(refusal(error, `the primary of --sentinel ${name}`, IN_URL));
+  // Unreachable from here (an address only the sentinels' network knows): the sentinel client says so below.
+}
+
 /** A connected client for the flags, or a `RedisConnectionError` (exit 3) saying what is wrong. */
 export async function connectFleetRedis(redis: RedisModule, flags: ConnectFlags): Promise<FleetRedis> {
   const socket = { connectTimeout: TIMEOUT_MS, reconnectStrategy: false } as const;
   const url = new URL(flags.redis);
-  const sentinel = { host: url.hostname, port: Number(url.port || 26379) };
-  if (flags.sentinel !== undefined) await checkSentinel(redis, flags.sentinel, sentinel.host, sentinel.port, socket);
+  // The URL writes an IPv6 address in brackets ([::1]); a socket takes it without.
+  const sentinel = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port || 26379) };
+  const { tls, login } = sentinelOptions(url);
+  const tlsSocket = tls ? ({ tls: true } as const) : {};
+  if (flags.sentinel !== undefined) {
+    const primary = await checkSentinel(redis, flags.sentinel, sentinel, { ...socket, ...tlsSocket });
+    if (primary) await checkPrimary(redis, flags.sentinel, primary, { ...socket, ...tlsSocket }, login);
+  }
   // One node of a cluster is enough to find the rest; a sentinel, to find the primary of --sentinel.
   const client: FleetRedis = flags.cluster
     ? redis.createCluster({ rootNodes: [{ url: flags.redis, socket }], defaults: { socket } })
     : flags.sentinel !== undefined
-      ? redis.createSentinel({ name: flags.sentinel, sentinelRootNodes: [sentinel] })
+      ? redis.createSentinel({ name: flags.sentinel, sentinelRootNodes: [sentinel], sentinelClientOptions: { socket: tlsSocket }, nodeClientOptions: { ...login, socket: tlsSocket } })
       : redis.createClient({ url: flags.redis, socket });
   client.on('error', () => undefined);
   try {
