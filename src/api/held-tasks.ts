@@ -5,18 +5,21 @@
 import type { ReconcileWith } from '../core/base-client.js';
 import { forecastOperations } from './forecasts.js';
 import { MAX_PAGE_SIZE } from './limits.js';
-import { finalListed } from './task-slots.js';
+import { finalListed, listedTaskIds } from './task-slots.js';
 
 /**
  * The forecasts list filtered by task ids, 100 ids a request; the list's answer frees the final
- * tasks' slots as any list does. The coordinator asks at a bounded rate, only while a start waits.
+ * tasks' slots as any list does. A held id the answer does not show is no task of the user's (a
+ * mock reset since, a deleted task): it runs nothing, and its slot is freed too. The coordinator
+ * asks at a bounded rate, only while a start waits.
  */
 export const finalOfHeld: ReconcileWith = (client) => async (taskIds, signal) => {
   const final: string[] = [];
   for (let i = 0; i < taskIds.length; i += MAX_PAGE_SIZE) {
-    const taskId = taskIds.slice(i, i + MAX_PAGE_SIZE).join(',');
-    const page = await client._list(forecastOperations.list, [], { taskId, limit: MAX_PAGE_SIZE }, { signal });
-    final.push(...finalListed(page).map((n) => n.taskId));
+    const asked = taskIds.slice(i, i + MAX_PAGE_SIZE);
+    const page = await client._list(forecastOperations.list, [], { taskId: asked.join(','), limit: MAX_PAGE_SIZE }, { signal });
+    const listed = new Set(listedTaskIds(page));
+    final.push(...finalListed(page).map((n) => n.taskId), ...asked.filter((id) => !listed.has(id)));
   }
   return final;
 };

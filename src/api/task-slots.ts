@@ -58,6 +58,9 @@ export const finalTask = (task: unknown): TaskFinalNotice[] => [finalNotice(fiel
 export const finalListed = (page: unknown): TaskFinalNotice[] =>
   list(fields(page)['data']).flatMap((item) => finalNotice(fields(item)['taskId'], fields(item)['status']) ?? []);
 
+/** Every task id a page of the forecasts list shows, final or not. @internal */
+export const listedTaskIds = (page: unknown): string[] => list(fields(page)['data']).flatMap((item) => text(fields(item)['taskId']) ?? []);
+
 /** A bulk cancel's results: `cancelled` and `already_finished` tasks are final (their status is not known: `cancelled` is). */
 export const finalCancelled = (result: unknown): TaskFinalNotice[] =>
   list(fields(result)['items']).flatMap((item) => {

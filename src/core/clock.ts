@@ -46,6 +46,9 @@ export const realClock: ClientClock = { now: () => Date.now(), sleep };
  */
 const MAX_SERVICE_MINUTE_MS = 24 * 60 * 60_000;
 
+/** `ms` of the service's time, in ms of `clock` (see {@link ClientClock.serviceTimeScale}). @internal */
+export const serviceMs = (clock: ClientClock, ms: number): number => (ms * serviceMinuteMs(clock)) / 60_000;
+
 /** A minute of the service's time, in ms of `clock` (see {@link ClientClock.serviceTimeScale}). @internal */
 export function serviceMinuteMs(clock: ClientClock): number {
   let scale: unknown;

@@ -4,7 +4,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { ClientClock } from '../core/clock.js';
+import { serviceMs, type ClientClock } from '../core/clock.js';
 import type { HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
 import { every } from './every.js';
 import type { EventHub, HubMessage } from './hub.js';
@@ -75,6 +75,12 @@ export interface SlotContext {
 
 /** Ms (the client's clock, as their expiry) between two renewals of a granted hold's pending slots: a third of their time to live, 1 s to 1 min. */
 const renewEveryMs = (ttl: number): number => Math.min(60_000, Math.max(1_000, ttl / 3));
+
+/**
+ * `reconcileIntervalMs` in the service's time on the client's clock (a tenth of a second for a
+ * client of the mock's default fast clock), whole ms: the scripts set it as an expiry.
+ */
+const reconcileEveryMs = (ctx: SlotContext): number => Math.max(1, Math.round(serviceMs(ctx.clock(), ctx.options.reconcileIntervalMs)));
 
 /** Most held tasks one reconcile asks the service about (a sample when more are held): a bounded number of list requests. */
 const MAX_RECONCILED = 1_000;
@@ -158,7 +164,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       ctx.hub.start(keys.channel);
       // A clock stepped back (a wall clock set by hand) restarts the interval rather than stop the checks for that long.
       if (now < gate.last) gate.last = -Infinity;
-      if (reconcile && !gate.running && !ctx.closed.aborted && now - gate.last >= ctx.options.reconcileIntervalMs && (await reconcileTurn(ctx, signal))) {
+      if (reconcile && !gate.running && !ctx.closed.aborted && now - gate.last >= reconcileEveryMs(ctx) && (await reconcileTurn(ctx, signal))) {
         // In the background: the hold keeps its turn, its heartbeats and its abort while the service
         // answers; the slots it frees wake the holds they could reach, this one included.
         gate.last = now;
@@ -222,7 +228,7 @@ async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, r
 /** Whether this process checks held tasks this interval: one process of the fleet does (a key set NX). */
 async function reconcileTurn(ctx: SlotContext, signal: AbortSignal | undefined): Promise<boolean> {
   return ctx.link.either(
-    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled, ctx.keys().reconcileGap], [fleetNowArg(ctx.clock()), ctx.options.reconcileIntervalMs, RECONCILE_BACKOFF], signal), 'RECONCILE_TURN', 0, 1) === 1,
+    async () => integerReply(await ctx.link.eval(RECONCILE_TURN, [ctx.keys().reconciled, ctx.keys().reconcileGap], [fleetNowArg(ctx.clock()), reconcileEveryMs(ctx), RECONCILE_BACKOFF], signal), 'RECONCILE_TURN', 0, 1) === 1,
     () => false,
     signal,
   );
@@ -256,7 +262,7 @@ async function reconcileHeld(ctx: SlotContext, reconcile: NonNullable<HoldOption
   }
   if (ctx.closed.aborted) return;
   const gapKey = ctx.keys().reconcileGap;
-  await ctx.link.either(async () => void (await ctx.link.eval(RECONCILED, [gapKey], [found ? 1 : 0, ctx.options.reconcileIntervalMs, RECONCILE_BACKOFF])), () => undefined);
+  await ctx.link.either(async () => void (await ctx.link.eval(RECONCILED, [gapKey], [found ? 1 : 0, reconcileEveryMs(ctx), RECONCILE_BACKOFF])), () => undefined);
 }
 
 /** `n` items of `items` picked at random (all of them, in order, when there are no more). */
