@@ -23,8 +23,10 @@ end
  * One take of a sliding one-minute window. KEYS: the window (sorted set: member a unique id, score
  * the time its request counts from). ARGV: now ('' for Redis's time), limit, window, margin, member, then the members of
  * the caller's requests still in flight and counted a while ago, moved to now first (the service may
- * count them only when they arrive). A member already in the window (a reservation come due) is
- * taken again: the entries it waited for may have moved later since (answers that came late). A request counts for
+ * count them only when they arrive). A member already in the window whose place has come due keeps
+ * it while the window up to now holds no more than `limit` (the reservations made after it are
+ * later places, not ahead of it); only when the entries it waited for moved later since (answers
+ * that came late) is it taken again, as a new member. A request counts for
  * the window and the margin (another process's clock, or the network, may put it that much later at
  * the service). With room, the member is added at `now` and 0 returned; without, it is added at the
  * first time with room (when the entry `limit` places back leaves) and the wait until then is
@@ -45,8 +47,13 @@ if #ARGV > 5 then
   end
   redis.call('ZADD', KEYS[1], 'XX', unpack(late))
 end
-redis.call('ZREM', KEYS[1], ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window - margin)
+local mine = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[5]))
+if mine and mine <= now and redis.call('ZCOUNT', KEYS[1], '-inf', now) <= limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[5])
+  return 0
+end
+redis.call('ZREM', KEYS[1], ARGV[5])
 local n = redis.call('ZCARD', KEYS[1])
 local horizon = now + (math.ceil(n / limit) + 1) * (window + margin)
 if redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. horizon, '+inf') > 0 then n = redis.call('ZCARD', KEYS[1]) end

@@ -34,6 +34,17 @@ describe('shared windows', () => {
     expect((await a.coordinator.stats()).requestsInWindow).toBeLessThanOrEqual(5);
   });
 
+  it('serves a long line at the full rate: 300 takes at 60 a minute end in the fifth minute, 60 in each', async () => {
+    const clock = testClock();
+    const start = clock.now();
+    const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'win-line', requestsPerMinute: 60 }), processOn(redis, clock, { prefix: 'win-line', requestsPerMinute: 60 })]);
+    const times = await drive(clock, Array.from({ length: 300 }, (_, i) => () => (i % 2 ? a : b).coordinator.take('requests')));
+    expect(busiestMinute(times)).toBe(60);
+    // A place that came due is kept, not put behind the places reserved after it (the line took 40 minutes so).
+    expect(times.at(-1)! - start).toBeLessThan(5 * 60_000);
+    expect(Array.from({ length: 5 }, (_, m) => times.filter((t) => t - start >= m * 60_000 && t - start < (m + 1) * 60_000).length)).toEqual([60, 60, 60, 60, 60]);
+  });
+
   it('counts model calls in their own window, with their own limit', async () => {
     const clock = testClock();
     const [a, b] = await Promise.all([processOn(redis, clock, { prefix: 'win-m', modelCallsPerMinute: 2 }), processOn(redis, clock, { prefix: 'win-m', modelCallsPerMinute: 2 })]);
