@@ -65,6 +65,36 @@ const FLAP_MS = 10_000;
 /** The longest wait between probes while Redis keeps failing right after it came back. */
 const MAX_PROBE_MS = 60_000;
 
+/** Each signal's commands waiting on it, and the one abort listener they share. */
+const waitingOn = new WeakMap<AbortSignal, { commands: Set<() => void>; listener: () => void }>();
+
+/**
+ * Calls `onAbort` when `signal` aborts, through one listener per signal however many commands wait
+ * on it: a wait's many reads share its signal, and Node warns of a leak past 10 listeners. Returns
+ * the way to stop listening; the shared listener goes with the last command.
+ */
+function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
+  let entry = waitingOn.get(signal);
+  if (entry === undefined) {
+    const commands = new Set<() => void>();
+    const listener = () => {
+      waitingOn.delete(signal);
+      for (const command of commands) command();
+    };
+    entry = { commands, listener };
+    waitingOn.set(signal, entry);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const { commands, listener } = entry;
+  commands.add(onAbort);
+  return () => {
+    commands.delete(onAbort);
+    if (commands.size > 0 || waitingOn.get(signal)?.listener !== listener) return;
+    waitingOn.delete(signal);
+    signal.removeEventListener('abort', listener);
+  };
+}
+
 /** @internal */
 export class RedisLink {
   #mode: LinkMode = 'shared';
@@ -129,18 +159,17 @@ export class RedisLink {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (!this.redis.ready()) return Promise.reject(Object.assign(new Error('offline'), { code: 'OFFLINE' }));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
+    let stopListening: (() => void) | undefined;
     const ended = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error('no answer in time'), { name: 'TimeoutError' })), this.commandTimeoutMs);
       timer.unref?.();
-      onAbort = () => reject(signal?.reason);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) stopListening = whenAborted(signal, () => reject(signal.reason));
     });
     // On a cluster, the node that holds `route`'s slot answers (the user's namespace by default).
     const answer = this.redis.send(args, route ?? this.route(), this.commandTimeoutMs);
     return Promise.race([answer, ended]).finally(() => {
       clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      stopListening?.();
     });
   }
 
