@@ -30,7 +30,8 @@ export interface ClientClock {
    * up 600 times (`clientClockFor` of a `ScaledClock` sets it; the mock states its `Retry-After` in
    * real seconds, so the clock stays real time), 1 for the real service (the default). The
    * per-minute limits the SDK counts itself (`rateLimit`, a coordinator's shared windows) last a
-   * minute of the service's time: that many times less on this clock.
+   * minute of the service's time, that many times less on this clock, and so does the interval of a
+   * coordinator's check of held slots (`reconcileIntervalMs`).
    */
   readonly serviceTimeScale?: number;
 }
