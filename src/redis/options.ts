@@ -60,8 +60,8 @@ export interface RedisCoordinatorOptions {
    * At most one check of held slots against the service per this many ms, by one process of the
    * fleet, while starts wait for a slot. Checks that find no ended task double the gap to the next
    * (up to 8 times this: the events and reads that free slots are working); one that does brings it
-   * back to this. Default 30 s of the service's time (a tenth of a second for a client of the mock's
-   * fast clock: see `ClientClock.serviceTimeScale`).
+   * back to this. Default 30 s of the service's time (50 ms for a client of the mock's 600x fast
+   * clock: see `ClientClock.serviceTimeScale`).
    */
   reconcileIntervalMs?: number;
   /**

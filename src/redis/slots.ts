@@ -77,8 +77,7 @@ export interface SlotContext {
 const renewEveryMs = (ttl: number): number => Math.min(60_000, Math.max(1_000, ttl / 3));
 
 /**
- * `reconcileIntervalMs` in the service's time on the client's clock (a tenth of a second for a
- * client of the mock's default fast clock), whole ms: the scripts set it as an expiry.
+ * `reconcileIntervalMs` in the service's time on the client's clock (50 ms for a client of the mock's 600x fast clock), whole ms: the scripts set it as an expiry.
  */
 const reconcileEveryMs = (ctx: SlotContext): number => Math.max(1, Math.round(serviceMs(ctx.clock(), ctx.options.reconcileIntervalMs)));
 

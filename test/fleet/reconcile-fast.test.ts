@@ -1,5 +1,5 @@
 // The fleet's check of held slots against the service, on startMockServer()'s defaults: it runs in
-// the service's time (a tenth of a second of reconcileIntervalMs's 30 s at 600x), and a held task the
+// the service's time (reconcileIntervalMs's 30 s is 50 ms at 600x), and a held task the
 // service does not know (the mock was reset, the task deleted) is freed, not held for ever.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForecastingClient } from '../../src/index.js';
