@@ -10,16 +10,26 @@ import { finalListed, listedTaskIds } from './task-slots.js';
 /**
  * The forecasts list filtered by task ids, 100 ids a request; the list's answer frees the final
  * tasks' slots as any list does. A held id the answer does not show is no task of the user's (a
- * mock reset since, a deleted task): it runs nothing, and its slot is freed too. The coordinator
- * asks at a bounded rate, only while a start waits.
+ * mock reset since, a deleted task): it runs nothing, and its slot is freed too, but only from an
+ * answer that kept to the filter (it shows no task outside those asked, and no further page): a
+ * server that ignored the filter would otherwise free the slots of tasks still running. The
+ * coordinator asks at a bounded rate, only while a start waits.
  */
+/** Whether a page answers only the ids asked for, whole: no other task, no further page. */
+function keptToFilter(page: unknown, asked: readonly string[], listed: ReadonlySet<string>): boolean {
+  const more = typeof page === 'object' && page !== null && (page as { hasMore?: unknown }).hasMore;
+  const wanted = new Set(asked);
+  return more !== true && [...listed].every((id) => wanted.has(id));
+}
+
 export const finalOfHeld: ReconcileWith = (client) => async (taskIds, signal) => {
   const final: string[] = [];
   for (let i = 0; i < taskIds.length; i += MAX_PAGE_SIZE) {
     const asked = taskIds.slice(i, i + MAX_PAGE_SIZE);
     const page = await client._list(forecastOperations.list, [], { taskId: asked.join(','), limit: MAX_PAGE_SIZE }, { signal });
     const listed = new Set(listedTaskIds(page));
-    final.push(...finalListed(page).map((n) => n.taskId), ...asked.filter((id) => !listed.has(id)));
+    final.push(...finalListed(page).map((n) => n.taskId));
+    if (keptToFilter(page, asked, listed)) final.push(...asked.filter((id) => !listed.has(id)));
   }
   return final;
 };

@@ -81,6 +81,19 @@ const renewEveryMs = (ttl: number): number => Math.min(60_000, Math.max(1_000, t
  */
 const reconcileEveryMs = (ctx: SlotContext): number => Math.max(1, Math.round(serviceMs(ctx.clock(), ctx.options.reconcileIntervalMs)));
 
+/**
+ * Least time between a waiting hold's own tries when they follow the check of held slots: a fast
+ * mock clock (or a tiny `reconcileIntervalMs`) does not send a try to Redis every millisecond.
+ */
+export const MIN_LOOK_MS = 50;
+
+/**
+ * How long a waiting hold that may run the check of held slots sleeps between its tries, on the
+ * client's clock: {@link RETRY_MS}, or sooner when the check comes due sooner (50 ms against the
+ * mock's 600x clock), so a slot only the check frees is found in the service's time, not in seconds.
+ */
+const lookEveryMs = (ctx: SlotContext): number => Math.min(RETRY_MS, Math.max(MIN_LOOK_MS, reconcileEveryMs(ctx)));
+
 /** Most held tasks one reconcile asks the service about (a sample when more are held): a bounded number of list requests. */
 const MAX_RECONCILED = 1_000;
 /**
@@ -174,7 +187,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       // the retry time, so a slot freed does not send every waiting hold of the fleet to Redis.
       const room = Math.max(0, ctx.options.maxActive - held);
       const reaches = () => ctx.hub.freedCount - freedBefore + room > place;
-      if (!(ctx.hub.freedCount !== freedBefore && reaches())) await waitForFreed(ctx, signal, reaches);
+      if (!(ctx.hub.freedCount !== freedBefore && reaches())) await waitForFreed(ctx, signal, reaches, reconcile ? lookEveryMs(ctx) : RETRY_MS);
     }
   } catch (error) {
     line.leave(id);
@@ -202,11 +215,11 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
 const renewed = (line: WaitingLine, id: string): string[] => line.behind(id).slice(0, MAX_RENEWED);
 
 /**
- * Sleeps on the client's clock until slots are freed (a message on the channel), the retry time
- * passes, or `signal` aborts; and at most {@link ALIVE_REFRESH_MS} of real time: the next try keeps
+ * Sleeps on the client's clock until slots are freed (a message on the channel), `retryMs` passes
+ * (the retry time, or sooner for a hold that follows the check of held slots), or `signal` aborts; and at most {@link ALIVE_REFRESH_MS} of real time: the next try keeps
  * this process alive in the queue and drops a dead process's holds ahead of it.
  */
-async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, reaches: () => boolean): Promise<void> {
+async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, reaches: () => boolean, retryMs: number): Promise<void> {
   const woken = new AbortController();
   const stop = ctx.hub.onFreed((interrupted) => {
     if (interrupted || reaches()) woken.abort();
@@ -214,7 +227,7 @@ async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, r
   const heartbeat = setTimeout(() => woken.abort(), ALIVE_REFRESH_MS);
   heartbeat.unref?.();
   try {
-    await ctx.clock().sleep(RETRY_MS, signal ? AbortSignal.any([signal, woken.signal]) : woken.signal);
+    await ctx.clock().sleep(retryMs, signal ? AbortSignal.any([signal, woken.signal]) : woken.signal);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (!woken.signal.aborted) throw error;

@@ -74,6 +74,24 @@ describe('a clock whose serviceTimeScale is extreme (held a defect)', () => {
     for (const end of ends) (end as () => void)();
   });
 
+  // A waiting start that runs the check of held slots looks as often as the check comes due: a
+  // huge scale makes that every millisecond, and MIN_LOOK_MS keeps its tries at 20 a second at most.
+  it('keeps a waiting start that follows the check of held slots from trying Redis every millisecond (scale 1e12)', async () => {
+    const a = await processOn(redis, scaled(1e12), { prefix: fresh('look'), maxActive: 1 });
+    await (await a.coordinator.hold(1)).bind(['t_running']);
+    const controller = new AbortController();
+    const asked: number[] = [];
+    const waiting = a.coordinator.hold(1, { signal: controller.signal, reconcile: async () => (asked.push(Date.now()), []) });
+    await vi.waitFor(() => expect(asked.length).toBeGreaterThan(0));
+    const before = await scriptsRun();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A try and a turn of the check, at most every 50 ms: some 20 scripts, not 1,000.
+    expect((await scriptsRun()) - before).toBeLessThan(60);
+    expect(await settlesWithin(waiting, 0)).toBe(false);
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+  });
+
   // A getter that threw once the client had checked it was read on the in-flight timer: an uncaught
   // exception (the end of the process), and within a take, a false outage or a rejected take.
   it('reads a serviceTimeScale getter that throws later as no scale: no uncaught error, no outage', async () => {
