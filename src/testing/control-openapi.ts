@@ -97,6 +97,24 @@ const REQUESTS: Json = {
   required: ['requests', 'dropped'],
 };
 
+const ACTIVITY: Json = {
+  type: 'object',
+  description: "The mock's record of one user's API-started forecasts (single starts, batch items, starts on a question).",
+  properties: {
+    id: string('The user id.'),
+    started: { type: 'integer', minimum: 0, description: 'Forecasts started through the API.' },
+    active: { type: 'integer', minimum: 0, description: 'Those running now.' },
+    maxActive: { type: 'integer', minimum: 0, description: 'The most that ran at once, counted at each start (the service allows 50).' },
+    maxActiveAt: { type: ['integer', 'null'], description: "When that most was first reached, on the mock's clock (ms since the epoch); `null` before any start." },
+    refused: {
+      type: 'object',
+      additionalProperties: { type: 'integer', minimum: 1 },
+      description: 'Starts refused, by reason: the error type (`too_many_active_forecasts`, `forecast_already_running`, …), or `insufficient_credits`; a batch item refused inside a 202 answer counts too.',
+    },
+  },
+  required: ['id', 'started', 'active', 'maxActive', 'maxActiveAt', 'refused'],
+};
+
 /** The name, answer schema and example of each route, by `<METHOD> <path>`. */
 const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: unknown }> = {
   'GET ': {
@@ -121,6 +139,11 @@ const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: 
   },
   'GET /credits': { operationId: 'getCredits', schema: CREDITS, example: { balance: 480, unlimited: false } },
   'PUT /credits': { operationId: 'setCredits', schema: CREDITS, example: { balance: 0, unlimited: false } },
+  'GET /forecasts/activity': {
+    operationId: 'getForecastActivity',
+    schema: ACTIVITY,
+    example: { id: 'user_default', started: 52, active: 50, maxActive: 50, maxActiveAt: 1798761600000, refused: { too_many_active_forecasts: 2 } },
+  },
   'POST /faults': { operationId: 'addFault', schema: FAULT, example: FAULT_EXAMPLE },
   'GET /faults': { operationId: 'listFaults', schema: { type: 'object', properties: { faults: { type: 'array', items: FAULT } }, required: ['faults'] }, example: { faults: [FAULT_EXAMPLE] } },
   'DELETE /faults': { operationId: 'clearFaults' },

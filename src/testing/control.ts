@@ -180,6 +180,14 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     run: (service, input) => service.controls.forecasts.setCredits(input),
   }),
   route({
+    method: 'GET',
+    path: '/forecasts/activity',
+    summary:
+      "The default key's user's API-started forecasts: `started`, `active` (running now), `maxActive` (the most at once) and `maxActiveAt`, and the starts refused by reason (`refused`, batch items included)",
+    inProcess: '`service.forecastControls.activity()`',
+    run: (service) => service.controls.forecasts.activity(),
+  }),
+  route({
     method: 'POST',
     path: '/faults',
     summary:

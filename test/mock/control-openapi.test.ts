@@ -15,7 +15,7 @@ describe('the control routes in the OpenAPI document', () => {
   it('name each operation as a person would, and give each answer a schema and an example that validates', () => {
     const { paths } = mockControlsOpenApi('http://127.0.0.1:4010');
     const ids = MOCK_CONTROLS.map((r) => (paths[`${MOCK_CONTROL_PREFIX}${r.path}`]![r.method.toLowerCase()] as { operationId: string }).operationId);
-    expect(ids).toEqual(['listControlRoutes', 'getClock', 'advanceClock', 'setQuestionOutcome', 'getCredits', 'setCredits', 'addFault', 'listFaults', 'clearFaults', 'listRequests', 'resetMock']);
+    expect(ids).toEqual(['listControlRoutes', 'getClock', 'advanceClock', 'setQuestionOutcome', 'getCredits', 'setCredits', 'getForecastActivity', 'addFault', 'listFaults', 'clearFaults', 'listRequests', 'resetMock']);
     for (const r of MOCK_CONTROLS) {
       const { schema, example } = controlAnswer(r.method, r.path);
       if (r.status === 204) {

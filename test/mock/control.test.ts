@@ -30,6 +30,11 @@ describe('the mock control surface', () => {
     expect(service.requests.length).toBe(0); // control calls stay out of the request log
   });
 
+  it("is docs/cli.md's table, row for row: each route with its summary and its in-process call", () => {
+    const rows = readFileSync('docs/cli.md', 'utf8').split('\n').filter((line) => line.startsWith('| `') && line.includes(' /__mock'));
+    expect(rows).toEqual(MOCK_CONTROLS.map((r) => `| \`${r.method} ${MOCK_CONTROL_PREFIX}${r.path}\` | ${r.summary} | ${r.inProcess} |`));
+  });
+
   it('is described under its own tag in the document the mock serves, only when it is on', async () => {
     const doc = async (service: ReturnType<typeof createMockService>) => (await (await get(service, '/api/v1/external/openapi.json')).json()) as { tags: Array<{ name: string }>; paths: Record<string, Record<string, { tags?: string[] }>> };
     const on = await doc(createMockService({ httpControls: true }));
