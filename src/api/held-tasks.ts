@@ -3,9 +3,16 @@
  * @module
  */
 import type { ReconcileWith } from '../core/base-client.js';
+import type { Page } from '../core/pagination.js';
 import { forecastOperations } from './forecasts.js';
 import { MAX_PAGE_SIZE } from './limits.js';
 import { finalListed, listedTaskIds } from './task-slots.js';
+
+/** Whether a page answers only the ids asked for, whole: each item one of them, and no further page. */
+function keptToFilter(page: Page<unknown>, asked: readonly string[]): boolean {
+  const wanted = new Set(asked);
+  return page.hasMore === false && listedTaskIds(page).length === page.data.length && listedTaskIds(page).every((id) => wanted.has(id));
+}
 
 /**
  * The forecasts list filtered by task ids, 100 ids a request; the list's answer frees the final
@@ -15,13 +22,6 @@ import { finalListed, listedTaskIds } from './task-slots.js';
  * server that ignored the filter would otherwise free the slots of tasks still running. The
  * coordinator asks at a bounded rate, only while a start waits.
  */
-/** Whether a page answers only the ids asked for, whole: no other task, no further page. */
-function keptToFilter(page: unknown, asked: readonly string[], listed: ReadonlySet<string>): boolean {
-  const more = typeof page === 'object' && page !== null && (page as { hasMore?: unknown }).hasMore;
-  const wanted = new Set(asked);
-  return more !== true && [...listed].every((id) => wanted.has(id));
-}
-
 export const finalOfHeld: ReconcileWith = (client) => async (taskIds, signal) => {
   const final: string[] = [];
   for (let i = 0; i < taskIds.length; i += MAX_PAGE_SIZE) {
@@ -29,7 +29,7 @@ export const finalOfHeld: ReconcileWith = (client) => async (taskIds, signal) =>
     const page = await client._list(forecastOperations.list, [], { taskId: asked.join(','), limit: MAX_PAGE_SIZE }, { signal });
     const listed = new Set(listedTaskIds(page));
     final.push(...finalListed(page).map((n) => n.taskId));
-    if (keptToFilter(page, asked, listed)) final.push(...asked.filter((id) => !listed.has(id)));
+    if (keptToFilter(page, asked)) final.push(...asked.filter((id) => !listed.has(id)));
   }
   return final;
 };

@@ -216,8 +216,9 @@ const renewed = (line: WaitingLine, id: string): string[] => line.behind(id).sli
 
 /**
  * Sleeps on the client's clock until slots are freed (a message on the channel), `retryMs` passes
- * (the retry time, or sooner for a hold that follows the check of held slots), or `signal` aborts; and at most {@link ALIVE_REFRESH_MS} of real time: the next try keeps
- * this process alive in the queue and drops a dead process's holds ahead of it.
+ * (the retry time, or sooner for a hold that follows the check of held slots), or `signal` aborts;
+ * and at most {@link ALIVE_REFRESH_MS} of real time: the next try keeps this process alive in the
+ * queue and drops a dead process's holds ahead of it.
  */
 async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, reaches: () => boolean, retryMs: number): Promise<void> {
   const woken = new AbortController();

@@ -24,6 +24,11 @@ describe('finalOfHeld', () => {
     expect(await check(['t_1', 't_2'])).toEqual(['t_1']);
   });
 
+  it('frees no unlisted id when the answer shows an item with no task id (it cannot be told apart)', async () => {
+    server.use(http.get(`${BASE}/forecasts`, answer([item('t_1', 'completed'), { status: 'running' }])));
+    expect(await check(['t_1', 't_2'])).toEqual(['t_1']);
+  });
+
   it('frees no unlisted id when the answer says it has more pages', async () => {
     server.use(http.get(`${BASE}/forecasts`, answer([item('t_1', 'cancelled')], true)));
     expect(await check(['t_1', 't_2'])).toEqual(['t_1']);
