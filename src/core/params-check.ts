@@ -6,6 +6,7 @@
  * @module
  */
 import type * as z from 'zod/mini';
+import { whenAborted } from './abort.js';
 import { ForecastingError } from './error-base.js';
 import { APITimeoutError } from './errors.js';
 
@@ -47,14 +48,13 @@ export class ParamsChecks {
     if (signal?.aborted) signal = undefined;
     if (!signal && !(timeout > 0)) return ready;
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => finish(() => reject(signal!.reason));
       const timer = timeout > 0 ? setTimeout(() => finish(() => reject(new APITimeoutError(`Request timed out after ${timeout} ms (loading the params check).`))), timeout) : undefined;
+      const stop = signal ? whenAborted(signal, () => finish(() => reject(signal!.reason))) : undefined;
       const finish = (settle: () => void) => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        stop?.();
         settle();
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       ready.then(
         () => finish(resolve),
         (err: unknown) => finish(() => reject(err)),

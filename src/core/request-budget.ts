@@ -4,6 +4,7 @@
  * never meets the service's 429 for it.
  * @module
  */
+import { whenAborted } from './abort.js';
 import { serviceMinuteMs, type ClientClock } from './clock.js';
 
 /** Slack for network jitter: a request may arrive a little later than it left. */
@@ -12,8 +13,8 @@ const MARGIN_MS = 250;
 /** A caller waiting for a slot. */
 interface Waiter {
   resolve: () => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
+  /** Stops listening for the caller's abort. */
+  stop: () => void;
 }
 
 /**
@@ -49,20 +50,15 @@ export class RequestBudget {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve,
-        signal,
-        onAbort: () => {
-          // A signal-like object of another make may call a listener it was asked to remove.
-          const at = this.#line.indexOf(waiter);
-          if (at < 0) return;
-          this.#line.splice(at, 1);
-          if (this.#line.length === 0) this.#endSleep();
-          reject(signal!.reason);
-        },
+      const onAbort = () => {
+        // A signal-like object of another make may call a listener it was asked to remove.
+        const at = this.#line.indexOf(waiter);
+        if (at < 0) return;
+        this.#line.splice(at, 1);
+        if (this.#line.length === 0) this.#endSleep();
+        reject(signal!.reason);
       };
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, and #serve removes the listener
-      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      const waiter: Waiter = { resolve, stop: signal ? whenAborted(signal, onAbort) : () => undefined };
       this.#line.push(waiter);
       this.#serve();
     });
@@ -104,7 +100,7 @@ export class RequestBudget {
         return;
       }
       const waiter = this.#line.shift()!;
-      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.stop();
       this.#starts.push(this.clock.now());
       waiter.resolve();
     }

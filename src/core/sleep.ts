@@ -1,3 +1,5 @@
+import { whenAborted } from './abort.js';
+
 /** The longest delay one timer can take (2^31−1 ms, about 24.8 days); a longer one fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -12,20 +14,22 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     let left = ms;
     let timer: ReturnType<typeof setTimeout>;
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
+    let stop: (() => void) | undefined;
     const arm = () => {
       const step = Math.min(left, MAX_TIMER_MS);
       left -= step;
       timer = setTimeout(() => {
         if (left > 0) return arm();
-        signal?.removeEventListener('abort', onAbort);
+        stop?.();
         resolve();
       }, step);
     };
     arm();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    stop =
+      signal &&
+      whenAborted(signal, () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
   });
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import ky, { type KyInstance, type Options } from 'ky';
+import { whenAborted } from './abort.js';
 import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, toJSONText, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
 import { endUpload } from './uploads.js';
@@ -139,9 +140,7 @@ export class Transport {
       // Stryker disable next-line ObjectLiteral,BooleanLiteral: the attempt's signal aborts at most once
       { once: true },
     );
-    const relay = signal && (() => controller.abort(signal.reason));
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, and the relay is removed in `finally`
-    if (relay) signal.addEventListener('abort', relay, { once: true });
+    const stopRelay = signal && whenAborted(signal, () => controller.abort(signal.reason));
     const timer = timeout > 0 ? setTimeout(() => controller.abort(TIMED_OUT), timeout) : undefined;
     try {
       // Only the options in use: ky deep-merges every key it is given, on every request.
@@ -189,7 +188,7 @@ export class Transport {
       throw failure;
     } finally {
       clearTimeout(timer);
-      if (relay) signal.removeEventListener('abort', relay);
+      stopRelay?.();
     }
   }
 

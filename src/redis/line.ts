@@ -5,6 +5,7 @@
  * alive. The fleet's Redis traffic then grows with its processes, not with its waiting starts.
  * @module
  */
+import { whenAborted } from '../core/abort.js';
 
 /** @internal */
 export class WaitingLine {
@@ -48,20 +49,16 @@ export class WaitingLine {
   turn(id: string, signal: AbortSignal | undefined): Promise<void> {
     if (this.isFirst(id)) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const stop = signal ? whenAborted(signal, () => (done(), reject(signal.reason))) : undefined;
       const done = () => {
         this.#turns.delete(id);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
-        done();
-        reject(signal?.reason);
+        stop?.();
       };
       this.#turns.set(id, () => {
         done();
         resolve();
       });
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 }

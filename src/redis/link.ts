@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { whenAborted } from '../core/abort.js';
 import { coordinatorChannel, type CoordinatorMessage } from '../core/channels.js';
 import type { RedisPort } from './clients.js';
 import { reasonOf } from './reasons.js';
@@ -64,36 +65,6 @@ const sha1 = (text: string): string => createHash('sha1').update(text).digest('h
 const FLAP_MS = 10_000;
 /** The longest wait between probes while Redis keeps failing right after it came back. */
 const MAX_PROBE_MS = 60_000;
-
-/** Each signal's commands waiting on it, and the one abort listener they share. */
-const waitingOn = new WeakMap<AbortSignal, { commands: Set<() => void>; listener: () => void }>();
-
-/**
- * Calls `onAbort` when `signal` aborts, through one listener per signal however many commands wait
- * on it: a wait's many reads share its signal, and Node warns of a leak past 10 listeners. Returns
- * the way to stop listening; the shared listener goes with the last command.
- */
-function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
-  let entry = waitingOn.get(signal);
-  if (entry === undefined) {
-    const commands = new Set<() => void>();
-    const listener = () => {
-      waitingOn.delete(signal);
-      for (const command of commands) command();
-    };
-    entry = { commands, listener };
-    waitingOn.set(signal, entry);
-    signal.addEventListener('abort', listener, { once: true });
-  }
-  const { commands, listener } = entry;
-  commands.add(onAbort);
-  return () => {
-    commands.delete(onAbort);
-    if (commands.size > 0 || waitingOn.get(signal)?.listener !== listener) return;
-    waitingOn.delete(signal);
-    signal.removeEventListener('abort', listener);
-  };
-}
 
 /** @internal */
 export class RedisLink {

@@ -3,6 +3,7 @@
  * windows and `maxActive`, held by this process alone.
  * @module
  */
+import { whenAborted } from '../core/abort.js';
 import type { ClientClock } from '../core/clock.js';
 import type { CoordinatedWindow } from '../core/coordination.js';
 import { ValidationError } from '../core/errors.js';
@@ -65,19 +66,20 @@ export class LocalLimits {
     count = holdCount(count, this.limits.maxActive);
     signal?.throwIfAborted();
     return new Promise<LocalPending>((resolve, reject) => {
-      const onAbort = () => {
-        this.#queue.splice(this.#queue.indexOf(waiter), 1);
-        reject(signal?.reason);
-        this.#pump();
-      };
+      const stop = signal
+        ? whenAborted(signal, () => {
+            this.#queue.splice(this.#queue.indexOf(waiter), 1);
+            reject(signal.reason);
+            this.#pump();
+          })
+        : undefined;
       const waiter: Waiter = {
         count,
         grant: (pending) => {
-          signal?.removeEventListener('abort', onAbort);
+          stop?.();
           resolve(pending);
         },
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(waiter);
       this.#pump();
     });

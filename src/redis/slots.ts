@@ -4,6 +4,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { eitherSignal } from '../core/abort.js';
 import { serviceMs, type ClientClock } from '../core/clock.js';
 import type { HoldOptions, SlotHold, TaskFinalNotice } from '../core/coordination.js';
 import { every } from './every.js';
@@ -201,12 +202,15 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
   if (tried) ctx.abandon(id, count);
   // On local limits until Redis answers again; a hold still waiting then queues in Redis again.
   const back = ctx.link.back;
+  const either = signal && eitherSignal(signal, back);
   let pending: LocalPending;
   try {
-    pending = await ctx.local.hold(count, signal ? AbortSignal.any([signal, back]) : back);
+    pending = await ctx.local.hold(count, either?.signal ?? back);
   } catch (error) {
     if (back.aborted && !signal?.aborted) return holdSlots(ctx, asked, options);
     throw error;
+  } finally {
+    either?.stop();
   }
   return localHold(ctx, pending);
 }
@@ -227,12 +231,14 @@ async function waitForFreed(ctx: SlotContext, signal: AbortSignal | undefined, r
   });
   const heartbeat = setTimeout(() => woken.abort(), ALIVE_REFRESH_MS);
   heartbeat.unref?.();
+  const either = signal && eitherSignal(signal, woken.signal);
   try {
-    await ctx.clock().sleep(retryMs, signal ? AbortSignal.any([signal, woken.signal]) : woken.signal);
+    await ctx.clock().sleep(retryMs, either?.signal ?? woken.signal);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (!woken.signal.aborted) throw error;
   } finally {
+    either?.stop();
     clearTimeout(heartbeat);
     stop();
   }

@@ -4,6 +4,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { eitherSignal, whenAborted } from '../core/abort.js';
 import { serviceMinuteMs, type ClientClock } from '../core/clock.js';
 import type { CoordinatedWindow, WindowEnd } from '../core/coordination.js';
 import { every } from './every.js';
@@ -139,10 +140,9 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    if (signal.aborted) return reject(signal.reason);
+    const stop = whenAborted(signal, () => reject(signal.reason));
+    promise.then(resolve, reject).finally(stop);
   });
 }
 
@@ -176,10 +176,13 @@ function stillInFlight(ctx: WindowContext, key: string, now: number): string[] {
  */
 async function takeLocally(ctx: WindowContext, window: CoordinatedWindow, signal: AbortSignal | undefined): Promise<WindowEnd | void> {
   const back = ctx.link.back;
+  const either = signal && eitherSignal(signal, back);
   try {
-    await ctx.local.take(window, signal ? AbortSignal.any([signal, back]) : back);
+    await ctx.local.take(window, either?.signal ?? back);
   } catch (err) {
     if (back.aborted && !signal?.aborted) return takeWindow(ctx, window, signal);
     throw err;
+  } finally {
+    either?.stop();
   }
 }

@@ -2,6 +2,7 @@
  * Client time tied to the mock's clock, so an SDK wait against the mock takes no real time.
  * @module
  */
+import { whenAborted } from '../core/abort.js';
 import { realClock, type ClientClock } from '../core/clock.js';
 import type { ClientOptions } from '../core/options.js';
 import { ScaledClock, type MockClock } from './clock.js';
@@ -62,18 +63,20 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
         signal?.throwIfAborted();
         const at = clock.now() + Math.max(0, ms);
         // A wait without end (`Infinity`) is no wake-up: the clock never moves to it, an abort ends it.
-        if (!Number.isFinite(at)) return signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        if (!Number.isFinite(at)) return void (signal && whenAborted(signal, () => reject(signal.reason)));
+        let stop: (() => void) | undefined;
         const wake = clock.schedule(at, () => {
           waiting.delete(at);
-          signal?.removeEventListener('abort', onAbort);
+          stop?.();
           resolve();
         });
-        const onAbort = () => {
-          wake.cancel();
-          waiting.delete(at);
-          reject(signal?.reason);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
+        stop =
+          signal &&
+          whenAborted(signal, () => {
+            wake.cancel();
+            waiting.delete(at);
+            reject(signal.reason);
+          });
         waiting.add(at);
         drive();
       }),

@@ -1,6 +1,11 @@
 // Many commands on one signal: a wait's reads share its signal, and each sends a take to Redis. Node
 // warns of a leak past 10 listeners on one signal; the link keeps one per signal however many wait.
-import { describe, expect, it } from 'vitest';
+// And a waiting start's many sleeps on one long-lived signal: AbortSignal.any left an entry in it
+// for each, which Node 20 never drops.
+import { getEventListeners } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import type { ClientClock } from '../../src/core/clock.js';
+import { sleep } from '../../src/core/sleep.js';
 import { testClock } from './_clock.js';
 import { processOn, useRedis } from './_setup.js';
 
@@ -35,5 +40,27 @@ describe('commands sharing one signal', () => {
     await client.sendCommand(['CLIENT', 'UNPAUSE']).catch(() => undefined);
     const again = new AbortController();
     await expect(coordinator.take('requests', again.signal)).resolves.not.toThrow();
+  });
+
+  it('holds waiting in line on one signal add one listener to it, and a waiting start leaves it no entry per try', async () => {
+    // Real time, with the service's time 600 times faster: the waiting start tries every 50 ms.
+    const fast: ClientClock = { now: () => Date.now(), sleep, serviceTimeScale: 600 };
+    const { coordinator } = await processOn(redis, fast, { prefix: 'shared-signal-holds', maxActive: 1 });
+    await (await coordinator.hold(1)).bind(['t_running']);
+    const app = new AbortController();
+    let asked = 0;
+    const waiting = Array.from({ length: 12 }, () => coordinator.hold(1, { signal: app.signal, reconcile: async () => (asked++, []) }).catch((err: unknown) => err));
+    await vi.waitFor(() => expect(asked).toBeGreaterThan(0));
+    const dependants = () => {
+      const key = Object.getOwnPropertySymbols(app.signal).find((s) => String(s) === 'Symbol(kDependantSignals)');
+      return key ? ((app.signal as unknown as Record<symbol, Set<unknown> | undefined>)[key]?.size ?? 0) : 0;
+    };
+    const before = dependants();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Some ten tries in half a second: each sleep used to leave an entry (AbortSignal.any).
+    expect(dependants() - before).toBe(0);
+    expect(getEventListeners(app.signal, 'abort')).toHaveLength(1);
+    app.abort(new Error('stop'));
+    expect((await Promise.all(waiting)).map((e) => (e as Error).message)).toEqual(Array(12).fill('stop'));
   });
 });
