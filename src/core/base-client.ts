@@ -15,7 +15,7 @@ import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type C
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { Call, Pipeline, type AttemptStep, type CallStep } from './pipeline.js';
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordCheck, type RecordSchemas } from './pipeline-steps.js';
-import type { ClientClock } from './clock.js';
+import { serviceMs, type ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
 import type { TrackerCoordination } from './coordinated-tracker.js';
 import { Transport, type Received } from './transport.js';
@@ -148,7 +148,8 @@ export class BaseClient {
   /** The coordinator waits are woken through, and their safety cadence; `undefined` without one. @internal */
   get _coordination(): TrackerCoordination | undefined {
     const coordinator = this.#options.coordinator;
-    return coordinator && { coordinator, interval: this.#options.coordinatedPollInterval };
+    // The cadence is the service's time: 600 times shorter for a client of the mock's fast clock.
+    return coordinator && { coordinator, interval: serviceMs(this.#options.clock, this.#options.coordinatedPollInterval) };
   }
 
   /** The base URL requests go to (no trailing slash). */

@@ -9,6 +9,7 @@
  * coordinator, which frees its slot for every process.
  * @module
  */
+import { whenAborted } from './abort.js';
 import type { ClientClock } from './clock.js';
 import { callTolerantly, type Coordinator, type TaskFinalNotice } from './coordination.js';
 import { boundedWait } from './polling.js';
@@ -17,7 +18,7 @@ import { readTasks, type TaskSource, type TaskTracker } from './task-tracker.js'
 /** What a coordinated tracker uses: the client's coordinator and its safety cadence. @internal */
 export interface TrackerCoordination {
   readonly coordinator: Pick<Coordinator, 'watch' | 'receiving' | 'settle'>;
-  /** The wait between reads of a task while a receiver is seen, in ms of the service's time. */
+  /** The wait between reads of a task while a receiver is seen, in ms of the client's clock (`coordinatedPollInterval`, counted in the service's time). */
   readonly interval: number;
   /**
    * Whether the receivers get an event for every outcome (the key's webhooks subscribe to every
@@ -61,13 +62,11 @@ function wakeableSleep(clock: Pick<ClientClock, 'sleep'>, ms: number, signal: Ab
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const inner = new AbortController();
-    // Stryker disable next-line OptionalChaining: called only by the signal's own abort event, so the signal is there.
-    const onAbort = () => inner.abort(signal?.reason);
+    const stop = signal && whenAborted(signal, () => inner.abort(signal.reason));
     const done = () => {
       setWake(undefined);
-      signal?.removeEventListener('abort', onAbort);
+      stop?.();
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
     setWake(() => {
       done();
       resolve('woken');
@@ -182,7 +181,7 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       // With nothing due, this reads nothing and settles nothing.
       const told = new Set(due.filter((id) => announced.has(id)));
       const read = await readTasks(source, due);
-      await settle(due.map((id) => record(id, read.found.get(id)!, read.told, told.has(id))));
+      await settle(due.map((id) => record(id, read.get(id)!.item, read.get(id)!.asked, told.has(id))));
       const after = clock.now();
       const stillReceiving = await receiving();
       return ids.map((id) => {

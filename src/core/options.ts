@@ -92,8 +92,10 @@ export interface ClientOptions {
    * With a `coordinator` whose webhook receivers are live: the wait in ms between reads of a task no
    * event was heard of, the safety net for a lost webhook (default 600 000, 10 minutes: a lost event
    * delays a result by at most that, and a 30-minute standard forecast is read about 3 times, two
-   * safety reads and one after its event, instead of polled about 20 times). Measured in the service's time: against a service that states its
-   * `Retry-After` faster than the spec (the mock's fast clock), it shrinks in proportion. With no
+   * safety reads and one after its event, instead of polled about 20 times). Measured in the
+   * service's time: 600 times shorter (a second) for a client of the mock's fast clock
+   * (`ClientClock.serviceTimeScale`, set by `mockClientOptions`); and against a service that states
+   * its `Retry-After` faster than the spec without saying so, it shrinks in proportion. With no
    * receiver seen recently, or when the key's enabled webhooks do not subscribe to all of
    * `forecast.completed`, `forecast.failed` and `forecast.cancelled` (read with `GET /webhooks` once
    * every 10 minutes while waits run), waits poll by `Retry-After` as without a coordinator.

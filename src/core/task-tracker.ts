@@ -17,8 +17,8 @@ import { boundedWait } from './polling.js';
 export interface TaskSource<T> {
   /** Lists the tasks of `ids` (at most {@link maxIds}): the items found, and the wait in ms the answer asked for, if any. */
   listByIds(ids: readonly string[]): Promise<{ items: readonly T[]; retryAfter: number | undefined }>;
-  /** Reads one task the list left out (an unknown id rejects: no wait on it can end). */
-  read(id: string): Promise<T>;
+  /** Reads one task the list left out (an unknown id rejects: no wait on it can end): the task, and the wait in ms its answer asked for, if any. */
+  read(id: string): Promise<{ item: T; retryAfter: number | undefined }>;
   /** The most ids one list request takes. */
   readonly maxIds: number;
   idOf(item: T): string;
@@ -63,30 +63,44 @@ export interface TaskTracker<T> {
   close(): void;
 }
 
-/** Reads every task of `ids`: lists them `maxIds` a request, reads alone each one a list leaves out. @internal */
-export async function readTasks<T>(source: TaskSource<T>, ids: readonly string[]): Promise<{ found: Map<string, T>; told: number | undefined }> {
-  const found = new Map<string, T>();
-  // The longest wait any list answer asked for, applied to every task of the round.
+/** A task as a round read it, and the wait in ms its answer asked for, if any. */
+export interface ReadTask<T> {
+  item: T;
+  asked: number | undefined;
+}
+
+/**
+ * Reads every task of `ids`: lists them `maxIds` a request, reads alone each one a list leaves out.
+ * A listed task waits the longest any list answer of the round asked for; a task read alone, what
+ * its own answer asked for. @internal
+ */
+export async function readTasks<T>(source: TaskSource<T>, ids: readonly string[]): Promise<Map<string, ReadTask<T>>> {
+  const listed = new Map<string, T>();
+  const alone = new Map<string, ReadTask<T>>();
   let told: number | undefined;
   for (let i = 0; i < ids.length; i += source.maxIds) {
     const chunk = ids.slice(i, i + source.maxIds);
     const { items, retryAfter } = await source.listByIds(chunk);
     if (retryAfter !== undefined) told = Math.max(told ?? 0, retryAfter);
-    for (const item of items) found.set(source.idOf(item), item);
+    for (const item of items) listed.set(source.idOf(item), item);
     // A task this round's list does not show is read alone, every round.
-    for (const id of chunk) if (!found.has(id)) found.set(id, await source.read(id));
+    for (const id of chunk) {
+      if (listed.has(id) || alone.has(id)) continue;
+      const { item, retryAfter: asked } = await source.read(id);
+      alone.set(id, { item, asked });
+    }
   }
-  return { found, told };
+  return new Map(ids.map((id) => [id, alone.get(id) ?? { item: listed.get(id)!, asked: told }]));
 }
 
 /** The in-process tracker: list, read what the list leaves out, sleep on the client's clock. @internal */
 export function taskTracker<T>(source: TaskSource<T>, clock: Pick<ClientClock, 'sleep'>): TaskTracker<T> {
   return {
     async round(ids) {
-      const { found, told } = await readTasks(source, ids);
+      const found = await readTasks(source, ids);
       return ids.map((id) => {
-        const item = found.get(id)!;
-        return { id, item, waitMs: boundedWait(told, source.fallbackWait(item)) };
+        const { item, asked } = found.get(id)!;
+        return { id, item, waitMs: boundedWait(asked, source.fallbackWait(item)) };
       });
     },
     sleep: (ms, signal) => clock.sleep(ms, signal),

@@ -14,8 +14,8 @@ interface Task {
   status: string;
 }
 
-/** A source whose list shows the tasks of `listed` only; records every call. */
-function source(listed: Record<string, string>, retryAfter: Array<number | undefined> = [], maxIds = 2) {
+/** A source whose list shows the tasks of `listed` only (a read alone answers `readRetryAfter`); records every call. */
+function source(listed: Record<string, string>, retryAfter: Array<number | undefined> = [], maxIds = 2, readRetryAfter?: number) {
   const calls: string[] = [];
   let answer = 0;
   const src: TaskSource<Task> = {
@@ -28,7 +28,7 @@ function source(listed: Record<string, string>, retryAfter: Array<number | undef
     async read(id) {
       calls.push(`read ${id}`);
       if (id === 'unknown') throw new Error('not found');
-      return { id, status: 'completed' };
+      return { item: { id, status: readRetryAfter === undefined ? 'completed' : 'running' }, retryAfter: readRetryAfter };
     },
     idOf: (t) => t.id,
     fallbackWait: (t) => (t.status === 'running' ? 120_000 : 15_000),
@@ -65,6 +65,18 @@ describe('a tracker round', () => {
     expect((await taskTracker(src, noSleep).round(['a', 'b', 'c'])).map((t) => t.waitMs)).toEqual([9000, 9000, 9000]);
     const { src: far } = source({ a: 'queued' }, [10 ** 12]);
     expect((await taskTracker(far, noSleep).round(['a']))[0]!.waitMs).toBe(3_600_000);
+  });
+
+  it("waits for a task read alone as its own answer asks, not the list's (which did not show it)", async () => {
+    // The list asks 9 s; the task it leaves out is read alone, running, and its answer asks 2 s.
+    const { src } = source({ a: 'queued' }, [9000], 2, 2000);
+    expect((await taskTracker(src, noSleep).round(['a', 'b'])).map((t) => [t.id, t.waitMs])).toEqual([
+      ['a', 9000],
+      ['b', 2000],
+    ]);
+    // Its answer asks nothing: its state's wait (running: 120 s), not the list's 9 s either.
+    const { src: silent } = source({ a: 'queued' }, [9000], 2);
+    expect((await taskTracker({ ...silent, read: async (id) => ({ item: { id, status: 'running' }, retryAfter: undefined }) }, noSleep).round(['a', 'b'])).map((t) => t.waitMs)).toEqual([9000, 120_000]);
   });
 
   it('rejects as a read of an unknown id does', async () => {

@@ -189,7 +189,9 @@ describe('on startMockServer() with its defaults (the fast clock, real time in t
     const prefix = `waits-${++prefixes}`;
     const options = mockClientOptions(m);
     const [waiter, receiver] = [await coordinatorOn(redis, prefix, m.apiKey, options.clock), await coordinatorOn(redis, prefix, m.apiKey, options.clock)];
-    const client = coordinatedClient(options, waiter);
+    // A safety cadence of an hour of the mock's time (6 s here): the default 10 minutes is a second,
+    // no longer than the mock's shortest Retry-After, so only the event can end this wait in two reads.
+    const client = coordinatedClient({ ...options, coordinatedPollInterval: 3_600_000 }, waiter);
     await client.webhooks.create({ url: 'https://hooks.example.com/forecasting', eventKinds: ALL_FINAL });
     await forwardEvents(redis, prefix, m.service, receiver);
     await receiver.publish({ id: 'evt_hello', type: 'webhook.test', final: false });

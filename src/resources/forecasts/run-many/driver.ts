@@ -5,8 +5,9 @@
  * @module
  */
 import { APIError, InvalidResponseError, ValidationError, parseRetryAfter } from '../../../core/errors.js';
+import { serviceMs } from '../../../core/clock.js';
 import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
-import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS } from '../../../api/limits.js';
+import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS, QUEUED_RETRY_AFTER_MS } from '../../../api/limits.js';
 import { addLinks } from '../../../core/polling.js';
 import { countStatuses, openWaitTrace } from '../../../core/traced-waits.js';
 import { told } from '../../../core/channels.js';
@@ -56,7 +57,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   const tracker = await forecastTracker(ctx, {}, options);
   const ended: string[] = [];
   const iterator = Symbol.asyncIterator in input ? input[Symbol.asyncIterator]() : input[Symbol.iterator]();
-  let s: RunState = initialRun({ runId, maxActive, cancelOnAbort: o.cancelOnAbort, total: o.total ?? (Array.isArray(input) ? input.length : undefined), began: clock.now() });
+  let s: RunState = initialRun({ runId, maxActive, cancelOnAbort: o.cancelOnAbort, total: o.total ?? (Array.isArray(input) ? input.length : undefined), began: clock.now(), queuedWaitMs: serviceMs(clock, QUEUED_RETRY_AFTER_MS) });
 
   /** Sleeps `ms`, ending early when `signal` aborts (once it has, sleeps it out: running tasks are still waited for). */
   const pause = async (ms: number) => {

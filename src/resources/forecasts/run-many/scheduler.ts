@@ -72,6 +72,11 @@ export interface RunState {
   readonly pricing: Pricing | undefined;
   /** The ms the service asked to hold further starts for (after a start it could not take). */
   readonly hold: number;
+  /**
+   * The spec's wait for a queued task (15 s of the service's time) in ms of the run's clock: what a
+   * start's answer that states no `Retry-After` holds further starts for, and waits before the first read.
+   */
+  readonly queuedWaitMs: number;
   readonly stopped: RunManyProgress['stopped'];
   readonly cancelled: boolean;
   /** Results not yet yielded. */
@@ -119,7 +124,7 @@ const NO_COUNTS: RunManyCounts = { queued: 0, running_subforecasts: 0, synthesiz
 export const batchSizeFor = (maxActive: number): number => Math.ceil(maxActive / Math.ceil(maxActive / MAX_BATCH_ITEMS));
 
 /** The state of a run that begins at `began`. */
-export function initialRun(o: { runId: string; maxActive: number; cancelOnAbort?: boolean | undefined; total: number | undefined; began: number }): RunState {
+export function initialRun(o: { runId: string; maxActive: number; cancelOnAbort?: boolean | undefined; total: number | undefined; began: number; queuedWaitMs?: number }): RunState {
   return {
     runId: o.runId,
     maxActive: o.maxActive,
@@ -141,6 +146,7 @@ export function initialRun(o: { runId: string; maxActive: number; cancelOnAbort?
     creditsSpent: 0,
     pricing: undefined,
     hold: 0,
+    queuedWaitMs: o.queuedWaitMs ?? QUEUED_RETRY_AFTER_MS,
     stopped: undefined,
     cancelled: false,
     ready: [],
@@ -243,12 +249,12 @@ export function startSettled(state: RunState, batch: Batch, outcome: StartOutcom
     case 'aborted':
       return s;
     case 'held':
-      return { ...s, retries: [batch, ...s.retries], hold: boundedWait(outcome.retryAfter, QUEUED_RETRY_AFTER_MS) };
+      return { ...s, retries: [batch, ...s.retries], hold: boundedWait(outcome.retryAfter, s.queuedWaitMs) };
     case 'refused':
       return batch.items.reduce((acc, item, i) => refused(acc, batch.indexes[i]!, item, outcome.error), s);
   }
   // The spec states no Retry-After on a start; when one is stated (the mock does), it is the first read's wait.
-  const firstRead = boundedWait(outcome.retryAfter, QUEUED_RETRY_AFTER_MS);
+  const firstRead = boundedWait(outcome.retryAfter, s.queuedWaitMs);
   const listed = Array.isArray(outcome.items) ? (outcome.items as Array<{ index?: unknown; status?: unknown; taskId?: unknown; error?: { type?: unknown; message?: unknown } }>) : [];
   const active = new Map(s.active);
   const full: number[] = [];
