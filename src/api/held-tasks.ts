@@ -8,11 +8,18 @@ import { forecastOperations } from './forecasts.js';
 import { MAX_PAGE_SIZE } from './limits.js';
 import { finalListed, listedTaskIds } from './task-slots.js';
 
-/** Whether a page answers only the ids asked for, whole: each item one of them, and no further page. */
+/** Whether a page answers only the ids asked for, whole: each item one of them, and no further page (nor a cursor to one). */
 function keptToFilter(page: Page<unknown>, asked: readonly string[]): boolean {
   const wanted = new Set(asked);
-  return page.hasMore === false && listedTaskIds(page).length === page.data.length && listedTaskIds(page).every((id) => wanted.has(id));
+  const ids = listedTaskIds(page);
+  return !page.hasMore && page.nextCursor === null && ids.length === page.data.length && ids.every((id) => wanted.has(id));
 }
+
+/**
+ * Whether the filter names `id` as one id: the service splits `taskId` at commas (and may trim), so
+ * a list that does not show an id with a comma or edge spaces says nothing about it.
+ */
+const filterable = (id: string): boolean => !id.includes(',') && id.trim() === id;
 
 /**
  * The forecasts list filtered by task ids, 100 ids a request; the list's answer frees the final
@@ -29,7 +36,7 @@ export const finalOfHeld: ReconcileWith = (client) => async (taskIds, signal) =>
     const page = await client._list(forecastOperations.list, [], { taskId: asked.join(','), limit: MAX_PAGE_SIZE }, { signal });
     const listed = new Set(listedTaskIds(page));
     final.push(...finalListed(page).map((n) => n.taskId));
-    if (keptToFilter(page, asked)) final.push(...asked.filter((id) => !listed.has(id)));
+    if (keptToFilter(page, asked)) final.push(...asked.filter((id) => !listed.has(id) && filterable(id)));
   }
   return final;
 };

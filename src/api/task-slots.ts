@@ -54,9 +54,16 @@ function finalNotice(taskId: unknown, status: unknown): TaskFinalNotice | undefi
 /** A task read (`GET /forecasts/{task_id}`, a cancel): final or not. */
 export const finalTask = (task: unknown): TaskFinalNotice[] => [finalNotice(fields(task)['id'], fields(task)['status'])].flatMap((n) => n ?? []);
 
-/** A page of forecasts (`{data: [{taskId, status}]}`): its final tasks. */
-export const finalListed = (page: unknown): TaskFinalNotice[] =>
-  list(fields(page)['data']).flatMap((item) => finalNotice(fields(item)['taskId'], fields(item)['status']) ?? []);
+/**
+ * A page of forecasts (`{data: [{taskId, status}]}`): its final tasks. A task the same page also
+ * shows not final (a broken answer) is not one: its slot stays held.
+ */
+export function finalListed(page: unknown): TaskFinalNotice[] {
+  const items = list(fields(page)['data']).map(fields);
+  const notices = items.map((item) => finalNotice(item['taskId'], item['status']));
+  const notFinal = new Set(items.flatMap((item, i) => (notices[i] === undefined ? [item['taskId']] : [])));
+  return notices.flatMap((n) => (n === undefined || notFinal.has(n.taskId) ? [] : [n]));
+}
 
 /** Every task id a page of the forecasts list shows, final or not. @internal */
 export const listedTaskIds = (page: unknown): string[] => list(fields(page)['data']).flatMap((item) => text(fields(item)['taskId']) ?? []);

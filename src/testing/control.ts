@@ -115,9 +115,15 @@ function route(r: ControlRoute): ControlRoute {
   return r;
 }
 
+/**
+ * A time of the mock's clock as the control answers show it: whole ms, as their schemas say (a
+ * clock at a fractional scale, or advanced by a fraction, keeps fractions a typed decoder refuses).
+ */
+const wholeMs = <T extends number | null>(ms: T): T => (ms === null ? ms : (Math.floor(ms) as T));
+
 /** The clock as the control surface shows it. */
 function clockView(service: ControlledService) {
-  const now = service.clock.now();
+  const now = wholeMs(service.clock.now());
   const scaled = service.clock instanceof ScaledClock;
   return { now, iso: new Date(now).toISOString(), kind: scaled ? 'scaled' : 'manual', timeScale: scaled ? (service.clock as ScaledClock).timeScale : null };
 }
@@ -185,7 +191,10 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     summary:
       "The default key's user's API-started forecasts: `started`, `active` (running now), `maxActive` (the most at once) and `maxActiveAt`, and the starts refused by reason (`refused`, batch items included)",
     inProcess: '`service.forecastControls.activity()`',
-    run: (service) => service.controls.forecasts.activity(),
+    run: (service) => {
+      const activity = service.controls.forecasts.activity();
+      return { ...activity, maxActiveAt: wholeMs(activity.maxActiveAt) };
+    },
   }),
   route({
     method: 'POST',
@@ -219,7 +228,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     summary: 'The requests that reached the service, oldest first, keys redacted (control calls are not in it)',
     inProcess: '`service.requests.list()`',
     // `dropped`: how many older requests the log let go (`requestLogLimit`), so a count stays whole.
-    run: (service) => ({ requests: service.requests.list(), dropped: service.requests.dropped }),
+    run: (service) => ({ requests: service.requests.list().map((r) => ({ ...r, at: wholeMs(r.at) })), dropped: service.requests.dropped }),
   }),
   route({
     method: 'POST',

@@ -1,9 +1,11 @@
 // GET /__mock/forecasts/activity over HTTP: what a test in another language reads to prove its client
 // kept within the service's limits, refusals inside a 202 batch answer included (the request log
 // shows the 202 only).
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForecastingClient } from '../../src/index.js';
-import { ManualClock, mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { createMockService, ManualClock, mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { controlAnswer } from '../../src/testing/control-openapi.js';
 
 let mock: MockServer;
 let client: ForecastingClient;
@@ -36,5 +38,20 @@ describe('GET /__mock/forecasts/activity', () => {
     const res = await fetch(`${new URL(mock.baseURL).origin}/__mock/forecasts/activity`);
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ type: 'error', error: { type: expect.any(String) } });
+  });
+
+  it('answers whole ms on a clock advanced by a fraction, as the schemas of the clock, the log and the activity say (held a defect)', async () => {
+    const clock = new ManualClock();
+    clock.advance(0.5);
+    const service = createMockService({ httpControls: true, clock });
+    const auth = { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' };
+    const api = (path: string, body: unknown) => service.handle(new Request(`http://mock/api/v1/external${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) }));
+    const question = (await (await api('/questions', { type: 'binary', title: 'A fraction of a ms' })).json()) as { id: string };
+    expect((await api('/forecasts', { questionId: question.id })).status).toBe(202);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    for (const path of ['/clock', '/requests', '/forecasts/activity']) {
+      const answer: unknown = await (await service.handle(new Request(`http://mock/__mock${path}`, { headers: auth }))).json();
+      expect([path, ajv.validate(controlAnswer('GET', path).schema!, answer) || ajv.errorsText()]).toEqual([path, true]);
+    }
   });
 });
