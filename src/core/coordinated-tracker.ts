@@ -181,7 +181,12 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       // With nothing due, this reads nothing and settles nothing.
       const told = new Set(due.filter((id) => announced.has(id)));
       const read = await readTasks(source, due);
-      await settle(due.map((id) => record(id, read.get(id)!.item, read.get(id)!.asked, told.has(id))));
+      await settle(
+        due.map((id) => {
+          const { item, asked } = read.get(id)!;
+          return record(id, item, asked, told.has(id));
+        }),
+      );
       const after = clock.now();
       const stillReceiving = await receiving();
       return ids.map((id) => {

@@ -34,7 +34,7 @@ describe('waitMany on a task its list does not show (read alone)', () => {
 });
 
 describe('runMany behind a service full of forecasts started elsewhere', () => {
-  it('sends its refused batch again at the queued wait of the mock (25 ms), not 15 real seconds', async () => {
+  it('sends its refused batch again after the queued wait of the mock (25 ms, so the least wait: 1 s), not 15 real seconds', async () => {
     mock = await startMockServer();
     const client = new ForecastingClient({ ...mockClientOptions(mock), logLevel: 'off' });
     const ids = (await Promise.all(Array.from({ length: 51 }, (_, i) => client.questions.create({ type: 'binary', title: `Full ${i}` })))).map((q) => q.id);
