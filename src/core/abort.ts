@@ -42,9 +42,10 @@ export function whenAborted(signal: AbortSignal, onAbort: () => void): () => voi
         }
       }
     };
+    // Kept only once listening: a signal whose addEventListener throws leaves no entry that would hide it.
+    signal.addEventListener('abort', listener, { once: true });
     entry = { callbacks, listener };
     waitingOn.set(signal, entry);
-    signal.addEventListener('abort', listener, { once: true });
   }
   const own = entry;
   // Its own token: the same function registered twice is stopped twice.

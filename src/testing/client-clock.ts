@@ -38,7 +38,14 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
   }
   // Real time, and the service's minute that much shorter on it (the per-minute limits the client counts).
   if (clock instanceof ScaledClock) return { ...realClock, serviceTimeScale: clock.timeScale };
-  const waiting = new Set<number>();
+  // Sleepers by the time they wake: one ending (an abort, a wake-up) leaves the others at that time due.
+  const waiting = new Map<number, number>();
+  const add = (at: number) => void waiting.set(at, (waiting.get(at) ?? 0) + 1);
+  const remove = (at: number) => {
+    const left = (waiting.get(at) ?? 1) - 1;
+    if (left > 0) waiting.set(at, left);
+    else waiting.delete(at);
+  };
   let driving = false;
   const drive = () => {
     if (driving) return;
@@ -48,7 +55,7 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
       if (isBusy()) return soon(step);
       driving = false;
       if (waiting.size > 0) {
-        clock.set(Math.max(clock.now(), Math.min(...waiting)));
+        clock.set(Math.max(clock.now(), Math.min(...waiting.keys())));
         if (waiting.size > 0) drive();
       }
     };
@@ -66,7 +73,7 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
         if (!Number.isFinite(at)) return void (signal && whenAborted(signal, () => reject(signal.reason)));
         let stop: (() => void) | undefined;
         const wake = clock.schedule(at, () => {
-          waiting.delete(at);
+          remove(at);
           stop?.();
           resolve();
         });
@@ -74,10 +81,12 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
           signal &&
           whenAborted(signal, () => {
             wake.cancel();
-            waiting.delete(at);
+            remove(at);
             reject(signal.reason);
+            // The sleepers left still need the clock moved to them.
+            drive();
           });
-        waiting.add(at);
+        add(at);
         drive();
       }),
   };

@@ -189,11 +189,12 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: 'GET',
     path: '/forecasts/activity',
     summary:
-      "The default key's user's API-started forecasts: `started`, `active` (running now), `maxActive` (the most at once) and `maxActiveAt`, and the starts refused by reason (`refused`, batch items included)",
+      "The default key's user's API-started forecasts: `started`, `active` (running now), `maxActive` (the most at once) and `maxActiveAt`, and the starts refused by reason (`refused`: the error type, or `insufficient_credits`; batch items included)",
     inProcess: '`service.forecastControls.activity()`',
     run: (service) => {
-      const activity = service.controls.forecasts.activity();
-      return { ...activity, maxActiveAt: wholeMs(activity.maxActiveAt) };
+      const { id, started, active, maxActive, maxActiveAt, refused } = service.controls.forecasts.activity();
+      // In the order the docs and the schema list them.
+      return { id, started, active, maxActive, maxActiveAt: wholeMs(maxActiveAt), refused };
     },
   }),
   route({
@@ -233,7 +234,7 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'POST',
     path: '/reset',
-    summary: 'Empty the store, the request log, the faults and the limits; keys and clock stay',
+    summary: 'Empty the store, the request log, the faults, the limits and the forecast activity; keys and clock stay',
     inProcess: '`service.reset()`',
     status: 204,
     run: (service) => service.reset(),

@@ -45,6 +45,30 @@ describe('whenAborted', () => {
   });
 });
 
+describe('whenAborted on a signal of another make', () => {
+  it('keeps no entry when its addEventListener throws: a later call listens and is told', () => {
+    const controller = new AbortController();
+    let fail = true;
+    const signal = new Proxy(controller.signal, {
+      get(target, key) {
+        if (key === 'addEventListener' && fail) {
+          fail = false;
+          return () => {
+            throw new Error('not now');
+          };
+        }
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    expect(() => whenAborted(signal, () => undefined)).toThrow('not now');
+    let told = false;
+    whenAborted(signal, () => (told = true));
+    controller.abort();
+    expect(told).toBe(true);
+  });
+});
+
 describe('eitherSignal', () => {
   it("aborts with the first signal's reason, and its stop leaves neither signal a listener", () => {
     const caller = new AbortController();

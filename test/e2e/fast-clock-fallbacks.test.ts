@@ -1,7 +1,8 @@
 // The waits the SDK falls back to when an answer states none, against startMockServer()'s defaults
 // with mockClientOptions(mock): the spec's 15 s (queued) and 120 s (running) are the service's time,
 // 600 times shorter here. They were taken as real time: waitMany on a task its list does not show
-// waited 15 s or 120 s per read, and runMany behind a full service held its starts 15 s.
+// waited 15 s or 120 s per read, runMany behind a full service held its starts 15 s, and a wait on a
+// service stating no Retry-After polled every 15 s.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForecastingClient } from '../../src/index.js';
 import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
@@ -48,5 +49,24 @@ describe('runMany behind a service full of forecasts started elsewhere', () => {
     expect(mock.service.forecastControls.activity().refused['too_many_active_forecasts']).toBeGreaterThan(0);
     // The blockers end within about 1.5 s, the run's light forecast half a second after its start.
     expect(performance.now() - began).toBeLessThan(8_000);
+  });
+});
+
+describe('forecasts.wait against a service that states no Retry-After on its reads', () => {
+  it("polls at the spec's 15 s of the service's time (so the least wait: 1 s), not 15 real seconds", async () => {
+    mock = await startMockServer();
+    const base = mockClientOptions(mock);
+    // A server that states no wait on any answer: the client's own interval is all there is.
+    const silent: typeof fetch = async (input, init) => {
+      const res = await base.fetch(input, init);
+      const headers = new Headers(res.headers);
+      headers.delete('retry-after');
+      return new Response(await res.arrayBuffer(), { status: res.status, headers });
+    };
+    const client = new ForecastingClient({ ...base, fetch: silent, logLevel: 'off' });
+    const question = await client.questions.create({ type: 'binary', title: 'No stated wait' });
+    const task = await client.forecasts.create({ questionId: question.id, runMode: 'light' });
+    expect((await client.forecasts.wait(task.id)).status).toBe('completed');
+    expect(lateBy(mock, task.id)).toBeLessThan(2_500);
   });
 });

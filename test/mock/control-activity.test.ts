@@ -32,6 +32,11 @@ describe('GET /__mock/forecasts/activity', () => {
     expect(after.body).toEqual({ ...mock.service.forecastControls.activity(), maxActiveAt: expect.any(Number) });
     expect(after.body).toMatchObject({ started: 1, active: 1, maxActive: 1, refused: { forecast_already_running: 1 } });
     expect(mock.service.requests.list().map((r) => r.status)).toEqual([201, 202]);
+    // In the order docs/cli.md shows; POST /__mock/reset empties it.
+    expect(Object.keys(after.body)).toEqual(['id', 'started', 'active', 'maxActive', 'maxActiveAt', 'refused']);
+    const reset = await fetch(`${new URL(mock.baseURL).origin}/__mock/reset`, { method: 'POST', headers: { authorization: `Bearer ${mock.apiKey}` } });
+    expect(reset.status).toBe(204);
+    expect((await activity()).body).toMatchObject({ started: 0, active: 0, maxActive: 0, maxActiveAt: null, refused: {} });
   });
 
   it('takes the mock key like every control route: without one, a 401 with the error envelope', async () => {

@@ -4,6 +4,7 @@
  * Resources call these in one line.
  * @module
  */
+import { serviceMs } from '../../core/clock.js';
 import { told } from '../../core/channels.js';
 import { clip, ForecastingError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
 import { newIdempotencyKey, partKey } from '../../core/idempotency.js';
@@ -171,7 +172,7 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
     return [data, settled(p, o.waitForReport), await tracker.seen(taskId, listItemOf(taskId, data), asked)];
   };
   try {
-    return await poll(read, scope, DEFAULT_POLL_INTERVAL_MS, () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), tracker.sleep, () => tracker.links?.() ?? []);
+    return await poll(read, scope, serviceMs(ctx.clock, DEFAULT_POLL_INTERVAL_MS), () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), tracker.sleep, () => tracker.links?.() ?? []);
   } catch (err) {
     throw endsWaitFor(err, [taskId], true);
   } finally {
@@ -216,7 +217,7 @@ async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: 
     return [undefined, pending.length === 0, wait];
   };
   try {
-    await poll(round, scope, DEFAULT_POLL_INTERVAL_MS, onTimeout, tasks.sleep, () => tasks.links?.() ?? []);
+    await poll(round, scope, serviceMs(ctx.clock, DEFAULT_POLL_INTERVAL_MS), onTimeout, tasks.sleep, () => tasks.links?.() ?? []);
     if (o.full === false) return taskIds.map((id) => latest.get(id)!);
     // One full read per task, now that each is final.
     await untilDeadline(() => Promise.all([...latest.keys()].map(async (id) => full.set(id, await ctx.retrieve(id, query, options)))), onTimeout);
