@@ -77,7 +77,9 @@ describe('event fan-out', () => {
     await receiver.coordinator.publish({ id: 'evt_started', type: 'forecast.started', taskId: 't9', final: false });
     await receiver.coordinator.publish({ id: 'evt_done', type: 'forecast.completed', taskId: 't9', status: 'completed', final: true });
     await vi.waitFor(() => expect(seen).toEqual([{ taskId: 't9', status: 'completed' }]));
-    await vi.waitFor(() => expect(waiter.coordinator.receiving()).toBe(true));
+    // The waiter checks Redis's record of receivers at most once a second (claims share a read): a
+    // read just before the claim puts the next a second later, past waitFor's default on a busy machine.
+    await vi.waitFor(() => expect(waiter.coordinator.receiving()).toBe(true), { timeout: 3_000 });
     expect(receiver.coordinator.receiving()).toBe(true);
 
     // Once a watch stops, a later final event of its tasks calls nothing.
@@ -162,7 +164,7 @@ describe('event fan-out', () => {
     await receiver.coordinator.publish({ id: 'e1', type: 'webhook.test', final: false });
     const late = await processOn(redis, clock, { prefix: 'ev-late' });
     late.coordinator.receiving();
-    await vi.waitFor(() => expect(late.coordinator.receiving()).toBe(true));
+    await vi.waitFor(() => expect(late.coordinator.receiving()).toBe(true), { timeout: 3_000 });
   });
 
   it("keeps a running task its own when a forged final notice names it: written back after a flush, its slot still counts", async () => {
