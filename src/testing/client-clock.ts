@@ -54,8 +54,11 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
       // Let requests in flight land, and woken sleepers send theirs, before time moves on.
       if (isBusy()) return soon(step);
       driving = false;
-      if (waiting.size > 0) {
+      if (waiting.size === 0) return;
+      try {
         clock.set(Math.max(clock.now(), Math.min(...waiting.keys())));
+      } finally {
+        // A test's own callback on the clock may throw: it is reported, and the later sleepers still wake.
         if (waiting.size > 0) drive();
       }
     };
@@ -68,7 +71,8 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
         signal?.throwIfAborted();
-        const at = clock.now() + Math.max(0, ms);
+        // Only a real `Infinity` is no wake-up: NaN or a negative wait is none, as on the real clock.
+        const at = clock.now() + (ms > 0 ? ms : 0);
         // A wait without end (`Infinity`) is no wake-up: the clock never moves to it, an abort ends it.
         if (!Number.isFinite(at)) return void (signal && whenAborted(signal, () => reject(signal.reason)));
         let stop: (() => void) | undefined;

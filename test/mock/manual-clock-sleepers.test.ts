@@ -46,6 +46,35 @@ describe('two sleeps due at the same mock time', () => {
   });
 });
 
+describe("the manual clock's other edges (held a defect)", () => {
+  it("a test's callback on the clock that throws is reported, and later sleepers still wake", async () => {
+    const errors: unknown[] = [];
+    const onError = (err: unknown) => void errors.push(err);
+    const previous = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    process.on('uncaughtException', onError);
+    try {
+      const manual = new ManualClock();
+      const clock = clientClockFor(manual);
+      manual.schedule(manual.now() + 500, () => {
+        throw new Error("a test's own bug");
+      });
+      const first = clock.sleep(1_000);
+      const second = clock.sleep(2_000);
+      expect(await settlesWithin(first, 500)).toBe(true);
+      expect(await settlesWithin(second, 500)).toBe(true);
+      expect(errors.map((err) => (err as Error).message)).toEqual(["a test's own bug"]);
+    } finally {
+      process.off('uncaughtException', onError);
+      for (const listener of previous) process.on('uncaughtException', listener);
+    }
+  });
+
+  it('ends sleep(NaN) at once, as the real clock does (only Infinity is no wake-up)', async () => {
+    expect(await settlesWithin(clientClockFor(new ManualClock()).sleep(Number.NaN), 500)).toBe(true);
+  });
+});
+
 describe('two forecast waits on a manual mock clock, over HTTP', () => {
   let mock: MockServer;
   beforeAll(async () => {
