@@ -71,9 +71,9 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
     sleep: (ms, signal) =>
       new Promise<void>((resolve, reject) => {
         signal?.throwIfAborted();
-        // Only a real `Infinity` is no wake-up: NaN or a negative wait is none, as on the real clock.
+        // NaN or a negative wait is none, as on the real clock; only `Infinity` is a wait without
+        // end, which the clock never moves to and an abort ends.
         const at = clock.now() + (ms > 0 ? ms : 0);
-        // A wait without end (`Infinity`) is no wake-up: the clock never moves to it, an abort ends it.
         if (!Number.isFinite(at)) return void (signal && whenAborted(signal, () => reject(signal.reason)));
         let stop: (() => void) | undefined;
         const wake = clock.schedule(at, () => {
