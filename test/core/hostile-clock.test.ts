@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { serviceMinuteMs, type ClientClock } from '../../src/core/clock.js';
 import { RequestBudget } from '../../src/core/request-budget.js';
 import { BASE, makeClient, question, useMswServer } from './helpers.js';
+import { settlesWithin } from '../_timing.js';
 
 const { server } = useMswServer();
 
@@ -15,10 +16,6 @@ const bareClock = (serviceTimeScale: number): ClientClock => ({
   sleep: (ms) => new Promise((resolve) => void setTimeout(resolve, ms).unref()),
   serviceTimeScale,
 });
-
-/** Whether `promise` settles within `ms` of real time. */
-const settlesWithin = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
-  Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 
 describe("a tiny serviceTimeScale: the service's minute is no longer than a timer holds", () => {
   // 1e-9 made the minute 6e13 ms, and 5e-324 (a positive finite number) made it Infinity: the

@@ -6,15 +6,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ForecastingClient } from '../../src/index.js';
 import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { lateBy } from '../_timing.js';
 
 let mock: MockServer | undefined;
 afterEach(async () => {
   await mock?.close();
   mock = undefined;
 });
-
-/** Real ms from the task's end (on the mock's 600x clock) to now. */
-const lateBy = (m: MockServer, taskId: string): number => (m.clock.now() - Date.parse(m.service.store.forecasts.get(taskId)!.finishedAt!)) / 600;
 
 describe('waitMany on a task its list does not show (read alone)', () => {
   it("waits what the task's own read asks, and ends within about a second of a colleague's forecast", async () => {

@@ -8,10 +8,7 @@ import type { TaskFinalNotice } from '../../src/core/coordination.js';
 import type { TaskSource } from '../../src/core/task-tracker.js';
 import { ForecastingClient, type ClientClock } from '../../src/index.js';
 import { clientClockFor, ManualClock, mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
-
-/** Whether `promise` settles within `ms` of real time. */
-const settlesWithin = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
-  Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+import { settlesWithin } from '../_timing.js';
 
 describe('two sleeps due at the same mock time', () => {
   it('one aborted: the other still wakes', async () => {

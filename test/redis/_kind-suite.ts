@@ -9,6 +9,7 @@ import { redisPort } from '../../src/redis/clients.js';
 import { ALIVE_REFRESH_MS, ALIVE_TTL_MS } from '../../src/redis/slots.js';
 import { testClock, type TestClock } from './_clock.js';
 import type { KindClient } from './_kinds.js';
+import { settlesWithin } from '../_timing.js';
 
 const KEY_HASH = createHash('sha256').update('pre_kind_suite_key').digest('hex');
 
@@ -36,18 +37,6 @@ export function kindProcesses(connect: () => Promise<KindClient>) {
     open.push(p);
     return p;
   };
-}
-
-/** Whether `promise` settles within `ms` of real time. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  const end = Date.now() + ms;
-  while (!done && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
-  return done;
 }
 
 let suites = 0;

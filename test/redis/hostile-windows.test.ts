@@ -10,6 +10,7 @@ import { createRedisCoordinator, type RedisCoordinator } from '../../src/redis/i
 import { reasonOf } from '../../src/redis/reasons.js';
 import { testClock } from './_clock.js';
 import { KEY_HASH, processOn, useRedis } from './_setup.js';
+import { settlesWithin } from '../_timing.js';
 
 const redis = useRedis();
 let n = 0;
@@ -27,10 +28,6 @@ async function scriptsRun(): Promise<number> {
   const info = await (await redis.client()).info('commandstats');
   return [...info.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
 }
-
-/** Whether `promise` settles within `ms` of real time. */
-const settlesWithin = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
-  Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 
 describe('a clock whose serviceTimeScale is extreme (held a defect)', () => {
   // 1e-9 made the minute 6e13 ms: TAKE's wait passed the 24 h a reply may hold, so the coordinator
