@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Nothing a test runs in its process connects beyond loopback: a connection elsewhere is refused and fails the test.
+    setupFiles: ['test/_setup/loopback-only.ts'],
     // Files are isolated, so msw's interception in unit tests never meets the real-HTTP suites.
     isolate: true,
     testTimeout: 20_000,
