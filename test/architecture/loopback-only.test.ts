@@ -1,6 +1,7 @@
 // The guard every test file runs with (test/_setup/loopback-only.ts): a connection beyond loopback
 // is refused before a name is looked up, and recorded so that the test that opened it fails.
 import { execFile } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { createServer, Socket, connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIConnectionError, ForecastingClient } from '../../src/index.js';
 
+import { launchChromium } from '../_setup/chromium.js';
 import { guardConnections } from '../_setup/loopback-guard.mjs';
 
 const guard = guardConnections();
@@ -86,6 +88,26 @@ describe('the tests reach loopback only', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('keeps the browser the tests drive on loopback: a page asking beyond it gets nothing, and the guard records it', async () => {
+    const server = createHttpServer((_req, res) => res.end('<p>local</p>'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      expect(await page.textContent('p')).toBe('local');
+      expect(taken()).toEqual([]);
+      for (const url of ['http://192.0.2.1/', 'https://example.com/']) await expect(page.goto(url)).rejects.toThrow();
+      const refused = taken();
+      expect(refused).toContain('http://192.0.2.1/ (from chromium)');
+      expect(refused).toContain('example.com:443 (from chromium)');
+      expect(refused.filter((r) => !r.includes('192.0.2.1') && !r.includes('example.com'))).toEqual([]);
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  }, 30_000);
 
   it('installs itself once per process', () => {
     expect(guardConnections()).toBe(guard);

@@ -3,18 +3,17 @@
 // task's progress reaching completed, a failed delivery replayed once its receiver is fixed, and the
 // clock moved from the console. With UPDATE_SCREENSHOTS=1 (`npm run screenshots`) it also writes the
 // screenshots of docs/console.md.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
 import { envFor, start, type Running } from '../cli/_cli.js';
+import { launchChromium } from '../_setup/chromium.js';
 import { clientOf } from './_console.js';
 
-/** Debian's chromium (its /usr/bin/chromium is a shell wrapper); CHROMIUM_PATH wins. */
-const CHROMIUM = [process.env['CHROMIUM_PATH'], '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
 const SHOTS = fileURLToPath(new URL('../../docs/console/', import.meta.url));
 const shoot = async (page: Page, name: string) => {
   if (!process.env['UPDATE_SCREENSHOTS']) return;
@@ -33,8 +32,6 @@ let broken = true;
 const received: number[] = [];
 
 beforeAll(async () => {
-  // CI fails rather than skips without chromium (.ci/run installs it).
-  if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium (or set CHROMIUM_PATH)');
   clock = new ManualClock();
   mock = await startMockServer({ clock, seed: 'console', httpControls: true, webhooks: { allowLoopbackReceivers: true } });
   receiver = createServer((req, res) => {
@@ -48,7 +45,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   cli = start(['console'], { env: envFor(mock) });
   url = (await cli.waitFor('stdout', /^http:\/\/\S+\n/)).split('\n')[0]!;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'], headless: true });
+  browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
 }, 60_000);
 afterAll(async () => {

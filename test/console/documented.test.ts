@@ -1,9 +1,8 @@
 // What docs/console.md promises and no other test checked, against the mock on a manual clock: the pages, the
 // door, the key; the command (a free port, Ctrl-C, Retry-After) and, in Chromium, the live refresh.
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FINAL_STATUSES } from '../../src/cli/output.js';
 import { forecastSvg } from '../../src/cli/console/svg.js';
@@ -11,9 +10,9 @@ import { when } from '../../src/cli/console/view.js';
 import type { RunningConsole } from '../../src/cli/console/server.js';
 import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
 import { envFor, start, type Running } from '../cli/_cli.js';
+import { launchChromium } from '../_setup/chromium.js';
 import { clientOf, consoleFor, cookieOf, raw, type Answer } from './_console.js';
 
-const CHROMIUM = [process.env['CHROMIUM_PATH'], '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const SECOND_LINE = 'The Forecasting console: open the address above (its token opens one browser, once). Ctrl-C stops it.\n';
@@ -45,7 +44,6 @@ async function relay(req: IncomingMessage, res: ServerResponse): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error('chromium is not installed: apt-get install chromium (or set CHROMIUM_PATH)');
   clock = new ManualClock();
   mock = await startMockServer({ clock, httpControls: true, webhooks: { allowLoopbackReceivers: true } });
   // A receiver that answers 500 after 1234 ms of mock time (and no real time), or 200.
@@ -65,7 +63,7 @@ beforeAll(async () => {
   running = await consoleFor(mock);
   [cookie, host] = [await cookieOf(running), new URL(running.url).host];
   plainConsole = await consoleFor((plain = await startMockServer({ clock: new ManualClock() })));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'], headless: true });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
