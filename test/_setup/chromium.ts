@@ -20,8 +20,11 @@ export async function launchChromium(): Promise<Browser> {
   return browser;
 }
 
-/** The domains of chromium's own background services. */
-const GOOGLE = /(^|\.)(google\.com|googleapis\.com|gvt1\.com|gstatic\.com|googleusercontent\.com)$/;
+/**
+ * Chromium's own background services (its updater and downloads, its accounts, its clock): hosts a
+ * page of ours never names. The hosts pages take assets from (fonts, scripts) are not among them.
+ */
+const isChromiumService = (host: string) => /(^|\.)(google\.com|gvt1\.com|googleapis\.com)$/.test(host) && !/^(fonts|ajax|maps|storage)\.googleapis\.com$/.test(host);
 
 /** The host of a proxy request's target: `host:443` (CONNECT) or an absolute URL. */
 function hostOf(target: string): string {
@@ -38,7 +41,7 @@ async function refusingProxy(): Promise<Server> {
   const proxy = createServer((socket) => {
     socket.once('data', (chunk: Buffer) => {
       const [, target = '?'] = chunk.toString('latin1').split(' ', 2);
-      if (!GOOGLE.test(hostOf(target))) refused.push(`${target} (from chromium)`);
+      if (!isChromiumService(hostOf(target))) refused.push(`${target} (from chromium)`);
       socket.destroy();
     });
     socket.on('error', () => undefined);

@@ -2,5 +2,4 @@
 export interface LoopbackRecord {
   readonly refused: string[];
 }
-export function guardConnections(onRefused?: (where: string) => void, allow?: (host: string) => boolean): LoopbackRecord;
-export function isLoopback(host: string): boolean;
+export function guardConnections(onRefused?: (where: string) => void): LoopbackRecord;

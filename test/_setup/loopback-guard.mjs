@@ -11,9 +11,9 @@ const KEY = Symbol.for('forecasting-sdk.test.loopback-guard');
 
 /**
  * Installs the guard, once per process, and returns its record: `host:port` of each connection it
- * refused. `allow(host)` lets a host beyond loopback through (the npm registry, for npm itself).
+ * refused (`onRefused` hears of each too).
  */
-export function guardConnections(onRefused = () => undefined, allow = () => false) {
+export function guardConnections(onRefused = () => undefined) {
   const holder = /** @type {{ [KEY]?: { refused: string[] } }} */ (globalThis);
   if (holder[KEY]) return holder[KEY];
   const record = { refused: [] };
@@ -23,7 +23,7 @@ export function guardConnections(onRefused = () => undefined, allow = () => fals
   net.Socket.prototype.connect = function guardedConnect(...args) {
     // `net.connect` hands `connect` its arguments already normalised, as one array.
     const target = targetOf(Array.isArray(args[0]) ? args[0] : args);
-    if (target === undefined || isLoopback(target.host) || own.has(target.host.toLowerCase()) || allow(target.host.toLowerCase())) return Reflect.apply(connect, this, args);
+    if (target === undefined || isLoopback(target.host) || own.has(target.host.toLowerCase())) return Reflect.apply(connect, this, args);
     const where = `${target.host}:${target.port}`;
     record.refused.push(where);
     onRefused(where);
@@ -46,7 +46,7 @@ function targetOf(args) {
 }
 
 /** Loopback, or the unspecified address (which a connection reaches on this machine). */
-export function isLoopback(host) {
+function isLoopback(host) {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   if (bare === 'localhost' || bare === '::1' || bare === '::' || bare === '0.0.0.0') return true;
   const v4 = bare.replace(/^::ffff:/, '');
