@@ -3,3 +3,5 @@ export interface LoopbackRecord {
   readonly refused: string[];
 }
 export function guardConnections(onRefused?: (where: string) => void): LoopbackRecord;
+/** Loopback, the unspecified address, or one of this machine's own addresses. */
+export function isLocal(host: string): boolean;

@@ -18,12 +18,11 @@ export function guardConnections(onRefused = () => undefined) {
   if (holder[KEY]) return holder[KEY];
   const record = { refused: [] };
   holder[KEY] = record;
-  const own = new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase())));
   const connect = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function guardedConnect(...args) {
     // `net.connect` hands `connect` its arguments already normalised, as one array.
     const target = targetOf(Array.isArray(args[0]) ? args[0] : args);
-    if (target === undefined || isLoopback(target.host) || own.has(target.host.toLowerCase())) return Reflect.apply(connect, this, args);
+    if (target === undefined || isLocal(target.host)) return Reflect.apply(connect, this, args);
     const where = `${target.host}:${target.port}`;
     record.refused.push(where);
     onRefused(where);
@@ -31,7 +30,28 @@ export function guardConnections(onRefused = () => undefined) {
     process.nextTick(() => this.destroy(error));
     return this;
   };
+  // A runtime whose fetch does not go through node:net (Bun's is its own): the same rule on fetch.
+  if (globalThis.Bun !== undefined && typeof globalThis.fetch === 'function') {
+    const fetch = globalThis.fetch;
+    globalThis.fetch = function guardedFetch(input, init) {
+      const url = new URL(typeof input === 'object' && input !== null && 'url' in input ? input.url : String(input));
+      if (isLocal(url.hostname)) return fetch.call(globalThis, input, init);
+      const where = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+      record.refused.push(where);
+      onRefused(where);
+      return Promise.reject(new TypeError(`fetch failed: ${where} (the tests reach loopback only)`));
+    };
+  }
   return record;
+}
+
+/** This machine's own addresses (a packet to them never leaves it). */
+let own;
+
+/** Loopback, the unspecified address, or one of this machine's own addresses. */
+export function isLocal(host) {
+  own ??= new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address.toLowerCase())));
+  return isLoopback(host) || own.has(host.replace(/^\[(.*)\]$/, '$1').toLowerCase());
 }
 
 /** The host and port a connection is for; `undefined` for a local (IPC) socket path. */

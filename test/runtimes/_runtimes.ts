@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import type { Miniflare } from './miniflare.js';
+import type { Miniflare, MiniflareOptions } from './miniflare.js';
 
 const run = promisify(execFile);
 
@@ -152,9 +152,10 @@ export function removeDenoDir(): void {
 export async function runProgram(
   file: string,
   args: string[],
-  options: { cwd: string; timeout: number },
+  options: { cwd: string; timeout: number; env?: Record<string, string> },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(file, args, { ...options, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_DIR: denoDir() } }).then(
+  const { env, ...rest } = options;
+  return run(file, args, { ...rest, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_DIR: denoDir(), ...env } }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (err: { code?: number | string; stdout?: string; stderr?: string; signal?: string }) => ({
       code: typeof err.code === 'number' ? err.code : 1,
@@ -164,10 +165,19 @@ export async function runProgram(
   );
 }
 
-/** miniflare's `Miniflare` class, from the runtime cache (installed there on first use). */
+/**
+ * miniflare's `Miniflare` class, from the runtime cache (installed there on first use). A Worker's
+ * outbound requests go through this process's fetch (miniflare's undici), where the tests' guard
+ * holds them to loopback as it does Node's own (test/_setup/loopback-only.ts): workerd is no Node.
+ */
 export async function loadMiniflare(): Promise<typeof Miniflare> {
   const { path } = await ensureRuntime(RUNTIMES.miniflare);
-  return ((await import(pathToFileURL(path).href)) as { Miniflare: typeof Miniflare }).Miniflare;
+  const miniflare = (await import(pathToFileURL(path).href)) as { Miniflare: typeof Miniflare; fetch: (request: Request) => Promise<Response> };
+  return class GuardedMiniflare extends miniflare.Miniflare {
+    constructor(options: MiniflareOptions) {
+      super({ outboundService: (request) => miniflare.fetch(request), ...options });
+    }
+  };
 }
 
 /** The compatibility date Workers declare here: the workerd release the pinned miniflare brings. */

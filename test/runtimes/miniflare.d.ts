@@ -2,7 +2,9 @@
 // installed into the runtime cache (see _runtimes.ts) and imported from there.
 export interface MiniflareOptions {
   modules: boolean;
-  scriptPath: string;
+  /** The Worker's file, or (`script`) its source. */
+  scriptPath?: string;
+  script?: string;
   /** The folder module paths are relative to (the script's own, when it sits outside the cwd). */
   modulesRoot?: string;
   compatibilityDate: string;
@@ -12,6 +14,8 @@ export interface MiniflareOptions {
   /** Serve the Worker over HTTP on this host and port too (0: a free port), at the URL `ready` gives. */
   host?: string;
   port?: number;
+  /** Answers every request the Worker sends out (miniflare's own Request and Response). */
+  outboundService?: (request: Request) => Promise<Response>;
 }
 
 export declare class Miniflare {

@@ -3,6 +3,9 @@
 // verify the signed webhook the mock sent) against the built dist/, as an ES module and as CommonJS,
 // talking to the mock service on this Node over 127.0.0.1. The runtimes come from the npm registry,
 // pinned, and are cached outside the repository (see _runtimes.ts). workerd: workerd.test.ts.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/testing/index.js';
@@ -10,13 +13,15 @@ import { EXPECTED, ensureRuntime, removeDenoDir, RUNTIMES, runProgram, startRela
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const BUN_GUARD = fileURLToPath(new URL('../_setup/loopback-child.mjs', import.meta.url));
 
 type Name = 'node22' | 'node24' | 'bun' | 'deno';
 /** How each runtime runs a program; `null` where it cannot. */
 const COMMANDS: Record<Name, Record<'esm' | 'cjs', ((file: string) => string[]) | null>> = {
   node22: { esm: (f) => [f], cjs: (f) => [f] },
   node24: { esm: (f) => [f], cjs: (f) => [f] },
-  bun: { esm: (f) => [f], cjs: (f) => [f] },
+  // Bun reads no NODE_OPTIONS: the tests' guard (nothing beyond loopback) is preloaded by hand.
+  bun: { esm: (f) => ['--preload', BUN_GUARD, f], cjs: (f) => ['--preload', BUN_GUARD, f] },
   deno: {
     // No permission but the network of 127.0.0.1: the SDK needs no other (key and address are given).
     esm: (f) => ['run', '--no-prompt', '--no-lock', '--allow-net=127.0.0.1', f],
@@ -68,6 +73,21 @@ describe.concurrent('the core path on other runtimes, against the mock on Node 2
     expect(await version('node24', '--version')).toBe(`v${RUNTIMES.node24.version}\n`);
     expect(await version('bun', '--version')).toBe(`${RUNTIMES.bun.version}\n`);
     expect(await version('deno', '--version')).toContain(`deno ${RUNTIMES.deno.version} `);
+  }, 60_000);
+
+  it('holds Bun, Node 22 and Node 24 to the tests\' guard: a fetch beyond loopback is refused, and reported to the test', async () => {
+    // A log of its own: the other tests here run at the same time, and the guard reads the shared one after each.
+    const dir = mkdtempSync(join(tmpdir(), 'guard-'));
+    const env = { FORECASTING_TEST_LOOPBACK_LOG: join(dir, 'refused.log') };
+    const program = `fetch('http://192.0.2.1:8080/').then(() => console.log('reached'), () => console.log('refused'))`;
+    try {
+      for (const [name, args] of [['bun', ['--preload', BUN_GUARD, '-e', program]], ['node22', ['-e', program]], ['node24', ['-e', program]]] as const) {
+        expect((await runProgram(bins[name]!, [...args], { cwd: fixtures, timeout: 30_000, env })).stdout, name).toBe('refused\n');
+      }
+      expect(readFileSync(env.FORECASTING_TEST_LOOPBACK_LOG, 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ')[0])).toEqual(['192.0.2.1:8080', '192.0.2.1:8080', '192.0.2.1:8080']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('holds Deno to its permissions: without the network of 127.0.0.1 the same program is refused', async () => {

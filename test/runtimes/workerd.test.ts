@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer } from '../../src/testing/index.js';
+import { guardConnections } from '../_setup/loopback-guard.mjs';
 import type { Miniflare as MiniflareClass } from './miniflare.js';
 import { bundleWorker, COMPATIBILITY_DATE, EXPECTED, loadMiniflare, startRelay, type CorePathResult } from './_runtimes.js';
 
@@ -51,6 +52,17 @@ describe.concurrent('the core path in a Cloudflare Worker (workerd via miniflare
     }
   });
 });
+
+it('holds a Worker to the tests\' guard: its fetch beyond loopback is refused, and recorded', async () => {
+  const mf = new Miniflare({ modules: true, script: `export default { fetch: async () => new Response(String((await fetch('http://192.0.2.1:8080/')).status)) };`, compatibilityDate: COMPATIBILITY_DATE });
+  try {
+    // miniflare answers the Worker 500 when the outbound service throws (here: the guard's refusal).
+    expect(await (await mf.dispatchFetch('http://worker.test/')).text()).toBe('500');
+  } finally {
+    await mf.dispose();
+  }
+  expect(guardConnections().refused.splice(0)).toEqual(['192.0.2.1:8080']);
+}, 60_000);
 
 it('bundles with no static import of a Node built-in (Node crypto is looked up at run time)', () => {
   const text = readFileSync(script, 'utf8');
