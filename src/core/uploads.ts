@@ -68,6 +68,8 @@ const quoted = (text: string) => `"${text.replace(/["\r\n]/g, encodeURIComponent
 export function toMultipart(params: Record<string, unknown>): MultipartBody {
   const { file, filename, ...fields } = params;
   if (!isUploadable(file)) throw new ValidationError('must be a File, Blob, Buffer/Uint8Array or stream', 'file');
+  // A reader elsewhere holds it: its bytes are not ours to send (and getReader() would throw a bare TypeError).
+  if (file instanceof ReadableStream && file.locked) throw new ValidationError('is a ReadableStream another reader has locked: pass a stream nothing else reads', 'file');
   const own = file as { name?: unknown; path?: unknown };
   const name = filename || (typeof own.name === 'string' ? own.name : typeof own.path === 'string' ? own.path.split(/[\\/]/).pop() : '');
   if (typeof name !== 'string' || !name) {

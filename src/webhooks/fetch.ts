@@ -36,10 +36,13 @@ import {
   type VerifyWebhookRequestOptions,
   type WebhookReceiverOptions,
 } from './receiver.js';
-import { toSecrets, verifyWebhook, type VerifyWebhookOptions } from './verify.js';
+import { refusedByHeaders, toSecrets, verifyWebhook, type VerifyWebhookOptions } from './verify.js';
 
 export { WebhookVerificationError, WebhookPayloadTooLargeError };
 export type { WebhookEvent, VerifyWebhookOptions, VerifyWebhookRequestOptions, WebhookReceiverOptions, WebhookCoordinationOptions, EventCoordinator };
+
+/** Whether a request's body is gone: read already, or locked by a reader that may have taken part of it. */
+const bodyGone = (request: Request): boolean => request.bodyUsed || request.body?.locked === true;
 
 /** The chunks of a body stream; leaving the loop early cancels the stream, so the rest is never read. */
 async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -55,8 +58,8 @@ async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uin
 /**
  * Verifies a Fetch `Request` carrying a webhook call: reads its body once, as bytes, up to
  * `maxBodyBytes` (default 1 MiB), and checks it with `verifyWebhook`. Rejects with
- * `WebhookVerificationError` (answer 400 with its `code`); a body that was already read is
- * `malformed_payload`, since the bytes are gone. A body over the cap rejects with
+ * `WebhookVerificationError` (answer 400 with its `code`); a body that was already read, or that a
+ * reader has locked, is `malformed_payload`, since the bytes are gone. A body over the cap rejects with
  * {@link WebhookPayloadTooLargeError} (answer 413): a `Content-Length` over it before anything is
  * read, and a body without one, or longer than it said, as soon as the cap is passed, cancelling the
  * rest of the stream.
@@ -76,10 +79,10 @@ export async function verifyWebhookRequest(
   options?: VerifyWebhookRequestOptions,
 ): Promise<WebhookEvent> {
   const max = checkMaxBodyBytes(options?.maxBodyBytes, 'verifyWebhookRequest');
-  if (request.bodyUsed) {
+  if (bodyGone(request)) {
     throw new WebhookVerificationError(
       'malformed_payload',
-      'The request body was already read, so the raw bytes the signature covers are gone: verify before reading it, or pass the text you read to verifyWebhook.',
+      'The request body was already read (or a reader holds it), so the raw bytes the signature covers are gone: verify before reading it, or pass the text you read to verifyWebhook.',
     );
   }
   const stream = request.body;
@@ -160,7 +163,10 @@ function text(status: number, body: string): Response {
  * call as {@link createWebhookVerifier} does (a refused call is answered `400` with its code, a body
  * over `maxBodyBytes` `413`), then runs `handler` with the event and answers what it returns (`200`
  * when it returns nothing). An error the handler throws is thrown on, for your framework to answer
- * (a 5xx, which the service retries).
+ * (a 5xx, which the service retries). A request whose body something read before the route (or
+ * holds locked) is a mistake in the app, not in the call: it is answered `500 body_already_read`,
+ * with a warning at most once a minute, so the delivery outlives the fix; a call its headers alone
+ * refuse (no signature, a stale one) still gets its final `400`.
  *
  * With a `coordinator` (`createRedisCoordinator` of `forecasting-sdk/redis`), every verified event is
  * published to the processes that share it (waits there wake on their task's final event) and the
@@ -192,10 +198,22 @@ export function createWebhookHandler(
 ): (request: Request) => Promise<Response> {
   const { coordinator, onRepeat, coordinatorTimeoutMs, ...receiverOptions } = options;
   const verify = createWebhookVerifier(secret, receiverOptions);
+  // Any caller can trigger it on a mis-built route, so it is rate-limited.
+  const warnSetupMistake = onceAMinute(receiverOptions);
   const once = exactlyOnce(coordinator, onceAMinute(receiverOptions), checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
   return async (request) => {
     const seen = observe(request.headers);
     const told: Told = (...what) => void seen?.then((o) => o?.done(...what)).catch(() => undefined);
+    if (bodyGone(request)) {
+      // A mistake in the app (something read the body before this route), not in the call: a 5xx
+      // keeps the delivery alive until it is fixed, where a 400 would lose it. A call the headers
+      // alone refuse for good still gets its final 400.
+      const refused = refusedByHeaders(request.headers, receiverOptions);
+      const [status, code] = refused ? [400, refused.code] : [500, 'body_already_read'];
+      if (!refused) warnSetupMistake('[forecasting-sdk] webhook refused (body_already_read): the request body was read before createWebhookHandler got it: hand the route the Request as it came.');
+      told('refused', { reason: code, status });
+      return text(status, code);
+    }
     let event: WebhookEvent;
     try {
       event = await verify(request);
