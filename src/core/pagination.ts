@@ -1,8 +1,9 @@
 /**
  * One iterator for both paging styles: cursor (`nextCursor` + `hasMore`) and offset (`limit` + `offset`).
- * Only one page is held at a time, so memory stays flat over any number of items. A server that
- * would make the walk loop forever (a cursor given twice, `hasMore` with no way on, page after empty
- * page) stops it with a {@link ForecastingError} that says why.
+ * Only one page is held at a time; to notice a loop the walk keeps one key a page (its cursor, or a
+ * digest of a long one), not the items, so memory grows with pages, by far less than they hold. A
+ * server that would make the walk loop forever (a cursor given twice, `hasMore` with no way on,
+ * page after empty page) stops it with a {@link ForecastingError} that says why.
  * @module
  */
 import { APIPromise } from './api-promise.js';
@@ -75,8 +76,9 @@ function trailKey(cursor: string): string {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
   }
-  // Longer than any cursor kept whole, so never equal to one.
-  return `${'#'.repeat(MAX_KEPT_CURSOR + 1)}${cursor.length}:${(a >>> 0).toString(36)}:${(b >>> 0).toString(36)}`;
+  // Short, as what it stands for is not: a cursor kept whole that equals it stops the walk as a loop,
+  // with a typed error, which a server can bring about more simply.
+  return `\u0000${cursor.length}:${(a >>> 0).toString(36)}:${(b >>> 0).toString(36)}`;
 }
 
 /**
