@@ -261,11 +261,18 @@ export class Pipeline {
       retryChannel.publish(message);
     }
     this.#env.events.emit('retry', { operation: call.name, method, path, attempt, idempotencyKey, status, error: error.name, delayMs: delay });
-    this.#env.log.info(`${method} ${clip(path, 200)} failed (${status ?? error.name}); retry ${attempt}${wait ? '' : ` of ${maxRetries}`} in ${delay} ms`);
+    const line = `${method} ${clip(path, 200)} failed (${status ?? error.name}); retry ${attempt}${wait ? '' : ` of ${maxRetries}`} in ${delay} ms`;
+    // A wait retries until its own deadline, without end when it has none: a failure that lasts is
+    // said at warn (after 5, 10, 20, … attempts), so a wait stuck on it is never silent.
+    if (wait && lasting(attempt)) this.#env.log.warn(`${line}; a wait retries until its timeout${wait.deadline === undefined ? ', and this one has none: give it a `timeout` to bound it' : ''}`);
+    else this.#env.log.info(line);
     // On the client's clock, like every other wait (tests against the mock run it on the mock's time).
     await this.#env.options.clock.sleep(delay, call.options.signal ?? wait?.sleepSignal);
   }
 }
+
+/** Whether a wait's retry `attempt` is one said at warn: the 5th, 10th, 20th, 40th, … */
+const lasting = (attempt: number): boolean => attempt % 5 === 0 && ((attempt / 5) & (attempt / 5 - 1)) === 0;
 
 /** Now in milliseconds since the epoch, with a fraction (as OpenTelemetry takes a time); `Date.now()` where the runtime has no time origin. */
 const epochNow = (): number => {
