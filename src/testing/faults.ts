@@ -184,8 +184,15 @@ function operationOf(name: string): string | undefined {
   return operationNames.get(name);
 }
 
-/** The known operation closest to `name`: same namespace first, a synonym's verb, then the fewest edits. */
+/**
+ * The known operation closest to `name`: the longest one that begins it (a client helper such as
+ * `forecasts.createAndWait` names the operation it starts with), else same namespace first, a
+ * synonym's verb, then the fewest edits.
+ */
 function closestOperation(name: string): string {
+  const lower = name.toLowerCase();
+  const begins = declaredOperations.filter(({ sdkMethod }) => lower.startsWith(sdkMethod.toLowerCase()));
+  if (begins.length > 0) return begins.reduce((a, b) => (b.sdkMethod.length > a.sdkMethod.length ? b : a)).sdkMethod;
   const parts = name.replace(/([a-z])([A-Z])/g, '$1.$2').toLowerCase().split('.');
   const verb = parts.at(-1)!;
   const wanted = [...parts.slice(0, -1), SYNONYMS[verb] ?? verb].join('.');
@@ -221,7 +228,8 @@ function checkRule(rule: FaultRule): void {
   if (rule.operation !== undefined && operationOf(rule.operation) === undefined) {
     const near = closestOperation(String(rule.operation));
     throw new TypeError(
-      `operation: unknown operation ${JSON.stringify(rule.operation)}; did you mean "${near}"? Name it as the SDK does ("${near}") or by its OpenAPI operationId ("${operationIdOf(near)}").`,
+      `operation: unknown operation ${JSON.stringify(rule.operation)}; did you mean "${near}"? Name it as the SDK does ("${near}") or by its OpenAPI operationId ("${operationIdOf(near)}"). ` +
+        "A rule matches one request's operation: a client helper (createAndWait, waitMany, runMany) makes requests of several, which the request log names.",
     );
   }
   if (rule.path !== undefined && !rule.path.startsWith('/')) {
