@@ -6,9 +6,9 @@
  */
 import ky, { type KyInstance, type Options } from 'ky';
 import { whenAborted } from './abort.js';
-import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, toJSONText, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
+import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, toJSONText, ValidationError, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
-import { endUpload } from './uploads.js';
+import { endUpload, uploadSourceFailure } from './uploads.js';
 
 /** One request, ready to send. @internal */
 export interface PreparedRequest {
@@ -180,7 +180,7 @@ export class Transport {
       if (!response.ok) endUpload(req.body, () => errorFromResponse(received));
       return received;
     } catch (err) {
-      const failure = err instanceof InvalidResponseError ? err : this.#failure(err, attempt, timeout);
+      const failure = err instanceof InvalidResponseError ? err : this.#failure(err, attempt, timeout, req.body);
       // However the attempt broke off (a reset, a broken pipe, a timeout, an abort), fetch may go on
       // pulling an upload stream after it settled: the stream and its source stop here, and the
       // source sees the error the call rejects with.
@@ -205,10 +205,17 @@ export class Transport {
     return (this.#fetch ?? globalThis.fetch)(`${this.#baseURL}${req.path}${query}`, init);
   }
 
-  #failure(err: unknown, attempt: AbortSignal, timeout: number): unknown {
+  #failure(err: unknown, attempt: AbortSignal, timeout: number, body: unknown): unknown {
     if (attempt.aborted && attempt.reason !== TIMED_OUT) return attempt.reason;
     if (attempt.aborted) {
       return new AttemptFailure({ kind: 'timeout' }, new APITimeoutError(`Request timed out after ${timeout} ms.`));
+    }
+    // An upload whose own source failed: the source's error, not the network's (never retried: a stream is sent once).
+    const source = uploadSourceFailure(body);
+    if (source) {
+      if (source.error instanceof ValidationError) return source.error;
+      const what = source.error instanceof Error && source.error.message.length <= 200 && !/[\r\n]/.test(source.error.message) ? ` (${source.error.message})` : '';
+      return new AttemptFailure({ kind: 'network' }, new APIConnectionError(`The upload's file stream failed${what}: the request to ${this.#host} was cut off.`, { cause: source.error }));
     }
     const code = errorCode(err);
     // Stryker disable next-line ConditionalExpression: NOT_SENT holds no undefined; the check is for the type.

@@ -122,11 +122,25 @@ export function toMultipart(params: Record<string, unknown>): MultipartBody {
           started = true;
           return controller.enqueue(encoder.encode(head));
         }
-        const next = await (reader ? reader.read() : iterator!.next());
+        let next: IteratorResult<unknown>;
+        try {
+          next = await (reader ? reader.read() : iterator!.next());
+        } catch (error) {
+          // The source failed, not the connection: the call ends in the source's error (see uploadSourceFailure).
+          sourceFailures.set(body, { error });
+          throw error;
+        }
         // Ended while the source was being read: the stream is errored, nothing more is forwarded.
         // Stryker disable next-line ConditionalExpression: an enqueue would throw into an errored stream, which drops it.
         if (finished) return;
-        if (!next.done) return controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+        if (!next.done) {
+          const chunk = bytesOf(next.value, encoder);
+          if (chunk) return controller.enqueue(chunk);
+          const kind = typeof next.value;
+          const error = new ValidationError(`the stream gave ${next.value === null ? 'null' : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`}, not bytes or text`, 'file');
+          sourceFailures.set(body, { error });
+          throw error;
+        }
         finished = true;
         controller.enqueue(encoder.encode(tail));
         controller.close();
@@ -145,6 +159,26 @@ export function toMultipart(params: Record<string, unknown>): MultipartBody {
     void release(reason);
   });
   return { body, type };
+}
+
+/** A chunk of an upload's source as bytes: bytes, an ArrayBuffer or text; `undefined` for anything else. */
+function bytesOf(value: unknown, encoder: TextEncoder): Uint8Array | undefined {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value === 'string') return encoder.encode(value);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return undefined;
+}
+
+/** What made an upload's source fail, by the multipart stream it fed: its read's error, or a chunk that was not bytes. */
+const sourceFailures = new WeakMap<ReadableStream<Uint8Array>, { error: unknown }>();
+
+/**
+ * Why an upload's source failed mid-stream, if it did: the attempt then ends in that (a chunk that
+ * was not bytes is a `ValidationError` on `file`), not in a connection error blaming the network.
+ * @internal
+ */
+export function uploadSourceFailure(body: unknown): { error: unknown } | undefined {
+  return body instanceof ReadableStream ? sourceFailures.get(body) : undefined;
 }
 
 /** How to end each multipart stream made by {@link toMultipart}. */
