@@ -14,14 +14,18 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-it('refuses a locked ReadableStream as the file, naming the field, and sends nothing', async () => {
-  const question = await client.questions.create({ type: 'binary', title: 'Will it rain in Paris on 1 June 2027?' });
-  const stream = new ReadableStream<Uint8Array>({
+/** A small CSV file as a web stream. */
+const csvStream = () =>
+  new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode('a,b\n1,2\n'));
       controller.close();
     },
   });
+
+it('refuses a locked ReadableStream as the file, naming the field, and sends nothing', async () => {
+  const question = await client.questions.create({ type: 'binary', title: 'Will it rain in Paris on 1 June 2027?' });
+  const stream = csvStream();
   stream.getReader();
   const error = await client.questions.files.upload(question.id, { file: stream, filename: 'data.csv' }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ValidationError);
@@ -31,12 +35,7 @@ it('refuses a locked ReadableStream as the file, naming the field, and sends not
 
 it('uploads the same stream when nothing holds it', async () => {
   const question = await client.questions.create({ type: 'binary', title: 'Will it snow in Oslo on 1 June 2027?' });
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(new TextEncoder().encode('a,b\n1,2\n'));
-      controller.close();
-    },
-  });
+  const stream = csvStream();
   await expect(client.questions.files.upload(question.id, { file: stream, filename: 'data.csv' })).resolves.toMatchObject({ filename: 'data.csv' });
 });
 
