@@ -82,7 +82,7 @@ export async function verifyWebhookRequest(
   if (bodyGone(request)) {
     throw new WebhookVerificationError(
       'malformed_payload',
-      'The request body was already read (or a reader holds it), so the raw bytes the signature covers are gone: verify before reading it, or pass the text you read to verifyWebhook.',
+      'The request body was already read, so the raw bytes the signature covers are gone: verify before reading it, or pass the text you read to verifyWebhook.',
     );
   }
   const stream = request.body;
@@ -204,26 +204,28 @@ export function createWebhookHandler(
   return async (request) => {
     const seen = observe(request.headers);
     const told: Told = (...what) => void seen?.then((o) => o?.done(...what)).catch(() => undefined);
-    if (bodyGone(request)) {
-      // A mistake in the app (something read the body before this route), not in the call: a 5xx
-      // keeps the delivery alive until it is fixed, where a 400 would lose it. A call the headers
-      // alone refuse for good still gets its final 400.
-      const refused = refusedByHeaders(request.headers, receiverOptions);
-      const [status, code] = refused ? [400, refused.code] : [500, 'body_already_read'];
-      if (!refused) warnSetupMistake('[forecasting-sdk] webhook refused (body_already_read): the request body was read before createWebhookHandler got it: hand the route the Request as it came.');
-      told('refused', { reason: code, status });
-      return text(status, code);
-    }
+    // Before verify reads it: a body read already is a mistake in the app, not in the call.
+    const gone = bodyGone(request);
     let event: WebhookEvent;
     try {
       event = await verify(request);
     } catch (err) {
-      const refused = err instanceof WebhookPayloadTooLargeError ? 413 : err instanceof WebhookVerificationError ? 400 : undefined;
+      let refused = err instanceof WebhookPayloadTooLargeError ? 413 : err instanceof WebhookVerificationError ? 400 : undefined;
       if (refused === undefined) {
         told('refused', { reason: 'error' });
         throw err;
       }
-      const code = (err as WebhookVerificationError | WebhookPayloadTooLargeError).code;
+      let code = (err as WebhookVerificationError | WebhookPayloadTooLargeError).code;
+      if (gone) {
+        // A 5xx keeps the delivery alive until the app is fixed, where a 400 would lose it; a call
+        // the headers alone refuse for good still gets its final 400.
+        const byHeaders = refusedByHeaders(request.headers, receiverOptions);
+        if (byHeaders) code = byHeaders.code;
+        else {
+          [refused, code] = [500, 'body_already_read'];
+          warnSetupMistake(`[forecasting-sdk] webhook refused (${code}): ${(err as Error).message}`);
+        }
+      }
       told('refused', { reason: code, status: refused });
       return text(refused, code);
     }
