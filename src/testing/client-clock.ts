@@ -4,6 +4,7 @@
  */
 import { whenAborted } from '../core/abort.js';
 import { realClock, type ClientClock } from '../core/clock.js';
+import { sleep } from '../core/sleep.js';
 import type { ClientOptions } from '../core/options.js';
 import { ScaledClock, type MockClock } from './clock.js';
 import type { MockServer } from './server.js';
@@ -97,10 +98,22 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
 }
 
 /**
+ * Failed requests in a row (no answer, or a 5xx) after which each next one first waits real time:
+ * 1 ms, doubling up to {@link MAX_REAL_DELAY_MS}. On a manual clock a client's sleeps move the mock's
+ * time, so a wait with no `timeout` against a server closed for good, or a fault without end, would
+ * otherwise retry as fast as the loopback answers, a core busy for as long as the process lives (a
+ * test that timed out leaves it running in its worker). An outage a test stages lasts far fewer.
+ */
+const FAILURES_BEFORE_REAL_DELAY = 30;
+const MAX_REAL_DELAY_MS = 1_000;
+
+/**
  * Client options for a mock server: its address and key, and its time (see {@link clientClockFor}).
  * On a manual clock the client's requests in flight are tracked, so concurrent waits see exactly the
  * mock time they asked for. `busy` holds the clock too while it says so: a test's own work in
- * flight, such as restarting the server after an outage.
+ * flight, such as restarting the server after an outage. After 30 failed requests in a row (no
+ * answer, or a 5xx), each next one first waits real time (1 ms, doubling up to 1 s), so that a wait
+ * with no `timeout` against a server gone for good does not keep a core busy.
  *
  * @example
  * ```ts
@@ -114,10 +127,21 @@ export function mockClientOptions(
   { busy = () => false }: { busy?: () => boolean } = {},
 ): Required<Pick<ClientOptions, 'apiKey' | 'baseURL' | 'clock' | 'fetch'>> {
   let inFlight = 0;
+  let failedInARow = 0;
   const counted: typeof fetch = async (input, init) => {
     inFlight++;
     try {
-      return await globalThis.fetch(input, init);
+      // Past a long run of failures, the next request waits real time first (the mock's clock held):
+      // see FAILURES_BEFORE_REAL_DELAY.
+      const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+      const over = failedInARow - FAILURES_BEFORE_REAL_DELAY;
+      if (over >= 0) await sleep(Math.min(2 ** over, MAX_REAL_DELAY_MS), signal ?? undefined);
+      const response = await globalThis.fetch(input, init).catch((error: unknown) => {
+        if (!signal?.aborted) failedInARow++;
+        throw error;
+      });
+      failedInARow = response.status >= 500 ? failedInARow + 1 : 0;
+      return response;
     } finally {
       inFlight--;
     }
