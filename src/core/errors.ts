@@ -286,8 +286,24 @@ const MAX_MESSAGE_TEXT = 300;
 const MAX_REQUEST_IN_MESSAGE = 120;
 
 /** `text` cut to `max` characters, marking the cut. @internal */
-export function clip(text: string, max: number): string {
+export function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * What could forge a log line or drive a terminal from a message: line breaks, the other control
+ * characters but the tab (C0, DEL, C1), the line and paragraph separators, the bidirectional
+ * overrides and isolates.
+ */
+const UNPRINTABLE = /\r\n?|\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` for a message or a log line, one line: cut to `max` characters, each line break a space and
+ * every other character of {@link UNPRINTABLE} written as `\uXXXX` (a server's text, an id, a path
+ * are quoted with it). @internal
+ */
+export function clip(text: string, max: number): string {
+  return cut(text, max).replace(UNPRINTABLE, (c) => (c < ' ' && /[\r\n]/.test(c) ? ' ' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
 
 /**

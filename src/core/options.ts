@@ -17,7 +17,7 @@ import { MAX_TIMER_MS } from './sleep.js';
  * ```
  */
 export interface ClientOptions {
-  /** API key (begins `pre_`). Defaults to `process.env.FORECASTING_API_KEY`. */
+  /** API key (begins `pre_`). Defaults to `process.env.FORECASTING_API_KEY`. Spaces at either end are dropped. */
   apiKey?: string | undefined;
   /**
    * The service's base address, ending in `/api/v1/external`. Defaults to `process.env.FORECASTING_BASE_URL`.
@@ -224,17 +224,20 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 /** @internal */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new ValidationError('must be an object', 'options');
-  const apiKey = options.apiKey ?? env('FORECASTING_API_KEY');
+  const given = options.apiKey ?? env('FORECASTING_API_KEY');
+  // The key goes into a header: a line break or control character would fail every request with a
+  // TypeError quoting it. The message never holds the key.
+  if (given !== undefined && (typeof given !== 'string' || /[\u0000-\u001f\u007f-\uffff]/.test(given))) {
+    throw new ValidationError('must be printable ASCII text with no line break, NUL or other control character', 'apiKey');
+  }
+  // Spaces at either end (a `.env` line's) are dropped, as fetch drops them from the header: the key
+  // the service gets is the one redacted from its answers.
+  const apiKey = given?.replace(/^ +| +$/g, '');
   if (!apiKey) {
     throw new ValidationError(
       'Missing API key: pass `apiKey` to new ForecastingClient({ apiKey }) or set the FORECASTING_API_KEY environment variable.',
       'apiKey',
     );
-  }
-  // The key goes into a header: a line break or control character would fail every request with a
-  // TypeError quoting it. The message never holds the key.
-  if (typeof apiKey !== 'string' || /[\u0000-\u001f\u007f-\uffff]/.test(apiKey)) {
-    throw new ValidationError('must be printable ASCII text with no line break, NUL or other control character', 'apiKey');
   }
   const baseURL = options.baseURL ?? env('FORECASTING_BASE_URL');
   if (!baseURL) {

@@ -1,7 +1,7 @@
 /**
  * One iterator for both paging styles: cursor (`nextCursor` + `hasMore`) and offset (`limit` + `offset`).
- * Only one page is held at a time; to notice a loop the walk keeps one key a page (its cursor, or a
- * digest of a long one), not the items, so memory grows with pages, by far less than they hold. A
+ * Only one page is held at a time; to notice a loop the walk keeps one key a page (its cursor, or an
+ * offset page's first and last item; a digest of a long one), not the items, so memory grows with pages, by far less than they hold. A
  * server that would make the walk loop forever (a cursor given twice, `hasMore` with no way on,
  * page after empty page) stops it with a {@link ForecastingError} that says why.
  * @module
@@ -94,14 +94,12 @@ export class PageWalk {
     private readonly depth: number,
     /** Empty pages in a row just before this page. */
     private readonly emptyBefore: number,
-    /** The ends (first and last item) of the offset page before this one, to catch a service that ignores `offset`. */
-    private readonly endsBefore: string | undefined,
   ) {}
 
   /** The walk of a list call's first page; `cursor` is the one the caller started from, if any. */
   static start(cursor: unknown): PageWalk {
     const trail = new CursorTrail();
-    return typeof cursor === 'string' ? new PageWalk(trail.follow(trailKey(cursor), 0), 1, 0, undefined) : new PageWalk(trail, 0, 0, undefined);
+    return typeof cursor === 'string' ? new PageWalk(trail.follow(trailKey(cursor), 0), 1, 0) : new PageWalk(trail, 0, 0);
   }
 
   /** The walk of the page after one holding `data`, reached by `cursor` (cursor lists); throws where following would loop. */
@@ -109,19 +107,24 @@ export class PageWalk {
     const empty = data.length === 0 ? this.emptyBefore + 1 : 0;
     if (cursor === undefined) {
       if (data.length === 0) stop('an empty page with hasMore: true (the next offset would ask for the same page again)');
+      // Offset pages: the trail keeps each page's ends, so a service cycling through pages it gave
+      // (A, B, A, …, ignoring `offset`) stops the walk as a repeated cursor does.
       const ends = pageEnds(data);
-      if (ends !== undefined && ends === this.endsBefore) stop('the same page again at the next offset (the service ignores offset)');
-      return new PageWalk(this.trail, this.depth, empty, ends);
+      if (ends === undefined) return new PageWalk(this.trail, this.depth, empty);
+      const key = trailKey(ends);
+      if (this.trail.seen(key, this.depth)) stop('a page it gave before, again at a later offset (the service ignores offset)');
+      return new PageWalk(this.trail.follow(key, this.depth), this.depth + 1, empty);
     }
     const key = trailKey(cursor);
     if (this.trail.seen(key, this.depth)) stop(`the cursor ${JSON.stringify(cursor.slice(0, 64))} a second time`);
     if (empty >= MAX_EMPTY_PAGES_IN_A_ROW) stop(`${empty} empty pages in a row, each with hasMore: true`);
-    return new PageWalk(this.trail.follow(key, this.depth), this.depth + 1, empty, undefined);
+    return new PageWalk(this.trail.follow(key, this.depth), this.depth + 1, empty);
   }
 }
 
 /**
- * The first and last item of a page as text: two pages at different offsets never share both. An
+ * The first and last item of a page as text: two pages at different offsets of one list never share
+ * both (a service that answers one of them twice ignores `offset`). An
  * item nested too deeply to write back (`JSON.parse` reads any depth, `JSON.stringify` overflows the
  * stack near 5 000 levels) makes the page unlike any other: the walk goes on, never a `RangeError`.
  */

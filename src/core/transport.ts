@@ -6,8 +6,9 @@
  */
 import ky, { type KyInstance, type Options } from 'ky';
 import { whenAborted } from './abort.js';
-import { APIConnectionError, APITimeoutError, clip, InvalidResponseError, makeAPIError, toJSONText, ValidationError, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
+import { APIConnectionError, APITimeoutError, clip, cut, InvalidResponseError, makeAPIError, toJSONText, ValidationError, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
+import { redactedHeaders, redactorOf, scrubbedCause, type Redact } from './redact.js';
 import { endUpload, uploadSourceFailure } from './uploads.js';
 
 /** One request, ready to send. @internal */
@@ -28,33 +29,7 @@ export interface Received {
   /** `METHOD /path` of the request, for error messages (never holds a secret). */
   request: string;
   /** Puts `[redacted]` for the client's key in text the answer holds (`text` already has it done): a server may echo the key back. */
-  redact?: (text: string) => string;
-}
-
-/** What stands for the client's key wherever an answer echoed it. */
-const REDACTED = '[redacted]';
-
-/**
- * The shortest key redacted from answers. A service key is longer (`pre_` and a long random part);
- * a shorter one is a test's (`'x'`, `'test'`), and putting `[redacted]` for it would rewrite every
- * answer that holds those letters.
- */
-const MIN_REDACTED_KEY = 16;
-
-/** A redactor of `secret`: the cost of a call is one `includes` over its answer. */
-const redactorOf = (secret: string) => (text: string) => (text.includes(secret) ? text.replaceAll(secret, REDACTED) : text);
-
-/** `headers` with the key redacted from every value, the same object when none holds it (errors only: a success's headers are not scanned). */
-function redactedHeaders(headers: Headers, redact: ((text: string) => string) | undefined): Headers {
-  if (!redact) return headers;
-  let out: Headers | undefined;
-  for (const [name, value] of headers) {
-    const clean = redact(value);
-    if (clean === value) continue;
-    out ??= new Headers(headers);
-    out.set(name, clean);
-  }
-  return out ?? headers;
+  redact?: Redact | undefined;
 }
 
 /** An attempt that got no complete HTTP answer, with the retry policy's view of it. @internal */
@@ -89,12 +64,12 @@ export class Transport {
   /** The base URL's host, named in connection errors. */
   readonly #host: string;
   /** Takes the key out of what the server sends: a private field, out of `inspect` like the key. */
-  readonly #redact: ((text: string) => string) | undefined;
+  readonly #redact: Redact | undefined;
 
   /** `secret`: the client's key, redacted from every answer's text and from the errors made of it. */
   constructor(baseURL: string, fetchImpl: typeof fetch | undefined, secret?: string) {
     this.#baseURL = baseURL;
-    this.#redact = secret !== undefined && secret.length >= MIN_REDACTED_KEY ? redactorOf(secret) : undefined;
+    this.#redact = secret === undefined ? undefined : redactorOf(secret);
     this.#host = new URL(baseURL).host;
     this.#fetch = fetchImpl;
     this.#ky = ky.create({
@@ -222,7 +197,9 @@ export class Transport {
     const refused = code !== undefined && NOT_SENT.has(code);
     // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret.
     const detail = code ?? reasonOf(err);
-    const error = new APIConnectionError(`Connection error${detail ? ` (${detail})` : ''} reaching ${this.#host}.`, { cause: err });
+    const message = `Connection error${detail ? ` (${detail})` : ''} reaching ${this.#host}.`;
+    const cause = scrubbedCause(err, this.#redact);
+    const error = new APIConnectionError(this.#redact?.(message) ?? message, cause === undefined ? undefined : { cause });
     return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
   }
 }
@@ -301,7 +278,7 @@ export function decodeBody({ response, text, request, redact }: Received, expect
       type: undefined,
       message: `expected ${what}${text ? `, got: ${clip(text, MAX_BODY_IN_MESSAGE)}` : ', got an empty body'}`,
       headers: redactedHeaders(response.headers, redact),
-      body: clip(text, MAX_INVALID_BODY),
+      body: cut(text, MAX_INVALID_BODY),
       request,
     });
   if (text === '') {

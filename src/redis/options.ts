@@ -152,7 +152,7 @@ export const prefixFromKeyHash = (keyHash: string): string => `fsdk:${keyHash.sl
 
 /** The prefix of a process with no client attached: from `FORECASTING_API_KEY`, else a `ValidationError` naming `prefix` (a receiver logs its message). */
 export function prefixFromEnvironment(): string {
-  const apiKey = globalThis.process?.env?.['FORECASTING_API_KEY'];
+  const apiKey = globalThis.process?.env?.['FORECASTING_API_KEY']?.replace(/^ +| +$/g, ''); // as the client's, spaces at either end dropped
   if (!apiKey) {
     throw new ValidationError('createRedisCoordinator has no key namespace: pass the `prefix` option, attach a client (new ForecastingClient({ coordinator })), or set FORECASTING_API_KEY.', 'prefix');
   }

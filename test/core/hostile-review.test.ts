@@ -146,6 +146,56 @@ describe('the API key echoed back by the server', () => {
   });
 });
 
+describe('the API key echoed back in disguise (an attacker\'s review)', () => {
+  // JSON may spell any character as \uXXXX (an ASCII-only or HTML-safe encoder does): a search of the
+  // raw text missed it, and parsing spelled the key out again in the error and in the data.
+  const spelled = (body: unknown, hex: string) => JSON.stringify(body).replaceAll('_', `\\u${hex}`);
+  it.each(['005f', '005F'])('never shows the key a JSON answer spells with \\u%s escapes, in an error or in the data', async (hex) => {
+    const { baseURL } = await serve((req, res) => {
+      const answer = req.url!.endsWith('/q1') ? { status: 401, body: { type: 'error', error: { type: 'invalid_api_key', message: `Invalid API key ${KEY}` } } } : { status: 200, body: { ...question('q2'), title: `echo ${KEY}` } };
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(spelled(answer.body, hex));
+    });
+    const err = (await caught(client(baseURL, { maxRetries: 0 }).questions.retrieve('q1'))) as ForecastingError;
+    for (const text of [err.message, inspect(err, { depth: 10 }), JSON.stringify(err)]) expect(text).not.toContain(KEY);
+    expect(err.message).toContain('Invalid API key [redacted]');
+    const { data } = await client(baseURL).questions.retrieve('q2').withResponse();
+    expect(data.title).toBe('echo [redacted]');
+  });
+
+  // Node's fetch keeps the unread rest of an answer it cannot parse (headers too) on its parser error,
+  // the cause of the cause of the SDK's APIConnectionError: `console.error(err)` printed it.
+  it('never shows the key an unparsable answer holds, anywhere down the connection error\'s causes', async () => {
+    const { baseURL } = await serveRaw((socket) => socket.end(`HTTP/1.1 200 OK\r\ncontent-length: nope\r\nx-echo: Bearer ${KEY}\r\n\r\n{}`));
+    const err = (await caught(client(baseURL, { maxRetries: 0 }).questions.retrieve('q1'))) as ForecastingError;
+    expect(err.name).toBe('APIConnectionError');
+    expect(inspect(err, { depth: 10 })).not.toContain(KEY);
+    // The chain that held it is left off; what a reader debugging it needs stays: the parser's code.
+    expect(err.cause).toBeUndefined();
+    expect(err.message).toContain('HPE_INVALID_CONTENT_LENGTH');
+  });
+
+  // A `.env` line's trailing space: fetch drops it from the header, so the server echoed the bare key,
+  // which a search for the key with its space missed.
+  it.each([`${KEY} `, ` ${KEY}`])('takes %j as the key without its spaces: sent and redacted as such', async (apiKey) => {
+    const { baseURL } = await serve((req, res) => json(res, 401, { type: 'error', error: { type: 'invalid_api_key', message: `Invalid API key in ${String(req.headers.authorization)}` } }));
+    const err = (await caught(client(baseURL, { apiKey, maxRetries: 0 }).questions.retrieve('q1'))) as ForecastingError;
+    expect(err.message).toContain('Invalid API key in Bearer [redacted]');
+    expect(inspect(err, { depth: 10 })).not.toContain(KEY);
+  });
+});
+
+describe('a server\'s text in an error message (an attacker\'s review)', () => {
+  // An app that logs `err.message` printed a forged line, or cleared the terminal.
+  it('writes the server\'s line breaks as spaces, its other control characters (a tab aside), separators and bidi overrides as \\uXXXX; the body keeps them', async () => {
+    const text = 'bad\u001b[2J\r\n[info] forged line\u2028\u202eevil\u0085';
+    const { baseURL } = await serve((_, res) => json(res, 400, { type: 'error', error: { type: 'bad_request', message: text } }));
+    const err = (await caught(client(baseURL, { maxRetries: 0 }).questions.retrieve('q1'))) as ForecastingError & { body: { error: { message: string } } };
+    expect(err.message).toContain('bad\\u001b[2J [info] forged line\\u2028\\u202eevil\\u0085');
+    expect(err.message).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u202e]/);
+    expect(err.body.error.message).toBe(text);
+  });
+});
+
 describe('offset pages of deeply nested JSON', () => {
   // The same-page check writes a page's ends back as JSON: JSON.stringify overflows near 5 000 levels
   // (JSON.parse does not), and such a page is then unlike any other.

@@ -64,9 +64,17 @@ describe('a cursor walk', () => {
 describe('an offset walk', () => {
   it('stops at a page whose first and last items are those of the page before', () => {
     const second = PageWalk.start(undefined).next([1, 2, 3], undefined);
-    expect(() => second.next([1, 2, 3], undefined)).toThrow('the same page again');
+    expect(() => second.next([1, 2, 3], undefined)).toThrow('a page it gave before, again at a later offset');
     expect(() => second.next([1, 9, 4], undefined)).not.toThrow();
     expect(() => second.next([9, 2, 3], undefined)).not.toThrow();
+  });
+
+  it('stops at a page any earlier page of the walk had, not only the one before', () => {
+    const third = PageWalk.start(undefined).next([1, 2], undefined).next([3, 4], undefined);
+    expect(() => third.next([1, 2], undefined)).toThrow('a page it gave before, again at a later offset');
+    expect(() => third.next([5, 6], undefined).next([3, 4], undefined)).toThrow('a page it gave before');
+    // Asking a page for its next page twice is no repeat.
+    expect(() => third.next([5, 6], undefined)).not.toThrow();
   });
 
   it('stops at an empty page that says there is more', () => {

@@ -152,8 +152,17 @@ describe('a server that would make paging loop forever', () => {
     server.use(http.get(`${BASE}/questions/browse`, () => HttpResponse.json({ type: 'list', data: [question('a'), question('b')], hasMore: true })));
     const err = await caught(makeClient().questions.browse().toArray({ limit: Infinity }));
     expect(err).toBeInstanceOf(ForecastingError);
-    expect((err as Error).message).toMatch(/same page again at the next offset/);
+    expect((err as Error).message).toMatch(/a page it gave before, again at a later offset \(the service ignores offset\)/);
     expect(seen).toHaveLength(2);
+  });
+
+  it('stops an offset list whose service cycles through pages it gave (A, B, A), as soon as A comes again', async () => {
+    let n = 0;
+    server.use(http.get(`${BASE}/questions/browse`, () => HttpResponse.json({ type: 'list', data: n++ % 2 === 0 ? [question('a'), question('b')] : [question('c'), question('d')], hasMore: true })));
+    const err = await caught(makeClient().questions.browse({ limit: 2 }).toArray({ limit: Infinity }));
+    expect(err).toBeInstanceOf(ForecastingError);
+    expect((err as Error).message).toMatch(/a page it gave before, again at a later offset/);
+    expect(seen).toHaveLength(3);
   });
 
   it('refuses a toArray limit that is not a whole number >= 0, and fetches nothing more for 0', async () => {
@@ -353,7 +362,7 @@ describe('getNextPage is a read: calling it again gives the same next page', () 
     const first = await makeClient().questions.browse();
     await first.getNextPage();
     const second = await first.getNextPage();
-    expect(await caught(second.getNextPage())).toMatchObject({ message: expect.stringMatching(/same page again at the next offset/) });
+    expect(await caught(second.getNextPage())).toMatchObject({ message: expect.stringMatching(/a page it gave before, again at a later offset/) });
     expect(seen).toHaveLength(3);
   });
 

@@ -1,0 +1,77 @@
+/**
+ * The client's key put out of what an answer or a failed connection hands back: a server may echo
+ * the key, in plain text or spelled with JSON escapes, and Node's fetch keeps the raw bytes of an
+ * answer it could not parse on the error it throws.
+ * @module
+ */
+
+/** What stands for the client's key wherever an answer echoed it. */
+const REDACTED = '[redacted]';
+
+/**
+ * The shortest key redacted from answers. A service key is longer (`pre_` and a long random part);
+ * a shorter one is a test's (`'x'`, `'test'`), and putting `[redacted]` for it would rewrite every
+ * answer that holds those letters.
+ */
+const MIN_REDACTED_KEY = 16;
+
+/** Replaces the key in a text; the same string when it holds none. @internal */
+export type Redact = (text: string) => string;
+
+/**
+ * A redactor of `secret`, or none for a key too short to redact. The cost of a call is one
+ * `includes` over its text and one search for a JSON escape (`\u005f` for `_`, `\/`): parsing the
+ * JSON would undo them and spell the key out, so a text holding one is also read with its escapes of
+ * printable characters undone, and that reading is kept when it holds the key.
+ * @internal
+ */
+export function redactorOf(secret: string): Redact | undefined {
+  if (secret.length < MIN_REDACTED_KEY) return undefined;
+  const redact = (text: string) => (text.includes(secret) ? text.replaceAll(secret, REDACTED) : text);
+  return (text) => {
+    const plain = redact(text);
+    if (!/\\[u/]/.test(plain)) return plain;
+    // Each escape read whole (`\\` too), so an escaped backslash before a `u` is no escape; `"` and
+    // `\` stay escaped, so the reading is the same JSON.
+    const read = plain.replace(/\\(u00[2-7][\da-f]|.)/gi, (escape, e: string) => {
+      const c = e.length > 1 ? String.fromCharCode(parseInt(e.slice(1), 16)) : e === '/' ? e : escape;
+      return c === '"' || c === '\\' ? escape : c;
+    });
+    return read.includes(secret) ? redact(read) : plain;
+  };
+}
+
+/** `headers` with the key redacted from every value, the same object when none holds it. @internal */
+export function redactedHeaders(headers: Headers, redact: Redact | undefined): Headers {
+  if (!redact) return headers;
+  let out: Headers | undefined;
+  for (const [name, value] of headers) {
+    const clean = redact(value);
+    if (clean === value) continue;
+    out ??= new Headers(headers);
+    out.set(name, clean);
+  }
+  return out ?? headers;
+}
+
+/** How deep a cause chain is looked at: fetch's own is three deep (TypeError, a socket's or parser's error). */
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * The error fetch threw, as the cause of the SDK's own: itself, or none when anything down its chain
+ * (a message, a stack, a string field) holds the key. Node's fetch keeps the unread rest of an answer
+ * it could not parse (`data`, headers included) on its parser error, where `util.inspect` shows it;
+ * the SDK's message keeps the error's code (`HPE_INVALID_CONTENT_LENGTH`).
+ * @internal
+ */
+export function scrubbedCause(err: unknown, redact: Redact | undefined): unknown {
+  const holdsKey = (e: unknown, depth: number): boolean =>
+    e instanceof Error &&
+    depth < MAX_CAUSE_DEPTH &&
+    (Object.getOwnPropertyNames(e).some((key) => {
+      const value: unknown = (e as unknown as Record<string, unknown>)[key];
+      return typeof value === 'string' && redact!(value) !== value;
+    }) ||
+      holdsKey(e.cause, depth + 1));
+  return redact && holdsKey(err, 0) ? undefined : err;
+}
