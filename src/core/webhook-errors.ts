@@ -16,7 +16,9 @@ export type WebhookVerificationErrorCode =
   | 'malformed_header'
   | 'timestamp_out_of_range'
   | 'no_matching_signature'
-  | 'malformed_payload';
+  | 'malformed_payload'
+  /** Only from `webhookMiddleware` (answered `500`): another body parser read the body first, so its bytes are gone. */
+  | 'body_already_read';
 
 /**
  * A webhook call failed verification; `code` says why.

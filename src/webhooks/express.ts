@@ -24,7 +24,7 @@ import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type Delivery, type ExactlyOnce, type WebhookCoordinationOptions } from './exactly-once.js';
 import { checkMaxBodyBytes, observe, readCapped, type Told, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
-import { refusedByHeaders, toSecrets, verifyWebhook } from './verify.js';
+import { refusedByHeaders, toBody, toSecrets, verifyWebhook } from './verify.js';
 
 export { WebhookVerificationError };
 export type { WebhookEvent, WebhookReceiverOptions, WebhookCoordinationOptions, EventCoordinator };
@@ -57,6 +57,12 @@ export interface WebhookMiddlewareRequest extends AsyncIterable<Uint8Array | str
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /** What a body parser left: bytes or text from `express.raw()` / `express.text()`, else anything or nothing. */
   body?: unknown;
+  /**
+   * The body's bytes as a parser that ran first kept them, the usual way to keep them with a global
+   * `express.json()`: `express.json({ verify: (req, _res, buf) => { req.rawBody = buf; } })`. Read
+   * when `body` holds no bytes or text.
+   */
+  rawBody?: unknown;
   /** Whether the body stream was read to its end (by a body parser that ran first). */
   readonly readableEnded: boolean;
   /** Set by the middleware before it calls `next()`. */
@@ -155,11 +161,6 @@ export interface WebhookMiddlewareOptions extends WebhookReceiverOptions, Webhoo
   onRepeat?: (event: WebhookEvent, req: WebhookMiddlewareRequest) => void;
 }
 
-/** A body a parser already read as bytes or text (`express.raw()`, `express.text()`, an `ArrayBuffer`), else `undefined`. */
-function parsedRaw(body: unknown): string | Uint8Array | undefined {
-  return typeof body === 'string' || body instanceof Uint8Array ? body : body instanceof ArrayBuffer ? new Uint8Array(body) : undefined;
-}
-
 /** Whether a body parser already consumed the stream (body-parser sets `_body`; the stream may have ended). */
 function streamConsumed(req: WebhookMiddlewareRequest): boolean {
   // `_body` is body-parser's private flag, so it stays out of the public request type.
@@ -168,14 +169,16 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
 
 /**
  * Makes a middleware that verifies a webhook call. It takes the raw body from `express.raw()` or
- * `express.text()` when one ran, else reads the request stream itself, so it works with or without a
- * body parser on the route. On success it sets `req.webhookEvent` and calls `next()`. Otherwise:
+ * `express.text()` when one ran, or from `req.rawBody` when a parser's `verify` hook kept it there,
+ * else reads the request stream itself, so it works with or without a body parser on the route. On
+ * success it sets `req.webhookEvent` and calls `next()`. Otherwise:
  *
  * - a failed check (`missing_header`, `malformed_header`, `timestamp_out_of_range`,
  *   `no_matching_signature`, `malformed_payload`): `400` with the code as plain text, which fails the
  *   delivery for good (the service retries no 4xx);
- * - a body another parser already read (`express.json()` before this route): the raw bytes are gone,
- *   so it answers `500 body_already_read` and warns (a call the headers alone refuse, with no
+ * - a body another parser already read (`express.json()` before this route) and kept no `rawBody`:
+ *   the raw bytes are gone, so it answers `500 body_already_read`, warns, and tells `onError` a
+ *   `WebhookVerificationError` of that code (a call the headers alone refuse, with no
  *   signature or a stale timestamp, gets its final `400` instead), and the service retries the delivery (for about
  *   three hours) until the route is fixed;
  * - a body over `maxBodyBytes`: `413 payload_too_large`, reading no further.
@@ -210,28 +213,30 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
   const { onError, onRepeat, coordinator, coordinatorTimeoutMs, logger = console, ...verifyOptions } = options;
   const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes, 'webhookMiddleware');
   const warnWrongSecret = wrongSecretWarner(options, secrets.length);
+  const warnings = { ...options, logger };
   // Any caller can trigger it on a mis-mounted route, so it is rate-limited too.
-  const warnSetupMistake = onceAMinute({ ...options, logger });
-  const once = exactlyOnce(coordinator, onceAMinute({ ...options, logger }), checkCoordinatorTimeout(coordinatorTimeoutMs, 'webhookMiddleware'));
+  const warnSetupMistake = onceAMinute(warnings);
+  const once = exactlyOnce(coordinator, onceAMinute(warnings), checkCoordinatorTimeout(coordinatorTimeoutMs, 'webhookMiddleware'));
   return (req, res, next) => {
     const seen = observe(req.headers);
     const told: Told = (...what) => void seen?.then((o) => o?.done(...what)).catch(() => undefined);
-    let parsedElsewhere = false;
     /** Verifies, then, with a coordinator, publishes and claims. */
     const run = async (): Promise<Delivery> => {
-      const raw = parsedRaw(req.body);
-      if (raw === undefined) {
-        parsedElsewhere = streamConsumed(req);
-        // The bytes are gone, but a call the headers refuse for good gets its final 400, not a retried 500.
-        const refused = parsedElsewhere ? refusedByHeaders(req.headers, verifyOptions) : undefined;
-        if (refused) {
-          parsedElsewhere = false;
-          throw refused;
-        }
+      // Bytes or text a parser kept (`express.raw()`, `express.text()`, a `verify` hook's `rawBody`).
+      const raw = toBody(req.body) ?? toBody(req.rawBody);
+      // The bytes are gone: a call the headers refuse for good gets its final 400, any other a 500.
+      if (raw === undefined && streamConsumed(req)) {
+        throw (
+          refusedByHeaders(req.headers, verifyOptions) ??
+          new WebhookVerificationError(
+            'body_already_read',
+            'Another body parser read the body first, so the signed bytes are gone: mount this route before express.json(), skip the parser on its path, or keep the bytes: express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }).',
+          )
+        );
       }
-      // The stream, or a body `express.raw()` or `express.text()` read: one cap, on the bytes as sent.
-      const payload = parsedElsewhere ? req.body : await readCapped(raw ? [raw] : req, req.headers, maxBodyBytes);
-      const event = (req.webhookEvent = await verifyWebhook(payload as Uint8Array, req.headers, secrets, verifyOptions));
+      // The stream, or the bytes a parser kept: one cap, on the bytes as sent.
+      const payload = await readCapped(raw ? [raw] : req, req.headers, maxBodyBytes);
+      const event = (req.webhookEvent = await verifyWebhook(payload, req.headers, secrets, verifyOptions));
       return once.begin(event, (await seen)?.traceparent);
     };
     const answer = (status: number, text: string) => void res.status(status).type('text/plain').send(text);
@@ -253,25 +258,23 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
         if (coordinator) onAnswered(res, once, event);
         next();
       },
-      (err: unknown) => {
-        if (err instanceof WebhookVerificationError) {
-          const setupMistake = parsedElsewhere && err.code === 'malformed_payload';
-          if (setupMistake) {
-            err.message = `${err.message} The body of this request was already read by another body parser (often app.use(express.json()) before this route): mount the webhook route first, or give it express.raw({ type: 'application/json' }).`;
-            warnSetupMistake(`[forecasting-sdk] webhook refused (${err.code}): ${err.message}`);
-          } else warnWrongSecret(err, req.headers);
-          if (onError) runHook(() => onError(err, req));
+      (caught: unknown) => {
+        if (caught instanceof WebhookVerificationError) {
+          const setupMistake = caught.code === 'body_already_read';
+          if (setupMistake) warnSetupMistake(`[forecasting-sdk] webhook refused (${caught.code}): ${caught.message}`);
+          else warnWrongSecret(caught, req.headers);
+          if (onError) runHook(() => onError(caught, req));
           // A set-up mistake gets a 5xx, which the service retries: the delivery waits for the fix
           // instead of failing for good, as it would on a 4xx.
-          const [status, code] = setupMistake ? [500, 'body_already_read'] : [400, err.code];
-          told('refused', { reason: code, status });
-          answer(status, code);
-        } else if (err instanceof WebhookPayloadTooLargeError) {
-          told('refused', { reason: err.code, status: 413 });
-          answer(413, err.code);
+          const status = setupMistake ? 500 : 400;
+          told('refused', { reason: caught.code, status });
+          answer(status, caught.code);
+        } else if (caught instanceof WebhookPayloadTooLargeError) {
+          told('refused', { reason: caught.code, status: 413 });
+          answer(413, caught.code);
         } else {
           told('refused', { reason: 'error' });
-          next(err);
+          next(caught);
         }
       },
     );

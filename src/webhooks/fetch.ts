@@ -82,7 +82,7 @@ export async function verifyWebhookRequest(
   if (bodyGone(request)) {
     throw new WebhookVerificationError(
       'malformed_payload',
-      'The request body was already read, so the raw bytes the signature covers are gone: verify before reading it, or pass the text you read to verifyWebhook.',
+      'The request body was already read, so the signed bytes are gone: verify before reading it, or pass the text read to verifyWebhook.',
     );
   }
   const stream = request.body;
@@ -198,6 +198,8 @@ export function createWebhookHandler(
 ): (request: Request) => Promise<Response> {
   const { coordinator, onRepeat, coordinatorTimeoutMs, ...receiverOptions } = options;
   const verify = createWebhookVerifier(secret, receiverOptions);
+  // At start-up, as a missing secret: else the first signed call would fail on it.
+  if (typeof handler != 'function') throw new TypeError('createWebhookHandler: `handler` must be a function.');
   // Any caller can trigger it on a mis-built route, so it is rate-limited.
   const warnSetupMistake = onceAMinute(receiverOptions);
   const once = exactlyOnce(coordinator, onceAMinute(receiverOptions), checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));

@@ -119,7 +119,7 @@ export function wrongSecretWarner(options: WebhookReceiverOptions, secretCount: 
   const warn = onceAMinute(options);
   return (error, headers) => {
     if (!(error instanceof WebhookVerificationError && error.code === 'no_matching_signature' && looksSignedWithAnotherSecret(headers, options))) return;
-    warn(`[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the ${secretCount} secret(s). Rotated? Pass [newSecret, oldSecret].`);
+    warn(`[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the ${secretCount} secret(s): a missed rotation (pass [newSecret, oldSecret]), or a changed body?`);
   };
 }
 

@@ -57,6 +57,19 @@ describe.concurrent('examples/worker.mjs in workerd', () => {
 
       const forged = await fetch(`${origin}/webhooks/forecasting`, { method: 'POST', body: '{}', headers: { 'x-service-signature': 't=1,v1=00' } });
       expect([forged.status, await forged.text()]).toEqual([400, 'no_matching_signature']);
+
+      // The ready-made route (createWebhookHandler), made on its first call: a second forecast's
+      // delivery goes to it, and the Worker reads that task back too; a forged call is refused.
+      await client.webhooks.update(hook.id, { url: `${origin}/webhooks/handler` });
+      const second = await client.forecasts.create({ questionId: question.id, runMode: 'light' });
+      const readBackSecond = () => mock.service.requests.list({ operation: 'forecasts.retrieve' }).filter((r) => r.path === `/forecasts/${second.id}`);
+      const firstId = (await delivered())!.id;
+      const deliveredSecond = async () => (await client.webhooks.deliveries.list({ webhookId: hook.id }).toArray()).find((d) => d.id !== firstId);
+      for (let i = 0; i < 300 && (readBackSecond().length === 0 || (await deliveredSecond())?.status !== 'succeeded'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await deliveredSecond()).toMatchObject({ status: 'succeeded', responseStatus: 200, attemptCount: 1 });
+      expect(readBackSecond()).toEqual([expect.objectContaining({ method: 'GET', status: 200 })]);
+      const forgedToHandler = await fetch(`${origin}/webhooks/handler`, { method: 'POST', body: '{}', headers: { 'x-service-signature': 't=1,v1=00' } });
+      expect([forgedToHandler.status, await forgedToHandler.text()]).toEqual([400, 'no_matching_signature']);
       expect((await fetch(`${origin}/elsewhere`)).status).toBe(404);
     } finally {
       await mf.dispose();

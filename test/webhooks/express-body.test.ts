@@ -119,24 +119,45 @@ describe('reading the body', () => {
 });
 
 describe('a body another parser read first', () => {
-  it('answers 500 (which the service retries), adds to the message what happened and how to mount the route, and warns even with onError', async () => {
+  // onError is told the code the service is answered (a newcomer's log showed malformed_payload),
+  // and only advice that works after a global express.json() (express.raw() on the route does not).
+  it('answers 500 (which the service retries), tells onError body_already_read with the three ways out, and warns even with onError', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const errors: WebhookVerificationError[] = [];
     expect(await post(eventOfSize(200), { onError: (err) => errors.push(err) }, [express.json()])).toEqual({ status: 500, text: 'body_already_read' });
-    expect(errors[0]!.message).toMatch(
-      / The body of this request was already read by another body parser \(often app\.use\(express\.json\(\)\) before this route\): mount the webhook route first, or give it express\.raw\(\{ type: 'application\/json' \}\)\.$/,
+    expect(errors[0]).toMatchObject({ code: 'body_already_read' });
+    expect(errors[0]!.message).toBe(
+      'Another body parser read the body first, so the signed bytes are gone: mount this route before express.json(), skip the parser on its path, or keep the bytes: express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }).',
     );
+    expect(errors[0]!.message).not.toMatch(/express\.raw/);
     expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('verifies the bytes a global express.json() kept as req.rawBody (its verify hook), and refuses them changed', async () => {
+    const keep = express.json({ verify: (req, _res, buf) => void ((req as typeof req & { rawBody?: Buffer }).rawBody = buf) });
+    expect(await post(eventOfSize(200), {}, [keep])).toEqual({ status: 200, text: 'webhook.test' });
+    const tampered: express.RequestHandler = (req, _res, next) => {
+      const kept = req as typeof req & { rawBody?: Buffer };
+      kept.rawBody = Buffer.from(kept.rawBody!.toString('utf8').replace('ppp', 'qqq'));
+      next();
+    };
+    expect(await post(eventOfSize(200), {}, [keep, tampered])).toEqual({ status: 400, text: 'no_matching_signature' });
+  });
+
+  it('verifies a route a global express.json() skips (the other way out the message names)', async () => {
+    const json = express.json();
+    const skipHooks: express.RequestHandler = (req, res, next) => (req.path === '/hooks' ? next() : json(req, res, next));
+    expect(await post(eventOfSize(200), {}, [skipHooks])).toEqual({ status: 200, text: 'webhook.test' });
   });
 
   it('warns by default with the reason and the message, to the logger when one is given', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect((await post(eventOfSize(200), {}, [express.json()])).status).toBe(500);
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0]![0])).toMatch(/^\[forecasting-sdk\] webhook refused \(malformed_payload\): The webhook payload must be the raw request body/);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/^\[forecasting-sdk\] webhook refused \(body_already_read\): Another body parser read the body first/);
     const logged: string[] = [];
     await post(eventOfSize(200), { logger: { warn: (m) => void logged.push(m) } }, [express.json()]);
-    expect(logged).toEqual([expect.stringMatching(/another body parser/)]);
+    expect(logged).toEqual([expect.stringMatching(/Another body parser/)]);
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
@@ -156,7 +177,7 @@ describe('a body another parser read first', () => {
     now += 60_000;
     expect(await send()).toBe(500);
     expect(logged).toHaveLength(2);
-    expect(logged[1]).toMatch(/another body parser.*\(At most one such warning a minute; 4 more since the last\.\)$/);
+    expect(logged[1]).toMatch(/Another body parser.*\(At most one such warning a minute; 4 more since the last\.\)$/);
   });
 
   it('answers a final 400 to a call its headers refuse (no signature, a malformed one, a stale timestamp), 500 only to a fresh signed one', async () => {

@@ -16,6 +16,13 @@ const claiming = (claim: EventClaim): EventCoordinator => ({
   publish: async () => {},
 });
 
+describe('createWebhookHandler at start-up', () => {
+  // A newcomer's route made without a handler was accepted, and failed the first signed call (a 500).
+  it.each([undefined, null, 'handler', {}])('refuses a handler that is no function (%s) as it is made, as a missing secret', (handler) => {
+    expect(() => createWebhookHandler(SECRET, handler as never)).toThrow(new TypeError('createWebhookHandler: `handler` must be a function.'));
+  });
+});
+
 describe("createWebhookHandler's own answers", () => {
   it('are plain text: a refused call, a repeat, and a delivery whose event runs elsewhere', async () => {
     const handler = vi.fn();

@@ -70,8 +70,8 @@ describe.each([
     expect(await receive(wrong)).toBe(400);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toBe(
-      '[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the 1 secret(s). ' +
-        'Rotated? Pass [newSecret, oldSecret]. (At most one such warning a minute.)',
+      '[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the 1 secret(s): ' +
+        'a missed rotation (pass [newSecret, oldSecret]), or a changed body? (At most one such warning a minute.)',
     );
     await receive(wrong);
     clock.ms += 59_999;
