@@ -1,6 +1,7 @@
 // docs/getting-started.md, followed literally by a new user: what it says about installing and the
 // project set-up stays true of this package (its version, what it installs).
 import { readFileSync } from 'node:fs';
+import { Script } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -19,6 +20,25 @@ describe('docs/getting-started.md', () => {
     // The sentence and the manifest must change together: a runtime dependency added later fails here.
     expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
     expect(text).toContain('It installs as this one package, with no dependencies');
+  });
+
+  // "every example of this guide but one is plain JavaScript": a newcomer saved the local webhook
+  // receiver as .mjs and met `const chunks: Buffer[]`.
+  it('holds only TypeScript blocks that are plain JavaScript too, but the route handler of step 4', () => {
+    const blocks = [...guide.matchAll(/```ts[^\n]*\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    // Parsed as the body of an async function: imports and exports out, top-level await allowed.
+    const parses = (code: string) => {
+      try {
+        new Script(`(async () => {\n${code.replace(/^import .*$/gm, '').replace(/^export /gm, '')}\n})`);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const typed = blocks.filter((b) => !parses(b));
+    expect(blocks.length).toBeGreaterThan(3);
+    expect(typed).toHaveLength(1);
+    expect(typed[0]).toContain('export async function POST(request: Request): Promise<Response>');
   });
 
   it('has a project set-up: "type": "module", the tsconfig options, and how to run the file', () => {
