@@ -149,6 +149,13 @@ webhooks
   .option('--json', 'on failure, print {"verified":false,"code","message"} instead of the bare code (the event is JSON either way)')
   .addHelpText('after', `\nExit code 0 and the event on stdout, or the reason code on stdout and exit code 7:\n  missing_header, malformed_header, timestamp_out_of_range, no_matching_signature, malformed_payload\n\nExample:\n  forecasting webhooks verify --secret "$SECRET" --header "$SIGNATURE" < body.json`)
   .action(run(async (cmd) => (await load.webhooks()).verify(cmd)));
+webhooks
+  .command('sign')
+  .description('sign a body as the service does: the raw body on stdin; prints the X-Service-Signature value, for testing a receiver in any language')
+  .option('--secret <whsec>', 'the signing secret (default: $FORECASTING_WEBHOOK_SECRET); twice, to sign with both as during a rotation', (value: string, given: string[] = []) => [...given, value])
+  .option('--timestamp <unix seconds>', 'the t to sign (default: now)')
+  .addHelpText('after', `\nExit code 0 and the header value on stdout.\n\nExample:\n  curl -H "X-Service-Signature: $(forecasting webhooks sign --secret "$SECRET" < body.json)" --data-binary @body.json http://127.0.0.1:8000/webhooks`)
+  .action(run(async (cmd) => (await load.webhooks()).sign(cmd)));
 
 // mock
 program

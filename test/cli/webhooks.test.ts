@@ -1,7 +1,14 @@
 // `forecasting webhooks verify`: the raw body on stdin, the header as a flag; the event or the reason.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { signWebhook } from '../../src/webhooks/index.js';
-import { run } from './_cli.js';
+import { signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
+import { BIN, run } from './_cli.js';
 
 const SECRET = 'whsec_cli_test_secret_value';
 const body = JSON.stringify({ id: 'evt_1', type: 'forecast.completed', createdAt: '2025-01-01T00:00:00.000Z', data: { taskId: 't_1' } });
@@ -58,5 +65,66 @@ describe('forecasting webhooks verify', () => {
     const noHeader = await run(['webhooks', 'verify', '--secret', SECRET], { input: body });
     expect(noHeader.code).toBe(2);
     expect(noHeader.stderr).toMatch(/^UsageError: --header is required/);
+  });
+});
+
+// A receiver in another language gets signed test calls from the shell (a newcomer asked for it).
+describe('forecasting webhooks sign', () => {
+  it('prints the header value the service would send with the body on stdin, which verifies', async () => {
+    const t = now();
+    const r = await run(['webhooks', 'sign', '--secret', SECRET, '--timestamp', String(t)], { input: body });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe(`${await signWebhook(body, SECRET, { timestamp: t })}\n`);
+    const verified = await run(['webhooks', 'verify', '--secret', SECRET, '--header', r.stdout.trim()], { input: body });
+    expect(verified.code).toBe(0);
+  });
+
+  it('signs now by default, with the secret of FORECASTING_WEBHOOK_SECRET, and with both of two secrets (a rotation)', async () => {
+    const before = now();
+    const r = await run(['webhooks', 'sign'], { input: body, env: { FORECASTING_WEBHOOK_SECRET: SECRET } });
+    const t = Number(/^t=(\d+),v1=[0-9a-f]{64}\n$/.exec(r.stdout)?.[1]);
+    expect(t).toBeGreaterThanOrEqual(before);
+    expect(t).toBeLessThanOrEqual(now());
+    const both = await run(['webhooks', 'sign', '--secret', SECRET, '--secret', 'whsec_the_old_one', '--timestamp', '1700000000'], { input: body });
+    expect(both.stdout).toBe(`${await signWebhook(body, [SECRET, 'whsec_the_old_one'], { timestamp: 1_700_000_000 })}\n`);
+  });
+
+  it('is bad usage (exit 2) without a secret or with a timestamp that is no Unix seconds, the secret never shown', async () => {
+    const noSecret = await run(['webhooks', 'sign'], { input: body, env: { FORECASTING_WEBHOOK_SECRET: '' } });
+    expect([noSecret.code, noSecret.stdout]).toEqual([2, '']);
+    expect(noSecret.stderr).toMatch(/^UsageError: --secret is required/);
+    for (const timestamp of ['soon', '-1', '1.5', '1e30']) {
+      const bad = await run(['webhooks', 'sign', '--secret', SECRET, '--timestamp', timestamp], { input: body });
+      expect([bad.code, bad.stdout]).toEqual([2, '']);
+      expect(bad.stderr).toMatch(/^UsageError: --timestamp must be/);
+      expect(bad.stderr).not.toContain(SECRET);
+    }
+  });
+});
+
+describe('the curl line of docs/cli.md and docs/webhooks.md', () => {
+  it('sends a call signed by `forecasting webhooks sign` that a receiver verifies', async () => {
+    const verified: string[] = [];
+    const server: Server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const event = await verifyWebhook(Buffer.concat(chunks), req.headers, SECRET).catch(() => undefined);
+      if (event) verified.push(event.id);
+      res.writeHead(event ? 200 : 400).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const dir = mkdtempSync(join(tmpdir(), 'forecasting-sign-'));
+    try {
+      writeFileSync(join(dir, 'body.json'), body);
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+      // As documented, with `forecasting` spelled as the built binary.
+      const line = `curl -s -o /dev/null -w '%{http_code}' -H "X-Service-Signature: $(node '${BIN}' webhooks sign --secret "$SECRET" < body.json)" --data-binary @body.json ${url}`;
+      const { stdout } = await promisify(execFile)('sh', ['-c', line], { cwd: dir, env: { ...process.env, SECRET } });
+      expect(stdout).toBe('200');
+      expect(verified).toEqual(['evt_1']);
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

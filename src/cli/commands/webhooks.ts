@@ -2,11 +2,13 @@
  * `forecasting webhooks verify --secret whsec_… --header "t=…,v1=…" < body`: verifies a webhook call
  * with the SDK's `verifyWebhook`. Prints the event (exit 0), or the reason code on stdout and one
  * error line on stderr (exit 7); with `--json`, the reason as `{"verified":false,"code","message"}`.
- * Loads only the webhooks entry, never the client.
+ * `forecasting webhooks sign --secret whsec_… < body`: the `X-Service-Signature` value the service
+ * would send with that body, for a receiver's own tests in any language. Both load only the webhooks
+ * entry, never the client.
  * @module
  */
 import type { Command } from 'commander';
-import { secondsAsMs } from '../args.js';
+import { secondsAsMs, wholeNumber } from '../args.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { json, note, out } from '../output.js';
 import { addSecret, errorLine } from '../report.js';
@@ -44,4 +46,19 @@ export async function verify(cmd: Command): Promise<ExitCode> {
     }
     throw err;
   }
+}
+
+/** `forecasting webhooks sign`: the signature header of the body on stdin, one `v1` per `--secret`. */
+export async function sign(cmd: Command): Promise<ExitCode> {
+  const flags = cmd.opts<{ secret?: string[]; timestamp?: string }>();
+  const secrets = flags.secret ?? (process.env['FORECASTING_WEBHOOK_SECRET'] ? [process.env['FORECASTING_WEBHOOK_SECRET']] : []);
+  for (const secret of secrets) addSecret(secret);
+  if (secrets.length === 0 || secrets.some((s) => s === '')) throw new CliError('--secret is required (or set FORECASTING_WEBHOOK_SECRET); give it twice to sign as during a rotation');
+  if (process.stdin.isTTY) throw new CliError('pipe the raw request body on stdin: forecasting webhooks sign … < body.json');
+  const timestamp = wholeNumber(flags.timestamp, '--timestamp');
+  if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) throw new CliError(`--timestamp must be whole Unix seconds, got "${String(flags.timestamp)}"`);
+  const body = await readStdin();
+  const { signWebhook } = await import('../../webhooks/index.js');
+  out(await signWebhook(body, secrets, timestamp === undefined ? {} : { timestamp }));
+  return EXIT.ok;
 }
