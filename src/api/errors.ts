@@ -11,7 +11,6 @@ import {
   RateLimitError,
   WaitTimeoutError,
   type APIErrorClass,
-  type APIErrorInit,
   type ErrorTable,
 } from '../core/errors.js';
 
@@ -100,11 +99,6 @@ export class TooManyActiveForecastsError extends RateLimitError {
   override name = 'TooManyActiveForecastsError';
   /** A slot frees when a forecast ends, not after a `Retry-After`: the caller decides (`runMany` waits). */
   static override readonly retry = false;
-  constructor(init: APIErrorInit) {
-    super(init);
-    // The service says what happened; what to do is the SDK's to say.
-    this.message += '. Start more as these end (forecasts.waitMany), or let forecasts.runMany keep to the limit.';
-  }
 }
 
 /** The spec's Errors table, the codes with a class of their own, as `status error.type`. @internal */

@@ -274,7 +274,8 @@ export class ValidationError extends ForecastingError {
     const list = typeof issues === 'string' ? [{ field, message: issues }] : issues;
     // Stryker disable next-line StringLiteral: only the field of `first` is read
     const first = list[0] ?? { field, message: 'invalid input' };
-    super(list.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; '));
+    // One line: a field may be a key of the service's answer (`validateResponses`), any text.
+    super(oneLine(list.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ')));
     this.field = first.field;
     this.issues = list;
   }
@@ -295,16 +296,16 @@ export function cut(text: string, max: number): string {
  * characters but the tab (C0, DEL, C1), the line and paragraph separators, the bidirectional
  * overrides and isolates.
  */
-const UNPRINTABLE = /\r\n?|\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNPRINTABLE = /\r\n?|[\n\0-\b\v-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` as one line: each line break a space, every other character of {@link UNPRINTABLE} written as `\uXXXX`. @internal */
+export const oneLine = (text: string): string => text.replace(UNPRINTABLE, (c) => (/[\r\n]/.test(c) ? ' ' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 /**
- * `text` for a message or a log line, one line: cut to `max` characters, each line break a space and
- * every other character of {@link UNPRINTABLE} written as `\uXXXX` (a server's text, an id, a path
- * are quoted with it). @internal
+ * `text` for a message or a log line: cut to `max` characters, on {@link oneLine} (a server's text,
+ * an id, a path are quoted with it). @internal
  */
-export function clip(text: string, max: number): string {
-  return cut(text, max).replace(UNPRINTABLE, (c) => (c < ' ' && /[\r\n]/.test(c) ? ' ' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-}
+export const clip = (text: string, max: number): string => oneLine(cut(text, max));
 
 /**
  * The class of an {@link APIError}: what an error table maps a status and code to.

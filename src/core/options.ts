@@ -226,9 +226,10 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new ValidationError('must be an object', 'options');
   const given = options.apiKey ?? env('FORECASTING_API_KEY');
   // The key goes into a header: a line break or control character would fail every request with a
-  // TypeError quoting it. The message never holds the key.
-  if (given !== undefined && (typeof given !== 'string' || /[\u0000-\u001f\u007f-\uffff]/.test(given))) {
-    throw new ValidationError('must be printable ASCII text with no line break, NUL or other control character', 'apiKey');
+  // TypeError quoting it. A quote or a backslash, which JSON always escapes, would keep an echo of
+  // the key in an answer from being redacted. The message never holds the key.
+  if (given !== undefined && (typeof given !== 'string' || /["\\\u0000-\u001f\u007f-\uffff]/.test(given))) {
+    throw new ValidationError('must be printable ASCII text with no quote, backslash, line break, NUL or other control character', 'apiKey');
   }
   // Spaces at either end (a `.env` line's) are dropped, as fetch drops them from the header: the key
   // the service gets is the one redacted from its answers.

@@ -7,7 +7,7 @@
  * @module
  */
 import { APIPromise } from './api-promise.js';
-import { ForecastingError, ValidationError } from './errors.js';
+import { clip, ForecastingError, ValidationError } from './errors.js';
 import type { Paging } from './operation.js';
 
 /** Query parameters a page may carry. */
@@ -94,6 +94,8 @@ export class PageWalk {
     private readonly depth: number,
     /** Empty pages in a row just before this page. */
     private readonly emptyBefore: number,
+    /** Offset pages along the walk that repeated an earlier one. */
+    private readonly repeats = 0,
   ) {}
 
   /** The walk of a list call's first page; `cursor` is the one the caller started from, if any. */
@@ -108,19 +110,25 @@ export class PageWalk {
     if (cursor === undefined) {
       if (data.length === 0) stop('an empty page with hasMore: true (the next offset would ask for the same page again)');
       // Offset pages: the trail keeps each page's ends, so a service cycling through pages it gave
-      // (A, B, A, …, ignoring `offset`) stops the walk as a repeated cursor does.
+      // (A, B, A, B, …, ignoring `offset`) stops the walk. A few repeats are no loop: items added at
+      // the head of the list while it is read bring earlier pages back at later offsets, at most as
+      // many as were read; more repeats than new pages are a loop.
       const ends = pageEnds(data);
-      if (ends === undefined) return new PageWalk(this.trail, this.depth, empty);
+      if (ends === undefined) return new PageWalk(this.trail, this.depth, empty, this.repeats);
       const key = trailKey(ends);
-      if (this.trail.seen(key, this.depth)) stop('a page it gave before, again at a later offset (the service ignores offset)');
-      return new PageWalk(this.trail.follow(key, this.depth), this.depth + 1, empty);
+      if (!this.trail.seen(key, this.depth)) return new PageWalk(this.trail.follow(key, this.depth), this.depth + 1, empty, this.repeats);
+      if (this.repeats + 1 > this.depth) stop('more pages it gave before than new ones (it ignores offset)');
+      return new PageWalk(this.trail, this.depth, empty, this.repeats + 1);
     }
     const key = trailKey(cursor);
-    if (this.trail.seen(key, this.depth)) stop(`the cursor ${JSON.stringify(cursor.slice(0, 64))} a second time`);
+    if (this.trail.seen(key, this.depth)) stop(`the cursor ${clip(JSON.stringify(cursor.slice(0, 64)), 100)} a second time`);
     if (empty >= MAX_EMPTY_PAGES_IN_A_ROW) stop(`${empty} empty pages in a row, each with hasMore: true`);
     return new PageWalk(this.trail.follow(key, this.depth), this.depth + 1, empty);
   }
 }
+
+/** An item as a page's end: its `id` when it has one (a record read again may differ in `updatedAt`), else all of it. */
+const endOf = (item: unknown): unknown => (item as { id?: unknown } | null)?.id ?? item;
 
 /**
  * The first and last item of a page as text: two pages at different offsets of one list never share
@@ -130,7 +138,7 @@ export class PageWalk {
  */
 function pageEnds(data: readonly unknown[]): string | undefined {
   try {
-    return JSON.stringify([data[0], data[data.length - 1]]);
+    return JSON.stringify([endOf(data[0]), endOf(data[data.length - 1])]);
   } catch {
     return undefined;
   }

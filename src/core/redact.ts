@@ -22,7 +22,8 @@ export type Redact = (text: string) => string;
  * A redactor of `secret`, or none for a key too short to redact. The cost of a call is one
  * `includes` over its text and one search for a JSON escape (`\u005f` for `_`, `\/`): parsing the
  * JSON would undo them and spell the key out, so a text holding one is also read with its escapes of
- * printable characters undone, and that reading is kept when it holds the key.
+ * printable characters undone, and that reading is kept when it holds the key. (A key holds no `"`
+ * nor `\`, which JSON always escapes: the client refuses them.)
  * @internal
  */
 export function redactorOf(secret: string): Redact | undefined {
@@ -65,13 +66,12 @@ const MAX_CAUSE_DEPTH = 4;
  * @internal
  */
 export function scrubbedCause(err: unknown, redact: Redact | undefined): unknown {
-  const holdsKey = (e: unknown, depth: number): boolean =>
-    e instanceof Error &&
-    depth < MAX_CAUSE_DEPTH &&
-    (Object.getOwnPropertyNames(e).some((key) => {
+  let e = err;
+  for (let depth = 0; redact && e instanceof Error && depth < MAX_CAUSE_DEPTH; e = e.cause, depth++) {
+    for (const key of Object.getOwnPropertyNames(e)) {
       const value: unknown = (e as unknown as Record<string, unknown>)[key];
-      return typeof value === 'string' && redact!(value) !== value;
-    }) ||
-      holdsKey(e.cause, depth + 1));
-  return redact && holdsKey(err, 0) ? undefined : err;
+      if (typeof value === 'string' && redact(value) !== value) return undefined;
+    }
+  }
+  return err;
 }

@@ -197,9 +197,8 @@ export class Transport {
     const refused = code !== undefined && NOT_SENT.has(code);
     // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret.
     const detail = code ?? reasonOf(err);
-    const message = `Connection error${detail ? ` (${detail})` : ''} reaching ${this.#host}.`;
     const cause = scrubbedCause(err, this.#redact);
-    const error = new APIConnectionError(this.#redact?.(message) ?? message, cause === undefined ? undefined : { cause });
+    const error = new APIConnectionError(`Connection error${detail ? ` (${detail})` : ''} reaching ${this.#host}.`, cause === undefined ? undefined : { cause });
     return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
   }
 }

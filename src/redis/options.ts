@@ -57,6 +57,14 @@ export interface RedisCoordinatorOptions {
   /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
   receiverTtlMs?: number;
   /**
+   * How many times faster than real time the service runs, for a process with no client attached
+   * (a webhook receiver, `forecasting fleet status --time-scale`) in a fleet whose clients talk to a
+   * sped-up mock with `clientClockFor(600)`: the per-minute windows it reads (`stats()`'s
+   * `requestsInWindow`) then last a minute of the mock's time, as the clients count them. An attached
+   * client's clock replaces it. Default 1 (the real service); a positive number.
+   */
+  serviceTimeScale?: number;
+  /**
    * At most one check of held slots against the service per this many ms, by one process of the
    * fleet, while starts wait for a slot. Checks that find no ended task double the gap to the next
    * (up to 8 times this: the events and reads that free slots are working); one that does brings it
@@ -86,7 +94,7 @@ export interface RedisCoordinatorOptions {
 }
 
 /** The options with their defaults, less the namespaces (resolved later: they may come from the attached client). */
-export type ResolvedOptions = Required<Omit<RedisCoordinatorOptions, 'prefix' | 'userPrefix'>>;
+export type ResolvedOptions = Required<Omit<RedisCoordinatorOptions, 'prefix' | 'userPrefix' | 'serviceTimeScale'>>;
 
 /**
  * A `prefix` or `userPrefix` is a name in a Redis Cluster hash tag and an ACL pattern: nothing that
@@ -105,6 +113,10 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
   }
   if (userPrefix !== undefined && (typeof userPrefix !== 'string' || !PREFIX.test(userPrefix))) {
     throw new ValidationError(`must be 1 to 100 letters, digits or -_.: (a name shared by the coordinators of one user's keys), got ${shown(userPrefix)}`, 'userPrefix');
+  }
+  const { serviceTimeScale } = options;
+  if (serviceTimeScale !== undefined && !(typeof serviceTimeScale === 'number' && Number.isFinite(serviceTimeScale) && serviceTimeScale > 0)) {
+    throw new ValidationError(`must be a positive number (how many times faster than real time the service runs), got ${typeof serviceTimeScale === 'number' ? String(serviceTimeScale) : shown(serviceTimeScale)}`, 'serviceTimeScale');
   }
   const resolved: ResolvedOptions = {
     requestsPerMinute: options.requestsPerMinute ?? 60,
@@ -153,6 +165,10 @@ export const prefixFromKeyHash = (keyHash: string): string => `fsdk:${keyHash.sl
 /** The prefix of a process with no client attached: from `FORECASTING_API_KEY`, else a `ValidationError` naming `prefix` (a receiver logs its message). */
 export function prefixFromEnvironment(): string {
   const apiKey = globalThis.process?.env?.['FORECASTING_API_KEY']?.replace(/^ +| +$/g, ''); // as the client's, spaces at either end dropped
+  // As the client refuses it (a CRLF .env file's `\r`): else a namespace no client of the key has.
+  if (apiKey && /["\\\u0000-\u001f\u007f-\uffff]/.test(apiKey)) {
+    throw new ValidationError('FORECASTING_API_KEY must be printable ASCII text with no quote, backslash, line break, NUL or other control character (a `\\r` from a CRLF .env file?)', 'prefix');
+  }
   if (!apiKey) {
     throw new ValidationError('createRedisCoordinator has no key namespace: pass the `prefix` option, attach a client (new ForecastingClient({ coordinator })), or set FORECASTING_API_KEY.', 'prefix');
   }

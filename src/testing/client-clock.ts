@@ -12,6 +12,9 @@ import type { MockServer } from './server.js';
 /** Runs `fn` after pending I/O: `setImmediate` on Node, a zero timeout in a browser (which has none). */
 const soon = (fn: () => void): void => void (globalThis.setImmediate ? globalThis.setImmediate(fn) : setTimeout(fn, 0));
 
+/** Looks at a busy client, one after the other, before looking once a millisecond. */
+const BUSY_LOOKS_AT_ONCE = 100;
+
 /**
  * The client's time source for tests against the mock. With a scaled clock it is real time, since
  * the mock already states its waits (`Retry-After`) in real seconds, with the clock's speed as its
@@ -51,9 +54,12 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
   const drive = () => {
     if (driving) return;
     driving = true;
+    let looks = 0;
     const step = () => {
-      // Let requests in flight land, and woken sleepers send theirs, before time moves on.
-      if (isBusy()) return soon(step);
+      // Let requests in flight land, and woken sleepers send theirs, before time moves on; a request
+      // held longer (one waiting real time, see mockClientOptions) is looked at every millisecond,
+      // not spun on.
+      if (isBusy()) return void (++looks < BUSY_LOOKS_AT_ONCE ? soon(step) : setTimeout(step, 1));
       driving = false;
       if (waiting.size === 0) return;
       try {
@@ -98,22 +104,23 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
 }
 
 /**
- * Failed requests in a row (no answer, or a 5xx) after which each next one first waits real time:
- * 1 ms, doubling up to {@link MAX_REAL_DELAY_MS}. On a manual clock a client's sleeps move the mock's
+ * Failed requests in a row to one address (no answer, or a 5xx) after which each next one to it
+ * first waits real time: 1 ms, doubling up to {@link MAX_REAL_DELAY_MS}. On a manual clock a client's sleeps move the mock's
  * time, so a wait with no `timeout` against a server closed for good, or a fault without end, would
  * otherwise retry as fast as the loopback answers, a core busy for as long as the process lives (a
  * test that timed out leaves it running in its worker). An outage a test stages lasts far fewer.
  */
 const FAILURES_BEFORE_REAL_DELAY = 30;
 const MAX_REAL_DELAY_MS = 1_000;
+const MAX_FAILING_ADDRESSES = 1_000;
 
 /**
  * Client options for a mock server: its address and key, and its time (see {@link clientClockFor}).
  * On a manual clock the client's requests in flight are tracked, so concurrent waits see exactly the
  * mock time they asked for. `busy` holds the clock too while it says so: a test's own work in
- * flight, such as restarting the server after an outage. After 30 failed requests in a row (no
- * answer, or a 5xx), each next one first waits real time (1 ms, doubling up to 1 s), so that a wait
- * with no `timeout` against a server gone for good does not keep a core busy.
+ * flight, such as restarting the server after an outage. After 30 failed requests in a row to one
+ * address (no answer, or a 5xx), each next one to it first waits real time (1 ms, doubling up to
+ * 1 s), so that a wait with no `timeout` against a server gone for good does not keep a core busy.
  *
  * @example
  * ```ts
@@ -127,20 +134,26 @@ export function mockClientOptions(
   { busy = () => false }: { busy?: () => boolean } = {},
 ): Required<Pick<ClientOptions, 'apiKey' | 'baseURL' | 'clock' | 'fetch'>> {
   let inFlight = 0;
-  let failedInARow = 0;
+  // By method and address: another call's answer says nothing of this one's.
+  const failedInARow = new Map<string, number>();
   const counted: typeof fetch = async (input, init) => {
     inFlight++;
     try {
+      const request = input instanceof Request ? input : undefined;
+      const signal = init?.signal ?? request?.signal;
+      const key = `${init?.method ?? request?.method ?? 'GET'} ${request?.url ?? String(input)}`;
+      const failed = failedInARow.get(key) ?? 0;
       // Past a long run of failures, the next request waits real time first (the mock's clock held):
       // see FAILURES_BEFORE_REAL_DELAY.
-      const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-      const over = failedInARow - FAILURES_BEFORE_REAL_DELAY;
-      if (over >= 0) await sleep(Math.min(2 ** over, MAX_REAL_DELAY_MS), signal ?? undefined);
+      if (failed >= FAILURES_BEFORE_REAL_DELAY) await sleep(Math.min(2 ** (failed - FAILURES_BEFORE_REAL_DELAY), MAX_REAL_DELAY_MS), signal ?? undefined);
       const response = await globalThis.fetch(input, init).catch((error: unknown) => {
-        if (!signal?.aborted) failedInARow++;
+        if (!signal?.aborted) failedInARow.set(key, failed + 1);
         throw error;
       });
-      failedInARow = response.status >= 500 ? failedInARow + 1 : 0;
+      if (response.status >= 500) failedInARow.set(key, failed + 1);
+      else failedInARow.delete(key);
+      // A client calling ever new addresses that all fail: forget them, rather than grow.
+      if (failedInARow.size > MAX_FAILING_ADDRESSES) failedInARow.clear();
       return response;
     } finally {
       inFlight--;

@@ -222,8 +222,9 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
     const told: Told = (...what) => void seen?.then((o) => o?.done(...what)).catch(() => undefined);
     /** Verifies, then, with a coordinator, publishes and claims. */
     const run = async (): Promise<Delivery> => {
-      // Bytes or text a parser kept (`express.raw()`, `express.text()`, a `verify` hook's `rawBody`).
-      const raw = toBody(req.body) ?? toBody(req.rawBody);
+      // Bytes a parser kept as received (a `verify` hook's `rawBody`: first, as `express.json()`
+      // may leave a string it decoded in `body`), or bytes or text `express.raw()`/`.text()` left.
+      const raw = toBody(req.rawBody) ?? toBody(req.body);
       // The bytes are gone: a call the headers refuse for good gets its final 400, any other a 500.
       if (raw === undefined && streamConsumed(req)) {
         throw (
@@ -235,7 +236,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
         );
       }
       // The stream, or the bytes a parser kept: one cap, on the bytes as sent.
-      const payload = await readCapped(raw ? [raw] : req, req.headers, maxBodyBytes);
+      const payload = await readCapped(raw === undefined ? req : [raw], req.headers, maxBodyBytes);
       const event = (req.webhookEvent = await verifyWebhook(payload, req.headers, secrets, verifyOptions));
       return once.begin(event, (await seen)?.traceparent);
     };

@@ -62,19 +62,28 @@ describe('a cursor walk', () => {
 });
 
 describe('an offset walk', () => {
-  it('stops at a page whose first and last items are those of the page before', () => {
+  it('stops at a page whose first and last items are those of an earlier page once more pages came again than new', () => {
     const second = PageWalk.start(undefined).next([1, 2, 3], undefined);
-    expect(() => second.next([1, 2, 3], undefined)).toThrow('a page it gave before, again at a later offset');
+    const repeated = second.next([1, 2, 3], undefined); // once: items added at the head shift pages
+    expect(() => repeated.next([1, 2, 3], undefined)).toThrow('more pages it gave before than new ones');
     expect(() => second.next([1, 9, 4], undefined)).not.toThrow();
     expect(() => second.next([9, 2, 3], undefined)).not.toThrow();
   });
 
-  it('stops at a page any earlier page of the walk had, not only the one before', () => {
+  it('counts a repeat of any earlier page, not only the one before', () => {
     const third = PageWalk.start(undefined).next([1, 2], undefined).next([3, 4], undefined);
-    expect(() => third.next([1, 2], undefined)).toThrow('a page it gave before, again at a later offset');
-    expect(() => third.next([5, 6], undefined).next([3, 4], undefined)).toThrow('a page it gave before');
+    const back = third.next([1, 2], undefined).next([3, 4], undefined); // two new, two back: a list grown by two pages
+    expect(() => back.next([1, 2], undefined)).toThrow('more pages it gave before than new ones');
+    expect(() => back.next([5, 6], undefined)).not.toThrow();
     // Asking a page for its next page twice is no repeat.
-    expect(() => third.next([5, 6], undefined)).not.toThrow();
+    expect(() => third.next([5, 6], undefined).next([7, 8], undefined)).not.toThrow();
+    expect(() => third.next([5, 6], undefined).next([7, 8], undefined)).not.toThrow();
+  });
+
+  it('knows an item by its id: the same records read again with a new updatedAt are the same page', () => {
+    const page = (at: string) => [{ id: 'a', updatedAt: at }, { id: 'b', updatedAt: at }];
+    const walk = PageWalk.start(undefined).next(page('1'), undefined).next(page('2'), undefined);
+    expect(() => walk.next(page('3'), undefined)).toThrow('more pages it gave before than new ones');
   });
 
   it('stops at an empty page that says there is more', () => {

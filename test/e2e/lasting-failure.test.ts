@@ -67,3 +67,57 @@ describe.each([
     expect(sent.length).toBe(after);
   });
 });
+
+// An attacker's review: the real-time wait held the client busy, and the clock's driver, with a
+// second wait asleep on it, looked at it again and again at once: a core at 99 % for two waits.
+it('keeps no core busy with two waits against a server closed for good', async () => {
+  const own = await startMockServer({ clock: new ManualClock() });
+  const quiet = new ForecastingClient({ ...mockClientOptions(own), logLevel: 'off' });
+  const tasks = [];
+  for (const title of ['Will it rain in Paris on 1 June 2027?', 'Will it rain in Lima on 1 June 2027?']) {
+    const q = await quiet.questions.create({ type: 'binary', title });
+    tasks.push(await quiet.forecasts.create({ questionId: q.id, runMode: 'light' }));
+  }
+  await own.close();
+  let sent = 0;
+  quiet.on('request', () => void sent++);
+  const stop = new AbortController();
+  const waits = tasks.map((t) => quiet.forecasts.wait(t.id, { signal: stop.signal }).catch(() => undefined));
+  // Each wait past its 30 fast tries and 9 slowed ones (1 to 256 ms): the next waits 512 ms, then 1 s.
+  await vi.waitFor(() => expect(sent).toBeGreaterThanOrEqual(2 * 40), { timeout: 15_000, interval: 50 });
+  const before = process.cpuUsage();
+  const started = performance.now();
+  await new Promise((r) => setTimeout(r, 1_000));
+  const { user, system } = process.cpuUsage(before);
+  const busy = (user + system) / 1000 / (performance.now() - started);
+  stop.abort();
+  await Promise.all(waits);
+  expect(busy).toBeLessThan(0.3);
+});
+
+// The same review: any answer under 500 reset the count, so another call answered every few
+// milliseconds kept a failing wait at full speed.
+it('counts the failures of each address apart: another call\'s answers do not speed a failing wait up', async () => {
+  const own = await startMockServer({ clock: new ManualClock() });
+  const quiet = new ForecastingClient({ ...mockClientOptions(own), logLevel: 'off' });
+  const q = await quiet.questions.create({ type: 'binary', title: 'Will it rain in Paris on 1 June 2027?' });
+  const task = await quiet.forecasts.create({ questionId: q.id, runMode: 'light' });
+  own.service.faults.add({ operation: 'forecasts.retrieve', status: 503, times: Infinity });
+  const reads: number[] = [];
+  quiet.on('request', (e) => void (e.path.startsWith('/forecasts/') && reads.push(performance.now())));
+  const stop = new AbortController();
+  const waiting = quiet.forecasts.wait(task.id, { signal: stop.signal }).catch(() => undefined);
+  let answered = 0;
+  const other = (async () => {
+    while (!stop.signal.aborted) {
+      await quiet.questions.retrieve(q.id);
+      answered++;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  await vi.waitFor(() => expect(reads.length).toBeGreaterThanOrEqual(39), { timeout: 10_000, interval: 20 });
+  stop.abort();
+  await Promise.all([waiting, other]);
+  expect(answered).toBeGreaterThan(10);
+  expect(reads[38]! - reads[30]!).toBeGreaterThanOrEqual(255);
+});

@@ -57,6 +57,20 @@ describe('the key namespace', () => {
     await coordinator.close();
   });
 
+  // As the client takes the key: spaces at either end dropped (the same namespace), a control
+  // character refused (a CRLF .env file's `\r` gave a namespace no client of the key has).
+  it('takes FORECASTING_API_KEY as the client does: its spaces dropped, a `\\r` refused', async () => {
+    vi.stubEnv('FORECASTING_API_KEY', ` ${API_KEY}  `);
+    const spaced = createRedisCoordinator(await redis.client());
+    expect(await spaced.claimEvent('evt_spaced')).toBe('claimed');
+    expect(await (await redis.client()).exists(`{${DEFAULT_PREFIX}}:event:evt_spaced`)).toBe(1);
+    await spaced.close();
+    vi.stubEnv('FORECASTING_API_KEY', `${API_KEY}\r`);
+    const crlf = createRedisCoordinator(await redis.client());
+    await expect(crlf.claimEvent('evt_crlf')).rejects.toMatchObject({ name: 'ValidationError', field: 'prefix', message: expect.stringMatching(/^prefix: FORECASTING_API_KEY must be printable ASCII/) });
+    await crlf.close();
+  });
+
   it('asks for `prefix` when there is neither a client nor FORECASTING_API_KEY', async () => {
     vi.stubEnv('FORECASTING_API_KEY', '');
     const coordinator = createRedisCoordinator(await redis.client());

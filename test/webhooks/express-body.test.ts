@@ -144,6 +144,24 @@ describe('a body another parser read first', () => {
     expect(await post(eventOfSize(200), {}, [keep, tampered])).toEqual({ status: 400, text: 'no_matching_signature' });
   });
 
+  // An attacker's review: with `strict: false`, express.json() decodes a JSON string literal (the
+  // signed body, quoted) to the signed text, which verified: bytes the service never sent.
+  it('verifies the bytes req.rawBody kept, not a string express.json() decoded from other bytes', async () => {
+    const keep = express.json({ strict: false, verify: (req, _res, buf) => void ((req as typeof req & { rawBody?: Buffer }).rawBody = buf) });
+    const signed = eventOfSize(200);
+    const app = express();
+    app.post('/hooks', keep, webhookMiddleware(SECRET), (req, res) => res.status(200).send(req.webhookEvent!.type));
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-signature': await signWebhook(signed, SECRET) },
+      body: JSON.stringify(signed),
+    });
+    expect([res.status, await res.text()]).toEqual([400, 'no_matching_signature']);
+  });
+
   it('verifies a route a global express.json() skips (the other way out the message names)', async () => {
     const json = express.json();
     const skipHooks: express.RequestHandler = (req, res, next) => (req.path === '/hooks' ? next() : json(req, res, next));

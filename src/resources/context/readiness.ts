@@ -6,7 +6,7 @@
  */
 import type { APIPromise } from '../../core/api-promise.js';
 import type { ClientClock } from '../../core/clock.js';
-import { parseRetryAfter } from '../../core/errors.js';
+import { clip, parseRetryAfter } from '../../core/errors.js';
 import { ContextFileFailedError, ContextWaitTimeoutError } from '../../api/errors.js';
 import { MAX_PAGE_SIZE } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
@@ -76,14 +76,14 @@ export async function waitUntilReady(ctx: ReadinessContext, questionId: string, 
       if (data.ready) return [files, true];
       const failed = files.filter((f) => f.status === 'failed');
       if (failed.length > 0) {
-        throw new ContextFileFailedError(`${failed.length} context file(s) failed and will never be ready: ${failed.map((f) => f.filename ?? f.id).join(', ')}; delete and upload again`, failed);
+        throw new ContextFileFailedError(`${failed.length} context file(s) failed and will never be ready: ${clip(failed.map((f) => f.filename ?? f.id).join(', '), 300)}; delete and upload again`, failed);
       }
       processing = files.filter((f) => f.status !== 'ready');
       return [files, false, readinessBackoff(++attempt, parseRetryAfter(response.headers.get('retry-after')))];
     },
     scope,
     READINESS_FIRST_WAIT_MS,
-    () => new ContextWaitTimeoutError(`Context files still processing after ${o.timeout} ms: ${processing.map((f) => f.filename ?? f.id).join(', ')}`, processing),
+    () => new ContextWaitTimeoutError(`Context files still processing after ${o.timeout} ms: ${clip(processing.map((f) => f.filename ?? f.id).join(', '), 300)}`, processing),
   );
   return tracedWait('context', [], scope, body, () => ({ status: 'ready' }), questionId);
 }
