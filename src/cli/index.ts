@@ -185,6 +185,7 @@ fleet
   .option('--cluster', '--redis is one node of a Redis Cluster: the others are found from it')
   .option('--sentinel <name>', '--redis is a sentinel (redis://host:26379) and <name> the primary it monitors')
   .option('--user-prefix <name>', "the userPrefix given to createRedisCoordinator, when the keys of one user share its slots (default: the key's namespace)")
+  .option('--time-scale <x>', "a fleet of clients of a sped-up mock (forecasting mock --time-scale 600, clientClockFor(600)): count the window in the mock's minute (default 1)")
   .option('--json', 'print the stats as JSON')
   .addHelpText('after', `\nExit code 0 and the stats; 2 for bad usage (no --redis nor REDIS_URL, no namespace, redis not installed); 3 when Redis cannot be reached.\n\nExamples:\n  forecasting fleet status                      # the Redis of $REDIS_URL, the namespace of $FORECASTING_API_KEY\n  forecasting fleet status --redis redis://127.0.0.1:6390 --json`)
   .action(run(async (cmd) => (await load.fleet()).status(cmd)));

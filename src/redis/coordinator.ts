@@ -78,6 +78,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   /** Prefer {@link createRedisCoordinator}, which does the same. */
   constructor(redis: RedisClientLike, options: RedisCoordinatorOptions = {}) {
     this.#options = resolveOptions(options);
+    // Until a client attaches its own: real time, its minute the service's (a sped-up mock's) minute.
+    if (options.serviceTimeScale !== undefined) this.#clock = { ...realClock, serviceTimeScale: options.serviceTimeScale };
     this.#explicitPrefix = options.prefix;
     this.#userPrefix = options.userPrefix;
     const port = redisPort(redis);

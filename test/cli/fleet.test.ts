@@ -121,6 +121,33 @@ describe('forecasting fleet status', () => {
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/userPrefix/)]);
   });
 
+  // A fleet of clients of `forecasting mock --time-scale 600` (clientClockFor(600)) counts its
+  // window in the mock's minute, 100 ms; read on real minutes, fleet status counted the last 600.
+  it("counts the window in a sped-up mock's minute with --time-scale; a time scale that is no positive number is bad usage", async () => {
+    const coordinator = createRedisCoordinator(await redis.client(), { prefix: 'fleet-cli-fast' });
+    open.push(coordinator);
+    coordinator.attach({ keyHash: () => KEY_HASH, clock: { ...realClock, serviceTimeScale: 600 } });
+    // Three requests sent and answered (an answer ends a request's time in flight, which renews it).
+    for (let i = 0; i < 3; i++) (await coordinator.take('requests'))?.();
+    // A process takes far longer than the mock's minute (100 ms) to start and read.
+    const fast = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-cli-fast', '--json', '--time-scale', '600']);
+    const real = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-cli-fast', '--json']);
+    expect(JSON.parse(fast.stdout)).toMatchObject({ mode: 'shared', requestsInWindow: 0 });
+    expect(JSON.parse(real.stdout)).toMatchObject({ mode: 'shared', requestsInWindow: 3 });
+    // The same read by a coordinator with the option: its window is the mock's minute.
+    const reader = createRedisCoordinator(await redis.client(), { prefix: 'fleet-cli-fast', serviceTimeScale: 600 });
+    open.push(reader);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await reader.stats()).toMatchObject({ requestsInWindow: 0 });
+    for (const bad of ['0', '-1', 'fast']) {
+      const r = await run(['fleet', 'status', '--redis', redis.url, '--prefix', 'fleet-cli-fast', '--time-scale', bad]);
+      expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/^UsageError: --time-scale must be/)]);
+    }
+    for (const bad of [0, -1, Number.NaN, Infinity, '600']) {
+      expect(() => createRedisCoordinator({} as never, { serviceTimeScale: bad as number })).toThrow(expect.objectContaining({ name: 'ValidationError', field: 'serviceTimeScale' }));
+    }
+  });
+
   it('is bad usage (exit 2) without --redis, with a --redis that is no URL, or with no namespace', async () => {
     const noRedis = await run(['fleet', 'status', '--prefix', 'p']);
     expect([noRedis.code, noRedis.stderr]).toEqual([2, expect.stringMatching(/^UsageError: --redis \(or REDIS_URL\) is required/)]);

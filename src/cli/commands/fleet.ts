@@ -6,6 +6,7 @@
  * @module
  */
 import type { Command } from 'commander';
+import { positiveNumber } from '../args.js';
 import type { CoordinatorStats } from '../../redis/index.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { json, out } from '../output.js';
@@ -18,6 +19,7 @@ interface FleetFlags {
   userPrefix?: string;
   cluster?: boolean;
   sentinel?: string;
+  timeScale?: string;
   json?: boolean;
 }
 
@@ -100,8 +102,10 @@ export async function status(cmd: Command): Promise<ExitCode> {
   flags.redis ??= process.env['REDIS_URL'] || undefined;
   if (!flags.redis) throw new CliError('--redis (or REDIS_URL) is required: the Redis the coordinators share, e.g. --redis redis://127.0.0.1:6390');
   hideCredentials(flags.redis);
-  const apiKey = process.env['FORECASTING_API_KEY'];
+  // As the client and the coordinator take it: spaces at either end dropped.
+  const apiKey = process.env['FORECASTING_API_KEY']?.replace(/^ +| +$/g, '');
   addSecret(apiKey);
+  const serviceTimeScale = positiveNumber(flags.timeScale, '--time-scale');
   if (flags.prefix === undefined && !apiKey) {
     throw new CliError('the key namespace is unknown: pass --prefix (as given to createRedisCoordinator), or set FORECASTING_API_KEY (the default prefix derives from its hash)');
   }
@@ -115,6 +119,7 @@ export async function status(cmd: Command): Promise<ExitCode> {
       commandTimeoutMs: TIMEOUT_MS,
       ...(flags.prefix === undefined ? {} : { prefix: flags.prefix }),
       ...(flags.userPrefix === undefined ? {} : { userPrefix: flags.userPrefix }),
+      ...(serviceTimeScale === undefined ? {} : { serviceTimeScale }),
     });
     const stats = await coordinator.stats();
     // `local`: Redis stopped answering after the connection, or answered errors (a cluster node that
