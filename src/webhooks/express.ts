@@ -60,7 +60,7 @@ export interface WebhookMiddlewareRequest extends AsyncIterable<Uint8Array | str
   /**
    * The body's bytes as a parser that ran first kept them, the usual way to keep them with a global
    * `express.json()`: `express.json({ verify: (req, _res, buf) => { req.rawBody = buf; } })`. Read
-   * when `body` holds no bytes or text.
+   * before `body`, which such a parser may have left holding a string it decoded from other bytes.
    */
   rawBody?: unknown;
   /** Whether the body stream was read to its end (by a body parser that ran first). */
@@ -168,8 +168,8 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
 }
 
 /**
- * Makes a middleware that verifies a webhook call. It takes the raw body from `express.raw()` or
- * `express.text()` when one ran, or from `req.rawBody` when a parser's `verify` hook kept it there,
+ * Makes a middleware that verifies a webhook call. It takes the raw body from `req.rawBody` when a
+ * parser's `verify` hook kept it there, or from `express.raw()` or `express.text()` when one ran,
  * else reads the request stream itself, so it works with or without a body parser on the route. On
  * success it sets `req.webhookEvent` and calls `next()`. Otherwise:
  *
