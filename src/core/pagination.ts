@@ -1,9 +1,10 @@
 /**
  * One iterator for both paging styles: cursor (`nextCursor` + `hasMore`) and offset (`limit` + `offset`).
  * Only one page is held at a time; to notice a loop the walk keeps one key a page (its cursor, or an
- * offset page's first and last item; a digest of a long one), not the items, so memory grows with pages, by far less than they hold. A
- * server that would make the walk loop forever (a cursor given twice, `hasMore` with no way on,
- * page after empty page) stops it with a {@link ForecastingError} that says why.
+ * offset page's first and last item; a digest of a long one), not the items, so memory grows with
+ * pages, by far less than they hold. A server that would make the walk loop forever (a cursor given
+ * twice, `hasMore` with no way on, page after empty page, offset pages coming back) stops it with a
+ * {@link ForecastingError} that says why.
  * @module
  */
 import { APIPromise } from './api-promise.js';

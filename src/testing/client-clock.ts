@@ -105,10 +105,11 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
 
 /**
  * Failed requests in a row to one address (no answer, or a 5xx) after which each next one to it
- * first waits real time: 1 ms, doubling up to {@link MAX_REAL_DELAY_MS}. On a manual clock a client's sleeps move the mock's
- * time, so a wait with no `timeout` against a server closed for good, or a fault without end, would
- * otherwise retry as fast as the loopback answers, a core busy for as long as the process lives (a
- * test that timed out leaves it running in its worker). An outage a test stages lasts far fewer.
+ * first waits real time: 1 ms, doubling up to {@link MAX_REAL_DELAY_MS}. On a manual clock a
+ * client's sleeps move the mock's time, so a wait with no `timeout` against a server closed for
+ * good, or a fault without end, would otherwise retry as fast as the loopback answers, a core busy
+ * for as long as the process lives (a test that timed out leaves it running in its worker). An
+ * outage a test stages lasts far fewer.
  */
 const FAILURES_BEFORE_REAL_DELAY = 30;
 const MAX_REAL_DELAY_MS = 1_000;
