@@ -152,9 +152,9 @@ webhooks
 webhooks
   .command('sign')
   .description('sign a body as the service does: the raw body on stdin; prints the X-Service-Signature value, for testing a receiver in any language')
-  .option('--secret <whsec>', 'the signing secret (default: $FORECASTING_WEBHOOK_SECRET); twice, to sign with both as during a rotation', (value: string, given: string[] = []) => [...given, value])
-  .option('--timestamp <unix seconds>', 'the t to sign (default: now)')
-  .addHelpText('after', `\nExit code 0 and the header value on stdout.\n\nExample:\n  curl -H "X-Service-Signature: $(forecasting webhooks sign --secret "$SECRET" < body.json)" --data-binary @body.json http://127.0.0.1:8000/webhooks`)
+  .option('--secret <whsec>', 'the signing secret (default: $FORECASTING_WEBHOOK_SECRET); each one given adds its v1, as during a rotation', (value: string, given: string[] = []) => [...given, value])
+  .option('--timestamp <unix seconds>', 'the t to sign, in seconds (default: now)')
+  .addHelpText('after', `\nExit code 0 and the header value on stdout.\n\nExample:\n  sig=$(forecasting webhooks sign --secret "$SECRET" < body.json) && curl -H "X-Service-Signature: $sig" --data-binary @body.json http://127.0.0.1:8000/webhooks`)
   .action(run(async (cmd) => (await load.webhooks()).sign(cmd)));
 
 // mock

@@ -93,7 +93,7 @@ describe('forecasting webhooks sign', () => {
     const noSecret = await run(['webhooks', 'sign'], { input: body, env: { FORECASTING_WEBHOOK_SECRET: '' } });
     expect([noSecret.code, noSecret.stdout]).toEqual([2, '']);
     expect(noSecret.stderr).toMatch(/^UsageError: --secret is required/);
-    for (const timestamp of ['soon', '-1', '1.5', '1e30']) {
+    for (const timestamp of ['soon', '-1', '1.5', '1e30', String(Date.now())]) {
       const bad = await run(['webhooks', 'sign', '--secret', SECRET, '--timestamp', timestamp], { input: body });
       expect([bad.code, bad.stdout]).toEqual([2, '']);
       expect(bad.stderr).toMatch(/^UsageError: --timestamp must be/);
@@ -118,9 +118,13 @@ describe('the curl line of docs/cli.md and docs/webhooks.md', () => {
       writeFileSync(join(dir, 'body.json'), body);
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
       // As documented, with `forecasting` spelled as the built binary.
-      const line = `curl -s -o /dev/null -w '%{http_code}' -H "X-Service-Signature: $(node '${BIN}' webhooks sign --secret "$SECRET" < body.json)" --data-binary @body.json ${url}`;
+      const line = `sig=$(node '${BIN}' webhooks sign --secret "$SECRET" < body.json) && curl -s -o /dev/null -w '%{http_code}' -H "X-Service-Signature: $sig" --data-binary @body.json ${url}`;
       const { stdout } = await promisify(execFile)('sh', ['-c', line], { cwd: dir, env: { ...process.env, SECRET } });
       expect(stdout).toBe('200');
+      expect(verified).toEqual(['evt_1']);
+      // Signed first: with no secret, nothing is sent.
+      const failed = await promisify(execFile)('sh', ['-c', line], { cwd: dir, env: { ...process.env, SECRET: '', FORECASTING_WEBHOOK_SECRET: '' } }).catch((e: { code: number }) => e);
+      expect((failed as { code: number }).code).toBe(2);
       expect(verified).toEqual(['evt_1']);
     } finally {
       server.close();

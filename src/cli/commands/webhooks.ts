@@ -56,7 +56,8 @@ export async function sign(cmd: Command): Promise<ExitCode> {
   if (secrets.length === 0 || secrets.some((s) => s === '')) throw new CliError('--secret is required (or set FORECASTING_WEBHOOK_SECRET); give it twice to sign as during a rotation');
   if (process.stdin.isTTY) throw new CliError('pipe the raw request body on stdin: forecasting webhooks sign … < body.json');
   const timestamp = wholeNumber(flags.timestamp, '--timestamp');
-  if (timestamp !== undefined && !Number.isSafeInteger(timestamp)) throw new CliError(`--timestamp must be whole Unix seconds, got "${String(flags.timestamp)}"`);
+  // Past 1e11 (the year 5138) it is milliseconds, `Date.now()` for `date +%s`: a call no receiver takes.
+  if (timestamp !== undefined && !(timestamp < 1e11)) throw new CliError(`--timestamp must be whole Unix seconds (not milliseconds), got "${String(flags.timestamp)}"`);
   const body = await readStdin();
   const { signWebhook } = await import('../../webhooks/index.js');
   out(await signWebhook(body, secrets, timestamp === undefined ? {} : { timestamp }));
