@@ -5,6 +5,16 @@
  * @module
  */
 
+/**
+ * What the client refuses in a key (its check and a coordinator's read of `FORECASTING_API_KEY`
+ * share it): a control character or one beyond ASCII (a header cannot carry it), a quote or a
+ * backslash (JSON always escapes them, so an echo could not be found to redact). @internal
+ */
+export const UNUSABLE_KEY = /["\\\u0000-\u001f\u007f-\uffff]/;
+
+/** A key as the header carries it: spaces at either end dropped (a `.env` line's), as fetch drops them. @internal */
+export const trimKey = (key: string): string => key.replace(/^ +| +$/g, '');
+
 /** What stands for the client's key wherever an answer echoed it. */
 const REDACTED = '[redacted]';
 
@@ -65,7 +75,7 @@ const MAX_CAUSE_DEPTH = 4;
  * the SDK's message keeps the error's code (`HPE_INVALID_CONTENT_LENGTH`).
  * @internal
  */
-export function scrubbedCause(err: unknown, redact: Redact | undefined): unknown {
+export function causeWithoutKey(err: unknown, redact: Redact | undefined): unknown {
   let e = err;
   for (let depth = 0; redact && e instanceof Error && depth < MAX_CAUSE_DEPTH; e = e.cause, depth++) {
     for (const key of Object.getOwnPropertyNames(e)) {

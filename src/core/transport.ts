@@ -8,7 +8,7 @@ import ky, { type KyInstance, type Options } from 'ky';
 import { whenAborted } from './abort.js';
 import { APIConnectionError, APITimeoutError, clip, cut, InvalidResponseError, makeAPIError, toJSONText, ValidationError, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
 import type { AttemptOutcome } from './retry.js';
-import { redactedHeaders, redactorOf, scrubbedCause, type Redact } from './redact.js';
+import { redactedHeaders, redactorOf, causeWithoutKey, type Redact } from './redact.js';
 import { endUpload, uploadSourceFailure } from './uploads.js';
 
 /** One request, ready to send. @internal */
@@ -197,7 +197,7 @@ export class Transport {
     const refused = code !== undefined && NOT_SENT.has(code);
     // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret.
     const detail = code ?? reasonOf(err);
-    const cause = scrubbedCause(err, this.#redact);
+    const cause = causeWithoutKey(err, this.#redact);
     const error = new APIConnectionError(`Connection error${detail ? ` (${detail})` : ''} reaching ${this.#host}.`, cause === undefined ? undefined : { cause });
     return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);
   }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { CoordinatedWindow } from '../core/coordination.js';
 import { ValidationError } from '../core/errors.js';
+import { trimKey, UNUSABLE_KEY } from '../core/redact.js';
 
 /**
  * Options of {@link createRedisCoordinator}. Every process that shares a key must use the same
@@ -164,9 +165,10 @@ export const prefixFromKeyHash = (keyHash: string): string => `fsdk:${keyHash.sl
 
 /** The prefix of a process with no client attached: from `FORECASTING_API_KEY`, else a `ValidationError` naming `prefix` (a receiver logs its message). */
 export function prefixFromEnvironment(): string {
-  const apiKey = globalThis.process?.env?.['FORECASTING_API_KEY']?.replace(/^ +| +$/g, ''); // as the client's, spaces at either end dropped
+  const given = globalThis.process?.env?.['FORECASTING_API_KEY'];
+  const apiKey = given === undefined ? undefined : trimKey(given); // as the client takes it
   // As the client refuses it (a CRLF .env file's `\r`): else a namespace no client of the key has.
-  if (apiKey && /["\\\u0000-\u001f\u007f-\uffff]/.test(apiKey)) {
+  if (apiKey && UNUSABLE_KEY.test(apiKey)) {
     throw new ValidationError('FORECASTING_API_KEY must be printable ASCII text with no quote, backslash, line break, NUL or other control character (a `\\r` from a CRLF .env file?)', 'prefix');
   }
   if (!apiKey) {
