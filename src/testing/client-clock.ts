@@ -119,9 +119,10 @@ const MAX_FAILING_ADDRESSES = 1_000;
  * Client options for a mock server: its address and key, and its time (see {@link clientClockFor}).
  * On a manual clock the client's requests in flight are tracked, so concurrent waits see exactly the
  * mock time they asked for. `busy` holds the clock too while it says so: a test's own work in
- * flight, such as restarting the server after an outage. After 30 failed requests in a row to one
- * address (no answer, or a 5xx), each next one to it first waits real time (1 ms, doubling up to
- * 1 s), so that a wait with no `timeout` against a server gone for good does not keep a core busy.
+ * flight, such as restarting the server after an outage. On a manual clock, after 30 failed requests
+ * in a row to one address (no answer, or a 5xx), each next one to it first waits real time (1 ms,
+ * doubling up to 1 s), so that a wait with no `timeout` against a server gone for good does not keep
+ * a core busy.
  *
  * @example
  * ```ts
@@ -137,7 +138,11 @@ export function mockClientOptions(
   let inFlight = 0;
   // By method and address: another call's answer says nothing of this one's.
   const failedInARow = new Map<string, number>();
+  // Only where the client's sleeps cost no real time: on a scaled clock its backoff already does.
+  const manual = !(server.clock instanceof ScaledClock);
   const counted: typeof fetch = async (input, init) => {
+    // A scaled clock is real time and looks at no request in flight.
+    if (!manual) return globalThis.fetch(input, init);
     inFlight++;
     try {
       const request = input instanceof Request ? input : undefined;

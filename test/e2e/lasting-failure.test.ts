@@ -121,3 +121,20 @@ it('counts the failures of each address apart: another call\'s answers do not sp
   expect(answered).toBeGreaterThan(10);
   expect(reads[38]! - reads[30]!).toBeGreaterThanOrEqual(255);
 });
+
+// On a scaled clock (startMockServer's default) the client's own backoff already waits real time:
+// no real-time wait is added on top, however long a failure lasts.
+it('adds no real-time wait on a scaled clock, where the backoff already waits', async () => {
+  const own = await startMockServer({ timeScale: 600 });
+  let calls = 0;
+  const options = mockClientOptions(own);
+  own.service.faults.add({ operation: 'credits.retrieve', status: 503, times: Infinity });
+  const counted = new ForecastingClient({ ...options, logLevel: 'off', maxRetries: 0 });
+  counted.on('request', () => void calls++);
+  const started = performance.now();
+  for (let i = 0; i < 40; i++) await counted.credits.retrieve().catch(() => undefined);
+  expect(calls).toBe(40);
+  // Past 30 failures a manual clock's client would wait 1 + 2 + … + 512 ms (1 s) more.
+  expect(performance.now() - started).toBeLessThan(900);
+  await own.close();
+});
