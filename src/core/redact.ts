@@ -30,10 +30,11 @@ export type Redact = (text: string) => string;
 
 /**
  * A redactor of `secret`, or none for a key too short to redact. The cost of a call is one
- * `includes` over its text and one search for a JSON escape (`\u005f` for `_`, `\/`): parsing the
- * JSON would undo them and spell the key out, so a text holding one is also read with its escapes of
- * printable characters undone, and that reading is kept when it holds the key. (A key holds no `"`
- * nor `\`, which JSON always escapes: the client refuses them.)
+ * `includes` over its text and one search for an escape: a JSON one (`\u005f` for `_`, `\/`), which
+ * parsing the JSON would undo and spell the key out, or a URL's (`%5F`, in a redirect's `Location`,
+ * which a reader would undo). A text holding one is also read with its escapes of printable
+ * characters undone, and that reading is kept when it holds the key. (A key holds no `"` nor `\`,
+ * which JSON always escapes: the client refuses them.)
  * @internal
  */
 export function redactorOf(secret: string): Redact | undefined {
@@ -41,11 +42,11 @@ export function redactorOf(secret: string): Redact | undefined {
   const redact = (text: string) => (text.includes(secret) ? text.replaceAll(secret, REDACTED) : text);
   return (text) => {
     const plain = redact(text);
-    if (!/\\[u/]/.test(plain)) return plain;
-    // Each escape read whole (`\\` too), so an escaped backslash before a `u` is no escape; `"` and
-    // `\` stay escaped, so the reading is the same JSON.
-    const read = plain.replace(/\\(u00[2-7][\da-f]|.)/gi, (escape, e: string) => {
-      const c = e.length > 1 ? String.fromCharCode(parseInt(e.slice(1), 16)) : e === '/' ? e : escape;
+    if (!/\\[u/]|%[2-7]/i.test(plain)) return plain;
+    // Each JSON escape read whole (`\\` too), so an escaped backslash before a `u` is no escape; `"`
+    // and `\` stay escaped, so the reading is the same JSON.
+    const read = plain.replace(/(?:\\u00|%)([2-7][\da-f])|\\./gi, (escape, hex?: string) => {
+      const c = hex ? String.fromCharCode(parseInt(hex, 16)) : escape === '\\/' ? '/' : escape;
       return c === '"' || c === '\\' ? escape : c;
     });
     return read.includes(secret) ? redact(read) : plain;

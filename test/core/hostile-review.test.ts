@@ -162,6 +162,22 @@ describe('the API key echoed back in disguise (an attacker\'s review)', () => {
     expect(data.title).toBe('echo [redacted]');
   });
 
+  // A redirect's `Location` (which the error names) or a message's URL may spell the key with URL
+  // escapes, which whoever reads the URL undoes.
+  it.each(['%5f', '%5F', 'every'])('never shows the key a URL spells with %s escapes, in a redirect or an error body', async (how) => {
+    const spell = (text: string) => (how === 'every' ? [...text].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('') : text.replaceAll('_', how));
+    const { baseURL } = await serve((req, res) => {
+      if (req.url!.endsWith('/q1')) return res.writeHead(302, { location: `https://elsewhere.test/login?k=${spell(KEY)}&next=%2Fq1` }).end();
+      json(res, 400, { type: 'error', error: { type: 'bad_request', message: `see https://docs.test/?key=${spell(KEY)}` } });
+    });
+    for (const id of ['q1', 'q2']) {
+      const err = (await caught(client(baseURL, { maxRetries: 0 }).questions.retrieve(id))) as ForecastingError & { headers: Headers };
+      for (const text of [err.message, inspect(err, { depth: 10 }), JSON.stringify(err), ...err.headers.values()]) expect(text).not.toContain(spell(KEY));
+      // Read with its escapes undone, as the key was found only so (`%2F` too).
+      expect(err.message).toContain(id === 'q1' ? 'a redirect to https://elsewhere.test/login?k=[redacted]&next=/q1' : 'see https://docs.test/?key=[redacted]');
+    }
+  });
+
   // Node's fetch keeps the unread rest of an answer it cannot parse (headers too) on its parser error,
   // the cause of the cause of the SDK's APIConnectionError: `console.error(err)` printed it.
   it('never shows the key an unparsable answer holds, anywhere down the connection error\'s causes', async () => {
