@@ -1,6 +1,7 @@
 // The readiness wait's policy (a pure function) and its loop over msw: Retry-After when the service
 // gives one, else 1 s doubling to 15 s.
 import { http, HttpResponse } from 'msw';
+import { WaitTimeoutError } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
 import { readinessBackoff } from '../../src/resources/context/readiness.js';
 import { BASE, fakeClock, makeClient, useMswServer } from './helpers.js';
@@ -31,5 +32,17 @@ describe('questions.files.waitUntilReady', () => {
     expect(clock.sleeps).toEqual([1000, 2000, 3000, 8000]);
     expect(files).toEqual([{ id: 'f1', status: 'ready' }]);
     expect(seen.filter((r) => r.url.endsWith('/files?limit=100'))).toHaveLength(5);
+  });
+});
+
+describe('a readiness answer that is not `true` (an attacker\'s review)', () => {
+  // `{ready: "false"}` ended the wait, and createAndWait({waitForContext}) started on unready files.
+  it.each([['false'], [1], ['true']])('keeps waiting on ready: %j, to the timeout', async (ready) => {
+    server.use(
+      http.get(`${BASE}/questions/q1/context/ready`, () => HttpResponse.json({ ready })),
+      http.get(`${BASE}/questions/q1/files`, () => HttpResponse.json({ type: 'list', data: [{ id: 'f1', status: 'processing' }], hasMore: false, nextCursor: null })),
+    );
+    const err = await makeClient({ clock: fakeClock() }).questions.files.waitUntilReady('q1', { timeout: 60_000 }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(WaitTimeoutError);
   });
 });

@@ -73,7 +73,8 @@ export async function waitUntilReady(ctx: ReadinessContext, questionId: string, 
       const options = scope.options(o.requestOptions);
       const { data, response } = await ctx.ready(questionId, options).withResponse();
       const files = await ctx.list(questionId, { limit: MAX_PAGE_SIZE }, options).toArray();
-      if (data.ready) return [files, true];
+      // Only `true` is ready: `"false"` or `1` from a broken answer must not start a forecast on unready files.
+      if (data.ready === true) return [files, true];
       const failed = files.filter((f) => f.status === 'failed');
       if (failed.length > 0) {
         throw new ContextFileFailedError(`${failed.length} context file(s) failed and will never be ready: ${clip(failed.map((f) => f.filename ?? f.id).join(', '), 300)}; delete and upload again`, failed);
