@@ -30,38 +30,38 @@ export interface ClientOptions {
    * 60 000; `0` for no limit; at most 2^31−1). A slow answer ends in `APITimeoutError`, retried like
    * any timeout.
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
    * Retries after the first attempt (default 2; a whole number). Long waits do not use it: their
    * reads are retried until the wait's own `timeout`.
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * The longest `Retry-After` the client sleeps on, in ms (default 60 000). A longer wait is not slept
    * on: the error is thrown at once, carrying the wait the server asked for. The requests of a long
    * wait (`forecasts.wait`, `waitMany`, `createAndWait`, `runMany`, readiness waits) sleep any
    * `Retry-After` up to an hour instead, within the wait's `timeout`.
    */
-  maxRetryAfter?: number;
+  maxRetryAfter?: number | undefined;
   /** Milliseconds after which no further retry starts, counted from the first attempt (default 300 000). */
-  retryDeadline?: number;
+  retryDeadline?: number | undefined;
   /** Exponential backoff with full jitter when the server gives no `Retry-After` (ms; defaults 500 and 8 000). */
-  retryBackoff?: { initialDelay?: number; maxDelay?: number };
+  retryBackoff?: { initialDelay?: number | undefined; maxDelay?: number | undefined } | undefined;
   /** A Fetch implementation (default `globalThis.fetch`). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Headers sent with every request. */
-  defaultHeaders?: Record<string, string>;
+  defaultHeaders?: Record<string, string> | undefined;
   /** How the key is sent: `Authorization: Bearer <key>` (default) or `X-Api-Key: <key>`. */
-  authHeader?: 'bearer' | 'x-api-key';
+  authHeader?: 'bearer' | 'x-api-key' | undefined;
   /** Where log lines go (default `console`). Lines never hold a secret. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Least severe level logged (default `warn`). */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /**
    * Check responses against the schemas (default false). Lenient: unknown fields and enum values pass;
    * a missing or mistyped known field throws `ValidationError` naming `response.<field>`.
    */
-  validateResponses?: boolean;
+  validateResponses?: boolean | undefined;
   /**
    * A client-side request budget shared by every call of this client (retries and wait loops
    * included): requests are spaced so that no minute holds more than `requestsPerMinute`. Off by
@@ -69,9 +69,9 @@ export interface ClientOptions {
    * minute is the service's: shorter on a clock whose `serviceTimeScale` says the service runs faster
    * (the client options `mockClientOptions` gives for a sped-up mock).
    */
-  rateLimit?: { requestsPerMinute: number };
+  rateLimit?: { requestsPerMinute: number } | undefined;
   /** Time source of waits and of the request budget (default: real time). See {@link ClientClock}. */
-  clock?: ClientClock;
+  clock?: ClientClock | undefined;
   /**
    * Shares the key's limits with every client on the same coordinator, in any process: one request
    * budget (every attempt of every call), one set of active-forecast slots (every start waits for
@@ -105,7 +105,7 @@ export interface ClientOptions {
    * const client = new ForecastingClient({ coordinatedPollInterval: 5 * 60_000 });
    * ```
    */
-  coordinatedPollInterval?: number;
+  coordinatedPollInterval?: number | undefined;
 }
 
 /**
@@ -118,19 +118,19 @@ export interface ClientOptions {
  */
 export interface RequestOptions {
   /** Aborts the request, and any wait between retries, at once. The call rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Milliseconds allowed for one attempt, body included (`0` for no limit; at most 2^31−1). */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after the first attempt (a whole number). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Extra headers for this call. The API key header cannot be replaced. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * `Idempotency-Key` for the operations that accept one (`POST /forecasts`, `POST /forecasts/batch`,
    * `POST /decisions`, `POST /decisions/{decision_id}/forecasts`); up to 128 characters. When omitted
    * there, the SDK generates one and reuses it on every retry. Ignored elsewhere.
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
 }
 
 /** Client options after defaults. @internal */

@@ -13,11 +13,11 @@
  */
 export interface DeliveryDeduperOptions {
   /** Most ids remembered; the oldest are forgotten first. Default 10,000. */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
   /** How long an id is remembered, in milliseconds. Default 24 hours (retries span about 3 hours; replays come later). */
-  ttlMs?: number;
+  ttlMs?: number | undefined;
   /** The clock, in milliseconds, for tests. Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ import { toBody, toSecrets, type WebhookPayload } from './verify.js';
  */
 export interface SignWebhookOptions {
   /** The `t` to sign, in Unix seconds (a whole number). Default: now. */
-  timestamp?: number;
+  timestamp?: number | undefined;
 }
 
 /**

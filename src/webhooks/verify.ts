@@ -33,9 +33,9 @@ export interface VerifyWebhookOptions {
    * How far `t` may be from now, either way, in seconds (exactly this far is still accepted). Default
    * 300, the spec's 5 minutes. `Infinity` turns the check off; `NaN` refuses every call (fails closed).
    */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /** The current time in Unix seconds, for tests. Default: the system clock. */
-  now?: number;
+  now?: number | undefined;
 }
 
 const SIG = 'X-Service-Signature';

@@ -24,11 +24,11 @@ import type { ContextFile, ContextReady } from '../../schemas/records/context.js
  */
 export interface ContextWaitOptions {
   /** Stops waiting at once; the wait rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overall time allowed, in ms; then the wait rejects with `ContextWaitTimeoutError`. Default: no limit. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Options of each read (`headers`, per-attempt `timeout`, `maxRetries`). */
-  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
+  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'> | undefined;
 }
 
 /** What the flow reads with: the ready endpoint and the file list of a question. @internal */

@@ -33,37 +33,37 @@ export interface RunManyOptions {
    * and starts only the rest. 1 to 100 printable ASCII characters. Default: a new random id (see
    * `runId` in the progress).
    */
-  runId?: string;
+  runId?: string | undefined;
   /**
    * Most forecasts running at once, 1 to 50 (default and maximum: the service's limit of 50
    * API-started forecasts per user). It also sets the batch size: the largest even split of
    * `maxActive` into batches of at most 25 (25 for 50, 20 for 40, 15 for 30).
    */
-  maxActive?: number;
+  maxActive?: number | undefined;
   /**
    * Stops starting forecasts at once, a start held back by a 429 or retried through an outage
    * included. Running ones are still waited for and yielded, unless `cancelOnAbort`. Items not
    * started are not reported. To stop at once instead, leaving running forecasts running, leave the
    * `for await` loop (`break`).
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** With `signal`: once it aborts, cancel the running forecasts too (bulk cancel, 25 a request); they are yielded as `cancelled`. */
-  cancelOnAbort?: boolean;
+  cancelOnAbort?: boolean | undefined;
   /** Called after every batch start and every polling round with the run's counts. */
-  onProgress?: (progress: RunManyProgress) => void;
+  onProgress?: ((progress: RunManyProgress) => void) | undefined;
   /** How many items the input holds, for the ETA (an array's length is used when not given). */
-  total?: number;
+  total?: number | undefined;
   /**
    * Yield full task records: one `GET /forecasts/{task_id}` per finished task (default `false`:
    * the list item the polling round already read, with `forecastData` and the report's `short`
    * text, at no extra request).
    */
-  full?: boolean;
+  full?: boolean | undefined;
   /**
    * Options of every request (`headers`, per-attempt `timeout`, `maxRetries`). Starts and reads that
    * fail are retried until they succeed, as in every wait; a `maxRetries` here caps those retries.
    */
-  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
+  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'> | undefined;
 }
 
 /**

@@ -31,28 +31,28 @@ export interface WaitOptions {
    * task id from `onProgress`, or `onCreated` with `createAndWait`, to wait again). The task keeps
    * running on the service.
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Overall time allowed, in ms, on the client's clock; then the wait rejects with
    * `WaitTimeoutError`. It also bounds the retries of a read that keeps failing. Default: no limit.
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Called after every read with the task's progress (its `taskId` included). */
-  onProgress?: (progress: ForecastProgress) => void;
+  onProgress?: ((progress: ForecastProgress) => void) | undefined;
   /** Also wait for the report of a completed task to be `completed` or `failed`. */
-  waitForReport?: boolean;
+  waitForReport?: boolean | undefined;
   /** `numeric` leaves out the report and sources (ignored with `waitForReport`, which needs the report). */
-  fields?: 'numeric';
+  fields?: 'numeric' | undefined;
   /** Ask for finished subforecasts' data on each read (`wait` only; the answer can be large). */
-  includeSubforecasts?: boolean;
+  includeSubforecasts?: boolean | undefined;
   /**
    * Caps the retries of each read. Default: none: a read that fails (no connection, a timeout, a 5xx
    * or a 429) is retried, with a backoff growing to 30 s, until the wait's `timeout`; the client's
    * `maxRetries` does not apply to a wait.
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Options of each read (`headers`, per-attempt `timeout`, `maxRetries` as above). */
-  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'>;
+  requestOptions?: Omit<RequestOptions, 'signal' | 'idempotencyKey'> | undefined;
 }
 
 /**
@@ -67,7 +67,7 @@ export interface WaitManyOptions extends Omit<WaitOptions, 'includeSubforecasts'
    * Resolve with full task records (default `true`: one read per task, once it is final), or, with
    * `false`, with the list items the rounds already read (no extra request).
    */
-  full?: boolean;
+  full?: boolean | undefined;
 }
 
 /**
@@ -84,13 +84,13 @@ export interface CreateAndWaitOptions extends WaitOptions, Pick<RequestOptions, 
    * `questions.files.waitUntilReady` does; a failed file rejects with `ContextFileFailedError`), then
    * start. `timeout` covers both waits.
    */
-  waitForContext?: boolean;
+  waitForContext?: boolean | undefined;
   /**
    * Called once the task exists (the start answered), before the first read, with the `queued` task.
    * Keep `task.id`: if the wait is aborted or the process stops, `forecasts.wait(task.id)` (or
    * `forecasting wait <id>`) picks the forecast up again.
    */
-  onCreated?: (task: ForecastTask) => void;
+  onCreated?: ((task: ForecastTask) => void) | undefined;
 }
 
 /** Whether waiting is over for a task in this state. */
