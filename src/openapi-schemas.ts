@@ -78,7 +78,6 @@ export function recordComponents(events: Readonly<Record<string, z.ZodMiniType>>
     uri: (id: string) => `#/components/schemas/${id}`,
     metadata: annotations,
     unrepresentable: unexpressed(false),
-    override: emptyTuples,
   });
   const eventNames = new Set(Object.keys(events));
   const out: Record<string, Schema> = {};
@@ -123,7 +122,6 @@ export function schemaOf(schema: $ZodType, io: 'input' | 'output', multipart: bo
       metadata: annotations,
       unrepresentable: unexpressed(multipart),
       override: (ctx) => {
-        emptyTuples(ctx);
         const name = ctx.zodSchema === self ? undefined : requestRefs.get(ctx.zodSchema);
         if (name) {
           for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
@@ -132,17 +130,6 @@ export function schemaOf(schema: $ZodType, io: 'input' | 'output', multipart: bo
       },
     }),
   );
-}
-
-/**
- * An empty tuple (a field a question type does not take, `options: []`) is written as an array of
- * no items: zod's `prefixItems: []` is not valid JSON Schema 2020-12, which wants at least one.
- */
-function emptyTuples({ zodSchema, jsonSchema }: { zodSchema: $ZodType; jsonSchema: Schema }): void {
-  const def = zodSchema._zod.def as { type: string; items?: unknown[]; rest?: unknown };
-  if (def.type !== 'tuple' || def.items?.length !== 0 || def.rest) return;
-  delete jsonSchema.prefixItems;
-  Object.assign(jsonSchema, { type: 'array', items: {}, maxItems: 0 });
 }
 
 function unexpressed(multipart: boolean) {

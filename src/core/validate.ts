@@ -22,7 +22,9 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
   const target = 'selectBranch' in schema ? (schema as S & BranchSelecting).selectBranch(value) : schema;
   const result = target.safeParse(value);
   if (result.success) return result.data as z.output<S>;
-  throw new ValidationError(describeIssues(result.error.issues, value, prefix));
+  const issues = describeIssues(result.error.issues, value, prefix);
+  // The same line once: a size check also runs on text given where a list is due (`options: 'a'`).
+  throw new ValidationError(issues.filter((i, n) => issues.findIndex((j) => j.field === i.field && j.message === i.message) === n));
 }
 
 /** @internal */
