@@ -7,6 +7,7 @@
 import { defineOperations, type GroupOptions } from '../core/operation.js';
 import { accepts, returns } from '../schemas/returns.js';
 import { DecisionConflictError } from './errors.js';
+import { readRun } from './reads.js';
 import { QUESTIONS, type Scope } from './scopes.js';
 import { decisionStart } from './task-slots.js';
 
@@ -43,7 +44,17 @@ export const decisionDraftOperations = defineOperations('decisions.drafts', {
 
 /** A decision's priced forecasts. */
 export const decisionForecastOperations = defineOperations('decisions.forecasts', {
-  create: { method: 'POST', path: '/decisions/{decision_id}/forecasts', scope: 'forecasts:write', params: accepts('DecisionForecastCreateParams'), response: returns('DecisionForecastRun'), status: 202, idempotent: true, starts: decisionStart },
+  create: {
+    method: 'POST',
+    path: '/decisions/{decision_id}/forecasts',
+    scope: 'forecasts:write',
+    params: accepts('DecisionForecastCreateParams'),
+    response: returns('DecisionForecastRun'),
+    read: { expects: 'a result per question in `items`', from: readRun },
+    status: 202,
+    idempotent: true,
+    starts: decisionStart,
+  },
   estimate: { method: 'POST', path: '/decisions/{decision_id}/forecasts/estimate', scope: 'forecasts:read', params: accepts('DecisionForecastEstimateParams'), response: returns('DecisionForecastEstimate') },
 }, group);
 

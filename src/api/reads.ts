@@ -3,6 +3,7 @@
  * declarations that name them load no schema.
  * @module
  */
+import type { DecisionForecastRun } from '../schemas/records/decisions.js';
 import type { CancelItemResult, ForecastCancelBatchResult } from '../schemas/records/forecast-batches.js';
 
 const CANCEL_OUTCOMES = ['cancelled', 'already_finished', 'rejected'] as const;
@@ -40,6 +41,13 @@ export function readCancelBatch(json: unknown): ForecastCancelBatchResult | unde
   const items = grouped.flatMap((status) => (body[status] as unknown[]).map((taskId) => (typeof taskId === 'string' ? { taskId, status } : undefined)));
   return items.every(Boolean) ? { items: items as CancelItemResult[], counts } : undefined;
 }
+
+/**
+ * Reads a decision's forecast run: a record whose `items` are records (the flows read their task
+ * ids; a start that was answered otherwise has no run to show). `undefined` when it is not one.
+ */
+export const readRun = (json: unknown): DecisionForecastRun | undefined =>
+  isRecord(json) && Array.isArray(json['items']) && json['items'].every(isRecord) ? (json as unknown as DecisionForecastRun) : undefined;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

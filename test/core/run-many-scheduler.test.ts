@@ -167,7 +167,7 @@ describe('what a start that did not start everything changes', () => {
     const [, some] = drain(startSettled(next, start.batch, { kind: 'answered', items: [{ index: 0, status: 'rejected', error: { type: 'not_found_error', message: 'no q0' } }], replayed: false, retryAfter: undefined }, 0));
     expect(some.map((r) => (r.status === 'rejected' ? r.error : undefined))).toEqual([
       { type: 'not_found_error', message: 'no q0' },
-      { type: 'api_error', message: 'no result for item 1 of the batch' },
+      { type: 'api_error', message: 'no usable result for item 1 of the batch' },
     ]);
   });
 

@@ -7,10 +7,11 @@
 import type { EventEmitter } from 'eventemitter3';
 import type { APIPromise } from '../../core/api-promise.js';
 import { serviceMs, type ClientClock } from '../../core/clock.js';
-import { parseRetryAfter } from '../../core/errors.js';
+import { clip, parseRetryAfter } from '../../core/errors.js';
 import { MAX_PAGE_SIZE, QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
+import { invalidAnswer } from '../../core/transport.js';
 import { taskTracker, type TaskSource, type TaskTracker } from '../../core/task-tracker.js';
 import type { TrackerCoordination } from '../../core/coordinated-tracker.js';
 import type { BaseClient } from '../../core/base-client.js';
@@ -46,6 +47,17 @@ export function finalEventCoverage(client: BaseClient): () => Promise<boolean> {
   return async () => (await (coverage ??= import('./coverage.js').then((m) => m.coverageOf(client)))).covers();
 }
 
+/**
+ * One read of a task: the task, and the wait its answer asks for. An answer that is another task's
+ * (its `id` not the one asked for) is an `InvalidResponseError`: no flow puts one task's record in
+ * another's place. @internal
+ */
+export async function readTask(ctx: FlowContext, id: string, query: ForecastRetrieveParams, options: RequestOptions): Promise<[ForecastTask, number | undefined]> {
+  const { data: task, response } = await ctx.retrieve(id, query, options).withResponse();
+  if (task.id !== id) throw invalidAnswer({ response, request: 'GET /forecasts/{task_id}' }, `expected the task ${clip(id, 64)}`);
+  return [task, parseRetryAfter(response.headers.get('retry-after'))];
+}
+
 /** A full task as a list item. @internal */
 export const listItemOf = (id: string, t: ForecastTask): ForecastListItem => ({ ...t, taskId: id, forecastData: t.forecast?.forecastData ?? null, report: t.forecast?.report ?? undefined });
 
@@ -69,8 +81,8 @@ export async function forecastTracker(ctx: FlowContext, query: Pick<ForecastRetr
       return { items: page.data, retryAfter: parseRetryAfter(response.headers.get('retry-after')) };
     },
     async read(id) {
-      const { data: task, response } = await ctx.retrieve(id, query, options).withResponse();
-      return { item: listItemOf(id, task), retryAfter: parseRetryAfter(response.headers.get('retry-after')) };
+      const [task, retryAfter] = await readTask(ctx, id, query, options);
+      return { item: listItemOf(id, task), retryAfter };
     },
     idOf: (item) => item.taskId,
     // The spec's waits are the service's time: 600 times shorter against the mock's fast clock.

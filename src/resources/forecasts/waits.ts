@@ -13,7 +13,7 @@ import { DEFAULT_POLL_INTERVAL_MS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '
 import type { RequestOptions } from '../../core/options.js';
 import { checkTimeout, poll, tracedWait, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
 import { ProgressTracker, type ForecastProgress } from './progress.js';
-import { forecastTracker, listItemOf, type FlowContext } from './tracking.js';
+import { forecastTracker, listItemOf, readTask, type FlowContext } from './tracking.js';
 import { FINAL_TASK_STATUSES } from '../../schemas/enums.js';
 import type { ForecastCreateParams, ForecastRetrieveParams } from '../../schemas/forecasts.js';
 import type { BatchItemResult, CancelItemResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
@@ -94,7 +94,7 @@ export interface CreateAndWaitOptions extends WaitOptions, Pick<RequestOptions, 
 }
 
 /** Whether waiting is over for a task in this state. */
-const settled = (p: ForecastProgress, waitForReport: boolean | undefined) =>
+const settled = (p: Pick<ForecastProgress, 'final' | 'status' | 'reportStatus'>, waitForReport: boolean | undefined) =>
   p.final && (!waitForReport || p.status !== 'completed' || p.reportStatus === 'completed' || p.reportStatus === 'failed');
 
 /** The progress fields a task and a list item share, read from either. */
@@ -163,10 +163,7 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
     let data: ForecastTask;
     let asked: number | undefined;
     if (given) [data, asked, given] = [given.task, given.asked, undefined];
-    else {
-      const { data: task, response } = await ctx.retrieve(taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options).withResponse();
-      [data, asked] = [task, parseRetryAfter(response.headers.get('retry-after'))];
-    }
+    else [data, asked] = await readTask(ctx, taskId, { ...query, includeSubforecasts: o.includeSubforecasts }, options);
     last = data;
     const p = progress.observe(progressOf(taskId, data, data.forecast?.report?.status));
     return [data, settled(p, o.waitForReport), await tracker.seen(taskId, listItemOf(taskId, data), asked)];
@@ -217,10 +214,18 @@ async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: 
     return [undefined, pending.length === 0, wait];
   };
   try {
-    await poll(round, scope, serviceMs(ctx.clock, DEFAULT_POLL_INTERVAL_MS), onTimeout, tasks.sleep, () => tasks.links?.() ?? []);
+    const interval = serviceMs(ctx.clock, DEFAULT_POLL_INTERVAL_MS);
+    await poll(round, scope, interval, onTimeout, tasks.sleep, () => tasks.links?.() ?? []);
     if (o.full === false) return taskIds.map((id) => latest.get(id)!);
-    // One full read per task, now that each is final.
-    await untilDeadline(() => Promise.all([...latest.keys()].map(async (id) => full.set(id, await ctx.retrieve(id, query, options)))), onTimeout);
+    // One full read per task, now that each is final; again while a read says otherwise (it came from
+    // behind the list): the wait resolves with final tasks only. Its trace counts the list's reads.
+    const { trace: _, ...untraced } = scope;
+    const readFinal = (id: string) =>
+      poll(async () => {
+        const [task, asked] = await readTask(ctx, id, query, options);
+        return [task, settled(progressOf(id, task, task.forecast?.report?.status), o.waitForReport), asked];
+      }, untraced, interval, onTimeout);
+    await Promise.all([...latest.keys()].map(async (id) => full.set(id, await readFinal(id))));
     return taskIds.map((id) => full.get(id)!);
   } catch (err) {
     throw endsWaitFor(err, waiting(), false);
@@ -273,9 +278,13 @@ export function createMany(ctx: FlowContext, items: readonly ForecastCreateParam
     const { data, response } = await ctx.createBatch({ items: chunk }, { ...o, idempotencyKey: key }).withResponse();
     const results: unknown = data.items;
     return chunk.map((_, i) => {
-      const found = Array.isArray(results) ? (results as BatchItemResult[]).find((r) => r?.index === i) : undefined;
-      if (!found) throw invalidAnswer({ response, request: 'POST /forecasts/batch' }, `expected a result for item ${i} in \`items\``);
-      return { ...found, index: n * MAX_BATCH_ITEMS + i };
+      // One result per item, and an accepted one names its task (a second result would hide a task it started).
+      const found = Array.isArray(results) ? (results as BatchItemResult[]).filter((r) => r?.index === i) : [];
+      const [only] = found;
+      if (found.length !== 1 || (only!.status === 'accepted' && !(typeof only!.taskId === 'string' && only!.taskId))) {
+        throw invalidAnswer({ response, request: 'POST /forecasts/batch' }, `expected a result for item ${i} in \`items\``);
+      }
+      return { ...only!, index: n * MAX_BATCH_ITEMS + i };
     });
   });
 }

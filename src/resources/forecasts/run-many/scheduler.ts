@@ -260,19 +260,22 @@ export function startSettled(state: RunState, batch: Batch, outcome: StartOutcom
   const full: number[] = [];
   batch.items.forEach((item, i) => {
     const index = batch.indexes[i]!;
-    const found = listed.find((r) => r?.index === i);
-    if (found?.status === 'accepted' && typeof found.taskId === 'string' && active.has(found.taskId)) {
+    // Two results for one item, or an item accepted without a task, is no usable result: the item ends in an error rather than one being picked.
+    const results = listed.filter((r) => r?.index === i);
+    const found = results.length === 1 ? results[0] : undefined;
+    const taskId = found?.status === 'accepted' && typeof found.taskId === 'string' && found.taskId !== '' ? found.taskId : undefined;
+    if (taskId !== undefined && active.has(taskId)) {
       // One task cannot be two items' forecast: the answer is wrong, and the item ends in an error rather than vanish.
-      s = refused(s, index, item, { type: 'invalid_response', message: `the service gave item ${i} the task ${found.taskId.slice(0, 64)}, already another item's` });
+      s = refused(s, index, item, { type: 'invalid_response', message: `the service gave item ${i} the task ${taskId.slice(0, 64)}, already another item's` });
       return;
     }
-    if (found?.status === 'accepted' && typeof found.taskId === 'string') {
+    if (taskId !== undefined) {
       s = outcome.replayed ? { ...s, started: s.started + 1, resumed: s.resumed + 1 } : { ...s, started: s.started + 1, creditsSpent: s.creditsSpent + priceOf(s.pricing, item) };
       // A replayed task was never read by this run: read it at once; a new one after the queued wait.
-      active.set(found.taskId, { index, item, status: 'queued', resumed: outcome.replayed, due: outcome.replayed ? now : now + firstRead });
+      active.set(taskId, { index, item, status: 'queued', resumed: outcome.replayed, due: outcome.replayed ? now : now + firstRead });
       return;
     }
-    const error = { type: String(found?.error?.type ?? 'api_error'), message: String(found?.error?.message ?? `no result for item ${i} of the batch`) };
+    const error = { type: String(found?.error?.type ?? 'api_error'), message: String(found?.error?.message ?? `no usable result for item ${i} of the batch`) };
     if (error.type === 'too_many_active_forecasts') full.push(i);
     else s = refused(s, index, item, error);
   });
