@@ -237,7 +237,9 @@ class TypePrinter {
       const schema = this.bare && this.shapes.get(this.bare.members(type, 0, new Set()));
       return schema ?? `{\n${this.members(type, depth + 1, new Set())}${'    '.repeat(depth)}}`;
     }
-    const printed = this.checker.typeToString(type, this.source, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType);
+    // TypeScript 5.7 prints a byte array with its default buffer type (`Uint8Array<ArrayBufferLike>`),
+    // which compilers before 5.7 refuse (TS2315); the bare name is the same type on either.
+    const printed = this.checker.typeToString(type, this.source, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType).replace(/\b(Uint8Array|Buffer)<ArrayBufferLike>/g, '$1');
     // `import("./chunk.js").X` names a type of the package's own files; anything of zod's is a miss.
     if (/\bimport\(["'][^.]|\$Zod|\bZod[A-Z]|\$strip|\$strict/.test(printed)) throw new Error(`A field's type has no plain form in ${this.source.fileName}: ${printed}`);
     return printed;

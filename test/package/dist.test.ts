@@ -166,6 +166,16 @@ describe('published declarations', () => {
     expect(all).toContain('msw');
   });
 
+  // TypeScript 5.7 prints a byte array as `Uint8Array<ArrayBufferLike>`, which compilers before 5.7
+  // refuse (TS2315, a newcomer's TypeScript 5.0 and 5.4 with skipLibCheck: false): the upload params did.
+  it('names byte arrays without the type argument older compilers refuse', () => {
+    const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter(isDeclaration);
+    expect(files.length).toBeGreaterThan(10);
+    const found = files.filter((f) => /\b(Uint8Array|Buffer)<ArrayBufferLike>/.test(readFileSync(join(dist, f), 'utf8')));
+    expect(found).toEqual([]);
+    expect(readFileSync(join(dist, 'index.d.ts'), 'utf8')).toContain('file: File | Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;');
+  });
+
   it('reads imports as TypeScript does: every form, nothing in comments or strings', () => {
     const text = `/// <reference types="node" />
       /** @example
