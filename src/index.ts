@@ -101,6 +101,7 @@ export type {
   CompletedForecastTask,
   FailedForecastTask,
   CancelledForecastTask,
+  FinishedForecastTask,
   TaskConnection,
   ForecastListItem,
   Forecast,

@@ -2,6 +2,7 @@
 // and each plain line is a use they must allow. An unused @ts-expect-error fails the build.
 import { expectTypeOf } from 'vitest';
 import {
+  type FinishedForecastTask,
   ForecastingClient,
   type ForecastTask,
   type ForecastData,
@@ -107,7 +108,24 @@ export async function reads(): Promise<void> {
   expectTypeOf(await client.questions.list()).not.toBeAny();
   expectTypeOf((await client.questions.list()).data[0]).toEqualTypeOf<Question | undefined>();
   expectTypeOf(await client.credits.retrieve()).not.toBeAny();
-  expectTypeOf(await client.forecasts.waitMany(['t'])).toEqualTypeOf<ForecastTask[]>();
+  expectTypeOf(await client.forecasts.waitMany(['t'])).toEqualTypeOf<FinishedForecastTask[]>();
+  // A wait gives a final task: a status still running is no case to handle (a newcomer's exhaustive switch).
+  const finished = await client.forecasts.wait('t');
+  expectTypeOf(finished).toEqualTypeOf<FinishedForecastTask>();
+  expectTypeOf(finished.status).toEqualTypeOf<'completed' | 'failed' | 'cancelled'>();
+  expectTypeOf(await client.forecasts.createAndWait({ questionId: 'q' })).toEqualTypeOf<FinishedForecastTask>();
+  // @ts-expect-error no wait gives a queued task
+  if (finished.status === 'queued') void finished;
+  // A progress snapshot's statuses are the task's, not any string: a typo is caught.
+  void client.forecasts.progress.on('status', (p) => {
+    // @ts-expect-error a misspelt status
+    if (p.status === 'complted') return;
+    // @ts-expect-error no report status is 'done'
+    if (p.reportStatus === 'done') return;
+  });
+  // A batch item refused because a forecast runs names that task, as the error envelope does.
+  const [item] = await client.forecasts.createMany([{ questionId: 'q' }]);
+  if (item?.status === 'rejected') expectTypeOf(item.error.activeTaskId).toEqualTypeOf<string | undefined>();
   expectTypeOf(await client.get('/tags')).toEqualTypeOf<unknown>();
   expectTypeOf<QuestionCreateParams>().not.toBeAny();
 

@@ -1,7 +1,7 @@
 // Type-level checks of the long waits' options (compiled by `tsc --noEmit`, never run).
 import { expectTypeOf } from 'vitest';
 import { ForecastingClient } from '../../src/client.js';
-import type { CreateAndWaitOptions, ForecastListItem, ForecastTask, RunManyOptions, RunManyResult, WaitManyOptions } from '../../src/index.js';
+import type { CreateAndWaitOptions, FinishedForecastTask, ForecastListItem, ForecastTask, RunManyOptions, RunManyResult, WaitManyOptions } from '../../src/index.js';
 
 const client = new ForecastingClient({ apiKey: 'x', baseURL: 'https://a' });
 
@@ -17,7 +17,7 @@ export async function flowTypes(): Promise<void> {
 
   // The same for waitMany and WaitManyOptions.
   const waitOptions: WaitManyOptions = { timeout: 60_000, waitForReport: true };
-  expectTypeOf(await client.forecasts.waitMany(['t'], waitOptions)).toEqualTypeOf<Array<ForecastTask | ForecastListItem>>();
+  expectTypeOf(await client.forecasts.waitMany(['t'], waitOptions)).toEqualTypeOf<Array<FinishedForecastTask | ForecastListItem>>();
 
   // createAndWait's hook gets the task once it exists.
   const created: CreateAndWaitOptions = { onCreated: (task) => expectTypeOf(task).toEqualTypeOf<ForecastTask>() };

@@ -9,7 +9,7 @@ import type { TypedEmitter } from '../../core/emitter.js';
 import type { ForecastProgressEvents } from './progress.js';
 import { cancelMany, createAndWait, createMany, waitForTask, waitForTasks, type CreateAndWaitOptions, type WaitManyOptions, type WaitOptions } from './waits.js';
 import type { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams, QuestionForecastCreateParams, QuestionForecastListParams, RunModeListParams } from '../../schemas/forecasts.js';
-import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
+import type { BatchItemResult, CancelItemResult, ForecastBatchResult, ForecastCancelBatchResult, FinishedForecastTask, ForecastListItem, ForecastTask, RunMode } from '../../schemas/records/forecasts.js';
 import type { AcceptContextParams, ChatCreateParams, ChatListParams } from '../../schemas/chat.js';
 import type { ChatThread, ContextNote } from '../../schemas/records/chat.js';
 import { QuestionFiles } from '../context/index.js';
@@ -218,7 +218,7 @@ export class Forecasts extends APIResource {
    * const task = await client.forecasts.wait(taskId, { waitForReport: true, onProgress: (p) => console.log(p.progressMessage) });
    * ```
    */
-  wait(taskId: string, options?: WaitOptions): Promise<ForecastTask> {
+  wait(taskId: string, options?: WaitOptions): Promise<FinishedForecastTask> {
     return waitForTask(this.#flows(), taskId, options);
   }
 
@@ -242,7 +242,7 @@ export class Forecasts extends APIResource {
    * const task = await client.forecasts.createAndWait({ questionId, runMode: 'light' }, { timeout: 3600_000, onCreated: (t) => console.log('started', t.id) });
    * ```
    */
-  createAndWait(params: ForecastCreateParams, options?: CreateAndWaitOptions): Promise<ForecastTask> {
+  createAndWait(params: ForecastCreateParams, options?: CreateAndWaitOptions): Promise<FinishedForecastTask> {
     return createAndWait(this.#flows(), params, options);
   }
 
@@ -290,11 +290,11 @@ export class Forecasts extends APIResource {
    * const tasks = await client.forecasts.waitMany(taskIds, { onProgress: (p) => console.log(p.taskId, p.status) });
    * ```
    */
-  waitMany(taskIds: readonly string[], options?: WaitManyOptions & { full?: true }): Promise<ForecastTask[]>;
+  waitMany(taskIds: readonly string[], options?: WaitManyOptions & { full?: true }): Promise<FinishedForecastTask[]>;
   waitMany(taskIds: readonly string[], options: WaitManyOptions & { full: false }): Promise<ForecastListItem[]>;
   // Options typed as `WaitManyOptions` (whose `full` is any boolean): either kind of record.
-  waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>>;
-  waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<ForecastTask | ForecastListItem>> {
+  waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<FinishedForecastTask | ForecastListItem>>;
+  waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<FinishedForecastTask | ForecastListItem>> {
     return waitForTasks(this.#flows(), taskIds, options);
   }
 

@@ -4,6 +4,8 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
+import type { UnknownValue } from '../../schemas/common.js';
+import type { ReportStatus, TaskStatus } from '../../schemas/enums.js';
 
 /**
  * A snapshot of one task's progress, passed to `onProgress` and to the progress events.
@@ -16,17 +18,17 @@ import type { EventEmitter } from 'eventemitter3';
  */
 export interface ForecastProgress {
   taskId: string;
-  /** `queued`, `running_subforecasts`, `synthesizing`, `completed`, `failed` or `cancelled`. */
-  status: string;
+  /** `queued`, `running_subforecasts`, `synthesizing`, `completed`, `failed` or `cancelled` (a status the SDK does not know yet passes, typed apart). */
+  status: TaskStatus | UnknownValue;
   /** The status before this read (`undefined` on the first read). */
-  previousStatus: string | undefined;
+  previousStatus: TaskStatus | UnknownValue | undefined;
   /** Whether the task is final. */
   final: boolean;
   progressMessage: string | undefined;
   completedSubforecastCount: number | undefined;
   plannedSubforecastCount: number | undefined;
   /** The report's status once known (`pending`, `writing`, `completed`, `failed`). */
-  reportStatus: string | undefined;
+  reportStatus: ReportStatus | UnknownValue | undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ import { ProgressTracker, type ForecastProgress } from './progress.js';
 import { forecastTracker, listItemOf, readTask, type FlowContext } from './tracking.js';
 import { FINAL_TASK_STATUSES } from '../../schemas/enums.js';
 import type { ForecastCreateParams, ForecastRetrieveParams } from '../../schemas/forecasts.js';
-import type { BatchItemResult, CancelItemResult, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
+import type { BatchItemResult, CancelItemResult, FinishedForecastTask, ForecastListItem, ForecastTask } from '../../schemas/records/forecasts.js';
 
 /**
  * Options of `forecasts.wait`.
@@ -100,8 +100,8 @@ const settled = (p: Pick<ForecastProgress, 'final' | 'status' | 'reportStatus'>,
 /** The progress fields a task and a list item share, read from either. */
 const progressOf = (
   taskId: string,
-  t: { status: string; progressMessage?: string | undefined; completedSubforecastCount?: number | undefined; plannedSubforecastCount?: number | undefined },
-  reportStatus: string | null | undefined,
+  t: Pick<ForecastProgress, 'status'> & { progressMessage?: string | undefined; completedSubforecastCount?: number | undefined; plannedSubforecastCount?: number | undefined },
+  reportStatus: ForecastProgress['reportStatus'] | null,
 ): Omit<ForecastProgress, 'previousStatus'> => ({
   taskId,
   status: t.status,
@@ -138,7 +138,7 @@ export function endsWaitFor(err: unknown, taskIds: readonly string[], one: boole
 }
 
 /** Waits for one task to be final (and its report, with `waitForReport`). @internal */
-export async function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {}): Promise<ForecastTask> {
+export async function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {}): Promise<FinishedForecastTask> {
   checkTimeout(o.timeout);
   const scope = waitScope(ctx.clock, o.signal, o.timeout);
   return tracedWait('wait', [taskId], scope, () => waitInScope(ctx, taskId, o, scope), (task) => ({ status: task.status }));
@@ -151,7 +151,7 @@ interface FirstRead {
 }
 
 /** The wait for one task, in a scope that may have begun earlier (`createAndWait`'s). */
-async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, scope: WaitScope, first?: FirstRead): Promise<ForecastTask> {
+async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, scope: WaitScope, first?: FirstRead): Promise<FinishedForecastTask> {
   const progress = new ProgressTracker(ctx.emitter, o.onProgress);
   const [query, options] = readOptions(o, scope);
   // Read alone (with subforecasts, when asked), but sleeping through the tracker, as every wait does.
@@ -169,7 +169,8 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
     return [data, settled(p, o.waitForReport), await tracker.seen(taskId, listItemOf(taskId, data), asked)];
   };
   try {
-    return await poll(read, scope, serviceMs(ctx.clock, DEFAULT_POLL_INTERVAL_MS), () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), tracker.sleep, () => tracker.links?.() ?? []);
+    // The loop gives back only a settled read: a final status.
+    return (await poll(read, scope, serviceMs(ctx.clock, DEFAULT_POLL_INTERVAL_MS), () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), tracker.sleep, () => tracker.links?.() ?? [])) as FinishedForecastTask;
   } catch (err) {
     throw endsWaitFor(err, [taskId], true);
   } finally {
@@ -182,16 +183,16 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
  * pending, spaced by the `Retry-After` of the list answers when they carry one, else by the longest
  * wait a pending task asks for (the spec's `Retry-After` for its state). @internal
  */
-export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<ForecastTask | ForecastListItem>> {
+export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<FinishedForecastTask | ForecastListItem>> {
   checkTimeout(o.timeout);
   const scope = waitScope(ctx.clock, o.signal, o.timeout);
   return tracedWait('waitMany', [...new Set(taskIds)], scope, () => waitManyInScope(ctx, taskIds, o, scope), (tasks) => ({ finalStatuses: tasks.map((t) => t.status) }));
 }
 
-async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions, scope: WaitScope): Promise<Array<ForecastTask | ForecastListItem>> {
+async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions, scope: WaitScope): Promise<Array<FinishedForecastTask | ForecastListItem>> {
   const tracker = new ProgressTracker(ctx.emitter, o.onProgress);
   const latest = new Map<string, ForecastListItem>();
-  const full = new Map<string, ForecastTask>();
+  const full = new Map<string, FinishedForecastTask>();
   let pending = [...new Set(taskIds)];
   // What the wait still waits for: the tasks not yet final, then those not yet read in full.
   const waiting = () => (pending.length > 0 ? pending : [...latest.keys()].filter((id) => !full.has(id)));
@@ -221,9 +222,9 @@ async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: 
     // behind the list): the wait resolves with final tasks only. Its trace counts the list's reads.
     const { trace: _, ...untraced } = scope;
     const readFinal = (id: string) =>
-      poll(async () => {
+      poll(async (): Promise<PollStep<FinishedForecastTask>> => {
         const [task, asked] = await readTask(ctx, id, query, options);
-        return [task, settled(progressOf(id, task, task.forecast?.report?.status), o.waitForReport), asked];
+        return [task as FinishedForecastTask, settled(progressOf(id, task, task.forecast?.report?.status), o.waitForReport), asked];
       }, untraced, interval, onTimeout);
     await Promise.all([...latest.keys()].map(async (id) => full.set(id, await readFinal(id))));
     return taskIds.map((id) => full.get(id)!);
@@ -238,13 +239,13 @@ async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: 
  * Starts a forecast with one idempotency key (so no retry starts a second), then waits: one scope,
  * so `timeout` covers the context wait, the start and the wait. @internal
  */
-export async function createAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions = {}): Promise<ForecastTask> {
+export async function createAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions = {}): Promise<FinishedForecastTask> {
   checkTimeout(o.timeout);
   const scope = waitScope(ctx.clock, o.signal, o.timeout);
   return tracedWait('createAndWait', [], scope, () => startAndWait(ctx, params, o, scope), (task) => ({ status: task.status, taskIds: [task.id] }));
 }
 
-async function startAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions, scope: WaitScope): Promise<ForecastTask> {
+async function startAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions, scope: WaitScope): Promise<FinishedForecastTask> {
   const { idempotencyKey = newIdempotencyKey() } = o;
   if (o.waitForContext && params.questionId) await ctx.waitForContext(params.questionId, o);
   // Keyed, so the start too rides out an outage until the deadline without starting twice.

@@ -6,7 +6,12 @@
 import * as z from 'zod/mini';
 import { exact, openString, unknownValue } from '../common.js';
 
-const ItemError = exact({ type: z.string(), message: z.string() });
+const ItemError = exact({
+  type: z.string(),
+  message: z.string(),
+  /** On `forecast_already_running`: the task already running on the question (as the error envelope has it). */
+  activeTaskId: z.optional(z.string()),
+});
 
 /** The item's place in the input, from 0. */
 const index = z.int();

@@ -311,6 +311,20 @@ export const ForecastTask = z.union([ActiveForecastTask, CompletedForecastTask, 
  * ```
  */
 export type ForecastTask = ActiveForecastTask | CompletedForecastTask | FailedForecastTask | CancelledForecastTask;
+/**
+ * A task in a final status, as a wait gives it (`wait`, `createAndWait`, `waitMany`): `completed`,
+ * `failed` or `cancelled`, never one still running.
+ * @example
+ * ```ts
+ * const task: FinishedForecastTask = await client.forecasts.createAndWait({ questionId });
+ * switch (task.status) {
+ *   case 'completed': console.log(task.forecast.forecastData); break;
+ *   case 'failed': console.log(task.error.message); break;
+ *   case 'cancelled': break;
+ * }
+ * ```
+ */
+export type FinishedForecastTask = CompletedForecastTask | FailedForecastTask | CancelledForecastTask;
 
 export const ForecastListItem = exact({
   taskId: z.string(),
