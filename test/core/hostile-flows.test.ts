@@ -109,3 +109,37 @@ describe('batch answers that hide or invent a start', () => {
     expect(out).toEqual([{ status: 'rejected', index: 0, item: { questionId: 'q1' }, error: { type: 'api_error', message: 'no usable result for item 0 of the batch' } }]);
   });
 });
+
+describe('runMany against tasks that are not what they say', () => {
+  const list = (items: Array<{ taskId: string; status: string }>) => HttpResponse.json({ type: 'list', hasMore: false, nextCursor: null, data: items.map((i) => ({ ...i, forecastData: null })) });
+
+  it("refuses, with full: true, a full read answered with another task's record", async () => {
+    server.use(
+      http.get(`${BASE}/run-modes`, () => list([])),
+      http.post(`${BASE}/forecasts/batch`, () => HttpResponse.json({ items: [{ index: 0, status: 'accepted', taskId: 'A' }] }, { status: 202 })),
+      http.get(`${BASE}/forecasts`, () => list([{ taskId: 'A', status: 'completed' }])),
+      http.get(`${BASE}/forecasts/A`, () => HttpResponse.json(task('B', 'completed'))),
+    );
+    const out: unknown[] = [];
+    const run = async () => {
+      for await (const r of makeClient({ clock: fakeClock() }).forecasts.runMany([{ questionId: 'q1' }], { full: true })) out.push(r);
+    };
+    await expect(run()).rejects.toBeInstanceOf(InvalidResponseError);
+    expect(out).toEqual([]);
+  });
+
+  // One slot at a time: the second batch named the task the first had finished, and both items were yielded with it.
+  it('ends in an error an item given a task an earlier item finished with, never one task for two items', async () => {
+    server.use(
+      http.get(`${BASE}/run-modes`, () => list([])),
+      http.post(`${BASE}/forecasts/batch`, () => HttpResponse.json({ items: [{ index: 0, status: 'accepted', taskId: 'T0' }] }, { status: 202 })),
+      http.get(`${BASE}/forecasts`, () => list([{ taskId: 'T0', status: 'completed' }])),
+    );
+    const out = [];
+    for await (const r of makeClient({ clock: fakeClock() }).forecasts.runMany([{ questionId: 'q1' }, { questionId: 'q2' }], { maxActive: 1 })) out.push(r);
+    expect(out.map((r) => [r.index, r.status, r.status === 'rejected' ? r.error.message : r.taskId])).toEqual([
+      [0, 'completed', 'T0'],
+      [1, 'rejected', "the service gave item 0 the task T0, already another item's"],
+    ]);
+  });
+});

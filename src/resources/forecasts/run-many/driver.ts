@@ -16,7 +16,7 @@ import { FINAL_TASK_STATUSES } from '../../../schemas/enums.js';
 import type { ForecastCreateParams } from '../../../schemas/forecasts.js';
 import type { ForecastListItem, ForecastTask } from '../../../schemas/records/forecasts.js';
 import type { RunManyInput, RunManyOptions, RunManyResult } from '../run-many.js';
-import { forecastTracker, type FlowContext } from '../tracking.js';
+import { forecastTracker, readTask, type FlowContext } from '../tracking.js';
 import { endsWaitFor } from '../waits.js';
 import { drain, initialRun, nextStep, priced, pricingOf, progressOf, pulled, startFailure, startSettled, tasksSeen, type Batch, type RunState, type RunStep, type SeenTask, type StartOutcome } from './scheduler.js';
 
@@ -56,6 +56,12 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   const { clock } = ctx;
   const tracker = await forecastTracker(ctx, {}, options);
   const ended: string[] = [];
+  // The tasks the run has given results for: a later batch naming one again starts no item (one task is not two items' forecast).
+  const finished = new Set<string>();
+  const noted = (ready: RunState['ready']) => {
+    for (const r of ready) if (r.status !== 'rejected' && r.status !== 'not_started') finished.add(r.taskId);
+    return ready;
+  };
   const iterator = Symbol.asyncIterator in input ? input[Symbol.asyncIterator]() : input[Symbol.iterator]();
   let s: RunState = initialRun({ runId, maxActive, cancelOnAbort: o.cancelOnAbort, total: o.total ?? (Array.isArray(input) ? input.length : undefined), began: clock.now(), queuedWaitMs: serviceMs(clock, QUEUED_RETRY_AFTER_MS) });
 
@@ -90,7 +96,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
       case 'price':
         return priced(s, pricingOf((await ctx.runModes(options)).data));
       case 'start':
-        return startSettled(s, step.batch, await sendBatch(ctx, step.batch, options, o.signal), clock.now());
+        return startSettled(s, step.batch, await sendBatch(ctx, step.batch, options, o.signal), clock.now(), (id) => finished.has(id));
       case 'sleep':
         await pause(step.ms);
         return s;
@@ -102,7 +108,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
         const seen: SeenTask[] = [];
         for (const t of await tracker.round(step.taskIds)) {
           const final = FINAL_TASK_STATUSES.has(t.item.status);
-          const task = final && o.full ? await ctx.retrieve(t.id, {}, options) : t.item;
+          const task = final && o.full ? (await readTask(ctx, t.id, {}, options))[0] : t.item;
           seen.push({ id: t.id, status: t.item.status, task, due: clock.now() + t.waitMs });
           if (trace && final) ended.push(t.item.status);
         }
@@ -116,12 +122,12 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
       const [decided, step] = nextStep(s, clock.now(), o.signal?.aborted === true);
       let ready;
       [s, ready] = drain(decided);
-      yield* ready;
+      yield* noted(ready);
       if (step.kind === 'done') break;
       s = await perform(step);
       if (step.kind === 'start' || step.kind === 'poll') o.onProgress?.(progressOf(s, clock.now()));
       [s, ready] = drain(s);
-      yield* ready;
+      yield* noted(ready);
     }
     o.onProgress?.(progressOf(s, clock.now()));
     trace?.end({ statuses: countStatuses(ended) });

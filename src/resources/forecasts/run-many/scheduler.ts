@@ -241,8 +241,8 @@ export function startFailure(status: number, type: string | undefined): 'hold' |
 /** Whether a refusal is the service's "too few credits" (a 409 `invalid_request_error` naming credits). */
 const isCreditRefusal = (e: RunManyItemError) => e.type === 'invalid_request_error' && /credit/i.test(e.message);
 
-/** `batch`, sent at `now`, ended as `outcome`. */
-export function startSettled(state: RunState, batch: Batch, outcome: StartOutcome, now: number): RunState {
+/** `batch`, sent at `now`, ended as `outcome`; `finishedBefore` tells a task the run already gave a result for (the driver keeps them). */
+export function startSettled(state: RunState, batch: Batch, outcome: StartOutcome, now: number, finishedBefore: (taskId: string) => boolean = () => false): RunState {
   // The batch leaves its queue whatever happened; a held one goes back to the front.
   let s: RunState = state.retries[0] === batch ? { ...state, retries: state.retries.slice(1) } : { ...state, held: undefined };
   switch (outcome.kind) {
@@ -264,8 +264,8 @@ export function startSettled(state: RunState, batch: Batch, outcome: StartOutcom
     const results = listed.filter((r) => r?.index === i);
     const found = results.length === 1 ? results[0] : undefined;
     const taskId = found?.status === 'accepted' && typeof found.taskId === 'string' && found.taskId !== '' ? found.taskId : undefined;
-    if (taskId !== undefined && active.has(taskId)) {
-      // One task cannot be two items' forecast: the answer is wrong, and the item ends in an error rather than vanish.
+    if (taskId !== undefined && (active.has(taskId) || finishedBefore(taskId))) {
+      // One task cannot be two items' forecast (running, or finished for an earlier item): the answer is wrong, and the item ends in an error rather than vanish.
       s = refused(s, index, item, { type: 'invalid_response', message: `the service gave item ${i} the task ${taskId.slice(0, 64)}, already another item's` });
       return;
     }
