@@ -56,7 +56,7 @@ export interface ClientParts {
  */
 export interface GenericQueryOptions extends RequestOptions {
   /** Query parameters: arrays repeat their key, `undefined` and `null` are left out, objects go as JSON. */
-  query?: Record<string, unknown>;
+  query?: Record<string, unknown> | undefined;
 }
 
 /**

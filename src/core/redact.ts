@@ -42,13 +42,18 @@ export function redactorOf(secret: string): Redact | undefined {
   const redact = (text: string) => (text.includes(secret) ? text.replaceAll(secret, REDACTED) : text);
   return (text) => {
     const plain = redact(text);
-    if (!/\\[u/]|%[2-7]/i.test(plain)) return plain;
-    // Each JSON escape read whole (`\\` too), so an escaped backslash before a `u` is no escape; `"`
-    // and `\` stay escaped, so the reading is the same JSON.
-    const read = plain.replace(/(?:\\u00|%)([2-7][\da-f])|\\./gi, (escape, hex?: string) => {
-      const c = hex ? String.fromCharCode(parseInt(hex, 16)) : escape === '\\/' ? '/' : escape;
-      return c === '"' || c === '\\' ? escape : c;
-    });
+    let read = plain;
+    // Read again while a reading undoes more (a JSON escape may spell a URL escape, `\u0025` then
+    // `5F`; `%255F` is one URL escape inside another), a few times at most. Each JSON escape is read
+    // whole (`\\` too), so an escaped backslash before a `u` is no escape, but a backslash before a
+    // `%` is no JSON escape and hides nothing; `"` and `\` stay escaped, so a reading is the same JSON.
+    for (let pass = 0, before = ''; pass < 4 && read !== before && /\\[u/]|%[2-7]/i.test(read); pass++) {
+      before = read;
+      read = read.replace(/(?:\\u00|%)([2-7][\da-f])|\\[^%]/gi, (escape, hex?: string) => {
+        const c = hex ? String.fromCharCode(parseInt(hex, 16)) : escape === '\\/' ? '/' : escape;
+        return c === '"' || c === '\\' ? escape : c;
+      });
+    }
     return read.includes(secret) ? redact(read) : plain;
   };
 }

@@ -29,7 +29,7 @@ import { instruments, Telemetry, type Instruments } from './telemetry.js';
  */
 export interface ForecastingInstrumentationConfig {
   /** Subscribe to the channels at construction (default `true`), as OpenTelemetry's instrumentations do. */
-  enabled?: boolean;
+  enabled?: boolean | undefined;
 }
 
 /** The handlers of one tracing channel, as `node:diagnostics_channel` takes them. */

@@ -22,7 +22,7 @@ export interface RedisCoordinatorOptions {
    * or, in a process with no client (a webhook receiver), of `FORECASTING_API_KEY`. Never the key.
    * 1 to 100 letters, digits and `-_.:` (a `ValidationError` on `prefix` otherwise).
    */
-  prefix?: string;
+  prefix?: string | undefined;
   /**
    * The namespace of what the service counts per user, not per key: the active-forecast slots
    * (`maxActive`, 50 per user), and the tasks' webhook events with their receivers (webhooks belong
@@ -31,22 +31,22 @@ export interface RedisCoordinatorOptions {
    * so one key is one fleet. A name of your choosing (the service tells no user id); letters,
    * digits and `-_.:` only.
    */
-  userPrefix?: string;
+  userPrefix?: string | undefined;
   /** Requests a minute for all processes together (the service's limit per key). Default 60. */
-  requestsPerMinute?: number;
+  requestsPerMinute?: number | undefined;
   /** API-started forecasts running at once, all processes together. Default 50. */
-  maxActive?: number;
+  maxActive?: number | undefined;
   /** Decisions' model calls a minute, all processes together. Default 10. */
-  modelCallsPerMinute?: number;
+  modelCallsPerMinute?: number | undefined;
   /** Calls drafting questions with AI (`questions.normalize`, `clarify`, `revise`) a minute, all processes together. Default 20. */
-  draftingPerMinute?: number;
+  draftingPerMinute?: number | undefined;
   /** Forecast chat messages (`forecasts.chat.create`) a minute, all processes together. Default 30. */
-  chatMessagesPerMinute?: number;
+  chatMessagesPerMinute?: number | undefined;
   /**
    * Webhook tests and delivery replays a minute, all processes together. The service counts these
    * per user, so the window lives under `userPrefix`. Default 20.
    */
-  webhookTestsPerMinute?: number;
+  webhookTestsPerMinute?: number | undefined;
   /**
    * How long a handled webhook event id (its handler succeeded) stays known, so a repeat delivery is
    * answered without running it. Default 24 hours, as the in-process de-duplicator
@@ -54,9 +54,9 @@ export interface RedisCoordinatorOptions {
    * (`client.webhooks.deliveries.replay`) may come much later. A delivery of an event older than
    * this runs its handler again. A claim whose handler is still running lives at most a minute.
    */
-  eventRetentionMs?: number;
+  eventRetentionMs?: number | undefined;
   /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
-  receiverTtlMs?: number;
+  receiverTtlMs?: number | undefined;
   /**
    * How many times faster than real time the service runs, for a process with no client attached
    * (a webhook receiver, `forecasting fleet status --time-scale`) in a fleet whose clients talk to a
@@ -64,7 +64,7 @@ export interface RedisCoordinatorOptions {
    * `requestsInWindow`) then last a minute of the mock's time, as the clients count them. An attached
    * client's clock replaces it. Default 1 (the real service); a positive number.
    */
-  serviceTimeScale?: number;
+  serviceTimeScale?: number | undefined;
   /**
    * At most one check of held slots against the service per this many ms, by one process of the
    * fleet, while starts wait for a slot. Checks that find no ended task double the gap to the next
@@ -72,14 +72,14 @@ export interface RedisCoordinatorOptions {
    * back to this. Default 30 s of the service's time (50 ms for a client of the mock's 600x fast
    * clock: see `ClientClock.serviceTimeScale`).
    */
-  reconcileIntervalMs?: number;
+  reconcileIntervalMs?: number | undefined;
   /**
    * How long a request still counts after its minute, in ms: the slack for the way to the service (a
    * request may reach it that much later than its process counted it; the machines' clocks do not
    * matter, the window is counted on Redis's). Default 250. Raise it on a slow network, or when the
    * clock is a scaled test clock, on which a real millisecond of latency is many milliseconds.
    */
-  windowMarginMs?: number;
+  windowMarginMs?: number | undefined;
   /**
    * A slot taken for a start not yet bound to its task stays taken while its process lives (renewed
    * every third of this, at most a minute apart, on the client's clock), however long the start
@@ -87,11 +87,11 @@ export interface RedisCoordinatorOptions {
    * this long after the process stopped renewing it (it died), or after the start ended without an
    * answer (a timeout, a 5xx: the service may have started the task). Default 5 minutes.
    */
-  pendingHoldTtlMs?: number;
+  pendingHoldTtlMs?: number | undefined;
   /** Real-time limit on one Redis command: past it, the coordinator turns `local` (the call still answers). Default 2 s. */
-  commandTimeoutMs?: number;
+  commandTimeoutMs?: number | undefined;
   /** Real-time interval of the probe that looks for Redis again while in `local` mode. Default 1 s. */
-  probeIntervalMs?: number;
+  probeIntervalMs?: number | undefined;
 }
 
 /** The options with their defaults, less the namespaces (resolved later: they may come from the attached client). */

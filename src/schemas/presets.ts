@@ -19,7 +19,7 @@ export const PresetFileJSON = exact({
   /** The file's name. */
   filename: Id,
   /** The file's bytes, base64-encoded; at most 10 MiB once decoded. */
-  contentBase64: z.string({ error: BASE64 }).check(rule(isBase64, '', BASE64), rule((s: string) => (s.length * 3) / 4 - (s.match(/=*$/)?.[0].length ?? 0) <= MAX_FILE_BYTES, '', TOO_BIG)),
+  contentBase64: z.string({ error: BASE64 }).check(rule(isBase64, '', BASE64), rule((s: string) => (s.length * 3) / 4 - (s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0) <= MAX_FILE_BYTES, '', TOO_BIG)),
   ...fileSettings,
 });
 /**

@@ -203,9 +203,9 @@ export interface ScaledClockOptions {
   /** How many clock ms pass per real ms; `600` makes 1.5 hours pass in 9 seconds. */
   timeScale: number;
   /** Clock time at creation, in ms since the epoch (default: the real time at creation). */
-  startMs?: number;
+  startMs?: number | undefined;
   /** The real time source, in ms (default `Date.now`); injectable for tests. */
-  source?: () => number;
+  source?: (() => number) | undefined;
 }
 
 /**

@@ -39,15 +39,15 @@ export const DEFAULT_SERVER_TIME_SCALE = 600;
  */
 export interface MockServerOptions extends MockServiceOptions {
   /** Serve this service instead of creating one (the other service options are then ignored). */
-  service?: MockService;
+  service?: MockService | undefined;
   /** Port (default 0: a free port). */
-  port?: number;
+  port?: number | undefined;
   /**
    * The address to listen on (default `127.0.0.1`): another loopback address, `::1`, or `0.0.0.0` /
    * `::` for every interface, so a container or another machine of a test network can reach it.
    * Webhooks still go only to loopback receivers, whatever the host.
    */
-  host?: string;
+  host?: string | undefined;
 }
 
 /**

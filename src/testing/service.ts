@@ -40,43 +40,43 @@ export type { RateLimitSetting } from './rate-limit.js';
  */
 export interface MockServiceOptions {
   /** Keys the service accepts (default: one generated `pre_` key with every scope). */
-  apiKeys?: MockApiKey[];
+  apiKeys?: MockApiKey[] | undefined;
   /**
    * The clock (default: a {@link ManualClock} at 2025-01-01T00:00:00.000Z; `startMockServer`'s
    * default is a running {@link ScaledClock} instead).
    */
-  clock?: MockClock;
+  clock?: MockClock | undefined;
   /** With no `clock`: run a {@link ScaledClock} this many times faster than real time (600 → 1.5 h in 9 s). */
-  timeScale?: number;
+  timeScale?: number | undefined;
   /**
    * The spec's request limit (60 a minute per key), counted on the mock clock. Default `false`:
    * with a manual clock that stands still, a test making more than 60 requests would hit it.
    * The 20-a-minute drafting limit, the 30-a-minute chat limit and the 10-a-minute limit on decision
    * calls that use a model are always on.
    */
-  rateLimit?: RateLimitSetting;
+  rateLimit?: RateLimitSetting | undefined;
   /** Fault rules active from the start (see {@link MockService.faults}). */
-  faults?: FaultRule[];
+  faults?: FaultRule[] | undefined;
   /** The webhook delivery engine: `{ allowLoopbackReceivers: true }` lets it call receivers on 127.0.0.1. */
-  webhooks?: MockWebhookOptions;
+  webhooks?: MockWebhookOptions | undefined;
   /**
    * The organization setting that refuses file uploads with 403 `uploads_disabled`: `true` for every
    * organization, or the ids of some (default: uploads on). See also `contextControls.setUploadsDisabled`.
    */
-  uploadsDisabled?: boolean | readonly string[];
+  uploadsDisabled?: boolean | readonly string[] | undefined;
   /**
    * Makes forecast numbers reproducible: with a seed they derive from it, the question's content and
    * the forecast's place among the question's forecasts (the first, the second, …), not from the
    * random ids. The same seed and the same requests in the same order give the same numbers in
    * every run. Default: none (numbers vary from run to run, as ids do).
    */
-  seed?: string | number;
+  seed?: string | number | undefined;
   /**
    * Serve the HTTP control surface at `/__mock` (the server root): the clock, outcomes, credits,
    * faults, the request log and reset, for tests in other languages (`GET /__mock` lists the
    * routes). It needs one of the service's keys. Default `false`; `forecasting mock` turns it on.
    */
-  httpControls?: boolean;
+  httpControls?: boolean | undefined;
   /**
    * The most requests the request log ({@link MockService.requests}) keeps: when it is full, the
    * oldest is dropped (`requests.dropped` counts them), so a mock served for hours holds a bounded
@@ -87,9 +87,9 @@ export interface MockServiceOptions {
    * const service = createMockService({ requestLogLimit: Infinity }); // count every request of a long run
    * ```
    */
-  requestLogLimit?: number;
+  requestLogLimit?: number | undefined;
   /** Replaces the handler table (a declared operation without a handler answers 501). @internal */
-  handlers?: readonly OperationHandler[];
+  handlers?: readonly OperationHandler[] | undefined;
 }
 
 /**

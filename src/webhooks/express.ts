@@ -152,13 +152,13 @@ export interface WebhookMiddlewareOptions extends WebhookReceiverOptions, Webhoo
    * well-formed signature that matches no secret (a missed rotation; at most one a minute). Calls
    * refused for a missing, garbled or old signature are not logged, so a stranger cannot fill your logs.
    */
-  onError?: (error: WebhookVerificationError, req: WebhookMiddlewareRequest) => void;
+  onError?: ((error: WebhookVerificationError, req: WebhookMiddlewareRequest) => void) | undefined;
   /**
    * With a `coordinator`: called when a delivery is a repeat of an event a process already handled
    * (within the coordinator's `eventRetentionMs`), before the middleware answers it `200` itself, with
    * `req.webhookRepeat` set to `true`. Your handler does not run for it.
    */
-  onRepeat?: (event: WebhookEvent, req: WebhookMiddlewareRequest) => void;
+  onRepeat?: ((event: WebhookEvent, req: WebhookMiddlewareRequest) => void) | undefined;
 }
 
 /** Whether a body parser already consumed the stream (body-parser sets `_body`; the stream may have ended). */

@@ -151,7 +151,7 @@ export interface WebhookHandlerOptions extends WebhookReceiverOptions, WebhookCo
    * With a `coordinator`: called when a delivery is a repeat of an event a process already handled
    * (within the coordinator's `eventRetentionMs`), before it is answered `200` without running the handler.
    */
-  onRepeat?: (event: WebhookEvent, request: Request) => void;
+  onRepeat?: ((event: WebhookEvent, request: Request) => void) | undefined;
 }
 
 function text(status: number, body: string): Response {

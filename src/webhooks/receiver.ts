@@ -29,7 +29,7 @@ export interface VerifyWebhookRequestOptions extends VerifyWebhookOptions {
    * Largest body read, in bytes (default 1 MiB). A larger one is refused as `payload_too_large` (413),
    * by its `Content-Length` before any of it is read, else as soon as this much has been read.
    */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
 }
 
 /**
@@ -46,9 +46,9 @@ export interface WebhookReceiverOptions extends VerifyWebhookRequestOptions {
    * (the first, then at most one a minute), and, for the middleware, a body another parser read
    * first. A warning never holds a secret or a body.
    */
-  logger?: Pick<Logger, 'warn'>;
+  logger?: Pick<Logger, 'warn'> | undefined;
   /** The clock of the warnings' rate limit, in milliseconds, for tests. Default `Date.now`. */
-  clock?: () => number;
+  clock?: (() => number) | undefined;
 }
 
 /**

@@ -59,6 +59,26 @@ describe("waitMany's full read behind its list", () => {
   });
 });
 
+describe("waitMany's full reads once one of them fails", () => {
+  // A 404 on one task's full read ended the wait, and the other task's read went on every second, for ever.
+  it('stops reading the others: nothing is sent once the wait has ended', async () => {
+    let readsOfB = 0;
+    server.use(
+      http.get(`${BASE}/forecasts`, () => HttpResponse.json({ type: 'list', hasMore: false, nextCursor: null, data: ['A', 'B'].map((taskId) => ({ taskId, status: 'completed', forecastData: null })) })),
+      http.get(`${BASE}/forecasts/A`, () => HttpResponse.json({ type: 'error', error: { type: 'not_found_error', message: 'no A' } }, { status: 404 })),
+      http.get(`${BASE}/forecasts/B`, () => {
+        readsOfB++;
+        return HttpResponse.json(task('B', 'running_subforecasts'), { headers: { 'retry-after': '1' } });
+      }),
+    );
+    const err = await caught(makeClient({ clock: fakeClock() }).forecasts.waitMany(['A', 'B']));
+    expect((err as Error).name).toBe('NotFoundError');
+    const after = readsOfB;
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    expect(readsOfB).toBe(after);
+  });
+});
+
 describe('a readiness answer that is not `true`', () => {
   // `{ready: "false"}` ended the wait, and createAndWait({waitForContext}) started on unready files.
   it.each([['false'], [1], ['true']])('keeps waiting on ready: %j, to the timeout', async (ready) => {
@@ -137,7 +157,7 @@ describe('runMany against tasks that are not what they say', () => {
     );
     const out = [];
     for await (const r of makeClient({ clock: fakeClock() }).forecasts.runMany([{ questionId: 'q1' }, { questionId: 'q2' }], { maxActive: 1 })) out.push(r);
-    expect(out.map((r) => [r.index, r.status, r.status === 'rejected' ? r.error.message : r.taskId])).toEqual([
+    expect(out.map((r) => [r.index, r.status, r.status === 'rejected' ? r.error.message : r.status === 'not_started' ? r.reason : r.taskId])).toEqual([
       [0, 'completed', 'T0'],
       [1, 'rejected', "the service gave item 0 the task T0, already another item's"],
     ]);

@@ -178,6 +178,30 @@ describe('the API key echoed back in disguise (an attacker\'s review)', () => {
     }
   });
 
+  // A second attacker: one reading missed an escape another spelled, and a backslash hid a URL escape.
+  const urlEscaped = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+  const jsonEscaped = (text: string) => [...text].map((c) => `\\u00${c.charCodeAt(0).toString(16)}`).join('');
+  it.each([
+    ['a JSON escape of a URL escape', KEY.replaceAll('_', '\\u00255F')],
+    ['every character URL-escaped, then JSON-escaped', jsonEscaped(urlEscaped(KEY))],
+    ['a URL escape inside a URL escape', KEY.replaceAll('_', '%255F')],
+    ['a backslash before a URL escape', `\\${urlEscaped(KEY.slice(0, 1))}${KEY.slice(1)}`],
+  ])('never shows the key spelled with %s', async (_, spelled) => {
+    const { baseURL } = await serve((req, res) => {
+      if (req.url!.endsWith('/q1')) return res.writeHead(302, { location: `https://elsewhere.test/x${spelled}` }).end();
+      res.writeHead(400, { 'content-type': 'application/json' }).end(`{"type":"error","error":{"type":"bad_request","message":"k=${spelled}"}}`);
+    });
+    for (const id of ['q1', 'q2']) {
+      const err = (await caught(client(baseURL, { maxRetries: 0 }).questions.retrieve(id))) as ForecastingError & { headers: Headers };
+      const shown = [err.message, inspect(err, { depth: 10 }), JSON.stringify(err), ...err.headers.values()].join('\n');
+      // Whatever a reader undoes (JSON, then URL escapes, twice), the key is not there.
+      let undone = shown;
+      for (let i = 0; i < 3; i++) undone = undone.replace(/\\u00([\da-f]{2})|%([\da-f]{2})/gi, (_m, a?: string, b?: string) => String.fromCharCode(parseInt(a ?? b!, 16)));
+      expect(undone).not.toContain(KEY);
+      expect(shown).toContain('[redacted]');
+    }
+  });
+
   // Node's fetch keeps the unread rest of an answer it cannot parse (headers too) on its parser error,
   // the cause of the cause of the SDK's APIConnectionError: `console.error(err)` printed it.
   it('never shows the key an unparsable answer holds, anywhere down the connection error\'s causes', async () => {

@@ -18,7 +18,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('options under exactOptionalPropertyTypes', () => {
   it('compiles a wrapper that forwards `T | undefined` settings, against dist/', async () => {
-    const compilerOptions = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: true, target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', types: ['node'], typeRoots: [join(root, 'node_modules/@types')], paths: { 'forecasting-sdk': [join(root, 'dist/index.d.ts')], 'forecasting-sdk/webhooks': [join(root, 'dist/webhooks/index.d.ts')] } };
+    const compilerOptions = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: true, target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', types: ['node'], typeRoots: [join(root, 'node_modules/@types')], paths: Object.fromEntries(['', '/webhooks', '/webhooks/express', '/webhooks/fetch', '/testing', '/redis'].map((e) => [`forecasting-sdk${e}`, [join(root, `dist${e || ''}/index.d.ts`)]])) };
     const config = join(work, 'tsconfig.json');
     writeFileSync(config, JSON.stringify({ compilerOptions, files: [join(root, 'test/types/exact-optional/forwarding.ts')] }));
     const out = await promisify(execFile)(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', config], { encoding: 'utf8' }).then(

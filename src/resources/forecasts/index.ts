@@ -290,7 +290,7 @@ export class Forecasts extends APIResource {
    * const tasks = await client.forecasts.waitMany(taskIds, { onProgress: (p) => console.log(p.taskId, p.status) });
    * ```
    */
-  waitMany(taskIds: readonly string[], options?: WaitManyOptions & { full?: true }): Promise<FinishedForecastTask[]>;
+  waitMany(taskIds: readonly string[], options?: WaitManyOptions & { full?: true | undefined }): Promise<FinishedForecastTask[]>;
   waitMany(taskIds: readonly string[], options: WaitManyOptions & { full: false }): Promise<ForecastListItem[]>;
   // Options typed as `WaitManyOptions` (whose `full` is any boolean): either kind of record.
   waitMany(taskIds: readonly string[], options?: WaitManyOptions): Promise<Array<FinishedForecastTask | ForecastListItem>>;

@@ -4,6 +4,7 @@
  * Resources call these in one line.
  * @module
  */
+import { eitherSignal } from '../../core/abort.js';
 import { serviceMs } from '../../core/clock.js';
 import { told } from '../../core/channels.js';
 import { clip, ForecastingError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
@@ -220,13 +221,21 @@ async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: 
     if (o.full === false) return taskIds.map((id) => latest.get(id)!);
     // One full read per task, now that each is final; again while a read says otherwise (it came from
     // behind the list): the wait resolves with final tasks only. Its trace counts the list's reads.
-    const { trace: _, ...untraced } = scope;
+    // Once one of them fails, the others stop (the wait is over: nothing reads on behind its back).
+    const stop = new AbortController();
+    const either = scope.signal ? eitherSignal(scope.signal, stop.signal) : { signal: stop.signal, stop: () => undefined };
+    const { trace: _, ...untraced } = { ...scope, signal: either.signal };
     const readFinal = (id: string) =>
       poll(async (): Promise<PollStep<FinishedForecastTask>> => {
         const [task, asked] = await readTask(ctx, id, query, options);
         return [task as FinishedForecastTask, settled(progressOf(id, task, task.forecast?.report?.status), o.waitForReport), asked];
       }, untraced, interval, onTimeout);
-    await Promise.all([...latest.keys()].map(async (id) => full.set(id, await readFinal(id))));
+    try {
+      await Promise.all([...latest.keys()].map(async (id) => full.set(id, await readFinal(id))));
+    } finally {
+      stop.abort();
+      either.stop();
+    }
     return taskIds.map((id) => full.get(id)!);
   } catch (err) {
     throw endsWaitFor(err, waiting(), false);

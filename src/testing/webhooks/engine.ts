@@ -53,27 +53,27 @@ export interface MockWebhookOptions {
    * really call them: the mock's test mode, its only relaxation of the address rules. Default `false`:
    * loopback addresses are refused, as the service refuses them.
    */
-  allowLoopbackReceivers?: boolean;
+  allowLoopbackReceivers?: boolean | undefined;
   /**
    * How to turn `allowLoopbackReceivers` on, as the 400 refusing a loopback address says it (default:
    * the option itself; `forecasting mock` names its `--allow-loopback-receivers` flag).
    * @internal
    */
-  loopbackHint?: string;
+  loopbackHint?: string | undefined;
   /**
    * The receiver's answer limit in real milliseconds (default 10 000, the spec's 10 seconds). Real
    * time, not the mock clock's: it bounds a real HTTP exchange. Lower it to test timeouts quickly.
    */
-  answerTimeoutMs?: number;
+  answerTimeoutMs?: number | undefined;
   /** The Fetch used to call receivers (default `globalThis.fetch`). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /**
    * The real time in ms since the epoch (default `Date.now`), read for the signature's `t`. The one
    * wall-clock read of the engine: receivers check `t` against their own clock (5 minutes either
    * way), so it is the real time of sending whatever the mock clock does; the body's `createdAt`
    * and the attempt records keep mock time. Inject a source to test a receiver's age check.
    */
-  realTime?: () => number;
+  realTime?: (() => number) | undefined;
 }
 
 /** Each store's engine: the handlers reach the engine of the service answering through `ctx.store`. */

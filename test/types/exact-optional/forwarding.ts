@@ -1,7 +1,11 @@
 // A wrapper that forwards optional settings, compiled with exactOptionalPropertyTypes against the
 // built declarations (see ../exact-optional.test.ts): each option takes `undefined` as leaving it out.
-import { ForecastingClient, type ForecastProgress } from 'forecasting-sdk';
+import { ForecastingClient, type FinishedForecastTask, type ForecastProgress } from 'forecasting-sdk';
 import { createDeliveryDeduper, signWebhook, verifyWebhook } from 'forecasting-sdk/webhooks';
+import { webhookMiddleware } from 'forecasting-sdk/webhooks/express';
+import { createWebhookHandler, verifyWebhookRequest } from 'forecasting-sdk/webhooks/fetch';
+import { startMockServer } from 'forecasting-sdk/testing';
+import { createRedisCoordinator, type RedisClientLike } from 'forecasting-sdk/redis';
 
 export interface MySettings {
   signal?: AbortSignal | undefined;
@@ -10,6 +14,10 @@ export interface MySettings {
   retries?: number | undefined;
   onProgress?: ((p: ForecastProgress) => void) | undefined;
   now?: number | undefined;
+  full?: true | undefined;
+  port?: number | undefined;
+  maxBytes?: number | undefined;
+  redis: RedisClientLike;
 }
 
 export async function forward(s: MySettings, body: string, secret: string): Promise<unknown[]> {
@@ -23,5 +31,12 @@ export async function forward(s: MySettings, body: string, secret: string): Prom
   const headers = await signWebhook(body, secret, { timestamp: s.now });
   const event = await verifyWebhook(body, { 'x-service-signature': headers }, secret, { now: s.now, toleranceSeconds: undefined });
   createDeliveryDeduper({ maxEntries: undefined, ttlMs: undefined, now: undefined });
-  return [done, both, many, runs, event];
+  const full: FinishedForecastTask[] = await client.forecasts.waitMany([task.id], { full: s.full });
+  const page = await client.get('/questions', { query: undefined, timeout: s.timeoutMs });
+  const mock = await startMockServer({ port: s.port, seed: undefined, timeScale: undefined, webhooks: { realTime: undefined } });
+  webhookMiddleware(secret, { maxBodyBytes: s.maxBytes, logger: undefined, onRepeat: undefined });
+  createWebhookHandler(secret, () => undefined, { maxBodyBytes: s.maxBytes, clock: undefined });
+  await verifyWebhookRequest(new Request('http://127.0.0.1/'), secret, { maxBodyBytes: s.maxBytes });
+  createRedisCoordinator(s.redis, { prefix: undefined, maxActive: s.retries, serviceTimeScale: undefined });
+  return [done, both, many, runs, event, full, page, mock];
 }
