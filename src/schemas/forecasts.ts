@@ -67,14 +67,17 @@ export const ForecastCreateParams = exact({
   ),
 );
 /**
- * Body of `POST /forecasts`: exactly one of `questionId` or an inline `question`, plus run options.
+ * Body of `POST /forecasts`: exactly one of `questionId` or an inline `question`, plus the run
+ * options (the type says so: a body with neither, or both, does not compile).
  * @example
  * ```ts
  * const params: ForecastCreateParams = { questionId, runMode: 'standard', presetId: 'none' };
  * await client.forecasts.create(params);
  * ```
  */
-export interface ForecastCreateParams extends z.input<typeof ForecastCreateParams> {}
+export type ForecastCreateParams =
+  | (QuestionForecastCreateParams & { /** The question to forecast. */ questionId: string; question?: undefined })
+  | (QuestionForecastCreateParams & { /** A question to create and forecast (or `templateId` with `templateValues`). */ question: QuestionCreateParams; questionId?: undefined });
 
 /** Body of `POST /questions/{question_id}/forecasts`. Fields beyond `presetId` and `connections` are not shown in the spec; this SDK sends the same run options as `POST /forecasts`. */
 export const QuestionForecastCreateParams = exact(runFields);

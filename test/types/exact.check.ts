@@ -123,6 +123,15 @@ export async function reads(): Promise<void> {
     // @ts-expect-error no report status is 'done'
     if (p.reportStatus === 'done') return;
   });
+  // A forecast body names its question exactly one way (a newcomer's `create({})` compiled, then threw).
+  // @ts-expect-error neither questionId nor question
+  await client.forecasts.create({ runMode: 'light' });
+  // @ts-expect-error both questionId and question
+  await client.forecasts.create({ questionId: 'q', question: { type: 'binary', title: 'Will it rain?' } });
+  await client.forecasts.create({ question: { type: 'binary', title: 'Will it rain?' }, runMode: 'light' });
+  const maybe = 'q' as string | undefined;
+  // @ts-expect-error a question id that may be missing
+  await client.forecasts.create({ questionId: maybe });
   // A batch item refused because a forecast runs names that task, as the error envelope does.
   const [item] = await client.forecasts.createMany([{ questionId: 'q' }]);
   if (item?.status === 'rejected') expectTypeOf(item.error.activeTaskId).toEqualTypeOf<string | undefined>();

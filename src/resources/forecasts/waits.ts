@@ -65,8 +65,9 @@ export interface WaitOptions {
  */
 export interface WaitManyOptions extends Omit<WaitOptions, 'includeSubforecasts'> {
   /**
-   * Resolve with full task records (default `true`: one read per task, once it is final), or, with
-   * `false`, with the list items the rounds already read (no extra request).
+   * Resolve with full task records (default `true`: one read per task, once it is final, and again
+   * while that read still shows it running), or, with `false`, with the list items the rounds
+   * already read (no extra request).
    */
   full?: boolean | undefined;
 }
