@@ -43,11 +43,14 @@ export function readCancelBatch(json: unknown): ForecastCancelBatchResult | unde
 }
 
 /**
- * Reads a decision's forecast run: a record whose `items` are records (the flows read their task
- * ids; a start that was answered otherwise has no run to show). `undefined` when it is not one.
+ * Reads a decision's forecast run: a record whose `items` are records, each `taskId` a string, null
+ * or left out (the flows read the task ids; a start that was answered otherwise has no run to
+ * show). `undefined` when it is not one.
  */
 export const readRun = (json: unknown): DecisionForecastRun | undefined =>
-  isRecord(json) && Array.isArray(json['items']) && json['items'].every(isRecord) ? (json as unknown as DecisionForecastRun) : undefined;
+  isRecord(json) && Array.isArray(json['items']) && json['items'].every((i) => isRecord(i) && (i['taskId'] == null || typeof i['taskId'] === 'string'))
+    ? (json as unknown as DecisionForecastRun)
+    : undefined;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

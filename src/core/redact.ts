@@ -58,15 +58,20 @@ export function redactorOf(secret: string): Redact | undefined {
   };
 }
 
-/** `headers` with the key redacted from every value, the same object when none holds it. @internal */
+/**
+ * `headers` with the key redacted from every value, and a header left out whose name holds it (no
+ * name can hold `[redacted]`); the same object when none holds it. @internal
+ */
 export function redactedHeaders(headers: Headers, redact: Redact | undefined): Headers {
   if (!redact) return headers;
   let out: Headers | undefined;
   for (const [name, value] of headers) {
     const clean = redact(value);
-    if (clean === value) continue;
+    const named = redact(name) !== name;
+    if (clean === value && !named) continue;
     out ??= new Headers(headers);
-    out.set(name, clean);
+    if (named) out.delete(name);
+    else out.set(name, clean);
   }
   return out ?? headers;
 }

@@ -93,7 +93,7 @@ describe('a readiness answer that is not `true`', () => {
 
 describe("estimateAndStart's start answered without its items", () => {
   // The start went out (and was charged); `run.items.flatMap` then threw a bare TypeError.
-  it.each([[{}], [{ items: null }], [{ items: {} }], [{ items: [null] }]])('ends in an InvalidResponseError on %j, after one start', async (answer) => {
+  it.each([[{}], [{ items: null }], [{ items: {} }], [{ items: [null] }], [{ items: [{ questionId: 'q1', status: 'accepted', taskId: 5 }] }]])('ends in an InvalidResponseError on %j, after one start', async (answer) => {
     server.use(
       http.post(`${BASE}/decisions/d1/forecasts/estimate`, () => HttpResponse.json({ totalCredits: 4, items: [] })),
       http.post(`${BASE}/decisions/d1/forecasts`, () => HttpResponse.json(answer, { status: 202 })),
@@ -102,6 +102,16 @@ describe("estimateAndStart's start answered without its items", () => {
     expect(err).toBeInstanceOf(InvalidResponseError);
     expect(err.message).toBe('202: expected a result per question in `items` (POST /decisions/d1/forecasts)');
     expect(seen.filter((r) => r.url.endsWith('/decisions/d1/forecasts'))).toHaveLength(1);
+  });
+
+  it('reads a rejected item with its task id null or left out, and names only the accepted tasks', async () => {
+    const items = [{ questionId: 'q1', status: 'accepted', taskId: 'T1' }, { questionId: 'q2', status: 'rejected', taskId: null }, { questionId: 'q3', status: 'rejected' }];
+    server.use(
+      http.post(`${BASE}/decisions/d1/forecasts/estimate`, () => HttpResponse.json({ totalCredits: 4, items: [] })),
+      http.post(`${BASE}/decisions/d1/forecasts`, () => HttpResponse.json({ items }, { status: 202 })),
+    );
+    const result = await makeClient().decisions.forecasts.estimateAndStart('d1', {}, { approve: () => true });
+    expect(result.approved && result.taskIds).toEqual(['T1']);
   });
 });
 

@@ -128,6 +128,14 @@ describe('the API key echoed back by the server', () => {
     expect(err.message).toContain('Invalid API key [redacted]');
   });
 
+  // A header name cannot hold `[redacted]`: a header named with the key is left out of the error's.
+  it("leaves out of an error's headers one whose name holds the key", async () => {
+    const { baseURL } = await serve((_, res) => json(res, 500, { type: 'error', error: { type: 'x', message: 'no' } }, { [`x-${KEY}`]: '1', 'x-other': '2' }));
+    const err = (await caught(client(baseURL, { maxRetries: 0 }).questions.retrieve('q1'))) as ForecastingError & { headers: Headers };
+    expect([...err.headers.keys()]).toContain('x-other');
+    for (const text of [inspect(err, { depth: 10 }), JSON.stringify(err), ...err.headers.keys()]) expect(text).not.toContain(KEY);
+  });
+
   // A short key (a test's `'x'`) is no service key: put `[redacted]` for it and every `x` of every answer goes.
   it('leaves answers as they are under a key too short to be a service key', async () => {
     const body = question('q1');
