@@ -71,7 +71,8 @@ describe("waitMany's full reads once one of them fails", () => {
         return HttpResponse.json(task('B', 'running_subforecasts'), { headers: { 'retry-after': '1' } });
       }),
     );
-    const err = await caught(makeClient({ clock: fakeClock() }).forecasts.waitMany(['A', 'B']));
+    // The timeout bounds B's reads should they go on (200 at 1 s each): the test then fails, never hangs.
+    const err = await caught(makeClient({ clock: fakeClock() }).forecasts.waitMany(['A', 'B'], { timeout: 200_000 }));
     expect((err as Error).name).toBe('NotFoundError');
     const after = readsOfB;
     for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
