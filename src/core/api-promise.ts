@@ -2,6 +2,7 @@
  * The promise every method returns: awaits to the parsed data, and can also give the HTTP `Response`.
  * @module
  */
+import { redactedHeaders } from './redact.js';
 import type { Received } from './transport.js';
 
 /**
@@ -85,12 +86,15 @@ export class APIPromise<T> extends Promise<T> {
   }
 }
 
-/** A response like `received.response`, whose body (the text already read) can be read again. */
-function unreadCopy({ response, text }: Received): Response {
+/**
+ * A response like `received.response`, whose body (the text already read) can be read again; the
+ * key redacted from its headers and reason phrase as from its text (a server may echo it anywhere).
+ */
+function unreadCopy({ response, text, redact }: Received): Response {
   const { status, statusText, headers, url } = response;
-  const copy = new Response(NULL_BODY_STATUSES.has(status) ? null : text, { status, headers });
+  const copy = new Response(NULL_BODY_STATUSES.has(status) ? null : text, { status, headers: redactedHeaders(headers, redact) });
   // Set after: fetch takes a reason phrase the Response constructor refuses (a control character, `✓`).
-  Object.defineProperty(copy, 'statusText', { value: statusText });
+  Object.defineProperty(copy, 'statusText', { value: redact ? redact(statusText) : statusText });
   // Stryker disable next-line ConditionalExpression: a new Response's url is already '' when the original had none
   if (url) Object.defineProperty(copy, 'url', { value: url });
   return copy;

@@ -144,8 +144,12 @@ export interface CoordinatorStats {
   startsWaiting: number;
   /** Webhook receivers that published an event recently. */
   receiversSeen: number;
-  /** Events published, and repeats that a receiver did not hand to its handler again. */
+  /**
+   * Verified deliveries published to the fleet: one per delivery, not per event (a repeat, or a
+   * delivery answered `503 running` while another one's handler ran, counts again).
+   */
   eventsPublished: number;
+  /** Repeats of an event already handled that a receiver did not hand to its handler again. */
   eventsDeduplicated: number;
 }
 

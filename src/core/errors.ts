@@ -254,8 +254,12 @@ export interface ValidationIssue {
   message: string;
 }
 
+/** Most problems a {@link ValidationError}'s message lists. */
+const MAX_ISSUES_IN_MESSAGE = 10;
+
 /**
- * The input broke a rule of the spec; nothing was sent. `field` names the first offending field.
+ * The input broke a rule of the spec; nothing was sent. `field` names the first offending field;
+ * the message lists the first ten problems, `issues` every one.
  *
  * @example
  * ```ts
@@ -274,8 +278,11 @@ export class ValidationError extends ForecastingError {
     const list = typeof issues === 'string' ? [{ field, message: issues }] : issues;
     // Stryker disable next-line StringLiteral: only the field of `first` is read
     const first = list[0] ?? { field, message: 'invalid input' };
-    // One line: a field may be a key of the service's answer (`validateResponses`), any text.
-    super(oneLine(list.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message)).join('; ')));
+    // One line: a field may be a key of the service's answer (`validateResponses`), any text. The
+    // first few problems only: an input may hold thousands (`issues` has them all).
+    const shown = list.slice(0, MAX_ISSUES_IN_MESSAGE).map((i) => (i.field ? `${i.field}: ${i.message}` : i.message));
+    if (list.length > MAX_ISSUES_IN_MESSAGE) shown.push(`and ${list.length - MAX_ISSUES_IN_MESSAGE} more`);
+    super(oneLine(shown.join('; ')));
     this.field = first.field;
     this.issues = list;
   }

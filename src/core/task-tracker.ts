@@ -82,7 +82,9 @@ export async function readTasks<T>(source: TaskSource<T>, ids: readonly string[]
     const chunk = ids.slice(i, i + source.maxIds);
     const { items, retryAfter } = await source.listByIds(chunk);
     if (retryAfter !== undefined) told = Math.max(told ?? 0, retryAfter);
-    for (const item of items) listed.set(source.idOf(item), item);
+    // Only the tasks asked for are kept: a hostile list may add any number of others, every request.
+    const asked = new Set(chunk);
+    for (const item of items) if (asked.has(source.idOf(item))) listed.set(source.idOf(item), item);
     // A task this round's list does not show is read alone, every round.
     for (const id of chunk) {
       if (listed.has(id) || alone.has(id)) continue;

@@ -20,11 +20,43 @@ export interface BranchSelecting {
  */
 export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown, prefix = ''): z.output<S> {
   const target = 'selectBranch' in schema ? (schema as S & BranchSelecting).selectBranch(value) : schema;
-  const result = target.safeParse(value);
+  let result: ReturnType<typeof target.safeParse>;
+  try {
+    result = target.safeParse(value);
+  } catch (err) {
+    // zod hands a list's issues on as the arguments of one call: a list of some hundred thousand
+    // wrong items overflows the stack, as a very deep input does. Named by the longest list.
+    if (!(err instanceof RangeError)) throw err;
+    const field = clip([prefix, ...longestList(value)].filter(Boolean).join('.'), MAX_FIELD_SHOWN);
+    throw new ValidationError([{ field, message: 'is too large or too deeply nested to check' }]);
+  }
   if (result.success) return result.data as z.output<S>;
   const issues = describeIssues(result.error.issues, value, prefix);
   // The same line once: a size check also runs on text given where a list is due (`options: 'a'`).
-  throw new ValidationError(issues.filter((i, n) => issues.findIndex((j) => j.field === i.field && j.message === i.message) === n));
+  // A set, not a search per issue: a hostile input holds hundreds of thousands of them.
+  const seen = new Set<string>();
+  throw new ValidationError(issues.filter((i) => !seen.has(`${i.field}\0${i.message}`) && seen.add(`${i.field}\0${i.message}`)));
+}
+
+/** Longest path named for an input too large to check (a deep one's path is as long as it is deep). */
+const MAX_FIELD_SHOWN = 200;
+
+/** The path of the longest list in `value` (none when it holds no list), walked without recursion. */
+function longestList(value: unknown): string[] {
+  // Each node links to its parent: copying paths would cost a deep input's depth per node.
+  interface Step { node: unknown; key: string; up: Step | undefined }
+  let best: Step | undefined;
+  let most = -1;
+  for (const stack: Step[] = [{ node: value, key: '', up: undefined }]; stack.length > 0; ) {
+    const step = stack.pop()!;
+    const { node } = step;
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node) && node.length > most) [best, most] = [step, node.length];
+    for (const key of Object.keys(node)) stack.push({ node: (node as Record<string, unknown>)[key], key, up: step });
+  }
+  const path: string[] = [];
+  for (let step = best; step?.up; step = step.up) path.push(step.key);
+  return path.reverse();
 }
 
 /** @internal */

@@ -98,8 +98,11 @@ export class ForecastingInstrumentation {
     this.#instruments = undefined;
   }
 
-  /** `{ enabled }`: whether it is subscribed now (`registerInstrumentations` enables one that is not). */
-  getConfig(): ForecastingInstrumentationConfig {
+  /**
+   * `{ enabled }`: whether it is subscribed now (`registerInstrumentations` enables one that is not).
+   * Always set: OpenTelemetry's `Instrumentation` type takes no `undefined` there under `exactOptionalPropertyTypes`.
+   */
+  getConfig(): { enabled: boolean } {
     return { enabled: this.#enabled };
   }
 

@@ -136,6 +136,20 @@ describe('the API key echoed back by the server', () => {
     for (const text of [inspect(err, { depth: 10 }), JSON.stringify(err), ...err.headers.keys()]) expect(text).not.toContain(KEY);
   });
 
+  // `.withResponse()` and `.asResponse()` on a success handed back the answer's own headers and reason phrase.
+  it('redacts the key from the headers and reason phrase of a successful answer given back whole', async () => {
+    const { baseURL } = await serve((_, res) =>
+      res.writeHead(200, `OK ${KEY}`, { 'content-type': 'application/json', 'x-echo': `Bearer ${KEY}`, 'x-escaped': KEY.replace(/_/g, '%5F') }).end(JSON.stringify(question('q1'))),
+    );
+    const { response } = await client(baseURL).questions.retrieve('q1').withResponse();
+    const whole = await client(baseURL).questions.retrieve('q1').asResponse();
+    for (const r of [response, whole]) {
+      expect(r.headers.get('x-echo')).toBe('Bearer [redacted]');
+      for (const text of [r.statusText, inspect(r, { depth: 10 }), ...r.headers.values()]) expect(text).not.toMatch(/pre_unit|pre%5Funit/);
+    }
+    expect(response.statusText).toBe('OK [redacted]');
+  });
+
   // A short key (a test's `'x'`) is no service key: put `[redacted]` for it and every `x` of every answer goes.
   it('leaves answers as they are under a key too short to be a service key', async () => {
     const body = question('q1');

@@ -53,6 +53,24 @@ describe('a tracker round', () => {
     ]);
   });
 
+  // A list answer adding tasks it was not asked for (a hostile one, 24 MiB of them a request) had them
+  // kept for the whole round, and a later chunk's task taken from a list that was never asked for it.
+  it("takes a task only from a list asked for it: one another list shows is read alone", async () => {
+    const { src, calls } = source({ a: 'queued' });
+    const listByIds = src.listByIds;
+    src.listByIds = async (ids) => {
+      const answer = await listByIds(ids);
+      return ids.includes('a') ? { ...answer, items: [...answer.items, { id: 'c', status: 'completed' }] } : answer;
+    };
+    const round = await taskTracker(src, noSleep).round(['a', 'b', 'c']);
+    expect(calls).toEqual(['list a,b', 'read b', 'list c', 'read c']);
+    expect(round.map((t) => [t.id, t.item.status])).toEqual([
+      ['a', 'queued'],
+      ['b', 'completed'],
+      ['c', 'completed'],
+    ]);
+  });
+
   it('waits for each task as the state asks when no answer names a wait, never under 1 s', async () => {
     const { src } = source({ a: 'queued', b: 'running' });
     expect((await taskTracker(src, noSleep).round(['a', 'b'])).map((t) => t.waitMs)).toEqual([15_000, 120_000]);

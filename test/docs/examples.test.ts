@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../redis/_redis.js';
 import { startCluster, startSentinel, type TestCluster, type TestSentinel } from '../redis/_topologies.js';
@@ -76,6 +77,13 @@ describe('documentation examples', () => {
 
   it('type-checks every TypeScript example (strict, against the built package)', () => {
     expect(typecheckExamples(root, examples)).toEqual([]);
+  }, 60_000);
+
+  // What users copy compiles in the strictest project too: node-redis's `url` takes no `undefined`
+  // there, nor OpenTelemetry's `enabled`, and Node's own resolution wants a relative import's extension.
+  it('type-checks every TypeScript example in a strictest project (exactOptionalPropertyTypes, noUncheckedIndexedAccess, NodeNext)', () => {
+    const strictest = { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext };
+    expect(typecheckExamples(root, examples, strictest)).toEqual([]);
   }, 60_000);
 
   // Concurrent: most of their time is waiting (a forecast on the mock's running clock, servers).

@@ -138,7 +138,8 @@ const CHECK_OPTIONS: ts.CompilerOptions = {
  * Type-checks every example in one program, against the built package (`forecasting-sdk` resolves
  * through the root package.json's `exports`). Returns the errors as `file:line:col TSnnnn: message`.
  */
-export function typecheckExamples(root: string, examples: readonly DocExample[]): string[] {
+export function typecheckExamples(root: string, examples: readonly DocExample[], stricter: ts.CompilerOptions = {}): string[] {
+  const options = { ...CHECK_OPTIONS, ...stricter };
   const virtual = new Map<string, { text: string; where: (line: number) => string }>();
   examples.forEach((example, n) => {
     // Inside the package directory, so the package's name resolves to itself; never written to disk.
@@ -148,7 +149,7 @@ export function typecheckExamples(root: string, examples: readonly DocExample[])
       virtual.set(resolve(dirname(path), extra.path), { text: extra.code, where: (line) => `${example.file}:${extra.line + line}` });
     }
   });
-  const host = ts.createCompilerHost(CHECK_OPTIONS, true);
+  const host = ts.createCompilerHost(options, true);
   const { fileExists, readFile, getSourceFile, directoryExists } = host;
   const virtualDirs = new Set([...virtual.keys()].flatMap((f) => ancestors(f, root)));
   host.fileExists = (f) => virtual.has(resolve(f)) || fileExists.call(host, f);
@@ -159,7 +160,7 @@ export function typecheckExamples(root: string, examples: readonly DocExample[])
     return own ? ts.createSourceFile(f, own.text, language, true) : getSourceFile.call(host, f, language, onError, create);
   };
   host.getCurrentDirectory = () => root;
-  const program = ts.createProgram({ rootNames: [...virtual.keys()], options: CHECK_OPTIONS, host });
+  const program = ts.createProgram({ rootNames: [...virtual.keys()], options, host });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
     if (!d.file || d.start === undefined) return `TS${d.code}: ${message}`;

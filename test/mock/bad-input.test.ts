@@ -121,6 +121,22 @@ describe('the request log', () => {
   });
 });
 
+describe('a body with many problems', () => {
+  // 80,000 of them took 20 s (a search per problem for its like), the answer listed each (4 MB for a
+  // 160 KB body), and 200,000 overflowed zod's stack: a 500.
+  const forecast = (off: number) => JSON.stringify({ questionId: 'q_1', connections: { off: Array(off).fill(1) } });
+
+  it('answers 400 listing the first ten and counting the rest', async () => {
+    const error = expectError(await read(await post(createMockService(), '/forecasts', forecast(20_000))), 400, 'invalid_request_error', /^connections\.off\.0: must be a string, got number; .*; and 19990 more$/);
+    expect(error.message.split('; ')).toHaveLength(11);
+  });
+
+  it('answers 400 naming the list when there are too many to check one by one', async () => {
+    const res = await read(await post(createMockService(), '/forecasts', forecast(300_000)));
+    expectError(res, 400, 'invalid_request_error', 'connections.off: is too large or too deeply nested to check');
+  });
+});
+
 describe('deep nesting', () => {
   const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
