@@ -1,0 +1,25 @@
+/**
+ * Text quoted in a message or a log line (a server's text, an id, a path): one line, cut short.
+ * @module
+ */
+
+/** `text` cut to `max` characters, marking the cut. @internal */
+export function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * What could forge a log line or drive a terminal from a message: line breaks, the other control
+ * characters but the tab (C0, DEL, C1), the line and paragraph separators, the bidirectional
+ * overrides and isolates.
+ */
+const UNPRINTABLE = /\r\n?|[\n\0-\b\v-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` as one line: each line break a space, every other character of {@link UNPRINTABLE} written as `\uXXXX`. @internal */
+export const oneLine = (text: string): string => text.replace(UNPRINTABLE, (c) => (/[\r\n]/.test(c) ? ' ' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
+/**
+ * `text` for a message or a log line: cut to `max` characters, on {@link oneLine} (a server's text,
+ * an id, a path are quoted with it). @internal
+ */
+export const clip = (text: string, max: number): string => oneLine(cut(text, max));
