@@ -331,9 +331,14 @@ const diagnostics = /* @__PURE__ */ ((): Diagnostics | undefined => {
 /** A tracing channel that publishes only where one exists and someone listens. @internal */
 const tracing = (name: string): Tracing | undefined => {
   const channel = diagnostics?.tracingChannel(name);
-  // `hasSubscribers` came later than tracing channels: without it, say none rather than build messages for nobody.
-  // And the events published one by one with their stores (`runStores`): a runtime whose tracing channels lack them publishes nothing.
-  return channel && typeof channel.hasSubscribers === 'boolean' && typeof channel.start?.runStores === 'function' ? channel : undefined;
+  // The events are published one by one with their stores (`runStores`): a runtime whose tracing channels lack them publishes nothing.
+  if (typeof channel?.start?.runStores !== 'function') return undefined;
+  if (typeof channel.hasSubscribers === 'boolean') return channel;
+  // Bun's tracing channel has no `hasSubscribers` of its own, but each of its events' channels has
+  // one: it has subscribers when one of those has. Without even those, say none rather than build messages for nobody.
+  const events = [channel.start, channel.end, channel.asyncStart, channel.asyncEnd, channel.error] as unknown as Array<{ hasSubscribers?: unknown }>;
+  if (!events.every((event) => typeof event?.hasSubscribers === 'boolean')) return undefined;
+  return Object.create(channel, { hasSubscribers: { get: () => events.some((event) => event.hasSubscribers) } }) as Tracing;
 };
 
 /** A plain channel that publishes only where one exists. @internal */

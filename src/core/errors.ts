@@ -15,7 +15,6 @@ import { clip, oneLine } from './text.js';
 export { ForecastingError } from './error-base.js';
 export { WaitTimeoutError } from './wait-errors.js';
 export { WebhookVerificationError, type WebhookVerificationErrorCode } from './webhook-errors.js';
-export { clip, cut, oneLine } from './text.js';
 
 /**
  * JSON members of the error envelope beyond `type` and `message` (`activeTaskId`, `files`, …).

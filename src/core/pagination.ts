@@ -8,7 +8,8 @@
  * @module
  */
 import { APIPromise } from './api-promise.js';
-import { clip, ForecastingError, ValidationError } from './errors.js';
+import { ForecastingError, ValidationError } from './errors.js';
+import { clip } from './text.js';
 import type { Paging } from './operation.js';
 
 /** Query parameters a page may carry. */

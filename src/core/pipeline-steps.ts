@@ -5,7 +5,8 @@
  */
 import type { EventEmitter } from 'eventemitter3';
 import type * as z from 'zod/mini';
-import { clip, toJSONText } from './errors.js';
+import { toJSONText } from './errors.js';
+import { clip } from './text.js';
 import type { LeveledLogger } from './logger.js';
 import type { AttemptStep, Call } from './pipeline.js';
 import type { RequestBudget } from './request-budget.js';

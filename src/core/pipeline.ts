@@ -10,7 +10,8 @@
  */
 import type { EventEmitter } from 'eventemitter3';
 import { attemptChannel, operationChannel, retryChannel, told, type OperationMessage, type RetryMessage } from './channels.js';
-import { clip, type APIError, type ErrorRules, type ForecastingError } from './errors.js';
+import { type APIError, type ErrorRules, type ForecastingError } from './errors.js';
+import { clip } from './text.js';
 import type { LeveledLogger } from './logger.js';
 import type { HttpMethod, Operation } from './operation.js';
 import { API_PATH, type RequestOptions, type ResolvedOptions } from './options.js';

@@ -6,7 +6,8 @@
  */
 import ky, { type KyInstance, type Options } from 'ky';
 import { whenAborted } from './abort.js';
-import { APIConnectionError, APITimeoutError, clip, cut, InvalidResponseError, makeAPIError, toJSONText, ValidationError, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
+import { APIConnectionError, APITimeoutError, InvalidResponseError, makeAPIError, toJSONText, ValidationError, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
+import { clip, cut } from './text.js';
 import type { AttemptOutcome } from './retry.js';
 import { redactedHeaders, redactorOf, causeWithoutKey, type Redact } from './redact.js';
 import { endUpload, uploadSourceFailure } from './uploads.js';

@@ -4,7 +4,8 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import { clip, ValidationError, type ValidationIssue } from './errors.js';
+import { ValidationError, type ValidationIssue } from './errors.js';
+import { clip } from './text.js';
 
 type Issue = z.core.$ZodIssue;
 

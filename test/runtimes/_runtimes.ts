@@ -121,11 +121,13 @@ export interface CorePathResult {
   items: number;
   event: string;
   refused: string;
+  /** The operations the SDK's tracing channel told of (none where the runtime has no such channel). */
+  traced: string[];
   crypto?: string;
 }
 
 /** The result every runtime must report: a completed forecast, three pages of one, the verified event, a tampered copy refused. */
-export const EXPECTED: Omit<CorePathResult, 'module' | 'probability' | 'crypto'> = {
+export const EXPECTED: Omit<CorePathResult, 'module' | 'probability' | 'crypto' | 'traced'> = {
   status: 'completed',
   pages: [1, 1, 1],
   items: 3,

@@ -61,6 +61,8 @@ describe.concurrent('the core path on other runtimes, against the mock on Node 2
       const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as CorePathResult;
       expect(result).toMatchObject({ module, ...EXPECTED });
       expect(result.probability).toBeGreaterThan(0);
+      // Every one of them has tracing channels (Bun's lack a `hasSubscribers` of their own): they tell of each operation.
+      expect(result.traced).toEqual(['forecasts.create', 'forecasts.retrieve', 'questions.create', 'questions.list', 'webhooks.create']);
       expect(mock.service.requests.count({ operation: 'forecasts.retrieve' })).toBeGreaterThan(0);
     } finally {
       await mock.close();

@@ -6,7 +6,8 @@
  */
 import type { APIPromise } from '../../core/api-promise.js';
 import type { ClientClock } from '../../core/clock.js';
-import { clip, parseRetryAfter } from '../../core/errors.js';
+import { parseRetryAfter } from '../../core/errors.js';
+import { clip } from '../../core/text.js';
 import { ContextFileFailedError, ContextWaitTimeoutError } from '../../api/errors.js';
 import { MAX_PAGE_SIZE } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';

@@ -7,7 +7,8 @@
 import { eitherSignal } from '../../core/abort.js';
 import { serviceMs } from '../../core/clock.js';
 import { told } from '../../core/channels.js';
-import { clip, ForecastingError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
+import { ForecastingError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
+import { clip } from '../../core/text.js';
 import { newIdempotencyKey, partKey } from '../../core/idempotency.js';
 import { invalidAnswer } from '../../core/transport.js';
 import { DEFAULT_POLL_INTERVAL_MS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../../api/limits.js';
