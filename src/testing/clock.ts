@@ -225,6 +225,7 @@ export class ScaledClock implements MockClock {
   private readonly start: number;
   private offset = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
   private readonly scheduler = new Scheduler();
 
   constructor(options: ScaledClockOptions) {
@@ -267,8 +268,17 @@ export class ScaledClock implements MockClock {
     return wholeSeconds(mockMs / this.timeScale);
   }
 
-  /** Stops the real timer; waiting callbacks stay queued and run on the next `advance`/`set`. */
+  /**
+   * Stops the real timer for good (`startMockServer`'s `close()` stops the clock it made): what is
+   * scheduled from now on, a webhook retry after an answer that came late included, waits too. Waiting
+   * callbacks stay queued and run on the next `advance`/`set`.
+   */
   stop(): void {
+    this.stopped = true;
+    this.disarm();
+  }
+
+  private disarm(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -283,9 +293,9 @@ export class ScaledClock implements MockClock {
 
   /** Sets one real timer for the earliest callback. */
   private arm(): void {
-    this.stop();
+    this.disarm();
     const next = this.scheduler.nextAt();
-    if (next === undefined) return;
+    if (next === undefined || this.stopped) return;
     const realDelay = Math.max(0, Math.ceil((next - this.now()) / this.timeScale));
     this.timer = setTimeout(() => {
       this.timer = undefined;

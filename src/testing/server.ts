@@ -70,7 +70,11 @@ export interface MockServer {
   apiKey: string;
   service: MockService;
   clock: MockClock;
-  /** Stops the server, closing open connections. */
+  /**
+   * Stops the server, closing open connections. For a service it made (no `service` given), it
+   * stops the service's background work too: webhook calls in flight end unrecorded, no retry is
+   * sent, and the clock it made stops, so nothing keeps the process alive.
+   */
   close(): Promise<void>;
 }
 
@@ -142,6 +146,8 @@ export async function serveMock(options: MockServerOptions, limits: ServerLimits
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
+        // A service of the caller's goes on (it may be served again); one made here has nobody left to serve.
+        if (!given) service.webhooks.reset();
         if (ownsClock && service.clock instanceof ScaledClock) service.clock.stop();
       }),
   };

@@ -111,6 +111,8 @@ export class MockWebhookEngine {
   readonly #timers = new Map<string, ScheduledCallback>();
   readonly #inFlight = new Set<Promise<void>>();
   #generation = 0;
+  /** Ends the calls in flight: aborted by `reset()`, then replaced. */
+  #stopSends = new AbortController();
 
   constructor(deps: { store: MockStore; clock: MockClock; events: MockEventBus }, options: MockWebhookOptions = {}) {
     this.#store = deps.store;
@@ -149,11 +151,16 @@ export class MockWebhookEngine {
     return attempts.reverse().map((a) => a.call);
   }
 
-  /** Cancels waiting retries and forgets in-flight calls (the store is cleared by the service). */
+  /**
+   * Cancels waiting retries and ends in-flight calls, unrecorded (the store is cleared by the
+   * service; `startMockServer`'s `close()` calls it for a service it made).
+   */
   reset(): void {
     for (const timer of this.#timers.values()) timer.cancel();
     this.#timers.clear();
     this.#generation++;
+    this.#stopSends.abort();
+    this.#stopSends = new AbortController();
     this.#limiter.reset();
   }
 
@@ -267,7 +274,7 @@ export class MockWebhookEngine {
     const callable = this.#callable(url);
     const call: MockWebhookCall = { url, headers, body: rec.body, sent: callable };
     const outcome: Outcome = callable
-      ? await sendWebhook(this.#options, url, headers, rec.body)
+      ? await sendWebhook(this.#options, url, headers, rec.body, this.#stopSends.signal)
       : { status: null, error: `not sent: the mock service calls only loopback receivers, and only with allowLoopbackReceivers (${url})` };
     if (generation !== this.#generation) return; // the service was reset meanwhile
 

@@ -8,8 +8,17 @@ const ANSWER_BYTES_READ = 1024;
 /** How one attempt ended. */
 export type Outcome = { status: number; error: string } | { status: null; error: string };
 
-/** One POST: no redirect followed, at most 1 KB of the answer read, within the answer limit (`MockWebhookOptions`). */
-export async function sendWebhook(options: { answerTimeoutMs?: number | undefined; fetch?: typeof fetch | undefined }, url: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+/**
+ * One POST: no redirect followed, at most 1 KB of the answer read, within the answer limit
+ * (`MockWebhookOptions`); `stop` ends it at once (the service reset, or its server closed).
+ */
+export async function sendWebhook(
+  options: { answerTimeoutMs?: number | undefined; fetch?: typeof fetch | undefined },
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  stop?: AbortSignal,
+): Promise<Outcome> {
   const limit = options.answerTimeoutMs ?? 10_000;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), limit);
@@ -19,7 +28,7 @@ export async function sendWebhook(options: { answerTimeoutMs?: number | undefine
       headers,
       body,
       redirect: 'manual',
-      signal: controller.signal,
+      signal: stop ? AbortSignal.any([controller.signal, stop]) : controller.signal,
     });
     await readSome(response, ANSWER_BYTES_READ);
     const { status } = response;
