@@ -36,6 +36,8 @@ interface Known<T> {
   /** The wait while a receiver is seen. */
   safeMs: number;
   final: boolean;
+  /** Told final, and read not final since: a notice makes a read only `waitMs` after the last (a flood of false ones reads nothing more). */
+  doubted: boolean;
 }
 
 /**
@@ -134,8 +136,10 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
     if (fresh.length === 0) return;
     for (const id of fresh) watched.add(id);
     const onFinal = (notice: TaskFinalNotice) => {
-      // Its own settle comes back too: a task already read final needs no read.
-      if (known.get(notice.taskId)?.final) return;
+      // Its own settle comes back too: a task already read final needs no read. After a notice the
+      // read did not bear out (a replica behind, or a forged one), the next read is at the service's pace.
+      const k = known.get(notice.taskId);
+      if (k?.final || (k?.doubted && clock.now() < k.at + k.waitMs)) return;
       announced.add(notice.taskId);
       if (notice.traceparent !== undefined && links.length < MAX_LINKS) links.push(notice.traceparent);
       wake?.();
@@ -155,7 +159,9 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
     const waitMs = boundedWait(asked, fallback);
     // Told final but not yet seen so (a replica behind): read again at the service's pace.
     const safeMs = told ? waitMs : safetyWait(interval, asked, fallback);
-    known.set(id, { item, at: clock.now(), waitMs, safeMs, final: status !== undefined });
+    // Doubted until a read shows it final: a flood of false notices then reads it once per `waitMs`.
+    const doubted = status === undefined && (told || before?.doubted === true);
+    known.set(id, { item, at: clock.now(), waitMs, safeMs, final: status !== undefined, doubted });
     if (told || status !== undefined) announced.delete(id);
     return status !== undefined && !before?.final ? { taskId: id, status } : undefined;
   };
