@@ -84,7 +84,7 @@ export interface ClientOptions {
    * import { ForecastingClient } from 'forecasting-sdk';
    * import { createRedisCoordinator } from 'forecasting-sdk/redis';
    *
-   * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect();
+   * const redis = await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).on('error', () => {}).connect();
    * const client = new ForecastingClient({ coordinator: createRedisCoordinator(redis) });
    * ```
    */
@@ -153,9 +153,16 @@ export interface ResolvedOptions {
   coordinatedPollInterval: number;
 }
 
-/** An environment variable, where the runtime has `process.env` (an empty one counts as unset by the callers). */
-function env(name: string): string | undefined {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+/**
+ * An environment variable, where the runtime has `process.env` (an empty one counts as unset by the
+ * callers); a runtime that refuses to read it (Deno without `--allow-env`) is a `ValidationError` of `field`.
+ */
+function env(name: string, field: string): string | undefined {
+  try {
+    return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  } catch (err) {
+    throw new ValidationError(`not given, and ${name} could not be read (${(err as Error)?.message ?? String(err)})`, field);
+  }
 }
 
 export { MAX_TIMER_MS } from './sleep.js';
@@ -225,7 +232,7 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 /** @internal */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new ValidationError('must be an object', 'options');
-  const given = options.apiKey ?? env('FORECASTING_API_KEY');
+  const given = options.apiKey ?? env('FORECASTING_API_KEY', 'apiKey');
   // The key goes into a header: a line break or control character would fail every request with a
   // TypeError quoting it. A quote or a backslash, which JSON always escapes, would keep an echo of
   // the key in an answer from being redacted. The message never holds the key.
@@ -242,7 +249,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       'apiKey',
     );
   }
-  const baseURL = options.baseURL ?? env('FORECASTING_BASE_URL');
+  const baseURL = options.baseURL ?? env('FORECASTING_BASE_URL', 'baseURL');
   if (!baseURL) {
     throw new ValidationError(
       'Missing base URL: pass `baseURL` (ending in /api/v1/external) to new ForecastingClient({ baseURL }) or set the FORECASTING_BASE_URL environment variable.',

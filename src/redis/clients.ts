@@ -12,7 +12,7 @@ import { ValidationError } from '../core/errors.js';
  * A connected node-redis client: `createClient({ url })` of the `redis` package (v5 or v6), after `connect()`.
  * @example
  * ```ts
- * const redis: NodeRedisClientLike = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const redis: NodeRedisClientLike = await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).connect();
  * ```
  */
 export interface NodeRedisClientLike {
@@ -107,7 +107,7 @@ export interface IoRedisSubscriberLike {
  * or an ioredis `Redis` (standalone or with `sentinels`) or `Cluster`. Recognised by its shape.
  * @example
  * ```ts
- * const redis: RedisClientLike = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const redis: RedisClientLike = await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).connect();
  * ```
  */
 export type RedisClientLike = NodeRedisClientLike | NodeRedisClusterLike | NodeRedisSentinelLike | IoRedisLike;

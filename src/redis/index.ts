@@ -11,7 +11,7 @@
  * import { ForecastingClient } from 'forecasting-sdk';
  * import { createRedisCoordinator } from 'forecasting-sdk/redis';
  *
- * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect();
+ * const redis = await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).on('error', () => {}).connect();
  * const coordinator = createRedisCoordinator(redis);
  * const client = new ForecastingClient({ coordinator }); // every replica: one budget, one set of slots
  * console.log((await coordinator.stats()).mode); // 'shared'
@@ -62,7 +62,7 @@ export type {
  * import { createRedisCoordinator } from 'forecasting-sdk/redis';
  *
  * // node-redis ends the process on a connection 'error' nobody listens to: the coordinator reports outages itself.
- * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect();
+ * const redis = await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).on('error', () => {}).connect();
  * const coordinator = createRedisCoordinator(redis, { requestsPerMinute: 60, maxActive: 50 });
  * const client = new ForecastingClient({ coordinator });
  * console.log(await coordinator.stats()); // { mode: 'shared', requestsInWindow: 0, … }

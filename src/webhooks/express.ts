@@ -203,7 +203,7 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
  * });
  *
  * // Many replicas: the handler runs once per event, and waits in every replica wake on it.
- * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect());
+ * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).on('error', () => {}).connect());
  * app.post('/webhooks', webhookMiddleware(secret, { coordinator }), (req, res) => void res.sendStatus(200));
  * ```
  */

@@ -185,7 +185,7 @@ function text(status: number, body: string): Response {
  * import { createRedisCoordinator } from 'forecasting-sdk/redis';
  * import { createWebhookHandler } from 'forecasting-sdk/webhooks/fetch';
  *
- * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect());
+ * const coordinator = createRedisCoordinator(await createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }).on('error', () => {}).connect());
  * export const POST = createWebhookHandler(process.env.WEBHOOK_SECRET!, async (event) => {
  *   await queue.add(event.id); // runs once per event across every replica
  * }, { coordinator });

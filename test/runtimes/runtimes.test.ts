@@ -92,6 +92,13 @@ describe.concurrent('the core path on other runtimes, against the mock on Node 2
     }
   }, 60_000);
 
+  // A newcomer on Deno: `new ForecastingClient()` without `--allow-env` threw Deno's own NotCapable error.
+  it('ends a client with no key given, on Deno without --allow-env, in a ValidationError of apiKey that says why', async () => {
+    const { stdout, stderr } = await runProgram(bins.deno!, ['run', '--no-prompt', '--no-lock', `${fixtures}no-env.mjs`], { cwd: fixtures, timeout: 60_000 });
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/^true apiKey apiKey: not given, and FORECASTING_API_KEY could not be read \(Requires env access to "FORECASTING_API_KEY".*\)\n$/);
+  }, 60_000);
+
   it('holds Deno to its permissions: without the network of 127.0.0.1 the same program is refused', async () => {
     const mock = await startMockServer();
     try {

@@ -3,6 +3,7 @@
 // thrown on, and the `where` of a bad option names the function.
 import { describe, expect, it, vi } from 'vitest';
 import type { EventClaim, EventCoordinator } from '../../src/core/event-coordination.js';
+import { createDeliveryDeduper, DELIVERY_ID_HEADER } from '../../src/webhooks/index.js';
 import { createWebhookHandler } from '../../src/webhooks/fetch.js';
 import { deliveryHeaders, forecastEvent, SECRET } from './_coordinator.js';
 
@@ -93,5 +94,39 @@ describe("createWebhookHandler's warnings for a failing coordinator", () => {
     down.add('publish').add('claim');
     await handle(await post(forecastEvent('completed').body)).catch(() => undefined);
     expect(warn).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('createWebhookHandler with a deduper of its own (docs/webhooks.md, "Duplicates and order")', () => {
+  // Without a coordinator the route runs its handler for every repeat: the docs show the check to add.
+  it('runs the handler once for two calls of one delivery, again after a failure, and answers 200 to each', async () => {
+    const seen = createDeliveryDeduper();
+    const handled: string[] = [];
+    let fail = true;
+    const route = createWebhookHandler(SECRET, async (event, request) => {
+      const deliveryId = request.headers.get(DELIVERY_ID_HEADER)!;
+      if (seen.seen(deliveryId)) return;
+      try {
+        if (fail) throw new Error('database down');
+        handled.push(event.id);
+      } catch (err) {
+        seen.forget(deliveryId);
+        throw err;
+      }
+    });
+    const { body } = forecastEvent('completed');
+    await expect(route(await post(body))).rejects.toThrow('database down');
+    fail = false;
+    const answers = [await route(await post(body)), await route(await post(body))];
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(handled).toHaveLength(1);
+  });
+
+  it('runs it for every repeat without that check', async () => {
+    let runs = 0;
+    const route = createWebhookHandler(SECRET, () => void runs++);
+    const { body } = forecastEvent('completed');
+    for (let i = 0; i < 2; i++) expect((await route(await post(body))).status).toBe(200);
+    expect(runs).toBe(2);
   });
 });

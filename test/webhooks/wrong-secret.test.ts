@@ -1,5 +1,5 @@
-// The wrong-secret warning of both ready-made receivers (a real Express app on 127.0.0.1, and the
-// fetch-style verifier): a fresh, well-formed signature that matches no secret is what a missed
+// The wrong-secret warning of the ready-made receivers (a real Express app on 127.0.0.1, the
+// fetch-style verifier and route): a fresh, well-formed signature that matches no secret is what a missed
 // rotation looks like. Warned the first time, then at most once a minute, per receiver, on its clock.
 import express from 'express';
 import type { Server } from 'node:http';
@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signWebhook, WebhookVerificationError } from '../../src/index.js';
 import { webhookMiddleware } from '../../src/webhooks/express.js';
-import { createWebhookVerifier, type WebhookReceiverOptions } from '../../src/webhooks/fetch.js';
+import { createWebhookHandler, createWebhookVerifier, type WebhookReceiverOptions } from '../../src/webhooks/fetch.js';
 
 const SECRET = 'whsec_current_secret_of_the_receiver';
 const ROTATED = 'whsec_new_secret_the_receiver_missed';
@@ -52,9 +52,16 @@ async function fetchReceiver(options: WebhookReceiverOptions): Promise<Receiver>
   };
 }
 
+/** The fetch-style route: a refused call is its 400, as the service sees it. */
+async function routeReceiver(options: WebhookReceiverOptions): Promise<Receiver> {
+  const route = createWebhookHandler(SECRET, () => undefined, options);
+  return async (signature) => (await route(new Request('https://receiver.example/hooks', { method: 'POST', body, headers: signature ? { 'x-service-signature': signature } : {} }))).status;
+}
+
 describe.each([
   ['webhookMiddleware (Express)', expressReceiver],
   ['createWebhookVerifier (fetch)', fetchReceiver],
+  ['createWebhookHandler (fetch)', routeReceiver],
 ])('%s', (_name, make) => {
   /** A receiver with a recording logger on a clock the test moves. */
   async function setUp(options: WebhookReceiverOptions = {}) {
