@@ -330,15 +330,15 @@ const diagnostics = /* @__PURE__ */ ((): Diagnostics | undefined => {
 
 /** A tracing channel that publishes only where one exists and someone listens. @internal */
 const tracing = (name: string): Tracing | undefined => {
-  const channel = diagnostics?.tracingChannel(name);
-  // The events are published one by one with their stores (`runStores`): a runtime whose tracing channels lack them publishes nothing.
-  if (typeof channel?.start?.runStores !== 'function') return undefined;
-  if (typeof channel.hasSubscribers === 'boolean') return channel;
-  // Bun's tracing channel has no `hasSubscribers` of its own, but each of its events' channels has
-  // one: it has subscribers when one of those has. Without even those, say none rather than build messages for nobody.
-  const events = [channel.start, channel.end, channel.asyncStart, channel.asyncEnd, channel.error] as unknown as Array<{ hasSubscribers?: unknown }>;
-  if (!events.every((event) => typeof event?.hasSubscribers === 'boolean')) return undefined;
-  return Object.create(channel, { hasSubscribers: { get: () => events.some((event) => event.hasSubscribers) } }) as Tracing;
+  const c = diagnostics?.tracingChannel(name);
+  // The events are published one by one with their stores (`runStores`): a runtime whose tracing
+  // channels lack them publishes nothing. Bun's tracing channel has no `hasSubscribers` of its own:
+  // it has subscribers when one of its events' channels has (without even those, it has none).
+  return typeof c?.start?.runStores !== 'function'
+    ? undefined
+    : typeof c.hasSubscribers === 'boolean'
+      ? c
+      : Object.create(c, { hasSubscribers: { get: () => [c.start, c.end, c.asyncStart, c.asyncEnd, c.error].some((e) => (e as { hasSubscribers?: boolean }).hasSubscribers) } });
 };
 
 /** A plain channel that publishes only where one exists. @internal */

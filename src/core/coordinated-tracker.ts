@@ -36,7 +36,10 @@ interface Known<T> {
   /** The wait while a receiver is seen. */
   safeMs: number;
   final: boolean;
-  /** Told final, and read not final since: a notice makes a read only `waitMs` after the last (a flood of false ones reads nothing more). */
+  /**
+   * Told final, and read not final since (a replica behind, or a forged notice): read at the
+   * service's pace, and a notice makes a read only `waitMs` after the last (a flood reads nothing more).
+   */
   doubted: boolean;
 }
 
@@ -136,8 +139,7 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
     if (fresh.length === 0) return;
     for (const id of fresh) watched.add(id);
     const onFinal = (notice: TaskFinalNotice) => {
-      // Its own settle comes back too: a task already read final needs no read. After a notice the
-      // read did not bear out (a replica behind, or a forged one), the next read is at the service's pace.
+      // Its own settle comes back too: a task already read final needs no read; a doubted one (see Known), none before its pace.
       const k = known.get(notice.taskId);
       if (k?.final || (k?.doubted && clock.now() < k.at + k.waitMs)) return;
       announced.add(notice.taskId);
@@ -148,19 +150,16 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
   };
   const receiving = () => isReceiving(coordination);
 
-  /**
-   * Records a read; returns the notice to settle when the task is newly seen final. `told`: the task
-   * was told final before the read began (a notice during the read stays, for a read at once).
-   */
+  /** Records a read; the notice to settle when newly seen final. `told`: told final before the read began (a notice during it stays). */
   const record = (id: string, item: T, asked: number | undefined, told: boolean): TaskFinalNotice | undefined => {
     const fallback = source.fallbackWait(item);
     const status = source.finalStatus(item);
     const before = known.get(id);
     const waitMs = boundedWait(asked, fallback);
-    // Told final but not yet seen so (a replica behind): read again at the service's pace.
-    const safeMs = told ? waitMs : safetyWait(interval, asked, fallback);
-    // Doubted until a read shows it final: a flood of false notices then reads it once per `waitMs`.
+    // Told final but not seen so (a replica behind, a forged notice): doubted, and read at the
+    // service's pace until a read shows it final (the notices it ignores meanwhile may hold the true one).
     const doubted = status === undefined && (told || before?.doubted === true);
+    const safeMs = doubted ? waitMs : safetyWait(interval, asked, fallback);
     known.set(id, { item, at: clock.now(), waitMs, safeMs, final: status !== undefined, doubted });
     if (told || status !== undefined) announced.delete(id);
     return status !== undefined && !before?.final ? { taskId: id, status } : undefined;

@@ -28,6 +28,9 @@ const MIN_REDACTED_KEY = 16;
 /** Replaces the key in a text; the same string when it holds none. @internal */
 export type Redact = (text: string) => string;
 
+/** For each redactor, whether a header name holds its key: names come lowercased, the key may not be. */
+const NAMES = new WeakMap<Redact, (name: string) => boolean>();
+
 /**
  * A redactor of `secret`, or none for a key too short to redact. The cost of a call is one
  * `includes` over its text and one search for an escape: a JSON one (`\u005f` for `_`, `\/`), which
@@ -39,6 +42,14 @@ export type Redact = (text: string) => string;
  */
 export function redactorOf(secret: string): Redact | undefined {
   if (secret.length < MIN_REDACTED_KEY) return undefined;
+  const redactor = readerOf(secret);
+  // Header names come lowercased: a name is read for the key lowercased.
+  const lowered = readerOf(secret.toLowerCase());
+  NAMES.set(redactor, (name) => lowered(name) !== name);
+  return redactor;
+}
+
+function readerOf(secret: string): Redact {
   const redact = (text: string) => (text.includes(secret) ? text.replaceAll(secret, REDACTED) : text);
   return (text) => {
     const plain = redact(text);
@@ -60,20 +71,15 @@ export function redactorOf(secret: string): Redact | undefined {
 
 /**
  * `headers` with the key redacted from every value, and a header left out whose name holds it (no
- * name can hold `[redacted]`); the same object when none holds it. @internal
+ * name can hold `[redacted]`); the same object when none holds it. Rebuilt from the entries, so each
+ * `Set-Cookie` stays its own. @internal
  */
 export function redactedHeaders(headers: Headers, redact: Redact | undefined): Headers {
   if (!redact) return headers;
-  let out: Headers | undefined;
-  for (const [name, value] of headers) {
-    const clean = redact(value);
-    const named = redact(name) !== name;
-    if (clean === value && !named) continue;
-    out ??= new Headers(headers);
-    if (named) out.delete(name);
-    else out.set(name, clean);
-  }
-  return out ?? headers;
+  const named = NAMES.get(redact) ?? (() => false);
+  const entries = [...headers];
+  if (entries.every(([name, value]) => redact(value) === value && !named(name))) return headers;
+  return new Headers(entries.flatMap(([name, value]): Array<[string, string]> => (named(name) ? [] : [[name, redact(value)]])));
 }
 
 /** How deep a cause chain is looked at: fetch's own is three deep (TypeError, a socket's or parser's error). */

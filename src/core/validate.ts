@@ -42,18 +42,32 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 /** Longest path named for an input too large to check (a deep one's path is as long as it is deep). */
 const MAX_FIELD_SHOWN = 200;
 
-/** The path of the longest list in `value` (none when it holds no list), walked without recursion. */
+/** Most values {@link longestList} looks at: an input zod could not check is large. */
+const MAX_WALKED = 1_000_000;
+
+/**
+ * The path of the longest list in `value` (none when it holds no list), walked without recursion,
+ * each object once (a cycle, or one list shared a million times, is walked once), a million values
+ * at most; a getter that throws ends the walk with what it found.
+ */
 function longestList(value: unknown): string[] {
   // Each node links to its parent: copying paths would cost a deep input's depth per node.
   interface Step { node: unknown; key: string; up: Step | undefined }
   let best: Step | undefined;
   let most = -1;
-  for (const stack: Step[] = [{ node: value, key: '', up: undefined }]; stack.length > 0; ) {
-    const step = stack.pop()!;
-    const { node } = step;
-    if (node === null || typeof node !== 'object') continue;
-    if (Array.isArray(node) && node.length > most) [best, most] = [step, node.length];
-    for (const key of Object.keys(node)) stack.push({ node: (node as Record<string, unknown>)[key], key, up: step });
+  const seen = new WeakSet<object>();
+  try {
+    for (let stack: Step[] = [{ node: value, key: '', up: undefined }], walked = 0; stack.length > 0 && walked < MAX_WALKED; walked++) {
+      const step = stack.pop()!;
+      const { node } = step;
+      // A typed array's items are no fields.
+      if (node === null || typeof node !== 'object' || seen.has(node) || ArrayBuffer.isView(node)) continue;
+      seen.add(node);
+      if (Array.isArray(node) && node.length > most) [best, most] = [step, node.length];
+      for (const key of Object.keys(node)) stack.push({ node: (node as Record<string, unknown>)[key], key, up: step });
+    }
+  } catch {
+    // A getter that throws, a revoked proxy: the longest list found so far.
   }
   const path: string[] = [];
   for (let step = best; step?.up; step = step.up) path.push(step.key);

@@ -269,13 +269,19 @@ export class ScaledClock implements MockClock {
   }
 
   /**
-   * Stops the real timer for good (`startMockServer`'s `close()` stops the clock it made): what is
-   * scheduled from now on, a webhook retry after an answer that came late included, waits too. Waiting
-   * callbacks stay queued and run on the next `advance`/`set`.
+   * Stops the real timer until `resume()` (`startMockServer`'s `close()` stops the clock it made, and
+   * serving its service again resumes it): what is scheduled meanwhile, a webhook retry included,
+   * waits too. Waiting callbacks stay queued and run on the next `advance`/`set`.
    */
   stop(): void {
     this.stopped = true;
     this.disarm();
+  }
+
+  /** Runs the real timer again after `stop()`: what fell due meanwhile runs at once. */
+  resume(): void {
+    this.stopped = false;
+    this.runDue();
   }
 
   private disarm(): void {

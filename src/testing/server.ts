@@ -71,12 +71,16 @@ export interface MockServer {
   service: MockService;
   clock: MockClock;
   /**
-   * Stops the server, closing open connections. For a service it made (no `service` given), it
-   * stops the service's background work too: webhook calls in flight end unrecorded, no retry is
-   * sent, and the clock it made stops, so nothing keeps the process alive.
+   * Stops the server, closing open connections. For a service it made (no `service` given), it ends
+   * the service's webhook calls in flight too (each recorded as an attempt with no answer) and stops
+   * the clock it made, so nothing keeps the process alive; serving that service again
+   * (`startMockServer({ service: mock.service })`) runs its clock on, retries included.
    */
   close(): Promise<void>;
 }
+
+/** The clocks `close()` stopped (each made by its server): serving their service again resumes them. */
+const stoppedByClose = new WeakSet<ScaledClock>();
 
 /** Node's `http` module, found at run time; a clear error where the runtime has none (a browser). */
 function nodeHttp(): typeof import('node:http') {
@@ -112,6 +116,8 @@ export async function serveMock(options: MockServerOptions, limits: ServerLimits
   // A server is for running clients, which need time to move: a scaled clock unless told otherwise.
   if (!serviceOptions.clock && serviceOptions.timeScale === undefined) serviceOptions.timeScale = DEFAULT_SERVER_TIME_SCALE;
   const service = given ?? createMockService(serviceOptions);
+  // A service a closed server made, served again: its clock runs on.
+  if (service.clock instanceof ScaledClock && stoppedByClose.delete(service.clock)) service.clock.resume();
   let origin = '';
   const http = nodeHttp();
   const server = http.createServer(serverOptions(limits), (req, res) => void respond(service, origin, req, res));
@@ -146,9 +152,12 @@ export async function serveMock(options: MockServerOptions, limits: ServerLimits
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
-        // A service of the caller's goes on (it may be served again); one made here has nobody left to serve.
-        if (!given) service.webhooks.reset();
-        if (ownsClock && service.clock instanceof ScaledClock) service.clock.stop();
+        // A service made here has nobody left to serve: its calls end, its clock stops, until it is served again.
+        if (!given) service.webhooks.endCalls();
+        if (ownsClock && service.clock instanceof ScaledClock) {
+          service.clock.stop();
+          stoppedByClose.add(service.clock);
+        }
       }),
   };
 }

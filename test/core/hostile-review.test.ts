@@ -136,6 +136,21 @@ describe('the API key echoed back by the server', () => {
     for (const text of [inspect(err, { depth: 10 }), JSON.stringify(err), ...err.headers.keys()]) expect(text).not.toContain(KEY);
   });
 
+  // An attacker's review: header names come lowercased, so a key with capitals was never found in one;
+  // and the rebuilt headers squashed every Set-Cookie into one.
+  it('leaves out a header named with a key that has capitals, and keeps each Set-Cookie', async () => {
+    const mixed = 'pre_MixedCase_Key_0123456789abcdef';
+    const { baseURL } = await serve((_, res) => {
+      res.setHeader(`x-${mixed}`, '1');
+      res.setHeader('set-cookie', ['a=1', 'b=2', `c=${mixed}`]);
+      json(res, 500, { type: 'error', error: { type: 'x', message: 'no' } });
+    });
+    const err = (await caught(new ForecastingClient({ apiKey: mixed, baseURL, maxRetries: 0, logLevel: 'off' }).questions.retrieve('q1'))) as ForecastingError & { headers: Headers };
+    const shown = [inspect(err, { depth: 10 }), JSON.stringify(err), ...err.headers.keys(), ...err.headers.values()].join('\n');
+    expect(shown.toLowerCase()).not.toContain(mixed.toLowerCase());
+    expect(err.headers.getSetCookie()).toEqual(['a=1', 'b=2', 'c=[redacted]']);
+  });
+
   // `.withResponse()` and `.asResponse()` on a success handed back the answer's own headers and reason phrase.
   it('redacts the key from the headers and reason phrase of a successful answer given back whole', async () => {
     const { baseURL } = await serve((_, res) =>

@@ -30,6 +30,41 @@ describe('a params check with many problems', () => {
     expect(seen).toHaveLength(0);
   });
 
+  // The walk that names the list remembered nothing: a cycle ran the heap out, a shared list was walked every time.
+  it('names the list of an input with a cycle, or one list shared 300,000 times, walking each object once', async () => {
+    const node: Record<string, unknown> = { a: 1 };
+    node['self'] = node;
+    const shared = Array(2000).fill(1);
+    for (const off of [Array(300_000).fill(node), Array(300_000).fill(shared)]) {
+      const err = (await caught(makeClient().forecasts.create({ questionId: 'q1', connections: { off } } as never))) as ValidationError;
+      expect(err).toBeInstanceOf(ValidationError);
+      expect(err.field).toBe('connections.off');
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it("ends in a ValidationError still when a getter of the input throws as the list is looked for", () => {
+    let reads = 0;
+    const trap = { get x() {
+      // zod reads it first; the walk after the overflow reads it again.
+      if (reads++ > 0) throw new TypeError('gone');
+      return 1;
+    } };
+    const deep = (() => {
+      let v: unknown = 'x';
+      for (let i = 0; i < 100_000; i++) v = { k: v };
+      return v;
+    })();
+    const node: z.ZodMiniType = z.lazy(() => z.object({ k: z.union([z.string(), node]) }));
+    let err: unknown;
+    try {
+      parseOrThrow(z.object({ trap: z.object({ x: z.number() }), deep: node }), { trap, deep });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ValidationError);
+  });
+
   it('keeps each problem once among 100,000 (a set, not a search per problem)', () => {
     const schema = z.object({ a: z.array(z.string()), b: z.string().check(z.minLength(2), z.minLength(2)) });
     const err = (() => {

@@ -216,7 +216,8 @@ describe('a tracker with a coordinator', () => {
     c.tell('a');
     // Told final but read running (a replica behind): read again at the service's pace, not the cadence.
     expect(await tracker.seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(120_000);
-    expect(await tracker.seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(600_000);
+    // And again while no read has shown it final (notices are ignored meanwhile: see below).
+    expect(await tracker.seen('a', { id: 'a', status: 'running' }, 120_000)).toBe(120_000);
   });
 
   it('stops watching once closed', async () => {
@@ -300,6 +301,28 @@ describe('a tracker with a coordinator', () => {
     }
     // The first read, the first notice's, then one when the running task's 120 s had passed (of 200).
     expect(calls).toEqual(['list a', 'list a', 'list a']);
+  });
+
+  // An attacker's review of that change: after the second read (the service's pace, no notice) the
+  // safety cadence came back, while notices were still ignored: the true event, 5 s later, was
+  // dropped, and the next read was 10 minutes away.
+  it('keeps reading a doubted task at the service\'s pace, so a true event it ignored is read within that wait', async () => {
+    const listed: Record<string, string> = { a: 'running' };
+    const { src } = source(listed, [], 100);
+    const c = coordination(true);
+    const clock = heldClock();
+    const tracker = coordinatedTracker(src, clock, c);
+    await tracker.round(['a']);
+    c.tell('a'); // forged
+    await tracker.round(['a']);
+    clock.pass(120_000);
+    expect((await tracker.round(['a']))[0]!.waitMs).toBe(120_000);
+    clock.pass(5000);
+    listed['a'] = 'completed';
+    c.tell('a'); // true, within the wait: ignored
+    expect((await tracker.round(['a']))[0]!.waitMs).toBe(115_000);
+    clock.pass(115_000);
+    expect((await tracker.round(['a']))[0]!.item.status).toBe('completed');
   });
 
   it("says a task read alone waits the safety cadence while a receiver is seen, the answer's wait otherwise", async () => {

@@ -9,6 +9,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ForecastingClient } from '../../src/index.js';
+import { createMockService, ScaledClock, startMockServer } from '../../src/testing/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DELIVERIES = 3;
@@ -62,4 +64,67 @@ describe("mock.close() with webhook calls in flight", () => {
     expect(out).toBe('closed\n');
     expect(calls).toHaveLength(DELIVERIES);
   }, 8_000);
+});
+
+describe('a closed server\'s service, served again', () => {
+  it('runs on: its clock resumes, and a forecast started before the close completes after', async () => {
+    const first = await startMockServer();
+    const client = new ForecastingClient({ apiKey: first.apiKey, baseURL: first.baseURL, logLevel: 'off' });
+    const question = await client.questions.create({ type: 'binary', title: 'Will the mock run on?' });
+    const task = await client.forecasts.create({ questionId: question.id, runMode: 'light' });
+    await first.close();
+    const again = await startMockServer({ service: first.service });
+    try {
+      const done = await new ForecastingClient({ apiKey: again.apiKey, baseURL: again.baseURL, logLevel: 'off' }).forecasts.wait(task.id, { timeout: 8_000 });
+      expect(done.status).toBe('completed');
+    } finally {
+      await again.close();
+    }
+  }, 15_000);
+});
+
+describe('a reset while a webhook call is being signed', () => {
+  // The call's stop was read after signing: a reset (or a close) that came meanwhile let it out
+  // unstopped, to the next test's receiver, for up to its 10 s answer limit. Two calls are signed at
+  // once; the first to go out resets the service, while the other is still being signed.
+  it('ends that call too: it goes out already stopped', async () => {
+    let resetDone = false;
+    const calls: Array<{ afterReset: boolean; stopped: boolean }> = [];
+    const service = createMockService({
+      webhooks: {
+        allowLoopbackReceivers: true,
+        fetch: (async (_url: string, init: RequestInit) => {
+          calls.push({ afterReset: resetDone, stopped: init.signal!.aborted });
+          if (!resetDone) {
+            service.reset();
+            resetDone = true;
+          }
+          throw new Error('refused');
+        }) as typeof fetch,
+      },
+    });
+    const headers = { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' };
+    const post = (path: string, body?: unknown) => service.handle(new Request(`http://127.0.0.1/api/v1/external${path}`, { method: 'POST', headers, ...(body ? { body: JSON.stringify(body) } : {}) }));
+    const ids: string[] = [];
+    for (const n of [1, 2]) ids.push(((await (await post('/webhooks', { url: `http://127.0.0.1:9/hook${n}`, eventKinds: ['forecast.completed'] })).json()) as { id: string }).id);
+    await Promise.all(ids.map((id) => post(`/webhooks/${id}/test`)));
+    await service.webhooks.idle();
+    expect(calls).toEqual([
+      { afterReset: false, stopped: false },
+      { afterReset: true, stopped: true },
+    ]);
+  });
+});
+
+describe('ScaledClock.resume()', () => {
+  it('runs the timer again after stop(): what fell due meanwhile runs at once', async () => {
+    const clock = new ScaledClock({ timeScale: 600 });
+    clock.stop();
+    let ran = false;
+    clock.schedule(clock.now() - 1, () => (ran = true));
+    expect(ran).toBe(false);
+    clock.resume();
+    expect(ran).toBe(true);
+    clock.stop();
+  });
 });

@@ -13,10 +13,12 @@ describe('webhook handler entries', () => {
   // exactly-once handling with a coordinator (claims, publishing, their time limit: about 0.9 KB).
   // Raised to 4.8 KB for the hook of the `forecasting-sdk:webhook` channel (about 0.3 KB: the
   // channel's lookup and the call sites; the observation itself loads only once someone subscribes).
-  it.each(['webhooks/express', 'webhooks/fetch'])('keeps %s under 4.8 KB gzipped with no runtime dependency', async (entry) => {
+  // Raised to 4.85 KB for Bun, whose tracing channels have no `hasSubscribers` of their own (about
+  // 50 B: the channel is read through its events' channels there, so the webhook channel publishes on Bun).
+  it.each(['webhooks/express', 'webhooks/fetch'])('keeps %s under 4.85 KB gzipped with no runtime dependency', async (entry) => {
     const { gzip, inputs } = await size(`${entry}.js`);
     expect(inputs.filter((i) => i.includes('node_modules'))).toEqual([]);
-    expect(gzip).toBeLessThan(4.8 * 1024);
+    expect(gzip).toBeLessThan(4.85 * 1024);
   });
 
   it.each(['js', 'cjs'])('never imports or requires express at run time (%s build)', (ext) => {

@@ -111,7 +111,7 @@ export class MockWebhookEngine {
   readonly #timers = new Map<string, ScheduledCallback>();
   readonly #inFlight = new Set<Promise<void>>();
   #generation = 0;
-  /** Ends the calls in flight: aborted by `reset()`, then replaced. */
+  /** Ends the calls in flight: aborted by `endCalls()` (and `reset()`), then replaced. */
   #stopSends = new AbortController();
 
   constructor(deps: { store: MockStore; clock: MockClock; events: MockEventBus }, options: MockWebhookOptions = {}) {
@@ -151,17 +151,22 @@ export class MockWebhookEngine {
     return attempts.reverse().map((a) => a.call);
   }
 
-  /**
-   * Cancels waiting retries and ends in-flight calls, unrecorded (the store is cleared by the
-   * service; `startMockServer`'s `close()` calls it for a service it made).
-   */
+  /** Cancels waiting retries and ends in-flight calls, unrecorded (the store is cleared by the service). */
   reset(): void {
     for (const timer of this.#timers.values()) timer.cancel();
     this.#timers.clear();
     this.#generation++;
+    this.endCalls();
+    this.#limiter.reset();
+  }
+
+  /**
+   * Ends the calls in flight at once, each recorded as an attempt that got no answer (and retried on
+   * its schedule): `startMockServer`'s `close()`, so that no receiver keeps the process alive. @internal
+   */
+  endCalls(): void {
     this.#stopSends.abort();
     this.#stopSends = new AbortController();
-    this.#limiter.reset();
   }
 
   /** Counts a test or a replay of `userId` against the shared limit; throws 429 `rate_limit_error` over it. The handlers' side. @internal */
@@ -256,6 +261,8 @@ export class MockWebhookEngine {
     if (deliveries.get(rec.id) !== rec || !hook || !WAITING.has(rec.delivery.status)) return;
     const round = rec.round;
     const generation = this.#generation;
+    // Taken now: a close or a reset while the call is signed ends it too.
+    const stop = this.#stopSends.signal;
     const startedAt = this.#clock.now();
     const attemptNumber = rec.delivery.attemptCount + 1;
     this.#update(rec, { status: 'in_progress', attemptCount: attemptNumber, nextAttemptAt: null });
@@ -274,7 +281,7 @@ export class MockWebhookEngine {
     const callable = this.#callable(url);
     const call: MockWebhookCall = { url, headers, body: rec.body, sent: callable };
     const outcome: Outcome = callable
-      ? await sendWebhook(this.#options, url, headers, rec.body, this.#stopSends.signal)
+      ? await sendWebhook(this.#options, url, headers, rec.body, stop)
       : { status: null, error: `not sent: the mock service calls only loopback receivers, and only with allowLoopbackReceivers (${url})` };
     if (generation !== this.#generation) return; // the service was reset meanwhile
 

@@ -36,6 +36,7 @@ export async function sendWebhook(
     if (status >= 300 && status < 400) return { status, error: `redirect (${status}) not followed` };
     return { status, error: `receiver answered ${status}` };
   } catch (err) {
+    if (stop?.aborted) return { status: null, error: 'no answer: the mock was closed or reset during the call' };
     if (controller.signal.aborted) return { status: null, error: `no answer within ${limit} ms` };
     return { status: null, error: `unreachable: ${err instanceof Error ? err.message : String(err)}` };
   } finally {
