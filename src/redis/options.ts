@@ -165,7 +165,13 @@ export const prefixFromKeyHash = (keyHash: string): string => `fsdk:${keyHash.sl
 
 /** The prefix of a process with no client attached: from `FORECASTING_API_KEY`, else a `ValidationError` naming `prefix` (a receiver logs its message). */
 export function prefixFromEnvironment(): string {
-  const given = globalThis.process?.env?.['FORECASTING_API_KEY'];
+  let given: string | undefined;
+  try {
+    given = globalThis.process?.env?.['FORECASTING_API_KEY'];
+  } catch (err) {
+    // Deno without --allow-env refuses to read it.
+    throw new ValidationError(`createRedisCoordinator has no key namespace: pass the \`prefix\` option, or attach a client (FORECASTING_API_KEY could not be read: ${(err as Error)?.message ?? String(err)})`, 'prefix');
+  }
   const apiKey = given === undefined ? undefined : trimKey(given); // as the client takes it
   // As the client refuses it (a CRLF .env file's `\r`): else a namespace no client of the key has.
   if (apiKey && UNUSABLE_KEY.test(apiKey)) {
