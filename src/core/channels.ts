@@ -328,17 +328,20 @@ const diagnostics = /* @__PURE__ */ ((): Diagnostics | undefined => {
   }
 })();
 
+/** Whether one of a tracing channel's events has a subscriber (module-level: a check allocates nothing). */
+const heard = (event: object) => (event as { hasSubscribers?: boolean }).hasSubscribers === true;
+
 /** A tracing channel that publishes only where one exists and someone listens. @internal */
 const tracing = (name: string): Tracing | undefined => {
   const c = diagnostics?.tracingChannel(name);
   // The events are published one by one with their stores (`runStores`): a runtime whose tracing
-  // channels lack them publishes nothing. Bun's tracing channel has no `hasSubscribers` of its own:
-  // it has subscribers when one of its events' channels has (without even those, it has none).
-  return typeof c?.start?.runStores !== 'function'
-    ? undefined
-    : typeof c.hasSubscribers === 'boolean'
-      ? c
-      : Object.create(c, { hasSubscribers: { get: () => [c.start, c.end, c.asyncStart, c.asyncEnd, c.error].some((e) => (e as { hasSubscribers?: boolean }).hasSubscribers) } });
+  // channels lack them publishes nothing.
+  if (typeof c?.start?.runStores !== 'function') return undefined;
+  if (typeof c.hasSubscribers === 'boolean') return c;
+  // Bun's tracing channel has no `hasSubscribers` of its own: it has subscribers when one of its
+  // events' channels has (without even those, it has none). The list is taken once, not per check.
+  const events: readonly object[] = [c.start, c.end, c.asyncStart, c.asyncEnd, c.error];
+  return Object.create(c, { hasSubscribers: { get: () => events.some(heard) } }) as Tracing;
 };
 
 /** A plain channel that publishes only where one exists. @internal */

@@ -77,9 +77,15 @@ function readerOf(secret: string): Redact {
 export function redactedHeaders(headers: Headers, redact: Redact | undefined): Headers {
   if (!redact) return headers;
   const named = NAMES.get(redact) ?? (() => false);
-  const entries = [...headers];
-  if (entries.every(([name, value]) => redact(value) === value && !named(name))) return headers;
-  return new Headers(entries.flatMap(([name, value]): Array<[string, string]> => (named(name) ? [] : [[name, redact(value)]])));
+  // Each value is redacted once: the copy is made only when something changed.
+  let changed = false;
+  const kept: Array<[string, string]> = [];
+  for (const [name, value] of headers) {
+    const clean = named(name) ? undefined : redact(value);
+    if (clean !== value) changed = true;
+    if (clean !== undefined) kept.push([name, clean]);
+  }
+  return changed ? new Headers(kept) : headers;
 }
 
 /** How deep a cause chain is looked at: fetch's own is three deep (TypeError, a socket's or parser's error). */

@@ -42,7 +42,7 @@ export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown,
 /** Longest path named for an input too large to check (a deep one's path is as long as it is deep). */
 const MAX_FIELD_SHOWN = 200;
 
-/** Most values {@link longestList} looks at: an input zod could not check is large. */
+/** Most values {@link longestList} takes up: an input zod could not check is large. */
 const MAX_WALKED = 1_000_000;
 
 /**
@@ -57,14 +57,18 @@ function longestList(value: unknown): string[] {
   let most = -1;
   const seen = new WeakSet<object>();
   try {
-    for (let stack: Step[] = [{ node: value, key: '', up: undefined }], walked = 0; stack.length > 0 && walked < MAX_WALKED; walked++) {
+    // The pushes are counted, not the pops: one object with millions of keys stops at the cap too.
+    for (let stack: Step[] = [{ node: value, key: '', up: undefined }], walked = 0; stack.length > 0; ) {
       const step = stack.pop()!;
       const { node } = step;
       // A typed array's items are no fields.
       if (node === null || typeof node !== 'object' || seen.has(node) || ArrayBuffer.isView(node)) continue;
       seen.add(node);
       if (Array.isArray(node) && node.length > most) [best, most] = [step, node.length];
-      for (const key of Object.keys(node)) stack.push({ node: (node as Record<string, unknown>)[key], key, up: step });
+      for (const key of Object.keys(node)) {
+        if (++walked > MAX_WALKED) break;
+        stack.push({ node: (node as Record<string, unknown>)[key], key, up: step });
+      }
     }
   } catch {
     // A getter that throws, a revoked proxy: the longest list found so far.
