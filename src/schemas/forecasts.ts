@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../api/limits.js';
 import { withKeysOf } from '../core/validate.js';
 import { CursorPageParams, exact, rule } from './common.js';
-import { QuestionCreateParams } from './questions.js';
+import { BatchQuestionBounds, QuestionCreateParams } from './questions.js';
 import { RUN_MODES, TREATMENTS } from './enums.js';
 
 export { RUN_MODES, TASK_STATUSES, FINAL_TASK_STATUSES, TREATMENTS } from './enums.js';
@@ -93,13 +93,14 @@ export interface QuestionForecastCreateParams extends z.input<typeof QuestionFor
 /**
  * Body of `POST /forecasts/batch`: 1 to 25 items, each a `POST /forecasts` body. Items are checked by
  * the service one by one (a bad item is rejected alone and the others start), so only the count is
- * checked before sending.
+ * checked before sending, and an inline question's `Date` bounds converted to seconds.
  */
 export const ForecastBatchParams = exact({
   /** 1 to 25 `POST /forecasts` bodies. */
   items: z
-    // Any object: typed as a forecast body, checked by the service item by item.
-    .array(withKeysOf(z.looseObject({}), ForecastCreateParams) as unknown as z.ZodMiniType<ForecastCreateParams>)
+    // Any object: typed as a forecast body, checked by the service item by item; only an inline
+    // question's `Date` bounds are converted to seconds, as `POST /forecasts` sends them.
+    .array(withKeysOf(z.looseObject({ question: z.optional(BatchQuestionBounds) }), ForecastCreateParams) as unknown as z.ZodMiniType<ForecastCreateParams, ForecastCreateParams>)
     .check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(MAX_BATCH_ITEMS, { error: `must hold at most ${MAX_BATCH_ITEMS}` })),
 });
 /**

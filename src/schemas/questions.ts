@@ -78,6 +78,15 @@ const fromDate = z.transform((value: unknown, ctx) => {
  */
 const orDate = <S extends z.ZodMiniType<number>>(schema: S) => z.pipe(fromDate, schema) as unknown as z.ZodMiniType<number, number | Date>;
 
+/**
+ * An inline question's bounds in a batch item, which the service checks item by item: a `Date` is
+ * converted as everywhere (an invalid one is refused), anything else is sent as it is. @internal
+ */
+export const BatchQuestionBounds = z.looseObject({
+  lowerBound: z.optional(z.pipe(fromDate, z.unknown())),
+  upperBound: z.optional(z.pipe(fromDate, z.unknown())),
+});
+
 /** A date question's bound: whole Unix seconds, never milliseconds; a `Date` is converted. */
 const dateBound = orDate(
   z.int({ error: 'date bounds must be whole numbers' }).check(

@@ -56,3 +56,40 @@ describe('the mock refuses date bounds in milliseconds', () => {
     expect(res.status).toBe(201);
   });
 });
+
+// A batch item is checked by the service, item by item; its inline question's `Date` bounds were
+// sent as ISO text (JSON's own rendering of a Date), so every such item came back rejected.
+describe('a Date bound in a batch item, over HTTP', () => {
+  const item = { question: { type: 'date' as const, title: 'When will the bridge reopen?', lowerBound: new Date(MS_2027), upperBound: new Date(S_2028 * 1000 + 999) } };
+  const sentBounds = () => {
+    const body = mock.service.requests.last()?.body as { items: Array<{ question: { lowerBound: unknown; upperBound: unknown } }> };
+    return body.items.map((i) => [i.question.lowerBound, i.question.upperBound]);
+  };
+
+  it('is sent as whole seconds by createBatch, createMany and runMany, and the item starts', async () => {
+    const client = mockClient(mock, mock.apiKey);
+    const batch = await client.forecasts.createBatch({ items: [item, { ...item }] });
+    expect(batch.items.map((i) => i.status)).toEqual(['accepted', 'accepted']);
+    expect(sentBounds()).toEqual([[S_2027, S_2028], [S_2027, S_2028]]);
+    const [many] = await client.forecasts.createMany([item]);
+    expect(many?.status).toBe('accepted');
+    expect(sentBounds()).toEqual([[S_2027, S_2028]]);
+    const run = client.forecasts.runMany([item])[Symbol.asyncIterator]();
+    // The run sends its batch before its first result: the log holds it once the first read begins.
+    void run.next();
+    await expect.poll(() => mock.service.requests.list().some((r) => r.path.endsWith('/forecasts/batch'))).toBe(true);
+    const started = mock.service.requests.list().find((r) => r.path.endsWith('/forecasts/batch'))!;
+    expect((started.body as { items: Array<{ question: { lowerBound: unknown } }> }).items[0]?.question.lowerBound).toBe(S_2027);
+    await run.return?.();
+  });
+
+  it('leaves every other field of the item to the service, and refuses an invalid Date before sending', async () => {
+    const client = mockClient(mock, mock.apiKey);
+    const { items } = await client.forecasts.createBatch({ items: [{ ...item, question: { ...item.question, lowerBound: MS_2027 } }] });
+    expect(items[0]?.error?.message).toMatch(/question\.lowerBound: looks like milliseconds/);
+    const before = mock.service.requests.count();
+    const err = await client.forecasts.createBatch({ items: [{ ...item, question: { ...item.question, upperBound: new Date(NaN) } }] }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'ValidationError', field: 'items.0.question.upperBound', message: 'items.0.question.upperBound: is an invalid Date' });
+    expect(mock.service.requests.count()).toBe(before);
+  });
+});

@@ -135,6 +135,12 @@ export async function reads(): Promise<void> {
   // A batch item refused because a forecast runs names that task, as the error envelope does.
   const [item] = await client.forecasts.createMany([{ questionId: 'q' }]);
   if (item?.status === 'rejected') expectTypeOf(item.error.activeTaskId).toEqualTypeOf<string | undefined>();
+  // A batch item is a forecast body as `create` takes it (its items were typed `unknown`).
+  // @ts-expect-error questionID is not a field
+  await client.forecasts.createBatch({ items: [{ questionID: 'q' }] });
+  // @ts-expect-error 'fast' is not a run mode
+  await client.forecasts.createBatch({ items: [{ questionId: 'q', runMode: 'fast' }] });
+  await client.forecasts.createBatch({ items: [{ question: { type: 'date', title: 'When?', lowerBound: new Date(), upperBound: 1_900_000_000 } }] });
   expectTypeOf(await client.get('/tags')).toEqualTypeOf<unknown>();
   expectTypeOf<QuestionCreateParams>().not.toBeAny();
 
