@@ -1,5 +1,5 @@
 import { BaseClient } from './core/base-client.js';
-import { SPEC_ERRORS } from './api/error-rules.js';
+import { declaredAt, SPEC_ERRORS } from './api/error-rules.js';
 import { finalOfHeld } from './api/held-tasks.js';
 import type { ClientOptions } from './core/options.js';
 import { Questions } from './resources/questions.js';
@@ -66,6 +66,7 @@ export class ForecastingClient extends BaseClient {
       records: () => import('./schemas/records/index.js').then((m) => m.schemaOf),
       errorRules: SPEC_ERRORS,
       reconcileWith: finalOfHeld,
+      declaredAt,
     });
   }
 }

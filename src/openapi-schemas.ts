@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import type { Json } from './openapi-recorded.js';
 import { Timestamp } from './schemas/common.js';
 import { ForecastBatchParams, ForecastCreateParams } from './schemas/forecasts.js';
-import { QuestionCreateParams } from './schemas/questions.js';
+import { DateGiven, QuestionCreateParams } from './schemas/questions.js';
 import { recordSchemas } from './schemas/records/index.js';
 import * as forecastRecords from './schemas/records/forecasts.js';
 import * as questionRecords from './schemas/records/questions.js';
@@ -134,16 +134,40 @@ export function schemaOf(schema: $ZodType, io: 'input' | 'output', multipart: bo
 
 function unexpressed(multipart: boolean) {
   return ({ zodSchema }: { zodSchema: $ZodType }): Schema =>
-    multipart && zodSchema._zod.def.type === 'custom'
-      ? { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file: its bytes, as a multipart file part.' }
-      : { $comment: UNEXPRESSED };
+    // A `Date` bound is sent as seconds: no JSON value is a Date (the branch is dropped by `clean`).
+    zodSchema === DateGiven
+      ? NO_VALUE
+      : multipart && zodSchema._zod.def.type === 'custom'
+        ? { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file: its bytes, as a multipart file part.' }
+        : { $comment: UNEXPRESSED };
 }
+
+/** The schema no value matches: a union branch of it is left out. */
+const NO_VALUE: Schema = { not: {} };
 
 /** Drops the keys that belong to a standalone JSON Schema document, not to a schema inside OpenAPI. */
 function clean(schema: Schema): Schema {
   const { $schema: _schema, $id: _id, ...rest } = schema as Schema & { $schema?: string; $id?: string };
   tidyIntegers(rest);
+  dropNoValueBranches(rest);
   return rest;
+}
+
+/** Leaves out the `anyOf` branches no value matches; a union left with one branch becomes that branch. */
+function dropNoValueBranches(root: unknown): void {
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    const s = value as Schema;
+    Object.values(s).forEach(visit);
+    if (!Array.isArray(s.anyOf)) return;
+    const kept = (s.anyOf as Schema[]).filter((b) => JSON.stringify(b) !== JSON.stringify(NO_VALUE));
+    if (kept.length === s.anyOf.length) return;
+    delete s.anyOf;
+    if (kept.length === 1) Object.assign(s, kept[0]);
+    else s.anyOf = kept;
+  };
+  visit(root);
 }
 
 /** Integer fields that count or index something: never negative. */

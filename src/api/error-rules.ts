@@ -6,6 +6,7 @@
  */
 import type { ErrorRules, UnknownCodeRule } from '../core/errors.js';
 import type { Operation } from '../core/operation.js';
+import type { DeclaredAt } from '../core/pipeline.js';
 import { SPEC_ERROR_CODES } from './errors.js';
 import { declaredOperations } from './index.js';
 
@@ -36,3 +37,15 @@ export const SPEC_ERRORS: ErrorRules = {
   codes: SPEC_ERROR_CODES,
   unknownCodeAt: (path) => RULES.get(firstSegment(path)),
 };
+
+/** The declared operations whose repeat is safe, each with its path as a pattern (an id is one segment). */
+const REPEATABLE = declaredOperations
+  .filter((op) => op.idempotent || op.repeatable)
+  .map((op) => ({ op, at: new RegExp(`^${op.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
+
+/**
+ * The declared operation a generic call names, when it is one a retry may repeat (keyed, or a
+ * cancel): `client.post('/questions', { idempotencyKey })` is not retried once sent, as the service
+ * ignores the key there. @internal
+ */
+export const declaredAt: DeclaredAt = (method, path) => REPEATABLE.find((r) => r.op.method === method && r.at.test(path))?.op;

@@ -16,7 +16,8 @@ export const forecastOperations = defineOperations('forecasts', {
   list: { method: 'GET', path: '/forecasts', params: accepts('ForecastListParams'), response: returns('ForecastListItem'), paging: 'cursor', finalTasks: finalListed },
   create: { method: 'POST', path: '/forecasts', params: accepts('ForecastCreateParams'), response: returns('ForecastTask'), status: 202, idempotent: true, starts: singleStart },
   retrieve: { method: 'GET', path: '/forecasts/{task_id}', params: accepts('ForecastRetrieveParams'), response: returns('ForecastTask'), finalTasks: finalTask },
-  cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', response: returns('ForecastTask'), finalTasks: finalTask },
+  // "Repeating the cancel is safe" (the spec's task states): retried like a GET.
+  cancel: { method: 'POST', path: '/forecasts/{task_id}/cancel', response: returns('ForecastTask'), finalTasks: finalTask, repeatable: true },
   createBatch: { method: 'POST', path: '/forecasts/batch', params: accepts('ForecastBatchParams'), response: returns('ForecastBatchResult'), status: 202, idempotent: true, starts: batchStart },
   cancelBatch: {
     method: 'POST',
@@ -25,6 +26,7 @@ export const forecastOperations = defineOperations('forecasts', {
     response: returns('ForecastCancelBatchResult'),
     read: { expects: 'a result per task, such as {items: [{taskId, status}]}', from: readCancelBatch },
     finalTasks: finalCancelled,
+    repeatable: true,
   },
 }, group);
 

@@ -13,7 +13,7 @@ import { leveled, type LeveledLogger } from './logger.js';
 import { buildPath, checkGenericPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, type InputOf, type Operation, type OutputOf } from './operation.js';
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
-import { Call, Pipeline, type AttemptStep, type CallStep } from './pipeline.js';
+import { Call, Pipeline, type AttemptStep, type CallStep, type DeclaredAt } from './pipeline.js';
 import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordCheck, type RecordSchemas } from './pipeline-steps.js';
 import { serviceMs, type ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
@@ -44,6 +44,8 @@ export interface ClientParts {
   errorRules?: ErrorRules;
   /** With a coordinator: reads which held tasks are final (see {@link ReconcileWith}). */
   reconcileWith?: ReconcileWith;
+  /** The declared operation a generic call's method and path name, as far as a retry needs it. */
+  declaredAt?: DeclaredAt;
 }
 
 /**
@@ -96,7 +98,7 @@ export class BaseClient {
    */
   constructor(options: ClientOptions = {}, parts: ClientParts = {}) {
     const o = (this.#options = resolveOptions(options));
-    const { errorRules, reconcileWith } = parts;
+    const { errorRules, reconcileWith, declaredAt } = parts;
     this.#checks = new ParamsChecks(parts.params);
     let schemas: Promise<RecordCheck> | undefined;
     if (o.validateResponses) {
@@ -137,7 +139,7 @@ export class BaseClient {
       step.catch(() => undefined);
       attempt.unshift(async (c, next) => (await step)(c, next));
     }
-    this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules }, { prepare: prepareStep(headers, auth), call, attempt, decode });
+    this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules, declaredAt }, { prepare: prepareStep(headers, auth), call, attempt, decode });
   }
 
   /** The time source of waits and of the request budget. @internal */
@@ -194,7 +196,9 @@ export class BaseClient {
   }
   /**
    * `POST` to any path below the base URL (see {@link get}). It is retried after it was sent only
-   * when you pass `idempotencyKey`, which is then sent as `Idempotency-Key`.
+   * when the service cannot act on it twice: `idempotencyKey` (sent as `Idempotency-Key`) given to an
+   * operation that reads the key (the spec's four starts), or a cancel. Other operations ignore the
+   * key, so a failure after sending is thrown there, never retried.
    * @example
    * ```ts
    * const task = await client.post('/forecasts', { body: { questionId }, idempotencyKey: 'job-42' });

@@ -61,6 +61,8 @@ export interface OperationSpec<S extends string = string> {
   paging?: Paging;
   /** Accepts an `Idempotency-Key` header (four operations). */
   idempotent?: boolean;
+  /** The spec says sending it again is safe (a cancel): retried after it was sent, as a `GET` is. */
+  repeatable?: boolean;
   /** Body is sent as `multipart/form-data`. */
   multipart?: boolean;
   /**

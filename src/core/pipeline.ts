@@ -108,7 +108,15 @@ export interface PipelineEnv {
   apiPathMissing: boolean;
   /** The service's error codes and their classes, handed in by the client: the core knows only statuses. */
   errorRules?: ErrorRules | undefined;
+  declaredAt?: DeclaredAt | undefined;
 }
+
+/**
+ * The declared operation at a method and path (ids filled in), for a generic call: whether it takes
+ * a key or is safe to repeat decides whether it is retried once sent. Handed in by the client.
+ * @internal
+ */
+export type DeclaredAt = (method: HttpMethod, path: string) => Pick<Operation, 'idempotent' | 'repeatable'> | undefined;
 
 /** The tracing code, loaded the first time someone subscribes to a channel (see `traced.ts`); once loaded, called at once. */
 let tracedModule: Promise<typeof import('./traced.js')> | undefined;
@@ -177,9 +185,12 @@ export class Pipeline {
       // A stream is read as it is sent: once sent, its bytes are gone, so it is never sent twice.
       const maxRetries = req.body instanceof ReadableStream ? 0 : (options.maxRetries ?? (wait ? Infinity : o.maxRetries));
       const timeout = options.timeout ?? o.timeout;
-      // A request with a key (the option's, or a caller's own header) cannot take effect twice; GET, PUT and DELETE are repeatable by nature.
+      // GET, PUT and DELETE are repeatable by nature, a cancel by the spec's word. A key (the option's,
+      // or a caller's own header) keeps a request from taking effect twice only where the service
+      // reads it: the four keyed operations (others ignore the header, and a retry would repeat them).
       const method = call.method;
-      const safeToRepeat = method === 'GET' || method === 'PUT' || method === 'DELETE' || call.idempotencyKey !== undefined || req.headers['idempotency-key'] !== undefined;
+      const op = call.op ?? this.#env.declaredAt?.(method, call.path);
+      const safeToRepeat = method === 'GET' || method === 'PUT' || method === 'DELETE' || op?.repeatable || (op?.idempotent && (call.idempotencyKey ?? req.headers['idempotency-key']) !== undefined);
       const started = clock.now();
       for (call.attempt = 1; ; call.attempt++) {
         call.timeout = wait ? attemptTimeout(timeout, wait.deadline, clock.now()) : timeout;
@@ -206,7 +217,7 @@ export class Pipeline {
         const decision = decideRetry(outcome, {
           attempt: call.attempt,
           maxRetries,
-          safeToRepeat,
+          safeToRepeat: !!safeToRepeat,
           maxRetryAfter: o.maxRetryAfter,
           remaining: wait ? (wait.deadline ?? Infinity) - clock.now() : o.retryDeadline - (clock.now() - started),
           initialDelay: o.initialDelay,

@@ -104,7 +104,10 @@ function bestBranch(branches: readonly (readonly Issue[])[], input: unknown): re
   const missing = (issues: readonly Issue[]) =>
     issues.filter((i) => valueAt(input, i.path.map(String)) === undefined).length;
   const elsewhere = (issues: readonly Issue[]) => (issues.some((i) => i.code === 'custom' && i.params?.[OTHER_BRANCH] === true) ? 1 : 0);
-  return [...branches].sort((a, b) => elsewhere(a) - elsewhere(b) || missing(a) - missing(b) || a.length - b.length)[0];
+  // A value given but not one the branch takes (its `status` or `type`) says the input is another
+  // branch's: a completed task without its forecast is the completed branch's, missing `forecast`.
+  const mismatched = (issues: readonly Issue[]) => issues.filter((i) => i.code === 'invalid_value' && valueAt(input, i.path.map(String)) !== undefined).length;
+  return [...branches].sort((a, b) => elsewhere(a) - elsewhere(b) || mismatched(a) - mismatched(b) || missing(a) - missing(b) || a.length - b.length)[0];
 }
 
 function valueAt(input: unknown, path: readonly string[]): unknown {

@@ -62,29 +62,25 @@ export function looksLikeMilliseconds(value: unknown): boolean {
   return typeof value === 'number' && Math.abs(value) >= DATE_BOUND_MILLISECONDS_FROM;
 }
 
-/** A `Date` as whole Unix seconds (rounded down); an invalid Date is an issue; anything else passes on. */
-const fromDate = z.transform((value: unknown, ctx) => {
-  if (!(value instanceof Date)) return value;
-  const ms = value.getTime();
-  if (Number.isNaN(ms)) {
-    ctx.issues.push({ code: 'custom', message: 'is an invalid Date', input: value });
-    return z.NEVER;
-  }
-  return Math.floor(ms / 1000);
-});
+/** An invalid `Date` is an issue (it would be sent as `null`); anything else passes. */
+const validDate = rule((value: unknown) => !(value instanceof Date) || !Number.isNaN(value.getTime()), '', 'is an invalid Date');
+/** A `Date` as whole Unix seconds (rounded down), after the checks; anything else as it is. */
+const seconds = z.overwrite((value: unknown) => (value instanceof Date ? Math.floor(value.getTime() / 1000) : value));
 /**
- * A bound that may be given as a `Date` (sent as whole Unix seconds). Typed by hand: the transform's
- * own input type is `unknown`. A pipe from a transform reads as its output schema in JSON Schema.
+ * A `Date` given as a bound, invalid ones included (`validDate` names those). No JSON value is one:
+ * the OpenAPI document leaves it out, and shows the seconds sent. @internal
  */
-const orDate = <S extends z.ZodMiniType<number>>(schema: S) => z.pipe(fromDate, schema) as unknown as z.ZodMiniType<number, number | Date>;
+export const DateGiven = z.custom<Date>((value) => value instanceof Date);
+/** A bound that may be given as a `Date`, checked as `schema` otherwise. */
+const orDate = <S extends z.ZodMiniType<number>>(schema: S) => z.union([schema, DateGiven]).check(validDate, seconds) as unknown as z.ZodMiniType<number, number | Date>;
 
 /**
  * An inline question's bounds in a batch item, which the service checks item by item: a `Date` is
  * converted as everywhere (an invalid one is refused), anything else is sent as it is. @internal
  */
 export const BatchQuestionBounds = z.looseObject({
-  lowerBound: z.optional(z.pipe(fromDate, z.unknown())),
-  upperBound: z.optional(z.pipe(fromDate, z.unknown())),
+  lowerBound: z.optional(z.unknown().check(validDate, seconds)),
+  upperBound: z.optional(z.unknown().check(validDate, seconds)),
 });
 
 /** A date question's bound: whole Unix seconds, never milliseconds; a `Date` is converted. */

@@ -97,7 +97,7 @@ describe('the request pipeline', () => {
     expect(log).toEqual([]);
   });
 
-  it('judges a POST repeatable by the key the call carries, whatever the headers say', async () => {
+  it('judges a POST repeatable by the key the call carries, whatever the headers say, where the operation reads a key', async () => {
     let answers = 0;
     server.use(http.post(`${BASE}/x`, () => (++answers === 1 ? new HttpResponse(null, { status: 500 }) : HttpResponse.json({ ok: true }))));
     // A prepare step that does not send the key: the retry still follows the call's own key.
@@ -106,7 +106,8 @@ describe('the request pipeline', () => {
       const { 'idempotency-key': _key, ...headers } = prepare(call).headers;
       return { ...prepare(call), headers };
     };
-    const pipeline = new Pipeline(env(), steps([], [transportStep(new Transport(BASE, undefined))], keyless));
+    const declaredAt = (method: string, path: string) => (method === 'POST' && path === '/x' ? { idempotent: true } : undefined);
+    const pipeline = new Pipeline({ ...env(), declaredAt }, steps([], [transportStep(new Transport(BASE, undefined))], keyless));
     const keyed = new Call(undefined, 'POST', '/x', undefined, { a: 1 }, {}, 'job-42');
     expect(await perform(pipeline, keyed)).toEqual({ ok: true });
     expect(seen.map((r) => r.headers.get('idempotency-key'))).toEqual([null, null]);
@@ -114,6 +115,26 @@ describe('the request pipeline', () => {
     answers = 0;
     const unkeyed = new Call(undefined, 'POST', '/x', undefined, { a: 1 }, {}, undefined);
     await expect(perform(pipeline, unkeyed)).rejects.toMatchObject({ status: 500 });
+  });
+
+  // The service ignores the header on all but four operations: a key there would not keep a retry
+  // from creating a second question (`client.post('/questions', { idempotencyKey })` did).
+  it('does not retry a sent POST whose key the operation ignores, or one at a path no operation declares', async () => {
+    server.use(http.post(`${BASE}/:any`, () => new HttpResponse(null, { status: 500 })));
+    const declaredAt = (_method: string, path: string) => (path === '/questions' ? {} : undefined);
+    const pipeline = new Pipeline({ ...env(), declaredAt }, steps([], [transportStep(new Transport(BASE, undefined))]));
+    for (const path of ['/questions', '/elsewhere']) {
+      await expect(perform(pipeline, new Call(undefined, 'POST', path, undefined, { a: 1 }, {}, 'job-42'))).rejects.toMatchObject({ status: 500 });
+    }
+    expect(seen).toHaveLength(2);
+  });
+
+  it('retries a sent POST the spec says is safe to repeat (a cancel), with no key', async () => {
+    let answers = 0;
+    server.use(http.post(`${BASE}/c`, () => (++answers === 1 ? new HttpResponse(null, { status: 500 }) : HttpResponse.json({ ok: true }))));
+    const pipeline = new Pipeline({ ...env(), declaredAt: () => ({ repeatable: true }) }, steps([], [transportStep(new Transport(BASE, undefined))]));
+    expect(await perform(pipeline, new Call(undefined, 'POST', '/c', undefined, undefined, {}, undefined))).toEqual({ ok: true });
+    expect(seen).toHaveLength(2);
   });
 
   it('complains when the last step hands the call on instead of answering', async () => {

@@ -5,8 +5,8 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { Timestamp, exact, openEnum, openString } from '../common.js';
-import { RUN_MODES, TASK_STATUSES, type ReportStatus } from '../enums.js';
+import { Timestamp, exact, openEnum, openString, unknownValue } from '../common.js';
+import { QUESTION_TYPES, RUN_MODES, TASK_STATUSES, type ReportStatus } from '../enums.js';
 
 // The batch answers are records of this group too.
 export * from './forecast-batches.js';
@@ -89,7 +89,7 @@ export const DiscreteForecastData = fd('discrete', 'discrete_probability_array',
 export interface DiscreteForecastData extends z.output<typeof DiscreteForecastData> {}
 
 /** Shape of `forecastData` for a question type the SDK does not know yet: passes, typed as the known ones. */
-const OtherData = z.looseObject({ questionType: z.string(), format: z.string(), payload: z.looseObject({}) });
+const OtherData = z.looseObject({ questionType: unknownValue(QUESTION_TYPES), format: z.string(), payload: z.looseObject({}) });
 
 export const ForecastData = z.union([BinaryForecastData, MultipleChoiceForecastData, NumericForecastData, DateForecastData, DiscreteForecastData, OtherData]) as unknown as z.ZodMiniType<ForecastData>;
 /**
@@ -296,8 +296,11 @@ export const CancelledForecastTask = exact({ ...task, status: z.literal('cancell
  */
 export interface CancelledForecastTask extends z.output<typeof CancelledForecastTask> {}
 
-/** A task of a status the SDK does not know yet: it passes, typed as the known ones. */
-const OtherTask = z.looseObject({ ...task, status: z.string() });
+/**
+ * A task of a status the SDK does not know yet: it passes, typed as the known ones. A known status is
+ * not this branch's: a `completed` task without its `forecast` is refused, not passed as unknown.
+ */
+const OtherTask = z.looseObject({ ...task, status: unknownValue(TASK_STATUSES) });
 
 export const ForecastTask = z.union([ActiveForecastTask, CompletedForecastTask, FailedForecastTask, CancelledForecastTask, OtherTask]) as unknown as z.ZodMiniType<ForecastTask>;
 /**

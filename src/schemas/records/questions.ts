@@ -4,7 +4,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { Timestamp, exact, openEnum } from '../common.js';
+import { Timestamp, exact, openEnum, unknownValue } from '../common.js';
 import { QUESTION_TYPES } from '../enums.js';
 import { SourceTemplate } from './templates.js';
 import type { QuestionDefinition } from '../questions.js';
@@ -119,8 +119,11 @@ export const DateQuestion = exact({ ...question, type: z.literal('date'), ...bou
  */
 export interface DateQuestion extends z.output<typeof DateQuestion> {}
 
-/** A question of a type the SDK does not know yet: it passes, typed as the known ones. */
-const OtherQuestion = z.looseObject({ ...question, type: z.string() });
+/**
+ * A question of a type the SDK does not know yet: it passes, typed as the known ones. A known type
+ * is not this branch's: a `numeric` question without its bounds is refused, not passed as unknown.
+ */
+const OtherQuestion = z.looseObject({ ...question, type: unknownValue(QUESTION_TYPES) });
 
 export const Question = z.union([BinaryQuestion, MultipleChoiceQuestion, NumericQuestion, DiscreteQuestion, DateQuestion, OtherQuestion]) as unknown as z.ZodMiniType<Question>;
 /**
