@@ -196,7 +196,7 @@ program
   .description('a local web console over the service (or the mock): questions and their forecasts drawn, tasks live, webhooks and deliveries with replay, credits; serves on 127.0.0.1 until Ctrl-C')
   .option('--port <n>', 'the port on 127.0.0.1 (default: a free one)')
   .option('--open', 'open the console in the default browser')
-  .addHelpText('after', `\nPrints the address with a one-time access token as its first line ("http://127.0.0.1:<port>/?token=…"). The key stays in this process: the browser never gets it.\nOnly 127.0.0.1; requests need the token, this server's own Host, and a same-origin Origin for every change.\n\nExample:\n  forecasting console --open`)
+  .addHelpText('after', `\nPrints the address with a one-time access token as its first line ("http://127.0.0.1:<port>/<secret path>/?token=…"). The key stays in this process: the browser never gets it.\nOnly 127.0.0.1, under a secret path no other local server can see; requests need the session, this server's own Host, and a same-origin Origin for every change.\n\nExample:\n  forecasting console --open`)
   .action(run(async (cmd) => (await load.console()).consoleCommand(cmd)));
 
 /** A usage error from commander as one line: its message without the "error: " prefix, and where to look; the secrets blanked (commander quotes a bad value as typed). */

@@ -28,10 +28,27 @@ export function raw(port: number, method: string, path: string, headers: Record<
   });
 }
 
+/** The secret path every page of the console is under: the printed address's, without its last `/`. */
+export const baseOf = (running: Pick<RunningConsole, 'url'>): string => new URL(running.url).pathname.replace(/\/$/, '');
+
+/**
+ * An answer as the pages wrote it: the console's secret base taken out of its body and `Location`,
+ * so a test reads the console's own paths (security.test.ts checks every link carries the base).
+ */
+export function unmounted(answer: Answer, base: string): Answer {
+  const location = answer.headers.location;
+  const strip = (text: string) => text.replaceAll(`"${base}/`, '"/');
+  return {
+    ...answer,
+    body: strip(answer.body),
+    headers: { ...answer.headers, ...(typeof location === 'string' && location.startsWith(`${base}/`) ? { location: location.slice(base.length) } : {}) },
+  };
+}
+
 /** The cookie the console sets for its printed address (its token is good once: this uses it). */
 export async function cookieOf(running: RunningConsole): Promise<string> {
   const url = new URL(running.url);
-  const answer = await raw(running.port, 'GET', `/${url.search}`, { host: url.host });
+  const answer = await raw(running.port, 'GET', `${url.pathname}${url.search}`, { host: url.host });
   const set = answer.headers['set-cookie'];
   const first = Array.isArray(set) ? set[0] : set;
   if (!first) throw new Error(`no cookie: ${answer.status}`);
@@ -44,13 +61,15 @@ export interface OpenConsole {
   running: RunningConsole;
   cookie: string;
   host: string;
+  /** The console's secret base path (see {@link baseOf}). */
+  base: string;
 }
 
 /** Starts a mock with its control routes and a console over it, and opens a session. */
 export async function openConsole(): Promise<OpenConsole> {
   const mock = await startMockServer({ timeScale: 3600, httpControls: true });
   const running = await consoleFor(mock);
-  return { mock, running, cookie: await cookieOf(running), host: new URL(running.url).host };
+  return { mock, running, cookie: await cookieOf(running), host: new URL(running.url).host, base: baseOf(running) };
 }
 
 /** Stops what {@link openConsole} started. */

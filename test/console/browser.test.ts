@@ -72,7 +72,7 @@ async function completedTask(questionId: string): Promise<string> {
 
 describe('forecasting console in Chromium', () => {
   it('prints its address first, opens on the questions, and draws a numeric question’s latest forecast and history', async () => {
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[\w-]{22}\/\?token=/);
     const client = clientOf(mock);
     await client.questions.create({ type: 'binary', title: 'Will it rain in Paris tomorrow?' });
     const numeric = await client.questions.create({ type: 'numeric', title: 'Brent crude on 1 June (USD)?', lowerBound: 40, upperBound: 140, scaleType: 'linear', openUpperBound: true });
@@ -81,7 +81,7 @@ describe('forecasting console in Chromium', () => {
     await completedTask(numeric.id);
 
     await page.goto(url);
-    expect(new URL(page.url()).pathname).toBe('/questions');
+    expect(new URL(page.url()).pathname).toBe(`${new URL(url).pathname}questions`);
     expect(new URL(page.url()).search).toBe('');
     await expect(page.getByRole('link', { name: 'Will it rain in Paris tomorrow?' }).isVisible()).resolves.toBe(true);
 
@@ -98,21 +98,22 @@ describe('forecasting console in Chromium', () => {
     const client = clientOf(mock);
     const q = await client.questions.create({ type: 'multiple_choice', title: 'Which city hosts the final?', options: ['Lyon', 'Porto', 'Turin'] });
     const task = await client.forecasts.create({ questionId: q.id, runMode: 'light' });
-    await page.goto(new URL(`/tasks/${task.id}`, url).href);
+    await page.goto(new URL(`tasks/${task.id}`, url).href);
     await expect(page.locator('.status').first().textContent()).resolves.toBe('queued');
     // A mark on the page: it must still be there when the status changes (updated in place, not reloaded).
     await page.evaluate(() => Object.assign(window, { notReloaded: true }));
     const panel = await page.context().newPage();
-    await panel.goto(new URL('/mock', url).href);
+    await panel.goto(new URL('mock', url).href);
     for (let i = 0; i < 12 && (await client.forecasts.retrieve(task.id)).status !== 'completed'; i++) {
       await press(panel, '+10 minutes');
     }
-    await page.locator('.status', { hasText: 'completed' }).first().waitFor({ timeout: 10_000 });
+    // Refreshed every 4 s.
+    await page.locator('.status', { hasText: 'completed' }).first().waitFor({ timeout: 15_000 });
     await page.locator('svg.forecast-chart').waitFor();
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     await shoot(page, 'task');
     await panel.close();
-  });
+  }, 40_000);
 
   it('replays a failed delivery once its receiver is fixed, and shows it succeeded', async () => {
     const client = clientOf(mock);
@@ -120,7 +121,7 @@ describe('forecasting console in Chromium', () => {
     const q = await client.questions.create({ type: 'binary', title: 'Will the receiver recover?' });
     await completedTask(q.id);
     // Broken receiver: every retry fails; the clock panel moves a day a click until the delivery is given up.
-    await page.goto(new URL('/mock', url).href);
+    await page.goto(new URL('mock', url).href);
     let failed: string | undefined;
     for (let i = 0; i < 10 && !failed; i++) {
       await vi.waitFor(async () => expect((await client.webhooks.deliveries.list()).data[0]?.status).not.toMatch(/^(pending|in_progress)$/), { timeout: 5_000 });
@@ -131,22 +132,53 @@ describe('forecasting console in Chromium', () => {
     expect(received.every((s) => s === 500)).toBe(true);
 
     broken = false;
-    await page.goto(new URL('/webhooks', url).href);
-    const row = page.locator('tr', { has: page.locator(`a[href="/deliveries/${failed}"]`) });
+    await page.goto(new URL('webhooks', url).href);
+    const row = page.locator('tr', { has: page.locator(`a[href="${new URL(url).pathname}deliveries/${failed}"]`) });
     await expect(row.locator('.status').textContent()).resolves.toBe('failed');
     await shoot(page, 'webhooks');
     await row.getByRole('button', { name: 'Replay' }).click();
-    await row.locator('.status', { hasText: 'succeeded' }).waitFor({ timeout: 10_000 });
+    // The list refreshes every 8 s.
+    await row.locator('.status', { hasText: 'succeeded' }).waitFor({ timeout: 20_000 });
     expect(received.at(-1)).toBe(200);
-  });
+  }, 40_000);
 
   it('advances the mock’s clock from its panel', async () => {
-    await page.goto(new URL('/mock', url).href);
+    await page.goto(new URL('mock', url).href);
     const before = Date.parse((await page.locator('#mock-now').textContent())!);
     await press(page, '+1 hour');
     const after = Date.parse((await page.locator('#mock-now').textContent())!);
     expect(after - before).toBe(3_600_000);
     expect(clock.now()).toBe(after);
     await shoot(page, 'mock');
+  });
+
+  it('keeps its session cookie from every other server on 127.0.0.1, and serves through a jar full of their cookies', async () => {
+    // Another local server (another port, so the same cookie jar): what its page's requests carry, and cookies it sets.
+    const cookiesSeen: Array<[string | undefined, string]> = [];
+    const other = createServer({ maxHeaderSize: 1024 * 1024 }, (req, res) => {
+      cookiesSeen.push([req.url, req.headers.cookie ?? '']);
+      if (req.url === '/collect') return void res.end('ok');
+      // A hundred cookies of 4 KB for the whole host (path=/): the console gets them too.
+      const bomb = `for (let i = 0; i < 100; i++) document.cookie = 'pad' + i + '=' + 'x'.repeat(4000) + '; path=/; max-age=600';`;
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><p>another local page</p><script>${bomb} fetch('/collect')</script>`);
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.goto(new URL('questions', url).href);
+      const jar = await page.context().cookies();
+      const session = jar.find((c) => c.name.startsWith('forecasting_console_'));
+      expect(session?.path).toBe(new URL(url).pathname.replace(/\/$/, ''));
+      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      await vi.waitFor(() => expect(cookiesSeen.map(([path]) => path)).toContain('/collect'));
+      expect(cookiesSeen.map(([, cookies]) => cookies).join('\n')).not.toContain('forecasting_console_');
+      // The page's cookies (about 400 KB, past Node's 16 KB default) reach the console: it still serves.
+      expect((await page.context().cookies()).filter((c) => c.name.startsWith('pad'))).toHaveLength(100);
+      const answer = await page.goto(new URL('questions', url).href);
+      expect(answer?.status()).toBe(200);
+      await expect(page.getByRole('heading', { name: 'Questions' }).isVisible()).resolves.toBe(true);
+    } finally {
+      await page.context().clearCookies({ name: /^pad\d+$/ });
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 });

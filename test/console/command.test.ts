@@ -28,11 +28,11 @@ const freePort = () =>
   });
 
 describe('forecasting console', () => {
-  it('prints its address with the token as the first line, listens on --port, and stops cleanly on SIGTERM', async () => {
+  it('prints its address (its secret base, the token) as the first line, listens on --port, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
     const cli = start(['console', '--port', String(port)], { env: envFor(mock) });
     const first = (await cli.waitFor('stdout', /^http:\/\/\S+\n/)).split('\n')[0]!;
-    expect(first).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/\\?token=[A-Za-z0-9_-]{32}$`));
+    expect(first).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/[A-Za-z0-9_-]{22}/\\?token=[A-Za-z0-9_-]{32}$`));
     const answer = await fetch(first, { redirect: 'manual' });
     expect(answer.status).toBe(303);
     cli.child.kill('SIGTERM');
@@ -117,7 +117,7 @@ describe('forecasting console', () => {
       const entry = await fetch(first, { redirect: 'manual' });
       const cookie = entry.headers.get('set-cookie')!.split(';')[0]!;
       const began = performance.now();
-      const page = await fetch(new URL('/questions', first), { headers: { cookie } });
+      const page = await fetch(new URL('questions', first), { headers: { cookie } });
       const waited = performance.now() - began;
       expect(page.status).toBe(502);
       expect(await page.text()).toMatch(/timed out/i);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForecastingClient } from '../../src/index.js';
 import { startConsole, type RunningConsole } from '../../src/cli/console/server.js';
 import { hostileService, type HostileService } from '../cli/_hostile.js';
-import { clientOf, closeConsole, cookieOf, openConsole, raw, type OpenConsole } from './_console.js';
+import { baseOf, clientOf, closeConsole, cookieOf, openConsole, raw, type OpenConsole } from './_console.js';
 
 let open: OpenConsole;
 let hostile: HostileService;
@@ -24,8 +24,8 @@ afterAll(async () => {
   await closeConsole(open);
 });
 
-const get = (path: string, method = 'GET') => raw(open.running.port, method, path, { host: open.host, cookie: open.cookie });
-const getHostile = (path: string) => raw(overHostile.port, 'GET', path, { host: new URL(overHostile.url).host, cookie: hostileCookie });
+const get = (path: string, method = 'GET') => raw(open.running.port, method, `${open.base}${path}`, { host: open.host, cookie: open.cookie });
+const getHostile = (path: string) => raw(overHostile.port, 'GET', `${baseOf(overHostile)}${path}`, { host: new URL(overHostile.url).host, cookie: hostileCookie });
 const rewriting = (path: RegExp, change: (body: Record<string, unknown>) => unknown) => {
   hostile.rewrite = (p, _m, b) => (path.test(p) && typeof b === 'object' && b !== null ? change(b as Record<string, unknown>) : b);
 };
@@ -54,7 +54,7 @@ describe('requests the console gets', () => {
 
   it('refuses a clock advance that is not a whole number of ms, 0 or more, as a bad form (400), not a failed service (502)', async () => {
     for (const ms of ['-5', 'soon', '1.5', '1e400']) {
-      const r = await raw(open.running.port, 'POST', '/mock/advance', { host: open.host, cookie: open.cookie, origin: `http://${open.host}`, 'content-type': 'application/x-www-form-urlencoded' }, `ms=${encodeURIComponent(ms)}`);
+      const r = await raw(open.running.port, 'POST', `${open.base}/mock/advance`, { host: open.host, cookie: open.cookie, origin: `http://${open.host}`, 'content-type': 'application/x-www-form-urlencoded' }, `ms=${encodeURIComponent(ms)}`);
       expect(r.status, ms).toBe(400);
       expect(r.body, ms).toMatch(/<strong>FormValueError<\/strong>: ms: must be a whole number/);
     }

@@ -3,15 +3,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/testing/index.js';
 import type { RunningConsole } from '../../src/cli/console/server.js';
-import { clientOf, closeConsole, openConsole, raw } from './_console.js';
+import { clientOf, closeConsole, openConsole, raw, unmounted } from './_console.js';
 
 let mock: MockServer;
 let running: RunningConsole;
 let cookie: string;
-beforeAll(async () => void ({ mock, running, cookie } = await openConsole()));
+let base: string;
+beforeAll(async () => void ({ mock, running, cookie, base } = await openConsole()));
 afterAll(() => closeConsole({ mock, running }));
 
-const page = async (path: string) => (await raw(running.port, 'GET', path, { host: new URL(running.url).host, cookie })).body;
+/** A page's markup, its links read from the console's root. */
+const page = async (path: string) => unmounted(await raw(running.port, 'GET', `${base}${path}`, { host: new URL(running.url).host, cookie }), base).body;
 
 describe('forecasting console pages', () => {
   it("show a question's schedule and watch, or that it has none", async () => {
@@ -66,6 +68,6 @@ describe('forecasting console pages', () => {
     const failed = await client.forecasts.createAndWait({ questionId: failing.id, runMode: 'light' });
     expect((await page(`/tasks/${failed.id}`)).match(/No sources found/g)).toHaveLength(1);
     // No icon: an empty answer, not a 404.
-    expect((await raw(running.port, 'GET', '/favicon.ico', { host: new URL(running.url).host, cookie })).status).toBe(204);
+    expect((await raw(running.port, 'GET', `${base}/favicon.ico`, { host: new URL(running.url).host, cookie })).status).toBe(204);
   });
 });

@@ -8,20 +8,22 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/testing/index.js';
 import type { RunningConsole } from '../../src/cli/console/server.js';
-import { clientOf, closeConsole, consoleFor, openConsole, raw } from './_console.js';
+import { baseOf, clientOf, closeConsole, consoleFor, openConsole, raw } from './_console.js';
 
 let mock: MockServer;
 let running: RunningConsole;
 let cookie: string;
 let host: string;
-beforeAll(async () => void ({ mock, running, cookie, host } = await openConsole()));
+let base: string;
+beforeAll(async () => void ({ mock, running, cookie, host, base } = await openConsole()));
 afterAll(() => closeConsole({ mock, running }));
 
-const get = (path: string, headers: Record<string, string> = {}) => raw(running.port, 'GET', path, { host, cookie, ...headers });
+/** A GET of a path of the console (under its secret base). */
+const get = (path: string, headers: Record<string, string> = {}) => raw(running.port, 'GET', `${base}${path}`, { host, cookie, ...headers });
 
 describe('forecasting console: who may talk to it', () => {
-  it('listens on 127.0.0.1 only, and prints an address with a token of 192 random bits', async () => {
-    expect(running.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${running.port}/\\?token=[A-Za-z0-9_-]{32}$`));
+  it('listens on 127.0.0.1 only, and prints an address under a secret base of 128 random bits with a token of 192', async () => {
+    expect(running.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${running.port}/[A-Za-z0-9_-]{22}/\\?token=[A-Za-z0-9_-]{32}$`));
     const others = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => a.family === 'IPv4' && !a.internal).map((a) => a.address));
     for (const address of others) {
       const refused = await new Promise<string>((resolve) => {
@@ -35,33 +37,35 @@ describe('forecasting console: who may talk to it', () => {
     }
   });
 
-  it('answers 401 without the token, or with a wrong one; the printed address sets a session cookie (HttpOnly, SameSite=Strict, named by port), drops the token from the address, and works once', async () => {
+  it('answers 401 without the token, or with a wrong one; the printed address sets a session cookie (HttpOnly, SameSite=Strict, named by port, for the secret base only), drops the token from the address, and works once', async () => {
     const fresh = await consoleFor(mock);
     try {
       const at = new URL(fresh.url).host;
       const name = `forecasting_console_${fresh.port}`;
-      expect((await raw(fresh.port, 'GET', '/questions', { host: at })).status).toBe(401);
-      expect((await raw(fresh.port, 'GET', '/questions', { host: at, cookie: `${name}=nope` })).status).toBe(401);
-      expect((await raw(fresh.port, 'GET', '/?token=nope', { host: at })).status).toBe(401);
+      const b = baseOf(fresh);
+      expect((await raw(fresh.port, 'GET', `${b}/questions`, { host: at })).status).toBe(401);
+      expect((await raw(fresh.port, 'GET', `${b}/questions`, { host: at, cookie: `${name}=nope` })).status).toBe(401);
+      expect((await raw(fresh.port, 'GET', `${b}/?token=nope`, { host: at })).status).toBe(401);
       const token = new URL(fresh.url).searchParams.get('token')!;
-      const first = await raw(fresh.port, 'GET', `/tasks?token=${token}`, { host: at });
+      const first = await raw(fresh.port, 'GET', `${b}/tasks?token=${token}`, { host: at });
       expect(first.status).toBe(303);
-      expect(first.headers.location).toBe('/tasks');
+      expect(first.headers.location).toBe(`${b}/tasks`);
       const [set] = first.headers['set-cookie'] as string[];
-      expect(set).toMatch(new RegExp(`^${name}=[A-Za-z0-9_-]{32}; HttpOnly; SameSite=Strict; Path=/; Max-Age=86400$`));
+      expect(set!.endsWith(`; Path=${b}; Max-Age=86400`)).toBe(true);
+      expect(set).toMatch(new RegExp(`^${name}=[A-Za-z0-9_-]{32}; HttpOnly; SameSite=Strict; Path=/[A-Za-z0-9_-]{22}; Max-Age=86400$`));
       const session = set!.split(';')[0]!;
       // The cookie holds a session, not the token: the token is not a cookie that opens the console.
       expect(session).not.toContain(token);
-      expect((await raw(fresh.port, 'GET', '/questions', { host: at, cookie: `${name}=${token}` })).status).toBe(401);
-      expect((await raw(fresh.port, 'GET', '/questions', { host: at, cookie: session })).status).toBe(200);
+      expect((await raw(fresh.port, 'GET', `${b}/questions`, { host: at, cookie: `${name}=${token}` })).status).toBe(401);
+      expect((await raw(fresh.port, 'GET', `${b}/questions`, { host: at, cookie: session })).status).toBe(200);
       // The address opens nothing a second time (a shared screen, a history, a log).
-      const again = await raw(fresh.port, 'GET', `/?token=${token}`, { host: at });
+      const again = await raw(fresh.port, 'GET', `${b}/?token=${token}`, { host: at });
       expect(again.status).toBe(401);
       expect(again.body).toMatch(/used already/);
       // The assets too: nothing is served without the session.
-      expect((await raw(fresh.port, 'GET', '/assets/console.js', { host: at })).status).toBe(401);
-      // A cookie of the same name another local server set for a narrower path, sent first, shadows nothing.
-      expect((await raw(fresh.port, 'GET', '/questions', { host: at, cookie: `${name}=tossed; ${session}` })).status).toBe(200);
+      expect((await raw(fresh.port, 'GET', `${b}/assets/console.js`, { host: at })).status).toBe(401);
+      // A cookie of the same name another local server set for a longer path, sent first, shadows nothing.
+      expect((await raw(fresh.port, 'GET', `${b}/questions`, { host: at, cookie: `${name}=tossed; ${session}` })).status).toBe(200);
     } finally {
       await fresh.close();
     }
@@ -76,12 +80,12 @@ describe('forecasting console: who may talk to it', () => {
     expect((await get('/questions')).status).toBe(200);
   });
 
-  it('answers 400 to a malformed escape in a page’s address, and Node’s own refusals (431 headers too large) carry the console’s policy headers too', async () => {
+  it('answers 400 to a malformed escape in a page’s address, and Node’s own refusals (431 headers past its 1 MiB) carry the console’s policy headers too', async () => {
     const bad = await get('/tasks/%E0%A4%A');
     expect([bad.status, bad.body]).toEqual([400, 'Bad request: a malformed escape in the path.\n']);
     const text = await new Promise<string>((resolve, reject) => {
       let got = '';
-      const socket = connect(running.port, '127.0.0.1', () => socket.write(`GET /questions HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'x'.repeat(20 * 1024)}\r\n\r\n`));
+      const socket = connect(running.port, '127.0.0.1', () => socket.write(`GET ${base}/questions HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'x'.repeat(1024 * 1024)}\r\n\r\n`));
       socket.setEncoding('utf8').on('data', (d: string) => (got += d)).on('end', () => resolve(got)).on('error', reject);
     });
     expect(text).toMatch(/^HTTP\/1\.1 431 /);
@@ -122,17 +126,17 @@ describe('forecasting console: who may talk to it', () => {
 
   it('answers 421 to any other Host (a rebound DNS name, another port, none)', async () => {
     for (const other of ['evil.example', `evil.example:${running.port}`, `127.0.0.1:${running.port + 1}`, '127.0.0.1', '']) {
-      const answer = await raw(running.port, 'GET', '/questions', { host: other, cookie });
+      const answer = await raw(running.port, 'GET', `${base}/questions`, { host: other, cookie });
       expect(answer.status, other).toBe(421);
     }
-    expect((await raw(running.port, 'GET', '/questions', { host: `localhost:${running.port}`, cookie })).status).toBe(200);
+    expect((await raw(running.port, 'GET', `${base}/questions`, { host: `localhost:${running.port}`, cookie })).status).toBe(200);
   });
 
   it('refuses a change (403) without the same-origin Origin, and makes it with it', async () => {
     const q = await clientOf(mock).questions.create({ type: 'binary', title: 'Cancelled from the console?' });
     const task = await clientOf(mock).forecasts.create({ questionId: q.id });
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const path = `/tasks/${task.id}/cancel`;
+    const path = `${base}/tasks/${task.id}/cancel`;
     for (const origin of [undefined, 'http://evil.example', `http://127.0.0.1:${running.port + 1}`, 'null']) {
       const answer = await raw(running.port, 'POST', path, { host, cookie, ...form, ...(origin ? { origin } : {}) }, 'back=/tasks');
       expect(answer.status, String(origin)).toBe(403);
@@ -141,16 +145,16 @@ describe('forecasting console: who may talk to it', () => {
     expect((await raw(running.port, 'POST', path, { host, origin: `http://${host}`, ...form }, 'back=/tasks')).status).toBe(401);
     expect((await clientOf(mock).forecasts.retrieve(task.id)).status).not.toBe('cancelled');
     for (const back of ['/\t/evil.example', '/\\evil.example', '/ok\nSet-Cookie: x=1']) {
-      const answer = await raw(running.port, 'POST', '/mock/advance', { host, cookie, origin: `http://${host}`, ...form }, new URLSearchParams({ back, ms: '0' }).toString());
-      expect(answer.headers.location, JSON.stringify(back)).toBe('/mock');
+      const answer = await raw(running.port, 'POST', `${base}/mock/advance`, { host, cookie, origin: `http://${host}`, ...form }, new URLSearchParams({ back, ms: '0' }).toString());
+      expect(answer.headers.location, JSON.stringify(back)).toBe(`${base}/mock`);
     }
     // A `back` a header cannot carry (not ASCII) leads to the fallback, not to a failure after the action ran.
-    const wide = await raw(running.port, 'POST', '/mock/advance', { host, cookie, origin: `http://${host}`, ...form }, new URLSearchParams({ back: '/questions/\u0100', ms: '0' }).toString());
-    expect([wide.status, wide.headers.location]).toEqual([303, '/mock']);
+    const wide = await raw(running.port, 'POST', `${base}/mock/advance`, { host, cookie, origin: `http://${host}`, ...form }, new URLSearchParams({ back: '/questions/\u0100', ms: '0' }).toString());
+    expect([wide.status, wide.headers.location]).toEqual([303, `${base}/mock`]);
     const done = await raw(running.port, 'POST', path, { host, cookie, origin: `http://${host}`, ...form }, 'back=//evil.example/');
     expect(done.status).toBe(303);
     // `back` leads inside the console only.
-    expect(done.headers.location).toBe(`/tasks/${task.id}`);
+    expect(done.headers.location).toBe(`${base}/tasks/${task.id}`);
     expect((await clientOf(mock).forecasts.retrieve(task.id)).status).toBe('cancelled');
   });
 
@@ -163,8 +167,8 @@ describe('forecasting console: who may talk to it', () => {
       expect(answer.headers['x-frame-options']).toBe('DENY');
       expect(answer.headers['referrer-policy']).toBe('same-origin');
       expect(answer.headers['cache-control']).toBe('no-store');
-      // Every src and href is a path of the console itself.
-      for (const [, url] of answer.body.matchAll(/(?:src|href)="([^"]*)"/g)) expect(url, path).toMatch(/^\/(?!\/)/);
+      // Every src, href and form action is a path of the console itself, under its base.
+      for (const [, url] of answer.body.matchAll(/(?:src|href|action)="([^"]*)"/g)) expect(url!.startsWith(`${base}/`), `${path}: ${url}`).toBe(true);
     }
   });
 });

@@ -56,23 +56,36 @@ svg text.muted { fill: var(--muted); }
 @media (max-width: 40rem) { header { flex-wrap: wrap; gap: .4rem 1rem; padding: .6rem 1rem; } main { padding: 1rem; } table { display: block; overflow-x: auto; } }
 `;
 
-/** Refreshes `<main data-live="ms">` in place from the same address (the server answers the fragment alone), while the tab is visible. */
+/**
+ * Refreshes `<main data-live="ms">` in place from the same address while the tab is visible (the
+ * server answers the content alone, and in `x-console-live` the wait before the next: 0 once the page
+ * shows a final state, and the refreshes stop). An answer that is not 2xx (a 429 from the service, an
+ * error page) or none at all doubles the wait, up to a minute; the next good answer resets it. Each
+ * wait starts when the last answer came: a slow service never gets two refreshes at once.
+ */
 export const CONSOLE_JS = `'use strict';
-const main = document.getElementById('main');
-const every = Number(main && main.dataset.live);
-if (every > 0) {
-  let busy = false;
-  setInterval(async () => {
-    if (busy || document.hidden) return;
-    busy = true;
+(() => {
+  const main = document.getElementById('main');
+  let every = Number(main && main.dataset.live);
+  if (!(every > 0)) return;
+  const most = Math.max(every, 60000);
+  let wait = every;
+  const tick = async () => {
+    if (document.hidden) return void setTimeout(tick, wait);
     try {
       const res = await fetch(location.href, { headers: { 'x-console-fragment': '1' }, credentials: 'same-origin' });
-      if (res.ok) main.innerHTML = await res.text();
+      if (!res.ok) throw new Error(String(res.status));
+      main.innerHTML = await res.text();
+      every = Number(res.headers.get('x-console-live'));
+      if (!(every > 0)) return void delete main.dataset.live;
+      main.dataset.live = String(every);
+      wait = every;
     } catch (err) {
-      // The console stopped, or the network blinked: the next tick tries again.
-    } finally {
-      busy = false;
+      // A 429, an error page, or the console stopped: wait longer before the next try.
+      wait = Math.min(wait * 2, most);
     }
-  }, every);
-}
+    setTimeout(tick, wait);
+  };
+  setTimeout(tick, wait);
+})();
 `;

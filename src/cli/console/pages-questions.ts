@@ -7,7 +7,7 @@ import { FINAL_STATUSES, numberSummary } from '../output.js';
 import { html, trusted, type Html } from './html.js';
 import type { Answer, Context } from './routes.js';
 import { forecastSvg, historySvg, type HistoryPoint } from './svg.js';
-import { postButton, status, when } from './view.js';
+import { liveEvery, postButton, status, when } from './view.js';
 
 
 /** `GET /questions?q=…`: yours newest first, or a search of those you can see. */
@@ -92,5 +92,5 @@ ${task.progressMessage && task.progressMessage !== task.error?.message ? html`<p
 ${task.status === 'failed' && task.error ? html`<div class="error">${task.error.message}</div>` : ''}
 ${data ? html`<h2>Forecast</h2><p>${numberSummary(data)}</p>${chart(forecastSvg(data), '')}` : ''}
 ${reportOf(task.forecast?.report)}`;
-  return { title: `Task ${task.id}`, body, ...(final ? {} : { live: 1500 }) };
+  return { title: `Task ${task.id}`, body, ...(final ? {} : { live: liveEvery(1) }) };
 }

@@ -7,12 +7,14 @@ import { FINAL_STATUSES } from '../output.js';
 import { html } from './html.js';
 import { progress } from './pages-questions.js';
 import type { Answer, Context } from './routes.js';
-import { FormValueError, postButton, status, when } from './view.js';
+import { FormValueError, liveEvery, postButton, status, when } from './view.js';
 
 /** The spec's limits per user (the CLI uses the package's public entries only, which do not export them). */
 const MAX_ACTIVE_FORECASTS = 50;
 const MAX_WEBHOOKS = 5;
 const REPLAYABLE = new Set(['failed', 'cancelled']);
+/** A delivery in one of these moves no more (until a replay, which leads back to its page). */
+const DELIVERY_FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 const enc = encodeURIComponent;
 
 /** `GET /tasks`: running tasks with their progress and a cancel button, then the recent ones; refreshed live. */
@@ -27,7 +29,7 @@ export async function tasksPage({ client }: Context): Promise<Answer> {
   const table = (rows: typeof items, none: string) =>
     rows.length === 0 ? html`<p class="muted">${none}</p>` : html`<table><thead><tr><th>Task</th><th>Status</th><th>Progress</th><th></th><th>Created</th><th></th></tr></thead><tbody>${rows.map(row)}</tbody></table>`;
   const body = html`<h1>Tasks</h1><h2>Running (${running.length})</h2>${table(running, 'Nothing running.')}<h2>Recent</h2>${table(recent, 'No finished task yet.')}`;
-  return { title: 'Tasks', body, live: 2000 };
+  return { title: 'Tasks', body, live: liveEvery(1) };
 }
 
 /** `POST /tasks/:id/cancel`. */
@@ -53,7 +55,7 @@ export async function webhooksPage({ client }: Context): Promise<Answer> {
 ${hookRows.length === 0 ? html`<p class="muted">No webhook. Create one with <code>client.webhooks.create({ url, eventKinds })</code>.</p>` : html`<table><thead><tr><th>Address</th><th>Events</th><th>Enabled</th><th>Last delivery</th><th></th></tr></thead><tbody>${hookRows}</tbody></table>`}
 <h2>Deliveries</h2>
 ${deliveryRows.length === 0 ? html`<p class="muted">No delivery yet.</p>` : html`<table><thead><tr><th>Delivery</th><th>Event</th><th>Status</th><th>Attempts</th><th>Receiver's answer</th><th>Created</th><th></th></tr></thead><tbody>${deliveryRows}</tbody></table>`}`;
-  return { title: 'Webhooks', body, live: 3000 };
+  return { title: 'Webhooks', body, live: liveEvery(2) };
 }
 
 /** `POST /webhooks/:id/test`: the service sends a test event; its delivery is shown. */
@@ -62,7 +64,7 @@ export async function testWebhook(context: Context, [id]: string[]): Promise<Ans
   return { redirect: `/deliveries/${enc(delivery.id)}` };
 }
 
-/** `GET /deliveries/:id`: a delivery and each attempt with the receiver's answer. */
+/** `GET /deliveries/:id`: a delivery and each attempt with the receiver's answer; live until it succeeded, failed or was cancelled. */
 export async function deliveryPage({ client }: Context, [id]: string[]): Promise<Answer> {
   const [delivery, attempts] = await Promise.all([client.webhooks.deliveries.retrieve(id!), client.webhooks.deliveries.listAttempts(id!, { limit: 100 })]);
   const rows = attempts.data.map(
@@ -74,7 +76,7 @@ ${REPLAYABLE.has(delivery.status) ? postButton(`/deliveries/${enc(delivery.id)}/
 <h2>Attempts</h2>
 ${rows.length === 0 ? html`<p class="muted">No attempt yet.</p>` : html`<table><thead><tr><th>#</th><th>Receiver's answer</th><th>Error</th><th>ms</th><th>Started</th></tr></thead><tbody>${rows}</tbody></table>`}
 <p><a href="/webhooks">All deliveries</a></p>`;
-  return { title: `Delivery ${delivery.id}`, body, live: FINAL_STATUSES.has(delivery.status) || delivery.status === 'succeeded' ? 3000 : 1500 };
+  return { title: `Delivery ${delivery.id}`, body, ...(DELIVERY_FINAL.has(delivery.status) ? {} : { live: liveEvery(2) }) };
 }
 
 /** `POST /deliveries/:id/replay`: sent again, as a new attempt of the same delivery. */

@@ -25,15 +25,24 @@ export interface ConsoleOptions {
   apiKey: string;
   /** The port on 127.0.0.1; 0 or none: a free one. */
   port?: number;
+  /** The clock a session's day is counted by (tests move it); `Date.now` by default. */
+  now?: () => number;
 }
 
 /** A running console. */
 export interface RunningConsole {
-  /** The address to open, with its one-time access token: `http://127.0.0.1:<port>/?token=…`. */
+  /** The address to open, with its secret base and one-time access token: `http://127.0.0.1:<port>/<base>/?token=…`. */
   url: string;
   port: number;
   close(): Promise<void>;
 }
+
+/**
+ * Room for a browser's whole cookie jar for 127.0.0.1 (Chromium keeps up to 180 cookies of 4 KB a
+ * host): another local server's page can set that many, and with Node's 16 KB default every request
+ * would get 431 until the user cleared them.
+ */
+const MAX_HEADER_BYTES = 1024 * 1024;
 
 /** A form body is a few fields: more is refused. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -66,8 +75,8 @@ function layout(title: string, path: string, body: Html, live: number | undefine
 <main id="main"${live ? html` data-live="${live}"` : ''}>${body}</main></body></html>`.value;
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': Buffer.byteLength(body) });
+function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, ...extra, 'content-type': type, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -94,8 +103,24 @@ function rawAnswer(socket: Socket, status: number, reason: string): void {
 /** A path inside the console to go back to after an action: its own, never another site's. */
 const backTo = (value: string | null | undefined, fallback: string) => ownPath(value) ?? fallback;
 
-async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<Context, 'url' | 'form'>): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://console.invalid');
+/**
+ * Markup with every link, form action and asset of the console under its secret base. The pages
+ * write paths from the console's root; only an attribute the templates wrote can match, since every
+ * value from elsewhere has its quotes escaped.
+ */
+export const mounted = (markup: string, base: string): string => markup.replace(/(\s(?:href|src|action)=")\/(?![/\\])/g, `$1${base}/`);
+
+/** A redirect to a path of the console, under its base. */
+function redirect(res: ServerResponse, base: string, path: string): void {
+  res.writeHead(303, { ...SECURITY_HEADERS, location: `${base}${path}` });
+  res.end();
+}
+
+type Served = Omit<Context, 'url' | 'form'> & { base: string };
+
+async function handle(req: IncomingMessage, res: ServerResponse, target: string, context: Served): Promise<void> {
+  const url = new URL(target, 'http://console.invalid');
+  const { base } = context;
   // HEAD answers as GET does (the gate lets it through); Node leaves the body out.
   const method = req.method === 'HEAD' ? 'GET' : req.method;
   if (method === 'GET' && url.pathname === '/assets/console.css') return send(res, 200, 'text/css; charset=utf-8', CONSOLE_CSS);
@@ -105,10 +130,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<C
     res.writeHead(204, SECURITY_HEADERS);
     return void res.end();
   }
-  if (method === 'GET' && url.pathname === '/') {
-    res.writeHead(303, { ...SECURITY_HEADERS, location: '/questions' });
-    return void res.end();
-  }
+  if (method === 'GET' && url.pathname === '/') return redirect(res, base, '/questions');
   const form = req.method === 'POST' ? await readForm(req) : undefined;
   if (req.method === 'POST' && form === undefined) return send(res, 413, 'text/plain; charset=utf-8', 'Payload too large.\n');
   for (const route of ROUTES) {
@@ -122,14 +144,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<C
       return send(res, 400, 'text/plain; charset=utf-8', 'Bad request: a malformed escape in the path.\n');
     }
     const answer: Answer = await route.run({ ...context, url, form: form ?? new URLSearchParams() }, params);
-    if ('redirect' in answer) {
-      res.writeHead(303, { ...SECURITY_HEADERS, location: backTo(answer.redirect, '/') });
-      return void res.end();
-    }
-    if (req.headers['x-console-fragment'] === '1') return send(res, answer.status ?? 200, 'text/html; charset=utf-8', answer.body.value);
-    return send(res, answer.status ?? 200, 'text/html; charset=utf-8', layout(answer.title, url.pathname, answer.body, answer.live, context.mock !== undefined));
+    if ('redirect' in answer) return redirect(res, base, backTo(answer.redirect, '/'));
+    // A live page's refresh gets its content alone, and in a header how long until the next (0: the page shows a final state, no more).
+    if (req.headers['x-console-fragment'] === '1') return send(res, answer.status ?? 200, 'text/html; charset=utf-8', mounted(answer.body.value, base), { 'x-console-live': String(answer.live ?? 0) });
+    return send(res, answer.status ?? 200, 'text/html; charset=utf-8', mounted(layout(answer.title, url.pathname, answer.body, answer.live, context.mock !== undefined), base));
   }
-  send(res, 404, 'text/html; charset=utf-8', layout('Not found', url.pathname, html`<h1>Not found</h1><p>No page at <code>${url.pathname}</code>.</p>`, undefined, context.mock !== undefined));
+  send(res, 404, 'text/html; charset=utf-8', mounted(layout('Not found', url.pathname, html`<h1>Not found</h1><p>No page at <code>${url.pathname}</code>.</p>`, undefined, context.mock !== undefined), base));
 }
 
 /**
@@ -137,24 +157,31 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Omit<C
  * @example
  * ```ts
  * const running = await startConsole({ client, baseURL, apiKey });
- * console.log(running.url); // http://127.0.0.1:53211/?token=…
+ * console.log(running.url); // http://127.0.0.1:53211/<base>/?token=…
  * ```
  */
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
-  const keys: Keys = { token: randomBytes(24).toString('base64url'), session: randomBytes(24).toString('base64url'), used: false };
+  const keys: Keys = {
+    base: `/${randomBytes(16).toString('base64url')}`,
+    token: randomBytes(24).toString('base64url'),
+    session: randomBytes(24).toString('base64url'),
+    used: false,
+    now: options.now ?? Date.now,
+  };
   const mock = await mockControlFor(options.baseURL, options.apiKey);
   addSecret(options.apiKey);
   let port = 0;
   // No Host at all is the gate's to refuse (421, with the headers), not Node's bare 400.
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  const server = createServer({ requireHostHeader: false, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const failed = (err: unknown) => {
       if (res.headersSent) return void res.destroy();
       send(res, 500, 'text/plain; charset=utf-8', `The console failed: ${redact(err instanceof Error ? err.message : String(err))}\n`);
     };
     // Nothing a request holds may end the process: whatever throws answers 500.
     try {
-      if (gate(req, res, port, keys) === 'answered') return;
-      handle(req, res, { client: options.client, mock, redact, back: (form, fallback) => backTo(form.get('back'), fallback) }).catch(failed);
+      const verdict = gate(req, res, port, keys);
+      if (verdict === 'answered') return;
+      handle(req, res, verdict.target, { client: options.client, mock, redact, base: keys.base, back: (form, fallback) => backTo(form.get('back'), fallback) }).catch(failed);
     } catch (err) {
       failed(err);
     }
@@ -175,7 +202,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   });
   port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/?token=${keys.token}`,
+    url: `http://127.0.0.1:${port}${keys.base}/?token=${keys.token}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {

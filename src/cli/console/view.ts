@@ -5,6 +5,12 @@
  */
 import { html, type Html } from './html.js';
 
+/**
+ * How often a live page refreshes, from the service calls one refresh makes: 4 s a call, so an open
+ * page makes at most 15 requests a minute, a quarter of the key's 60 (the user's scripts share them).
+ */
+export const liveEvery = (calls: number): number => calls * 4_000;
+
 /** A status word, coloured by its class. */
 export const status = (value: string | null | undefined): Html => html`<span class="status status-${String(value ?? 'unknown').replace(/[^a-z_]/g, '')}">${value ?? '—'}</span>`;
 
