@@ -2,7 +2,7 @@
 // build, the guides and examples the README links to, and source maps only for the runtime files of
 // the client and the webhook entries.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,9 @@ it('builds dist/ when packing a clone that has none, and packs only dist/, the g
   for (const file of tracked) if (existsSync(join(root, file))) cpSync(join(root, file), join(copy, file), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
   expect(existsSync(join(copy, 'dist'))).toBe(false);
+  // What running an example's tests leaves in a working copy (vitest's cache) is never packed.
+  mkdirSync(join(copy, 'examples/vitest/node_modules/.vite/vitest'), { recursive: true });
+  writeFileSync(join(copy, 'examples/vitest/node_modules/.vite/vitest/results.json'), '{}');
 
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts=false'], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const files = (JSON.parse(out) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
@@ -28,6 +31,7 @@ it('builds dist/ when packing a clone that has none, and packs only dist/, the g
   // The forecasting binary and the chunks of its commands.
   expect(files).toContain('dist/cli.js');
   expect(files.some((f) => /^dist\/cli\/questions-\w+\.js$/.test(f))).toBe(true);
+  expect(files.filter((f) => f.includes('node_modules/'))).toEqual([]);
   const folder = (f: string) => /^(dist|docs|examples)\//.exec(f)?.[0] ?? f;
   expect(new Set(files.map(folder))).toEqual(new Set(['dist/', 'docs/', 'examples/', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']));
   // The user guides, not the contributors' one, and never the generated API reference.
