@@ -3,14 +3,17 @@
  * @module
  */
 import { whenAborted } from '../core/abort.js';
-import { realClock, type ClientClock } from '../core/clock.js';
-import { sleep } from '../core/sleep.js';
+import type { ClientClock } from '../core/clock.js';
 import type { ClientOptions } from '../core/options.js';
 import { ScaledClock, type MockClock } from './clock.js';
+import { realNow, realSetTimeout, realSleep, soon } from './real-timers.js';
 import type { MockServer } from './server.js';
 
-/** Runs `fn` after pending I/O: `setImmediate` on Node, a zero timeout in a browser (which has none). */
-const soon = (fn: () => void): void => void (globalThis.setImmediate ? globalThis.setImmediate(fn) : setTimeout(fn, 0));
+/**
+ * Real time on the timers as loaded (see real-timers.ts): a test's fake timers would otherwise stall
+ * every wait of a client on a scaled clock, or of one on a mock served elsewhere.
+ */
+const realTime: ClientClock = { now: realNow, sleep: realSleep };
 
 /** Looks at a busy client, one after the other, before looking once a millisecond. */
 const BUSY_LOOKS_AT_ONCE = 100;
@@ -21,8 +24,11 @@ const BUSY_LOOKS_AT_ONCE = 100;
  * `serviceTimeScale`: the per-minute limits the client counts itself pass as fast as the mock's. With a manual clock it runs a
  * small discrete-event simulation: a client sleep becomes a wake-up on the mock clock, and the clock
  * moves to the earliest wake-up once `isBusy()` says no request is in flight (so a request is never
- * stamped later than it was sent). A 1.5-hour forecast is then waited for in milliseconds, every
- * `Retry-After` honoured on the mock's time.
+ * stamped later than it was sent). A 1.5-hour forecast is then waited for in a few hundred ms of real time
+ * (its requests are real round trips), every `Retry-After` honoured on the mock's time. A wait's
+ * `timeout` then counts mock time too: bound a test in real time with the runner's timeout or a
+ * `signal: AbortSignal.timeout(ms)`. The timers it uses are the real ones as the SDK loaded, so a
+ * test's fake timers (`vi.useFakeTimers()`) do not stall it.
  *
  * Given a number instead, the `timeScale` of a mock served elsewhere (`forecasting mock
  * --time-scale 600` in another process), it is that real-time clock: what a client of that mock
@@ -38,10 +44,10 @@ const BUSY_LOOKS_AT_ONCE = 100;
 export function clientClockFor(clock: MockClock | number, isBusy: () => boolean = () => false): ClientClock {
   if (typeof clock === 'number') {
     if (!(Number.isFinite(clock) && clock > 0)) throw new RangeError(`clientClockFor: a mock's timeScale must be a positive number, got ${String(clock)}`);
-    return { ...realClock, serviceTimeScale: clock };
+    return { ...realTime, serviceTimeScale: clock };
   }
   // Real time, and the service's minute that much shorter on it (the per-minute limits the client counts).
-  if (clock instanceof ScaledClock) return { ...realClock, serviceTimeScale: clock.timeScale };
+  if (clock instanceof ScaledClock) return { ...realTime, serviceTimeScale: clock.timeScale };
   // Sleepers by the time they wake: one ending (an abort, a wake-up) leaves the others at that time due.
   const waiting = new Map<number, number>();
   const add = (at: number) => void waiting.set(at, (waiting.get(at) ?? 0) + 1);
@@ -59,7 +65,7 @@ export function clientClockFor(clock: MockClock | number, isBusy: () => boolean 
       // Let requests in flight land, and woken sleepers send theirs, before time moves on; a request
       // held longer (one waiting real time, see mockClientOptions) is looked at every millisecond,
       // not spun on.
-      if (isBusy()) return void (++looks < BUSY_LOOKS_AT_ONCE ? soon(step) : setTimeout(step, 1));
+      if (isBusy()) return void (++looks < BUSY_LOOKS_AT_ONCE ? soon(step) : realSetTimeout(step, 1));
       driving = false;
       if (waiting.size === 0) return;
       try {
@@ -128,7 +134,7 @@ const MAX_FAILING_ADDRESSES = 1_000;
  * ```ts
  * const mock = await startMockServer({ clock: new ManualClock() });
  * const client = new ForecastingClient(mockClientOptions(mock));
- * await client.forecasts.createAndWait({ questionId, runMode: 'max' }); // 1.5 h of mock time, milliseconds of real time
+ * await client.forecasts.createAndWait({ questionId, runMode: 'max' }, { timeout: 2 * 3_600_000 }); // 1.5 h of mock time (the timeout too), ~0.2 s real
  * ```
  */
 export function mockClientOptions(
@@ -151,7 +157,7 @@ export function mockClientOptions(
       const failed = failedInARow.get(key) ?? 0;
       // Past a long run of failures, the next request waits real time first (the mock's clock held):
       // see FAILURES_BEFORE_REAL_DELAY.
-      if (failed >= FAILURES_BEFORE_REAL_DELAY) await sleep(Math.min(2 ** (failed - FAILURES_BEFORE_REAL_DELAY), MAX_REAL_DELAY_MS), signal ?? undefined);
+      if (failed >= FAILURES_BEFORE_REAL_DELAY) await realSleep(Math.min(2 ** (failed - FAILURES_BEFORE_REAL_DELAY), MAX_REAL_DELAY_MS), signal ?? undefined);
       const response = await globalThis.fetch(input, init).catch((error: unknown) => {
         if (!signal?.aborted) failedInARow.set(key, failed + 1);
         throw error;

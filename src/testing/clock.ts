@@ -5,6 +5,7 @@
  * `startMockServer` runs a {@link ScaledClock}, real time made faster.
  * @module
  */
+import { realClearTimeout, realNow, realSetTimeout } from './real-timers.js';
 
 /**
  * A callback waiting on the clock; `cancel()` removes it if it has not run yet.
@@ -204,13 +205,15 @@ export interface ScaledClockOptions {
   timeScale: number;
   /** Clock time at creation, in ms since the epoch (default: the real time at creation). */
   startMs?: number | undefined;
-  /** The real time source, in ms (default `Date.now`); injectable for tests. */
+  /** The real time source, in ms (default `Date.now` as the SDK loaded, which a test's fake timers leave alone); injectable for tests. */
   source?: (() => number) | undefined;
 }
 
 /**
  * A clock that follows real time, sped up by `timeScale`. Scheduled callbacks run on a real timer
- * when due. The timer is unref'd, so a pending callback never keeps the process alive.
+ * when due. The timer is unref'd, so a pending callback never keeps the process alive. Its time and
+ * timer are the real ones as the SDK loaded: a test's fake timers (`vi.useFakeTimers()`) neither
+ * stop nor move it.
  *
  * @example
  * ```ts
@@ -231,7 +234,7 @@ export class ScaledClock implements MockClock {
   constructor(options: ScaledClockOptions) {
     if (!(options.timeScale > 0)) throw new RangeError(`timeScale must be positive, got ${options.timeScale}`);
     this.timeScale = options.timeScale;
-    this.source = options.source ?? Date.now;
+    this.source = options.source ?? realNow;
     this.realStart = this.source();
     this.start = options.startMs ?? this.realStart;
   }
@@ -285,7 +288,7 @@ export class ScaledClock implements MockClock {
   }
 
   private disarm(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) realClearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -303,7 +306,7 @@ export class ScaledClock implements MockClock {
     const next = this.scheduler.nextAt();
     if (next === undefined || this.stopped) return;
     const realDelay = Math.max(0, Math.ceil((next - this.now()) / this.timeScale));
-    this.timer = setTimeout(() => {
+    this.timer = realSetTimeout(() => {
       this.timer = undefined;
       this.runDue();
     }, realDelay);

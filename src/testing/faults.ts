@@ -3,9 +3,9 @@
  * client's retries, timeouts and error handling can be tested.
  * @module
  */
-import { declaredOperations } from '../api/index.js';
-import { operationIdOf } from '../api/operation-id.js';
 import { defaultErrorType, MockHttpError } from './http.js';
+import { checkedPath, knownOperation } from './operation-names.js';
+import { realClearTimeout, realSetTimeout } from './real-timers.js';
 
 /**
  * A fault to inject. Match by `operation`, or by `method` and/or `path`; every given field must
@@ -28,7 +28,11 @@ export interface FaultRule {
   operation?: string;
   /** HTTP method (any case). */
   method?: string;
-  /** Path template (`/questions/{question_id}`) or concrete path, no query; with or without the `/api/v1/external` prefix. */
+  /**
+   * Path template (`/questions/{question_id}`) or concrete path, no query; with or without the
+   * `/api/v1/external` prefix. A template no route declares is refused, naming the closest; a
+   * concrete path may be one no route knows.
+   */
   path?: string;
   /** How many matching requests it applies to (default 1; `Infinity` for all). */
   times?: number;
@@ -128,8 +132,10 @@ export class FaultInjector {
   }
 
   add(rule: FaultRule): ActiveFault {
+    // The names first: a typo is the likelier mistake, and its message names the fix.
+    const named = normalized(rule);
     checkRule(rule);
-    const fault = new Fault(Object.freeze(normalized(rule)), this);
+    const fault = new Fault(Object.freeze(named), this);
     this.rules.push(fault);
     return fault;
   }
@@ -167,74 +173,15 @@ function ruleMatches(rule: FaultRule, t: FaultTarget): boolean {
   );
 }
 
-const API_PREFIX = '/api/v1/external';
-/** Verbs users reach for, to the SDK's: `questions.get` means `questions.retrieve`. */
-const SYNONYMS: Record<string, string> = { get: 'retrieve', fetch: 'retrieve', read: 'retrieve', show: 'retrieve', all: 'list', add: 'create', new: 'create', edit: 'update', patch: 'update', remove: 'delete', del: 'delete' };
-
-/** Every accepted operation name (the dotted `sdkMethod` and the OpenAPI `operationId`) → its `sdkMethod`. */
-let operationNames: Map<string, string> | undefined;
-function operationOf(name: string): string | undefined {
-  if (!operationNames) {
-    operationNames = new Map();
-    for (const { sdkMethod } of declaredOperations) {
-      operationNames.set(sdkMethod, sdkMethod);
-      operationNames.set(operationIdOf(sdkMethod), sdkMethod);
-    }
-  }
-  return operationNames.get(name);
-}
-
-/**
- * The known operation closest to `name`: the longest one that begins it (a client helper such as
- * `forecasts.createAndWait` names the operation it starts with), else same namespace first, a
- * synonym's verb, then the fewest edits.
- */
-function closestOperation(name: string): string {
-  const lower = name.toLowerCase();
-  const begins = declaredOperations.filter(({ sdkMethod }) => lower.startsWith(sdkMethod.toLowerCase()));
-  if (begins.length > 0) return begins.reduce((a, b) => (b.sdkMethod.length > a.sdkMethod.length ? b : a)).sdkMethod;
-  const parts = name.replace(/([a-z])([A-Z])/g, '$1.$2').toLowerCase().split('.');
-  const verb = parts.at(-1)!;
-  const wanted = [...parts.slice(0, -1), SYNONYMS[verb] ?? verb].join('.');
-  let best = declaredOperations[0]!.sdkMethod;
-  let bestScore = Infinity;
-  for (const { sdkMethod } of declaredOperations) {
-    const score = editDistance(wanted, sdkMethod.toLowerCase());
-    if (score < bestScore) [best, bestScore] = [sdkMethod, score];
-  }
-  return best;
-}
-
-/** Levenshtein distance (small strings: operation names). */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
 /** The rule as matched: the operation as its `sdkMethod`, the path below the API prefix. */
 function normalized(rule: FaultRule): FaultRule {
   const out = { ...rule };
-  if (rule.operation !== undefined) out.operation = operationOf(rule.operation)!;
-  if (rule.path?.startsWith(`${API_PREFIX}/`)) out.path = rule.path.slice(API_PREFIX.length);
+  if (rule.operation !== undefined) out.operation = knownOperation(rule.operation);
+  if (rule.path !== undefined) out.path = checkedPath(rule.path);
   return out;
 }
 
 function checkRule(rule: FaultRule): void {
-  if (rule.operation !== undefined && operationOf(rule.operation) === undefined) {
-    const near = closestOperation(String(rule.operation));
-    throw new TypeError(
-      `operation: unknown operation ${JSON.stringify(rule.operation)}; did you mean "${near}"? Name it as the SDK does ("${near}") or by its OpenAPI operationId ("${operationIdOf(near)}"). ` +
-        "A rule matches one request's operation: a client helper (createAndWait, waitMany, runMany) makes requests of several, which the request log names.",
-    );
-  }
-  if (rule.path !== undefined && !rule.path.startsWith('/')) {
-    throw new TypeError(`path: must start with "/" (a template such as "/questions/{question_id}", with or without the ${API_PREFIX} prefix), got ${JSON.stringify(rule.path)}`);
-  }
   if (rule.operation === undefined && rule.method === undefined && rule.path === undefined) {
     throw new TypeError('A fault rule needs operation, method or path to match');
   }
@@ -267,14 +214,14 @@ export function faultResponse(rule: FaultRule): Response | MockHttpError | undef
   return new MockHttpError(rule.status, rule.type ?? defaultErrorType(rule.status), message, {}, headers);
 }
 
-/** Waits `ms` on a real timer, ending early if the client went away. */
+/** Waits `ms` on a real timer (one a test's fake timers leave alone), ending early if the client went away. */
 export function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
+    const timer = realSetTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
     function done() {
-      clearTimeout(timer);
+      realClearTimeout(timer);
       signal.removeEventListener('abort', done);
       resolve();
     }

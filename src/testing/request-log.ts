@@ -2,6 +2,7 @@
  * The record of requests that reached the mock service, for tests to count and inspect.
  * @module
  */
+import { knownOperation } from './operation-names.js';
 
 /**
  * One request as the mock saw it.
@@ -52,6 +53,11 @@ export interface RecordedRequest {
  * ```
  */
 export interface RequestFilter {
+  /**
+   * The operation, as fault rules take it: its `sdkMethod` (`questions.create`) or its OpenAPI
+   * `operationId` (`questionsCreate`). An unknown one throws a `TypeError` naming the closest known,
+   * rather than count nothing.
+   */
   operation?: string;
   method?: string;
   /** Path without the query. */
@@ -121,10 +127,13 @@ export class RequestLog implements Iterable<RecordedRequest> {
 
   /** Requests matching `filter` (all when omitted), oldest first. */
   list(filter: RequestFilter = {}): RecordedRequest[] {
+    filter = checkedFilter(filter);
     return this.kept().filter((e) => matches(e, filter));
   }
 
+  /** How many requests match `filter` (all when omitted). */
   count(filter: RequestFilter = {}): number {
+    filter = checkedFilter(filter);
     let n = 0;
     for (let i = this.head; i < this.entries.length; i++) if (matches(this.entries[i]!, filter)) n++;
     return n;
@@ -132,6 +141,7 @@ export class RequestLog implements Iterable<RecordedRequest> {
 
   /** The latest request matching `filter`. */
   last(filter: RequestFilter = {}): RecordedRequest | undefined {
+    filter = checkedFilter(filter);
     for (let i = this.entries.length - 1; i >= this.head; i--) {
       const e = this.entries[i]!;
       if (matches(e, filter)) return e;
@@ -219,6 +229,11 @@ function checkedLimit(limit: unknown): number {
   if (typeof limit !== 'number') throw new TypeError(message);
   if (!(limit === Infinity || (Number.isInteger(limit) && limit >= 1))) throw new RangeError(message);
   return limit;
+}
+
+/** The filter as matched: its operation as the `sdkMethod` entries carry, after a check of the name. */
+function checkedFilter(filter: RequestFilter): RequestFilter {
+  return filter.operation === undefined ? filter : { ...filter, operation: knownOperation(filter.operation) };
 }
 
 function matches(e: RecordedRequest, f: RequestFilter): boolean {

@@ -8,6 +8,7 @@
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { realClearTimeout, realSetTimeout } from './real-timers.js';
 
 /** The time limits of a mock server, in real milliseconds. @internal */
 export interface ServerLimits {
@@ -74,10 +75,10 @@ export function answerClientErrors(server: Server, limits: ServerLimits, maxHead
       return;
     }
     // Closed once written, or after a second for a client that stopped reading.
-    const timer = setTimeout(() => socket.destroy(), 1_000);
+    const timer = realSetTimeout(() => socket.destroy(), 1_000);
     timer.unref?.();
     socket.once('finish', () => socket.destroy());
-    socket.once('close', () => clearTimeout(timer));
+    socket.once('close', () => realClearTimeout(timer));
     socket.end(rawErrorAnswer(...refusalOf(err.code, limits, maxHeaderSize)));
   });
 }

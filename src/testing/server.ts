@@ -143,13 +143,15 @@ export async function serveMock(options: MockServerOptions, limits: ServerLimits
   origin = `http://${clientHost(address)}:${actualPort}`;
   // A scaled clock made here is ours to stop; one passed in belongs to the caller.
   const ownsClock = !given && !options.clock;
+  let closing: Promise<void> | undefined;
   return {
     baseURL: `${origin}${API_PREFIX}`,
     apiKey: service.apiKey,
     service,
     clock: service.clock,
+    // Once: a second call (an afterAll after the test's own close) waits for the first.
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      (closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
         // A service made here has nobody left to serve: its calls end, its clock stops, until it is served again.
@@ -158,7 +160,7 @@ export async function serveMock(options: MockServerOptions, limits: ServerLimits
           service.clock.stop();
           stoppedByClose.add(service.clock);
         }
-      }),
+      })),
   };
 }
 

@@ -125,6 +125,22 @@ describe('startMockServer (real HTTP)', () => {
     await expect(fetch(`${baseURL}/questions`)).rejects.toBeInstanceOf(TypeError);
   });
 
+  it('closes once: a second close(), at once or later, resolves when the first is done', async () => {
+    const server = await startMockServer();
+    const { baseURL } = server;
+    let firstDone = false;
+    const first = server.close().then(() => (firstDone = true));
+    // Called while the first is under way: it waits for that one, never "Server is not running".
+    await server.close();
+    expect(firstDone).toBe(true);
+    await first;
+    await expect(server.close()).resolves.toBeUndefined();
+    await expect(fetch(`${baseURL}/questions`)).rejects.toBeInstanceOf(TypeError);
+    // Still served again on a fresh server, as after one close.
+    mock = await startMockServer({ service: server.service });
+    expect((await fetch(`${mock.baseURL}/questions`, { headers: { authorization: `Bearer ${mock.apiKey}` } })).status).toBe(200);
+  });
+
   it('runs a scaled clock for a demo: 1.5 hours pass in 9 seconds at 600x', async () => {
     mock = await startMockServer({ timeScale: 600 });
     const before = mock.clock.now();

@@ -38,11 +38,25 @@ export async function sendWebhook(
   } catch (err) {
     if (stop?.aborted) return { status: null, error: 'no answer: the mock was closed or reset during the call' };
     if (controller.signal.aborted) return { status: null, error: `no answer within ${limit} ms` };
-    return { status: null, error: `unreachable: ${err instanceof Error ? err.message : String(err)}` };
+    const message = err instanceof Error ? err.message : String(err);
+    if (refusedByMsw(message)) return { status: null, error: `unreachable: msw refused the call: ${MSW_HINT} (${message})` };
+    return { status: null, error: `unreachable: ${message}` };
   } finally {
     clearTimeout(timer);
   }
 }
+
+/**
+ * Under msw with `onUnhandledRequest: 'error'`, the global `fetch` is msw's, which refuses a call to
+ * a receiver it has no handler for: the delivery would sit at `retrying` with msw's words alone.
+ */
+const MSW_HINT =
+  "the mock's webhook calls go through the global fetch, which msw patches; give the service the real one, " +
+  'createMockService({ webhooks: { allowLoopbackReceivers: true, fetch } }) with `const fetch = globalThis.fetch` taken before server.listen(), ' +
+  'or a fetch that calls your receiver\'s handler (docs/webhooks.md, "Deliveries from the mock service")';
+
+/** Whether a failed call is msw refusing an unhandled request (`InternalError: [MSW] Cannot bypass a request …`). */
+const refusedByMsw = (message: string): boolean => message.startsWith('[MSW]') && /onUnhandledRequest|without a matching request handler/.test(message);
 
 /** Reads up to `max` bytes of the answer, then lets the rest go. */
 async function readSome(response: Response, max: number): Promise<void> {

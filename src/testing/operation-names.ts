@@ -1,0 +1,98 @@
+/**
+ * The names a test gives the mock for an operation or a path (a fault rule, a request-log filter),
+ * checked against the declarations: a typo is refused naming the closest known one, never a rule
+ * that silently matches nothing.
+ * @module
+ */
+import { declaredOperations } from '../api/index.js';
+import { operationIdOf } from '../api/operation-id.js';
+import { API_PREFIX } from './router.js';
+
+/** Verbs users reach for, to the SDK's: `questions.get` means `questions.retrieve`. */
+const SYNONYMS: Record<string, string> = { get: 'retrieve', fetch: 'retrieve', read: 'retrieve', show: 'retrieve', all: 'list', add: 'create', new: 'create', edit: 'update', patch: 'update', remove: 'delete', del: 'delete' };
+
+/** Every accepted operation name (the dotted `sdkMethod` and the OpenAPI `operationId`) → its `sdkMethod`. */
+let operationNames: Map<string, string> | undefined;
+function operationOf(name: string): string | undefined {
+  if (!operationNames) {
+    operationNames = new Map();
+    for (const { sdkMethod } of declaredOperations) {
+      operationNames.set(sdkMethod, sdkMethod);
+      operationNames.set(operationIdOf(sdkMethod), sdkMethod);
+    }
+  }
+  return operationNames.get(name);
+}
+
+/**
+ * The `sdkMethod` of an operation named by its SDK name or `operationId`; an unknown one throws a
+ * `TypeError` naming the closest known. `field` names where it was given (`operation`). @internal
+ */
+export function knownOperation(name: unknown, field = 'operation'): string {
+  const found = typeof name === 'string' ? operationOf(name) : undefined;
+  if (found !== undefined) return found;
+  const near = closestOperation(String(name));
+  throw new TypeError(
+    `${field}: unknown operation ${JSON.stringify(name)}; did you mean "${near}"? Name it as the SDK does ("${near}") or by its OpenAPI operationId ("${operationIdOf(near)}"). ` +
+      "A fault rule or a request filter matches one request's operation: a client helper (createAndWait, waitMany, runMany) makes requests of several, which the request log names.",
+  );
+}
+
+/**
+ * The known operation closest to `name`: the longest one that begins it (a client helper such as
+ * `forecasts.createAndWait` names the operation it starts with), else same namespace first, a
+ * synonym's verb, then the fewest edits.
+ */
+function closestOperation(name: string): string {
+  const lower = name.toLowerCase();
+  const begins = declaredOperations.filter(({ sdkMethod }) => lower.startsWith(sdkMethod.toLowerCase()));
+  if (begins.length > 0) return begins.reduce((a, b) => (b.sdkMethod.length > a.sdkMethod.length ? b : a)).sdkMethod;
+  const parts = name.replace(/([a-z])([A-Z])/g, '$1.$2').toLowerCase().split('.');
+  const verb = parts.at(-1)!;
+  const wanted = [...parts.slice(0, -1), SYNONYMS[verb] ?? verb].join('.');
+  return nearest(wanted, declaredOperations.map(({ sdkMethod }) => sdkMethod), (s) => s.toLowerCase());
+}
+
+/**
+ * A path as a fault rule matches it: below the API prefix. A template (it has a `{param}`) must be
+ * one a route declares, since it is compared as written: `/question/{id}` would match nothing. A
+ * concrete path may be any, one no route knows included. @internal
+ */
+export function checkedPath(path: string): string {
+  if (!path.startsWith('/')) {
+    throw new TypeError(`path: must start with "/" (a template such as "/questions/{question_id}", with or without the ${API_PREFIX} prefix), got ${JSON.stringify(path)}`);
+  }
+  const below = path.startsWith(`${API_PREFIX}/`) ? path.slice(API_PREFIX.length) : path;
+  if (!/[{}]/.test(below)) return below;
+  const templates = [...new Set(declaredOperations.map((op) => op.path))];
+  if (templates.includes(below)) return below;
+  // Closest by shape first (parameters named alike), then by the names.
+  const shape = (t: string) => t.replace(/\{[^/]*\}/g, '{}');
+  const near = nearest(below, templates, shape, (t) => t);
+  throw new TypeError(
+    `path: no route has the template ${JSON.stringify(path)}; did you mean "${near}"? A template is matched as a route declares it (the operations' paths); a concrete path (/questions/q_1) matches as sent.`,
+  );
+}
+
+/** The candidate with the fewest edits from `wanted`, as seen through `views` (each a tie-break for the one before). */
+function nearest(wanted: string, candidates: readonly string[], ...views: ((s: string) => string)[]): string {
+  let best = candidates[0]!;
+  let bestScores = views.map(() => Infinity);
+  for (const candidate of candidates) {
+    const scores = views.map((view) => editDistance(view(wanted), view(candidate)));
+    const i = scores.findIndex((s, j) => s !== bestScores[j]);
+    if (i >= 0 && scores[i]! < bestScores[i]!) [best, bestScores] = [candidate, scores];
+  }
+  return best;
+}
+
+/** Levenshtein distance (small strings: operation names, paths). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}

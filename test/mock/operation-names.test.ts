@@ -1,0 +1,61 @@
+// The request log's filters and fault rules check the names they are given as one: a typo throws,
+// naming the closest known operation or path, instead of counting nothing or never firing.
+import { describe, expect, it } from 'vitest';
+import { createMockService } from '../../src/testing/index.js';
+import { binary, call, expectError } from './_helpers.js';
+
+const ORIGIN = 'http://mock';
+const control = (service: ReturnType<typeof createMockService>, method: string, path: string, body?: unknown) =>
+  service.handle(new Request(`${ORIGIN}${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { authorization: `Bearer ${service.apiKey}` } }));
+
+describe('request log filters by operation', () => {
+  it('throws on an unknown operation in count, list and last, with the faults’ message', async () => {
+    const service = createMockService();
+    await call(service, 'POST', '/questions', { body: binary() });
+    const typo = { operation: 'question.create' };
+    for (const read of [() => service.requests.count(typo), () => service.requests.list(typo), () => service.requests.last(typo)]) {
+      expect(read).toThrow(TypeError);
+      expect(read).toThrow(/^operation: unknown operation "question\.create"; did you mean "questions\.create"\? .*"questionsCreate"/);
+    }
+    expect(() => service.faults.add({ operation: 'question.create', status: 503 })).toThrow(/did you mean "questions\.create"/);
+    expect(() => service.requests.count({ operation: 'forecasts.createAndWait' })).toThrow(/did you mean "forecasts\.create"\?.*request log names/);
+  });
+
+  it('accepts the OpenAPI operationId as faults do, and still matches no request when none was made', async () => {
+    const service = createMockService();
+    await call(service, 'POST', '/questions', { body: binary() });
+    expect(service.requests.count({ operation: 'questionsCreate' })).toBe(1);
+    expect(service.requests.list({ operation: 'questionsCreate' }).map((r) => r.operation)).toEqual(['questions.create']);
+    expect(service.requests.last({ operation: 'questionsCreate', status: 201 })?.operation).toBe('questions.create');
+    expect(service.requests.count({ operation: 'questions.list' })).toBe(0);
+    expect(service.requests.count({ method: 'post' })).toBe(1);
+  });
+});
+
+describe('fault rule paths', () => {
+  it('refuses a template no route declares, naming the closest known path', () => {
+    const service = createMockService();
+    expect(() => service.faults.add({ path: '/question/{id}', status: 503 })).toThrow(TypeError);
+    expect(() => service.faults.add({ path: '/question/{id}', status: 503 })).toThrow(/^path: no route has the template "\/question\/\{id\}"; did you mean "\/questions\/\{question_id\}"\?/);
+    expect(() => service.faults.add({ path: '/api/v1/external/forecasts/{id}/cancel', status: 503 })).toThrow(/did you mean "\/forecasts\/\{task_id\}\/cancel"\?/);
+    expect(() => createMockService({ faults: [{ path: '/questions/{question_id}/', status: 503 }] })).toThrow(/did you mean "\/questions\/\{question_id\}"/);
+    expect(service.faults.list()).toEqual([]);
+  });
+
+  it('accepts a declared template with or without the prefix, and a concrete path no route knows', async () => {
+    const service = createMockService();
+    service.faults.add({ path: '/questions/{question_id}', status: 502 });
+    service.faults.add({ path: '/api/v1/external/questions/{question_id}', status: 503 });
+    service.faults.add({ path: '/not-a-route', status: 504 });
+    expectError(await call(service, 'GET', '/questions/q_1'), 502, 'api_error');
+    expect((await call(service, 'GET', '/questions/q_1')).status).toBe(503);
+    expect((await call(service, 'GET', '/not-a-route')).status).toBe(504);
+  });
+
+  it('answers 400 over the control routes for a template no route declares', async () => {
+    const service = createMockService({ httpControls: true });
+    const res = await control(service, 'POST', '/__mock/faults', { path: '/question/{id}', status: 503 });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/did you mean "\/questions\/\{question_id\}"/);
+  });
+});
