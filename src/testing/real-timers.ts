@@ -7,8 +7,7 @@
  * @module
  * @internal
  */
-import { whenAborted } from '../core/abort.js';
-import { MAX_TIMER_MS } from '../core/sleep.js';
+import { sleep } from '../core/sleep.js';
 
 const g = globalThis;
 
@@ -35,28 +34,4 @@ export const soon = (fn: () => void): void => void (immediate ? immediate(fn) : 
  * `sleep` on the timers as loaded. A wait longer than one timer holds runs on successive timers.
  * @internal
  */
-export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  if (!(ms > 0)) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    let left = ms;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stop: (() => void) | undefined;
-    const arm = () => {
-      const step = Math.min(left, MAX_TIMER_MS);
-      left -= step;
-      timer = realSetTimeout(() => {
-        if (left > 0) return arm();
-        stop?.();
-        resolve();
-      }, step);
-    };
-    arm();
-    stop =
-      signal &&
-      whenAborted(signal, () => {
-        realClearTimeout(timer);
-        reject(signal.reason);
-      });
-  });
-}
+export const realSleep = (ms: number, signal?: AbortSignal): Promise<void> => sleep(ms, signal, realSetTimeout, realClearTimeout);
