@@ -236,7 +236,7 @@ export class Page<Item> implements AsyncIterable<Item> {
    * Collects items from this page on into an array, stopping at `limit` (default 1000; `Infinity`
    * for all) so a long list cannot exhaust memory.
    */
-  async toArray(options: { limit?: number } = {}): Promise<Item[]> {
+  async toArray(options: { limit?: number | undefined } = {}): Promise<Item[]> {
     return collect(this, options.limit);
   }
 }
@@ -264,7 +264,7 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
   }
 
   /** Collects items across pages into an array, stopping at `limit` (default 1000; `Infinity` for all). */
-  async toArray(options: { limit?: number } = {}): Promise<Item[]> {
+  async toArray(options: { limit?: number | undefined } = {}): Promise<Item[]> {
     return collect(await this, options.limit);
   }
 }

@@ -17,6 +17,7 @@ export interface MySettings {
   full?: true | undefined;
   port?: number | undefined;
   maxBytes?: number | undefined;
+  limit?: number | undefined;
   redis: RedisClientLike;
 }
 
@@ -26,6 +27,8 @@ export async function forward(s: MySettings, body: string, secret: string): Prom
   const done = await client.forecasts.wait(task.id, { timeout: s.timeoutMs, signal: s.signal, onProgress: s.onProgress, requestOptions: { maxRetries: s.retries } });
   const both = await client.forecasts.createAndWait({ questionId: 'q' }, { timeout: s.timeoutMs, idempotencyKey: s.key, onCreated: undefined });
   const many = await client.forecasts.waitMany([task.id], { timeout: s.timeoutMs, full: undefined });
+  // `toArray`'s limit takes `undefined` as no limit, as every other option does.
+  const listed = await client.forecasts.list().toArray({ limit: s.limit });
   const runs = [];
   for await (const r of client.forecasts.runMany([{ questionId: 'q' }], { signal: s.signal, maxActive: undefined, onProgress: undefined })) runs.push(r);
   const headers = await signWebhook(body, secret, { timestamp: s.now });
@@ -38,5 +41,5 @@ export async function forward(s: MySettings, body: string, secret: string): Prom
   createWebhookHandler(secret, () => undefined, { maxBodyBytes: s.maxBytes, clock: undefined });
   await verifyWebhookRequest(new Request('http://127.0.0.1/'), secret, { maxBodyBytes: s.maxBytes });
   createRedisCoordinator(s.redis, { prefix: undefined, maxActive: s.retries, serviceTimeScale: undefined });
-  return [done, both, many, runs, event, full, page, mock];
+  return [done, both, many, runs, event, full, page, mock, listed];
 }
