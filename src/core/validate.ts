@@ -87,7 +87,9 @@ export function describeIssues(issues: readonly Issue[], input: unknown, prefix 
       const base = issue.path.map(String);
       const branch = bestBranch(issue.errors, valueAt(input, base));
       // Stryker disable next-line ConditionalExpression: with at least one branch (checked above) there is always a best one
-      if (branch) return describeIssues(branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] })), input, prefix);
+      // A value every branch refuses (a record's `type` left out) takes any branch's: all are named.
+      const takes = (i: Issue) => [...new Set(issue.errors.flatMap((b) => b.flatMap((o) => (o.code === 'invalid_value' && `${o.path}` === `${i.path}` ? o.values : []))))];
+      if (branch) return describeIssues(branch.map((i) => ({ ...i, path: [...issue.path, ...i.path], ...(i.code === 'invalid_value' && { values: takes(i) }) })), input, prefix);
     }
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     return [{ field: path, message: messageOf(issue, valueAt(input, issue.path.map(String))) }];

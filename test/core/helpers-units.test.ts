@@ -108,7 +108,8 @@ describe('validation messages', () => {
     expect(issues(schema, { kind: 'b', y: 'one', z: 2 })).toEqual(['y: must be a number, got string']);
     expect(issues(schema, { kind: 'a', x: 1 })).toEqual(['x: must be a string, got number']);
     expect(issues(schema, { kind: 'a' })).toEqual(['x: is required']);
-    expect(issues(z.object({ v: schema }), { v: { y: 1 } }, 'body')).toEqual(['body.v.kind: is required (one of "a")', 'body.v.x: is required']);
+    // The discriminator left out is any branch's: every branch's values are named.
+    expect(issues(z.object({ v: schema }), { v: { y: 1 } }, 'body')).toEqual(['body.v.kind: is required (one of "a", "b")', 'body.v.x: is required']);
   });
 
   it('breaks a tie on missing fields by the fewest issues', () => {

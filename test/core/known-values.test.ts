@@ -46,6 +46,13 @@ describe('a known status or type with validateResponses on', () => {
     expect(fieldOf(await read({ ...question, type: 'numeric', lowerBound: null, upperBound: null, scaleType: 'linear' }, 'question'))).toMatch(/^response\.(lower|upper)Bound$/);
   });
 
+  it('names every known type for a record with no type at all (it named the first branch\'s only)', async () => {
+    const { type: _type, ...untyped } = question;
+    const err = await read(untyped, 'question');
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).message).toBe('response.type: is required (one of "binary", "multiple_choice", "numeric", "discrete", "date")');
+  });
+
   it('still reads an unknown status without a forecast, and an unknown question type', async () => {
     const { forecast: _f, ...noForecast } = completed;
     expect(await read({ ...noForecast, status: 'paused_for_review' })).toMatchObject({ status: 'paused_for_review' });
