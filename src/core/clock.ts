@@ -40,6 +40,12 @@ export interface ClientClock {
 export const realClock: ClientClock = { now: () => Date.now(), sleep };
 
 /**
+ * `ms` as a wait's timeout message says it: on a clock of the caller's own (a mock's manual clock),
+ * a timeout counts that clock's milliseconds, which may pass in no real time at all. @internal
+ */
+export const waited = (clock: ClientClock, ms: number | undefined): string => `${ms} ms${clock === realClock ? '' : ' of the client clock'}`;
+
+/**
  * The longest minute of the service on a clock: a day (a service 1,440 times slower than the clock).
  * A longer one (`serviceTimeScale: 1e-9`, or one so small the minute is `Infinity`) is no wait a
  * timer holds: past 2^31-1 ms Node fires it after 1 ms, and a clock's `sleep` on a bare `setTimeout`

@@ -288,11 +288,21 @@ describe('progress events', () => {
 });
 
 describe('wait edges', () => {
+  // A timeout counts the client's clock: on a mock's manual clock 4000 ms may pass in no real time,
+  // so the message says which clock (a newcomer read "after 4000 ms" after 86 real ms).
+  it('says the timeout counted the client clock when one was given, and plain milliseconds on real time', async () => {
+    reads({ status: 'running_subforecasts', retryAfter: '120' });
+    const real = (await makeClient().forecasts.wait('t1', { timeout: 0 }).catch((e: unknown) => e)) as WaitTimeoutError;
+    expect(real.message).toBe('Not final after 0 ms: t1');
+    const given = (await makeClient({ clock: fakeClock() }).forecasts.wait('t1', { timeout: 0 }).catch((e: unknown) => e)) as WaitTimeoutError;
+    expect(given.message).toBe('Not final after 0 ms of the client clock: t1');
+  });
+
   it('reads once with a timeout of 0, then gives up with the task as last seen', async () => {
     reads({ status: 'running_subforecasts', retryAfter: '120' });
     const err = (await makeClient({ clock: fakeClock() }).forecasts.wait('t1', { timeout: 0 }).catch((e: unknown) => e)) as WaitTimeoutError;
     expect(err).toBeInstanceOf(WaitTimeoutError);
-    expect(err.message).toBe('Not final after 0 ms: t1');
+    expect(err.message).toBe('Not final after 0 ms of the client clock: t1');
     expect(err.taskIds).toEqual(['t1']);
     expect(err.lastSeen).toEqual([expect.objectContaining({ id: 't1', status: 'running_subforecasts' })]);
     expect(seen).toHaveLength(1);

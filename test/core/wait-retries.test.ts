@@ -92,7 +92,7 @@ describe('a wait rides out failing reads', () => {
     const { client, clock } = waitingClient({ retryBackoff: {} });
     const err = (await client.forecasts.wait('t1', { timeout: 3000, maxRetries: 50 }).catch((e: unknown) => e)) as WaitTimeoutError;
     expect(err).toBeInstanceOf(WaitTimeoutError);
-    expect(err).toMatchObject({ taskId: 't1', taskIds: ['t1'], message: 'Not final after 3000 ms: t1' });
+    expect(err).toMatchObject({ taskId: 't1', taskIds: ['t1'], message: 'Not final after 3000 ms of the client clock: t1' });
     expect(err.cause).toBeInstanceOf(APIConnectionError);
     expect(clock.now()).toBe(3000);
     expect(seen.length).toBeLessThanOrEqual(4);
@@ -176,7 +176,7 @@ describe('createAndWait and the task id', () => {
     reads(running());
     const err = await waitingClient().client.forecasts.createAndWait({ questionId: 'q1' }, { timeout: 300_000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WaitTimeoutError);
-    expect(err).toMatchObject({ taskId: 't1', taskIds: ['t1'], message: 'Not final after 300000 ms: t1' });
+    expect(err).toMatchObject({ taskId: 't1', taskIds: ['t1'], message: 'Not final after 300000 ms of the client clock: t1' });
     const keys = seen.filter((r) => r.method === 'POST').map((r) => r.headers.get('idempotency-key'));
     expect(keys).toHaveLength(5);
     expect(new Set(keys).size).toBe(1);
@@ -186,7 +186,7 @@ describe('createAndWait and the task id', () => {
     start(refused);
     const err = await waitingClient().client.forecasts.createAndWait({ questionId: 'q1' }, { timeout: 5000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WaitTimeoutError);
-    expect(err).toMatchObject({ message: 'Not started after 5000 ms', taskIds: [] });
+    expect(err).toMatchObject({ message: 'Not started after 5000 ms of the client clock', taskIds: [] });
     expect((err as WaitTimeoutError).taskId).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
  * @module
  */
 import type { APIPromise } from '../../core/api-promise.js';
-import type { ClientClock } from '../../core/clock.js';
+import { waited, type ClientClock } from '../../core/clock.js';
 import { parseRetryAfter } from '../../core/errors.js';
 import { clip } from '../../core/text.js';
 import { ContextFileFailedError, ContextWaitTimeoutError } from '../../api/errors.js';
@@ -85,7 +85,7 @@ export async function waitUntilReady(ctx: ReadinessContext, questionId: string, 
     },
     scope,
     READINESS_FIRST_WAIT_MS,
-    () => new ContextWaitTimeoutError(`Context files still processing after ${o.timeout} ms: ${clip(processing.map((f) => f.filename ?? f.id).join(', '), 300)}`, processing),
+    () => new ContextWaitTimeoutError(`Context files still processing after ${waited(ctx.clock, o.timeout)}: ${clip(processing.map((f) => f.filename ?? f.id).join(', '), 300)}`, processing),
   );
   return tracedWait('context', [], scope, body, () => ({ status: 'ready' }), questionId);
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { eitherSignal } from '../../core/abort.js';
-import { serviceMs } from '../../core/clock.js';
+import { serviceMs, waited } from '../../core/clock.js';
 import { told } from '../../core/channels.js';
 import { ForecastingError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
 import { clip } from '../../core/text.js';
@@ -173,7 +173,7 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
   };
   try {
     // The loop gives back only a settled read: a final status.
-    return (await poll(read, scope, serviceMs(ctx.clock, DEFAULT_POLL_INTERVAL_MS), () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(taskId, 300)}`, [taskId], [last]), tracker.sleep, () => tracker.links?.() ?? [])) as FinishedForecastTask;
+    return (await poll(read, scope, serviceMs(ctx.clock, DEFAULT_POLL_INTERVAL_MS), () => new WaitTimeoutError(`Not final after ${waited(ctx.clock, o.timeout)}: ${clip(taskId, 300)}`, [taskId], [last]), tracker.sleep, () => tracker.links?.() ?? [])) as FinishedForecastTask;
   } catch (err) {
     throw endsWaitFor(err, [taskId], true);
   } finally {
@@ -199,7 +199,7 @@ async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: 
   let pending = [...new Set(taskIds)];
   // What the wait still waits for: the tasks not yet final, then those not yet read in full.
   const waiting = () => (pending.length > 0 ? pending : [...latest.keys()].filter((id) => !full.has(id)));
-  const onTimeout = () => new WaitTimeoutError(`Not final after ${o.timeout} ms: ${clip(waiting().join(', '), 300)}`, waiting(), pending.map((id) => latest.get(id)));
+  const onTimeout = () => new WaitTimeoutError(`Not final after ${waited(ctx.clock, o.timeout)}: ${clip(waiting().join(', '), 300)}`, waiting(), pending.map((id) => latest.get(id)));
   const [query, options] = readOptions(o, scope);
   const tasks = await forecastTracker(ctx, query, options);
   const round = async (): Promise<PollStep<undefined>> => {
@@ -262,7 +262,7 @@ async function startAndWait(ctx: FlowContext, params: ForecastCreateParams, o: C
   // Keyed, so the start too rides out an outage until the deadline without starting twice.
   const { data: task, response } = await untilDeadline(
     () => ctx.create(params, { ...waitRequestOptions(scope, o), idempotencyKey }).withResponse(),
-    () => new WaitTimeoutError(`Not started after ${o.timeout} ms`, []),
+    () => new WaitTimeoutError(`Not started after ${waited(ctx.clock, o.timeout)}`, []),
   );
   const trace = scope.trace;
   if (trace) told(() => (trace.taskIds = [task.id]));
