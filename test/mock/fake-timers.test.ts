@@ -91,4 +91,18 @@ describe('vi.useFakeTimers() in the test', () => {
     vi.useFakeTimers();
     expect((await call(service, 'POST', '/questions', { body: binary() })).status).toBe(201);
   }, 2_000);
+
+  // A setup file's vi.useFakeTimers() runs before the mock loads: taken then, its timers were the
+  // fakes for good, and a test that went back to real timers never saw a forecast end.
+  it('takes the real timers even when they are faked as the mock loads', async () => {
+    vi.useFakeTimers();
+    vi.resetModules();
+    const { realSleep, realNow, realSetTimeout } = await import('../../src/testing/real-timers.js');
+    const fakeNow = Date.now();
+    await realSleep(20);
+    await new Promise<void>((resolve) => realSetTimeout(resolve, 5));
+    expect(Date.now()).toBe(fakeNow);
+    expect(realNow() - realDateNow()).toBeLessThan(1000);
+    expect(realNow() - fakeNow).toBeGreaterThanOrEqual(25);
+  }, 5_000);
 });
