@@ -83,6 +83,27 @@ describe('a Date bound in a batch item, over HTTP', () => {
     await run.return?.();
   });
 
+  // The Date branch skipped the range the number branch checks: a Date past the year 5138 went to
+  // the service as seconds, which it refused as milliseconds ("… or pass a Date").
+  it('refuses a Date further than a date bound may be, before sending, in a create and in a batch item', async () => {
+    const client = mockClient(mock, mock.apiKey);
+    const before = mock.service.requests.count();
+    for (const far of [new Date('6000-01-01T00:00:00Z'), new Date(-8.64e15)]) {
+      const created = await client.questions.create({ ...item.question, upperBound: far }).catch((e: unknown) => e);
+      expect(created).toMatchObject({ name: 'ValidationError', issues: expect.arrayContaining([{ field: 'upperBound', message: 'must be a Date between the years -1199 and 5138' }]) });
+      const batch = await client.forecasts.createBatch({ items: [{ ...item, question: { ...item.question, lowerBound: far } }] }).catch((e: unknown) => e);
+      expect(batch).toMatchObject({ name: 'ValidationError', field: 'items.0.question.lowerBound' });
+    }
+    expect(mock.service.requests.count()).toBe(before);
+  });
+
+  // Converting the bounds made every item's `question` an object to check: one item whose question
+  // was none refused the whole batch, where the service rejects that item alone.
+  it('sends an item whose question is no object as it is, for the service to reject alone', async () => {
+    const { items } = await mockClient(mock, mock.apiKey).forecasts.createBatch({ items: [item, { question: 'not-a-question' } as never] });
+    expect(items.map((i) => i.status)).toEqual(['accepted', 'rejected']);
+  });
+
   it('leaves every other field of the item to the service, and refuses an invalid Date before sending', async () => {
     const client = mockClient(mock, mock.apiKey);
     const { items } = await client.forecasts.createBatch({ items: [{ ...item, question: { ...item.question, lowerBound: MS_2027 } }] });
