@@ -86,10 +86,17 @@ export function describeIssues(issues: readonly Issue[], input: unknown, prefix 
       // Report the branch the input was meant for: the one that fails least on absent fields.
       const base = issue.path.map(String);
       const branch = bestBranch(issue.errors, valueAt(input, base));
+      // A discriminator left out (a record's `type`) may be the value of any branch that refused no
+      // value given: all those values are named. One given was refused by the branch chosen.
+      const leftOut = (i: Issue) => i.code === 'invalid_value' && valueAt(input, [...base, ...i.path.map(String)]) === undefined;
+      const open = issue.errors.filter((b) => b.every((o) => o.code !== 'invalid_value' || leftOut(o)));
+      const valuesAt = (path: string) => open.flatMap((b) => b.flatMap((o) => (o.code === 'invalid_value' && `${o.path}` === path ? o.values : [])));
+      const moved = (i: Issue): Issue => {
+        const at = { ...i, path: [...issue.path, ...i.path] } as Issue;
+        return i.code === 'invalid_value' && leftOut(i) ? ({ ...at, values: [...new Set([...i.values, ...valuesAt(`${i.path}`)])] } as Issue) : at;
+      };
       // Stryker disable next-line ConditionalExpression: with at least one branch (checked above) there is always a best one
-      // A value every branch refuses (a record's `type` left out) takes any branch's: all are named.
-      const takes = (i: Issue) => [...new Set(issue.errors.flatMap((b) => b.flatMap((o) => (o.code === 'invalid_value' && `${o.path}` === `${i.path}` ? o.values : []))))];
-      if (branch) return describeIssues(branch.map((i) => ({ ...i, path: [...issue.path, ...i.path], ...(i.code === 'invalid_value' && { values: takes(i) }) })), input, prefix);
+      if (branch) return describeIssues(branch.map(moved), input, prefix);
     }
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     return [{ field: path, message: messageOf(issue, valueAt(input, issue.path.map(String))) }];

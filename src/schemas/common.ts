@@ -86,12 +86,15 @@ export function rule<T>(ok: (value: T) => boolean, path: string, message: string
  * misses, never this branch's refusal).
  */
 export function unknownValue(known: readonly string[]): z.ZodMiniType<UnknownValue> {
-  return z.string().check(
-    z.superRefine((value: string, ctx) => {
-      // `continue: false`: a refusal of the shape, so a union reports the known branch the value names.
-      if (known.includes(value)) ctx.addIssue({ code: 'custom', message: 'is a known value', params: { [OTHER_BRANCH]: true }, input: value, continue: false });
-    }),
-  ) as unknown as z.ZodMiniType<UnknownValue>;
+  return z.string().check(z.superRefine((value: string, ctx) => void (known.includes(value) && knownValue(ctx, value)))) as unknown as z.ZodMiniType<UnknownValue>;
+}
+
+/**
+ * Refuses, for the branch of values the SDK does not know, a value another branch knows. `continue:
+ * false`: a refusal of the shape, so a union reports the known branch the value names. @internal
+ */
+export function knownValue(ctx: z.core.$RefinementCtx<unknown>, value: unknown): void {
+  ctx.addIssue({ code: 'custom', message: 'is a known value', params: { [OTHER_BRANCH]: true }, input: value, continue: false });
 }
 
 /**

@@ -53,6 +53,18 @@ describe('a known status or type with validateResponses on', () => {
     expect((err as ValidationError).message).toBe('response.type: is required (one of "binary", "multiple_choice", "numeric", "discrete", "date")');
   });
 
+  // A review of the above: a format newer than the SDK for a known type must pass as a new type does,
+  // and a format left out is named with its own type's format, not every type's.
+  it('reads a known question type\'s forecast number in a format newer than the SDK, and names the format a known one needs', async () => {
+    const forecast = completed['forecast'] as Json;
+    const data = forecast['forecastData'] as Json;
+    const withData = (d: Json) => ({ ...completed, forecast: { ...forecast, forecastData: d } });
+    expect(await read(withData({ ...data, format: 'probability_v2', payload: { p: 0.5 } }))).toMatchObject({ status: 'completed' });
+    const { format: _format, ...noFormat } = data;
+    const err = await read(withData(noFormat));
+    expect((err as ValidationError).message).toBe(`response.forecast.forecastData.format: is required (one of "${String(data['format'])}")`);
+  });
+
   it('still reads an unknown status without a forecast, and an unknown question type', async () => {
     const { forecast: _f, ...noForecast } = completed;
     expect(await read({ ...noForecast, status: 'paused_for_review' })).toMatchObject({ status: 'paused_for_review' });

@@ -5,8 +5,8 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { Timestamp, exact, openEnum, openString, unknownValue } from '../common.js';
-import { QUESTION_TYPES, RUN_MODES, TASK_STATUSES, type ReportStatus } from '../enums.js';
+import { Timestamp, exact, knownValue, openEnum, openString, unknownValue } from '../common.js';
+import { RUN_MODES, TASK_STATUSES, type ReportStatus } from '../enums.js';
 
 // The batch answers are records of this group too.
 export * from './forecast-batches.js';
@@ -14,8 +14,12 @@ export * from './forecast-batches.js';
 const num = z.number();
 const nums = z.array(num);
 const Percentiles = exact({ p10: num, p50: num, p90: num });
-const fd = <T extends string, F extends string, P extends z.core.$ZodLooseShape>(questionType: T, format: F, payload: P) =>
-  exact({ questionType: z.literal(questionType), format: z.literal(format), payload: exact(payload) });
+/** `questionType format` of each shape of a forecast number the SDK knows. */
+const KNOWN_DATA = new Set<string>();
+const fd = <T extends string, F extends string, P extends z.core.$ZodLooseShape>(questionType: T, format: F, payload: P) => {
+  KNOWN_DATA.add(`${questionType} ${format}`);
+  return exact({ questionType: z.literal(questionType), format: z.literal(format), payload: exact(payload) });
+};
 
 export const BinaryForecastData = fd('binary', 'probability', {
   /** The chance of YES, 0 to 1. */
@@ -89,7 +93,11 @@ export const DiscreteForecastData = fd('discrete', 'discrete_probability_array',
 export interface DiscreteForecastData extends z.output<typeof DiscreteForecastData> {}
 
 /** Shape of `forecastData` for a question type the SDK does not know yet: passes, typed as the known ones. */
-const OtherData = z.looseObject({ questionType: unknownValue(QUESTION_TYPES), format: z.string(), payload: z.looseObject({}) });
+// A known pair is not this branch's (a numeric number needs its percentiles); a new format of a known
+// type is, as a new type is.
+const OtherData = z
+  .looseObject({ questionType: z.string(), format: z.string(), payload: z.looseObject({}) })
+  .check(z.superRefine((data, ctx) => void (KNOWN_DATA.has(`${data.questionType} ${data.format}`) && knownValue(ctx, data.format))));
 
 export const ForecastData = z.union([BinaryForecastData, MultipleChoiceForecastData, NumericForecastData, DateForecastData, DiscreteForecastData, OtherData]) as unknown as z.ZodMiniType<ForecastData>;
 /**
