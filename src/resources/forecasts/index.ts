@@ -188,7 +188,8 @@ export class Forecasts extends APIResource {
    * The spec does not show this answer's shape beyond the per-task result: the SDK reads the obvious
    * forms (a list of `{taskId, status}` under `items`, `results` or `data`, a map from task id to
    * status, or ids grouped by outcome) into `{items, counts}`, and rejects with
-   * `InvalidResponseError` when none fits.
+   * `InvalidResponseError` when none fits. Repeating a cancel is safe (the spec), so it is retried
+   * like a `GET`: after a retry, a task the lost attempt cancelled shows as `already_finished`.
    * @example
    * ```ts
    * const { items } = await client.forecasts.cancelBatch({ taskIds: [a, b] });
@@ -261,7 +262,8 @@ export class Forecasts extends APIResource {
   }
 
   /**
-   * Cancels any number of tasks in chunks of 25; every task's outcome in input order.
+   * Cancels any number of tasks in chunks of 25; every task's outcome in input order (after a retried
+   * chunk, a task its lost attempt cancelled shows as `already_finished`: see {@link cancelBatch}).
    * @example
    * ```ts
    * const results = await client.forecasts.cancelMany(taskIds);
