@@ -13,7 +13,7 @@ const SPEC_OPERATIONS = readFileSync(`${root}spec/operations.tsv`, 'utf8').trim(
 
 /**
  * Issue 29's budget is the complete client (every chunk a bundler pulls in from the main entry, at
- * start or on demand) at most 1.25× openai-node's, measured in the same run. It is not met (2.18×
+ * start or on demand) at most 1.25× openai-node's, measured in the same run. It is not met (2.19×
  * when last measured, in CHANGELOG) and the issue stays open: meeting it needs a decision (zod is on
  * the design card). So two guards hold meanwhile, and neither is that budget:
  * - what an app loads at start stays within 1.25× (zod, the params schemas and the check that reads
