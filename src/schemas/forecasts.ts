@@ -7,7 +7,8 @@ import * as z from 'zod/mini';
 import { MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../api/limits.js';
 import { withKeysOf } from '../core/validate.js';
 import { CursorPageParams, exact, rule } from './common.js';
-import { BatchQuestionBounds, QuestionCreateParams } from './questions.js';
+import { BatchQuestionBounds } from './date-bounds.js';
+import { QuestionCreateParams } from './questions.js';
 import { RUN_MODES, TREATMENTS } from './enums.js';
 
 export { RUN_MODES, TASK_STATUSES, FINAL_TASK_STATUSES, TREATMENTS } from './enums.js';
