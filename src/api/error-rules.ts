@@ -1,7 +1,8 @@
 /**
- * The error rules the client hands the core: the spec's codes, and the unknown-code rules the groups
- * declare, found by path for a generic call (`client.post('/decisions/…')` names no operation).
- * Apart from `errors.ts` because it reads the registry, which imports the groups, which import the errors.
+ * What the client hands the core of the spec for a generic call (`client.post('/decisions/…')` names
+ * no operation), found by path: the spec's error codes and the unknown-code rules the groups declare,
+ * and whether the operation there may be sent again once sent (keyed, or a cancel). Apart from
+ * `errors.ts` because it reads the registry, which imports the groups, which import the errors.
  * @module
  */
 import type { ErrorRules, UnknownCodeRule } from '../core/errors.js';
