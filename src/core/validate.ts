@@ -325,8 +325,8 @@ function nearest(key: string, known: ReadonlySet<string>): string | undefined {
   return best;
 }
 
-/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
-function editDistance(a: string, b: string): number {
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. @internal */
+export function editDistance(a: string, b: string): number {
   const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {

@@ -6,6 +6,8 @@
  */
 import { declaredOperations } from '../api/index.js';
 import { operationIdOf } from '../api/operation-id.js';
+import { clip } from '../core/text.js';
+import { editDistance } from '../core/validate.js';
 import { API_PREFIX } from './router.js';
 
 /** Verbs users reach for, to the SDK's: `questions.get` means `questions.retrieve`. */
@@ -33,7 +35,7 @@ export function knownOperation(name: unknown, field = 'operation'): string {
   if (found !== undefined) return found;
   const near = closestOperation(String(name));
   throw new TypeError(
-    `${field}: unknown operation ${JSON.stringify(name)}; did you mean "${near}"? Name it as the SDK does ("${near}") or by its OpenAPI operationId ("${operationIdOf(near)}"). ` +
+    `${field}: unknown operation ${clip(JSON.stringify(name) ?? String(name), MAX_NAME_COMPARED)}; did you mean "${near}"? Name it as the SDK does ("${near}") or by its OpenAPI operationId ("${operationIdOf(near)}"). ` +
       "A fault rule or a request filter matches one request's operation: a client helper (createAndWait, waitMany, runMany) makes requests of several, which the request log names.",
   );
 }
@@ -60,7 +62,7 @@ function closestOperation(name: string): string {
  */
 export function checkedPath(path: string): string {
   if (!path.startsWith('/')) {
-    throw new TypeError(`path: must start with "/" (a template such as "/questions/{question_id}", with or without the ${API_PREFIX} prefix), got ${JSON.stringify(path)}`);
+    throw new TypeError(`path: must start with "/" (a template such as "/questions/{question_id}", with or without the ${API_PREFIX} prefix), got ${clip(JSON.stringify(path), MAX_NAME_COMPARED)}`);
   }
   const below = path.startsWith(`${API_PREFIX}/`) ? path.slice(API_PREFIX.length) : path;
   if (!/[{}]/.test(below)) return below;
@@ -70,12 +72,16 @@ export function checkedPath(path: string): string {
   const shape = (t: string) => t.replace(/\{[^/]*\}/g, '{}');
   const near = nearest(below, templates, shape, (t) => t);
   throw new TypeError(
-    `path: no route has the template ${JSON.stringify(path)}; did you mean "${near}"? A template is matched as a route declares it (the operations' paths); a concrete path (/questions/q_1) matches as sent.`,
+    `path: no route has the template ${clip(JSON.stringify(path), MAX_NAME_COMPARED)}; did you mean "${near}"? A template is matched as a route declares it (the operations' paths); a concrete path (/questions/q_1) matches as sent.`,
   );
 }
 
+/** Longest name looked at for a near one: a hostile 1 MB name would cost seconds of edits per candidate. */
+const MAX_NAME_COMPARED = 200;
+
 /** The candidate with the fewest edits from `wanted`, as seen through `views` (each a tie-break for the one before). */
-function nearest(wanted: string, candidates: readonly string[], ...views: ((s: string) => string)[]): string {
+function nearest(given: string, candidates: readonly string[], ...views: ((s: string) => string)[]): string {
+  const wanted = given.slice(0, MAX_NAME_COMPARED);
   let best = candidates[0]!;
   let bestScores = views.map(() => Infinity);
   for (const candidate of candidates) {
@@ -84,15 +90,4 @@ function nearest(wanted: string, candidates: readonly string[], ...views: ((s: s
     if (i >= 0 && scores[i]! < bestScores[i]!) [best, bestScores] = [candidate, scores];
   }
   return best;
-}
-
-/** Levenshtein distance (small strings: operation names, paths). */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }

@@ -59,3 +59,23 @@ describe('fault rule paths', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/did you mean "\/questions\/\{question_id\}"/);
   });
 });
+
+// A name is compared with every known one, edit by edit: a 100 KB name given to a fault rule held
+// the event loop for seconds, and came back whole in the message.
+describe('a hostile name', () => {
+  it('is refused at once, the near one found from its start, and echoed clipped', () => {
+    const service = createMockService();
+    const began = performance.now();
+    for (const rule of [{ operation: `questions.create${"x".repeat(100_000)}` }, { path: `/questions/{question_id}/x${"x".repeat(100_000)}` }]) {
+      let message = '';
+      try {
+        service.faults.add({ ...rule, status: 503 });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message.length).toBeLessThan(1_000);
+      expect(message).toMatch(/did you mean "(questions\.create|\/questions\/\{question_id\}[^"]*)"/);
+    }
+    expect(performance.now() - began).toBeLessThan(1_000);
+  });
+});
