@@ -13,7 +13,7 @@
  * @module
  */
 export { ForecastingClient } from './client.js';
-export { operations, type OperationManifestEntry } from './api/index.js';
+export { operations, type OperationManifestEntry, type OperationName, type OperationId } from './api/index.js';
 export { unknownFields, type UnknownField } from './unknown-fields.js';
 // Everything of forecasting-sdk/webhooks, from the root too (one class identity: the same modules).
 export * from './webhooks/index.js';

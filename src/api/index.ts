@@ -30,8 +30,10 @@ import { questionTemplateFileOperations, questionTemplateOperations } from './te
 import { connectionOperations } from './connections.js';
 import { shareLinkOperations, subscriptionOperations } from './sharing.js';
 import { GROUP_NAMES, type GroupName } from './groups.js';
+import type { OperationName } from './operation-names.js';
 
 export { GROUP_NAMES, type GroupName };
+export type { OperationId, OperationName } from './operation-names.js';
 
 /** An operation of this service: its scope is one of the spec's. */
 export type ServiceOperation = Operation<Scope>;
@@ -93,7 +95,7 @@ export interface OperationManifestEntry {
   /** The scope the API key needs. */
   readonly scope: Scope;
   /** Dotted name of the client method that performs it, for example `questions.retrieve`. */
-  readonly sdkMethod: string;
+  readonly sdkMethod: OperationName;
 }
 
 /**
@@ -107,5 +109,6 @@ export interface OperationManifestEntry {
  * ```
  */
 export const operations: readonly OperationManifestEntry[] = Object.freeze(
-  declaredOperations.map(({ method, path, scope, sdkMethod }) => Object.freeze({ method, path, scope, sdkMethod })),
+  // The registry's names are the declarations' own literals (see OperationName).
+  declaredOperations.map(({ method, path, scope, sdkMethod }) => Object.freeze({ method, path, scope, sdkMethod: sdkMethod as OperationName })),
 );

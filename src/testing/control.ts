@@ -18,7 +18,7 @@ import { FORECAST_OUTCOMES } from './models/forecasts/task.js';
 import { errorResponse, jsonResponse, MockHttpError, notFound } from './http.js';
 import { readAtMost, utf8, validate } from './input.js';
 import { ScaledClock, type MockClock } from './clock.js';
-import type { ActiveFault, FaultInjector } from './faults.js';
+import type { ActiveFault, FaultInjector, FaultRule } from './faults.js';
 import type { RequestLog } from './request-log.js';
 import type { MockStore } from './store.js';
 import type { MockControls } from './controls.js';
@@ -206,7 +206,8 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     body: Fault,
     status: 201,
     // In place, so the rule answered keeps the order it was posted in.
-    run: (service, input) => faultView(service.faults.add(input.times === null ? { ...input, times: Infinity } : (input as typeof input & { times?: number }))),
+    // `operation` is any text here: faults.add checks it, naming the closest on a typo.
+    run: (service, input) => faultView(service.faults.add((input.times === null ? { ...input, times: Infinity } : input) as FaultRule)),
   }),
   route({
     method: 'GET',

@@ -4,6 +4,7 @@
  * @module
  */
 import { defaultErrorType, MockHttpError } from './http.js';
+import type { OperationId, OperationName } from '../api/index.js';
 import { checkedPath, knownOperation } from './operation-names.js';
 import { realClearTimeout, realSetTimeout } from './real-timers.js';
 
@@ -25,7 +26,7 @@ export interface FaultRule {
    * (`questionsCreate`, what a client in another language has). An unknown one is refused, naming
    * the closest known.
    */
-  operation?: string;
+  operation?: OperationName | OperationId;
   /** HTTP method (any case). */
   method?: string;
   /**

@@ -4,7 +4,7 @@
  * that silently matches nothing.
  * @module
  */
-import { declaredOperations } from '../api/index.js';
+import { declaredOperations, type OperationName } from '../api/index.js';
 import { operationIdOf } from '../api/operation-id.js';
 import { clip } from '../core/text.js';
 import { editDistance } from '../core/validate.js';
@@ -14,11 +14,12 @@ import { API_PREFIX } from './router.js';
 const SYNONYMS: Record<string, string> = { get: 'retrieve', fetch: 'retrieve', read: 'retrieve', show: 'retrieve', all: 'list', add: 'create', new: 'create', edit: 'update', patch: 'update', remove: 'delete', del: 'delete' };
 
 /** Every accepted operation name (the dotted `sdkMethod` and the OpenAPI `operationId`) → its `sdkMethod`. */
-let operationNames: Map<string, string> | undefined;
-function operationOf(name: string): string | undefined {
+let operationNames: Map<string, OperationName> | undefined;
+function operationOf(name: string): OperationName | undefined {
   if (!operationNames) {
     operationNames = new Map();
-    for (const { sdkMethod } of declaredOperations) {
+    for (const { sdkMethod: name } of declaredOperations) {
+      const sdkMethod = name as OperationName; // the declarations' own names (see OperationName)
       operationNames.set(sdkMethod, sdkMethod);
       operationNames.set(operationIdOf(sdkMethod), sdkMethod);
     }
@@ -30,7 +31,7 @@ function operationOf(name: string): string | undefined {
  * The `sdkMethod` of an operation named by its SDK name or `operationId`; an unknown one throws a
  * `TypeError` naming the closest known. `field` names where it was given (`operation`). @internal
  */
-export function knownOperation(name: unknown, field = 'operation'): string {
+export function knownOperation(name: unknown, field = 'operation'): OperationName {
   const found = typeof name === 'string' ? operationOf(name) : undefined;
   if (found !== undefined) return found;
   const near = closestOperation(String(name));

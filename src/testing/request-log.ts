@@ -2,6 +2,7 @@
  * The record of requests that reached the mock service, for tests to count and inspect.
  * @module
  */
+import type { OperationId, OperationName } from '../api/index.js';
 import { knownOperation } from './operation-names.js';
 
 /**
@@ -58,7 +59,7 @@ export interface RequestFilter {
    * `operationId` (`questionsCreate`). An unknown one throws a `TypeError` naming the closest known,
    * rather than count nothing.
    */
-  operation?: string;
+  operation?: OperationName | OperationId;
   method?: string;
   /** Path without the query. */
   path?: string;

@@ -1,7 +1,7 @@
 // Shared setup of the context and preset suites: a mock server on 127.0.0.1 with a manual clock,
 // keys for an organization admin, a member, a colleague, an outsider and a reader, and raw requests
 // that bypass the SDK.
-import type { ClientOptions, ForecastingClient } from '../../src/index.js';
+import type { ClientOptions, ForecastingClient, OperationName } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { mockClient, rawRequest, useSuiteMock, type RawAnswer } from './_mock.js';
 
@@ -24,7 +24,7 @@ export interface Harness {
   client: ForecastingClient;
   connect(options?: ClientOptions): ForecastingClient;
   /** Requests that reached the server for an operation. */
-  count(operation: string): number;
+  count(operation: OperationName): number;
   /** A request that bypasses the SDK: JSON `body`, or a `FormData` as multipart. */
   raw(method: string, path: string, init?: { body?: unknown; key?: string }): Promise<RawAnswer>;
 }

@@ -1,6 +1,6 @@
 // Shared setup of the forecast suites: a mock server on 127.0.0.1 with a manual clock, and clients
 // whose waits move that clock instead of sleeping.
-import type { ClientOptions, ForecastingClient } from '../../src/index.js';
+import type { ClientOptions, ForecastingClient, OperationName } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { mockClient, useSuiteMock } from './_mock.js';
 
@@ -18,7 +18,7 @@ export interface Harness {
   client: ForecastingClient;
   connect(options?: ClientOptions): ForecastingClient;
   /** Requests that reached the server for an operation. */
-  count(operation: string): number;
+  count(operation: OperationName): number;
 }
 
 /** Registers the hooks of a suite and returns a harness filled in before each test. */

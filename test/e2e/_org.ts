@@ -1,7 +1,7 @@
 // Shared setup of the templates, connections and sharing suites: a mock server on 127.0.0.1 with a
 // manual clock, keys for an organization admin, a member, a reader and someone of another organization.
 import { expect } from 'vitest';
-import { ValidationError, type ClientOptions, type ForecastingClient } from '../../src/index.js';
+import { ValidationError, type ClientOptions, type ForecastingClient, type OperationName } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { mockClient, rawRequest, useSuiteMock, type RawAnswer } from './_mock.js';
 
@@ -18,7 +18,7 @@ export interface OrgHarness {
   client: ForecastingClient;
   connect(key?: string, options?: ClientOptions): ForecastingClient;
   /** Requests that reached the server for an operation. */
-  count(operation: string): number;
+  count(operation: OperationName): number;
   /** A request that bypasses the SDK: the mock's own checks answer. */
   raw(method: string, path: string, body?: unknown, key?: string): Promise<RawAnswer>;
   /** The SDK refuses the call before sending: `ValidationError` naming `field`, and nothing reaches the server. */

@@ -12,6 +12,7 @@ import {
   OverloadedError,
   toFile,
   type ContextFileUploadParams,
+  type OperationName,
 } from '../../src/index.js';
 import { binary, MiB, SECOND, useContextMock } from './_context.js';
 
@@ -79,7 +80,7 @@ describe('waitUntilReady’s rounds (context.md, Readiness)', () => {
     h.mock.service.forecastControls.addContextFile(q.id); // never finishes: the ready endpoint names no wait
     const start = h.mock.clock.now();
     await rejection(h.client.questions.files.waitUntilReady(q.id, { timeout: 50 * SECOND }));
-    const at = (operation: string) => h.mock.service.requests.list({ operation }).map((r) => r.at - start);
+    const at = (operation: OperationName) => h.mock.service.requests.list({ operation }).map((r) => r.at - start);
     expect(at('questions.context.ready')).toEqual([0, 1, 3, 7, 15, 30, 45].map((s) => s * SECOND));
     expect(at('questions.files.list')).toEqual(at('questions.context.ready'));
   });

@@ -15,6 +15,7 @@ import {
   RateLimitError,
   ValidationError,
   type ClientOptions,
+  type OperationName,
 } from '../../src/index.js';
 import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
 
@@ -41,7 +42,7 @@ beforeEach(() => {
 });
 
 const binary = { type: 'binary', title: 'Will it rain in Paris on 1 June 2027?' } as const;
-const requestsTo = (operation: string) => mock.service.requests.count({ operation });
+const requestsTo = (operation: OperationName) => mock.service.requests.count({ operation });
 
 describe('questions end to end', () => {
   it('creates a question of each type with the spec’s defaults', async () => {

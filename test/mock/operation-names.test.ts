@@ -1,7 +1,7 @@
 // The request log's filters and fault rules check the names they are given as one: a typo throws,
 // naming the closest known operation or path, instead of counting nothing or never firing.
 import { describe, expect, it } from 'vitest';
-import { createMockService } from '../../src/testing/index.js';
+import { createMockService, type FaultRule, type RequestFilter } from '../../src/testing/index.js';
 import { binary, call, expectError } from './_helpers.js';
 
 const ORIGIN = 'http://mock';
@@ -12,12 +12,15 @@ describe('request log filters by operation', () => {
   it('throws on an unknown operation in count, list and last, with the faults’ message', async () => {
     const service = createMockService();
     await call(service, 'POST', '/questions', { body: binary() });
-    const typo = { operation: 'question.create' };
+    // A typo is a compile error in TypeScript; from JavaScript, or a name read at run time, it throws.
+    const typo = { operation: 'question.create' } as unknown as RequestFilter;
     for (const read of [() => service.requests.count(typo), () => service.requests.list(typo), () => service.requests.last(typo)]) {
       expect(read).toThrow(TypeError);
       expect(read).toThrow(/^operation: unknown operation "question\.create"; did you mean "questions\.create"\? .*"questionsCreate"/);
     }
+    // @ts-expect-error: a typo of an operation name does not compile either
     expect(() => service.faults.add({ operation: 'question.create', status: 503 })).toThrow(/did you mean "questions\.create"/);
+    // @ts-expect-error: a client helper is no operation name
     expect(() => service.requests.count({ operation: 'forecasts.createAndWait' })).toThrow(/did you mean "forecasts\.create"\?.*request log names/);
   });
 
@@ -69,7 +72,7 @@ describe('a hostile name', () => {
     for (const rule of [{ operation: `questions.create${"x".repeat(100_000)}` }, { path: `/questions/{question_id}/x${"x".repeat(100_000)}` }]) {
       let message = '';
       try {
-        service.faults.add({ ...rule, status: 503 });
+        service.faults.add({ ...rule, status: 503 } as FaultRule);
       } catch (err) {
         message = (err as Error).message;
       }
