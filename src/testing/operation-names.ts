@@ -18,8 +18,8 @@ let operationNames: Map<string, OperationName> | undefined;
 function operationOf(name: string): OperationName | undefined {
   if (!operationNames) {
     operationNames = new Map();
-    for (const { sdkMethod: name } of declaredOperations) {
-      const sdkMethod = name as OperationName; // the declarations' own names (see OperationName)
+    for (const declared of declaredOperations) {
+      const sdkMethod = declared.sdkMethod as OperationName; // the declarations' own names (see OperationName)
       operationNames.set(sdkMethod, sdkMethod);
       operationNames.set(operationIdOf(sdkMethod), sdkMethod);
     }
