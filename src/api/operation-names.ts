@@ -145,8 +145,6 @@ export type OperationName =
   | 'questions.subscription.follow'
   | 'questions.subscription.unfollow';
 
-type CamelOf<S extends string> = S extends `${infer Head}.${infer Rest}` ? `${Head}${Capitalize<CamelOf<Rest>>}` : S;
-
 /**
  * The OpenAPI `operationId` of an operation (`'questionsForecastsCreate'` for
  * `'questions.forecasts.create'`): what a client generated in another language knows it by.
@@ -157,4 +155,7 @@ type CamelOf<S extends string> = S extends `${infer Head}.${infer Rest}` ? `${He
  * const id: OperationId = 'questionsForecastsCreate';
  * ```
  */
-export type OperationId = CamelOf<OperationName>;
+// Written without a helper type (the reference would list it): names have one or two dots.
+export type OperationId = {
+  [N in OperationName]: N extends `${infer A}.${infer B}.${infer C}` ? `${A}${Capitalize<B>}${Capitalize<C>}` : N extends `${infer A}.${infer B}` ? `${A}${Capitalize<B>}` : N;
+}[OperationName];

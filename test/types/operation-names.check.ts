@@ -13,6 +13,8 @@ type Declared = NamesOf<(typeof groupOperations)[GroupName][number]>;
 
 export function sameAsDeclared(): void {
   expectTypeOf<OperationName>().toEqualTypeOf<Declared>();
+  // A name of three dots would need another step in OperationId: none is left with a dot.
+  expectTypeOf<Extract<OperationId, `${string}.${string}`>>().toBeNever();
   expectTypeOf<string>().not.toMatchTypeOf<OperationName>();
   expectTypeOf(operations[0]!.sdkMethod).toEqualTypeOf<OperationName>();
 }
