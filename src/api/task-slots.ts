@@ -27,6 +27,7 @@ export const singleStart: ForecastStart = {
 /** `POST /forecasts/batch`: a slot per item; the accepted items name their tasks. */
 export const batchStart: ForecastStart = {
   slots: (params) => list(fields(params)['items']).length,
+  countedBy: 'items',
   taskIds: itemTaskIds,
 };
 

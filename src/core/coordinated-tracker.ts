@@ -17,7 +17,7 @@ import { readTasks, type TaskSource, type TaskTracker } from './task-tracker.js'
 
 /** What a coordinated tracker uses: the client's coordinator and its safety cadence. @internal */
 export interface TrackerCoordination {
-  readonly coordinator: Pick<Coordinator, 'watch' | 'receiving' | 'settle'>;
+  readonly coordinator: Pick<Coordinator, 'watch' | 'receiving' | 'settle' | 'maxActive'>;
   /** The wait between reads of a task while a receiver is seen, in ms of the client's clock (`coordinatedPollInterval`, counted in the service's time). */
   readonly interval: number;
   /**

@@ -185,6 +185,12 @@ export interface Coordinator {
    * `maxActive` (the hold's `count` says so), so no hold can be larger than the fleet.
    */
   hold(count: number, options?: HoldOptions): Promise<SlotHold>;
+  /**
+   * The most active-forecast slots the fleet holds at once, when the coordinator has such a cap:
+   * `runMany` then sizes its batches and its active forecasts to fit, and a batch start larger than
+   * it is refused before anything is sent. Optional for a custom coordinator.
+   */
+  readonly maxActive?: number | undefined;
   /** Tasks seen final by this process (a read, a list, an event): frees their slots and tells every waiter. */
   settle(notices: readonly TaskFinalNotice[]): Promise<void>;
   /** Calls `onFinal` when any process reports one of `taskIds` final. Returns the function that stops watching. */

@@ -95,6 +95,12 @@ export interface OperationSpec<S extends string = string> {
  */
 export interface ForecastStart {
   slots(params: unknown): number;
+  /**
+   * The param whose length is `slots` exactly (a batch's `items`): a start needing more slots than
+   * the coordinator's `maxActive` is refused with a `ValidationError` naming it. Without it the count
+   * is a bound (a decision's every question), and a hold of fewer slots is enough.
+   */
+  countedBy?: string;
   taskIds(answer: unknown): readonly string[];
 }
 

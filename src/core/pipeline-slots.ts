@@ -8,7 +8,7 @@
 import { queueChannel, type QueueMessage } from './channels.js';
 import { inTrace } from './traced.js';
 import { callTolerantly, type Coordinator, type HoldOptions, type SlotHold, type TaskFinalNotice, type WindowEnd } from './coordination.js';
-import { APIError } from './errors.js';
+import { APIError, ValidationError } from './errors.js';
 import type { AttemptStep, Call, CallStep } from './pipeline.js';
 import { decodeBody, type Received } from './transport.js';
 import { endUpload } from './uploads.js';
@@ -125,8 +125,16 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
     const starts = call.op?.starts;
     const count = starts ? starts.slots(paramsOf(call)) : 0;
     if (!starts || count <= 0) return attempts(call);
+    const field = starts.countedBy;
+    // A start larger than the fleet's cap would run past it: refused, before the wait for slots when the cap is known.
+    const tooMany = (cap: number) => new ValidationError(`${count} forecasts in one start, but the coordinator's maxActive lets ${cap} run at once: split it (runMany does)`, field);
+    if (field && count > (coordinator.maxActive ?? count)) throw tooMany(coordinator.maxActive!);
     const hold: SlotHold | undefined = await queued('slot', call, count, () => tolerant(call.options.signal, () => coordinator.hold(count, { signal: call.options.signal, reconcile }), undefined, () => failed('hold')));
     if (!hold) return attempts(call);
+    if (field && hold.count < count) {
+      await Promise.resolve().then(() => hold.release()).catch(() => undefined);
+      throw tooMany(hold.count);
+    }
     let received: Received;
     try {
       received = await attempts(call);

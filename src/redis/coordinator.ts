@@ -39,6 +39,12 @@ const MAX_OWNED = 10_000;
  */
 export class RedisCoordinator implements Coordinator, EventCoordinator {
   readonly #options: ResolvedOptions;
+
+  /** The `maxActive` option: API-started forecasts running at once, all processes together. */
+  get maxActive(): number {
+    return this.#options.maxActive;
+  }
+
   readonly #explicitPrefix: string | undefined;
   readonly #link: RedisLink;
   readonly #hub: EventHub;

@@ -11,6 +11,29 @@ import { whenAborted } from '../core/abort.js';
 export class WaitingLine {
   readonly #ids: string[] = [];
   readonly #turns = new Map<string, () => void>();
+  /** Every hold of the process from its first try to its end, queued or not (yet). */
+  readonly #live = new Set<string>();
+
+  /** Counts `id` as a hold of this process until {@link end}: its queue entry is not {@link stale}. */
+  begin(id: string): void {
+    this.#live.add(id);
+  }
+
+  /** The hold ended (granted, aborted, or gone local): it leaves the line, and an entry left of it in Redis is stale. */
+  end(id: string): void {
+    this.#live.delete(id);
+    this.leave(id);
+  }
+
+  /**
+   * Whether `id`, an entry of Redis's queue, is this process's (`owner` is its id) but of no hold of
+   * it: a write that removed it was lost (a failover promotes a replica that had not yet seen a
+   * grant), or a try that timed out ran after all. Only its own process can tell: it is alive and
+   * renews its place, so nothing else would drop the entry before its heartbeat lapses.
+   */
+  stale(id: string, owner: string): boolean {
+    return id.startsWith(`${owner}.`) && !this.#live.has(id);
+  }
 
   /** Adds a hold that Redis has queued (in reply order, which is the queue's order). */
   join(id: string): void {

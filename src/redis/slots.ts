@@ -111,6 +111,16 @@ async function publishFreed(ctx: SlotContext, slots: number): Promise<void> {
 }
 
 /**
+ * Removes a stale entry of this process at the head of the queue (see {@link WaitingLine.stale}),
+ * and wakes the holds it kept waiting: the one behind it may be another process's.
+ */
+async function dropStale(ctx: SlotContext, staleId: string): Promise<void> {
+  const keys = ctx.keys();
+  await ctx.link.either(async () => void integerReply(await ctx.link.eval(LEAVE, [keys.queue, keys.beats, keys.slots], [staleId, 0]), 'LEAVE'), () => undefined);
+  await publishFreed(ctx, 1);
+}
+
+/**
  * Takes `count` slots: in the shared queue while Redis answers, in the process's own limits once it
  * does not. A `count` that is not a whole number of 1 or more is refused before any command; one
  * above `maxActive` holds `maxActive`.
@@ -126,6 +136,8 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
   const line = ctx.line;
   let queued = false;
   let tried = false;
+  let dropped: string | undefined;
+  line.begin(id);
   try {
     for (;;) {
       if (ctx.link.mode === 'local') break;
@@ -160,7 +172,7 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       }
       queued = !granted;
       if (granted) {
-        line.leave(id);
+        line.end(id);
         // Holds behind tried while this one stood ahead of them: each moved up a place, and any room
         // left is theirs. Told as that many "freed" (a place gained counts as a slot freed), so the
         // next in line is woken by its message, not by its timer.
@@ -169,6 +181,11 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
         return sharedHold(ctx, id, count);
       }
       line.join(id);
+      // Once per entry: a stale head that outlives its removal waits for its heartbeat as before, not in a loop of tries.
+      if (head !== id && head !== dropped && line.stale(head, ctx.processId)) {
+        await dropStale(ctx, (dropped = head));
+        continue;
+      }
       // Redis's queue may hold this process's holds in another order than its line (Redis lost its
       // data and they queued again in another order): the one Redis serves first must be the one that tries.
       if (head !== id) line.promote(head);
@@ -191,14 +208,14 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       if (!(ctx.hub.freedCount !== freedBefore && reaches())) await waitForFreed(ctx, signal, reaches, reconcile ? lookEveryMs(ctx) : RETRY_MS);
     }
   } catch (error) {
-    line.leave(id);
+    line.end(id);
     // Not awaited: an abort ends the hold at once, however stalled Redis is. A try that ran after
     // all leaves no queue entry and no pending slot behind.
     if (tried) void ctx.link.eval(LEAVE, [keys.queue, keys.beats, keys.slots], [id, count]).catch(() => undefined);
     throw error;
   }
   // Redis is down: the queued entry goes once it answers again; the next in line finds the link local too.
-  line.leave(id);
+  line.end(id);
   if (tried) ctx.abandon(id, count);
   // On local limits until Redis answers again; a hold still waiting then queues in Redis again.
   const back = ctx.link.back;

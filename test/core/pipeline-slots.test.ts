@@ -12,7 +12,7 @@ import type { Received } from '../../src/core/transport.js';
 /** A coordinator that records what it is asked; `take` and `hold` do what the test says. */
 function recorder(over: Partial<Coordinator> = {}) {
   const log: string[] = [];
-  const hold: SlotHold & { bound?: readonly string[]; released: number; abandoned: number } = {
+  const hold: Omit<SlotHold, 'count'> & { count: number; bound?: readonly string[]; released: number; abandoned: number } = {
     count: 0,
     released: 0,
     abandoned: 0,
@@ -123,6 +123,31 @@ describe('the slots step', () => {
     expect(log).toEqual(['hold 3']);
     expect(hold.bound).toEqual(['t1', 't2']);
     expect(hold.released).toBe(0);
+  });
+
+  it("refuses a counted start larger than the coordinator's maxActive, naming the field, before any hold or attempt", async () => {
+    const { coordinator, log, hold } = recorder({ maxActive: 2 });
+    hold.count = 2;
+    const starts = { slots: (p: unknown) => (p as { items: unknown[] }).items.length, taskIds: () => [], countedBy: 'items' };
+    const attempts = vi.fn(async () => answer({}));
+    const refused = slotsStep(coordinator, undefined, () => {})(call(op({ starts }), { body: { items: [1, 2, 3] } }), attempts);
+    await expect(refused).rejects.toMatchObject({ name: 'ValidationError', field: 'items', message: expect.stringContaining("3 forecasts in one start, but the coordinator's maxActive lets 2 run at once") });
+    expect(log).toEqual([]);
+    expect(attempts).not.toHaveBeenCalled();
+    // At the cap, and a start whose count is only a bound (no countedBy), go as before.
+    await slotsStep(coordinator, undefined, () => {})(call(op({ starts }), { body: { items: [1, 2] } }), attempts);
+    await slotsStep(coordinator, undefined, () => {})(call(op({ starts: { slots: () => 50, taskIds: () => [] } })), attempts);
+    expect(log).toEqual(['hold 2', 'hold 50']);
+  });
+
+  it('gives back a smaller hold than a counted start needs (a coordinator that states no maxActive) and refuses the start', async () => {
+    const { coordinator, hold } = recorder();
+    hold.count = 2;
+    const attempts = vi.fn(async () => answer({}));
+    const starts = { slots: () => 3, taskIds: () => [], countedBy: 'items' };
+    await expect(slotsStep(coordinator, undefined, () => {})(call(op({ starts })), attempts)).rejects.toMatchObject({ name: 'ValidationError', field: 'items', message: expect.stringContaining('lets 2 run at once') });
+    expect(hold.released).toBe(1);
+    expect(attempts).not.toHaveBeenCalled();
   });
 
   it('binds nothing (every slot back) when the answer does not name its tasks', async () => {

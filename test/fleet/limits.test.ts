@@ -78,6 +78,33 @@ describe('clients sharing a coordinator in one process', () => {
     }
   });
 
+  it("keeps a fleet's maxActive below the service's: runMany sends batches that fit, a larger createBatch is refused unsent", { timeout: 60_000 }, async () => {
+    const mock = await startMockServer({ clock: new ManualClock() });
+    const shared = countingRedis(await redis.client());
+    const coordinator = createRedisCoordinator(shared, { maxActive: 5 });
+    try {
+      const client = new ForecastingClient({ ...mockClientOptions(mock, { busy: shared.busy }), coordinator, logLevel: 'off' });
+      const questionIds: string[] = [];
+      for (let i = 0; i < 12; i++) questionIds.push((await client.questions.create({ type: 'binary', title: `Will the ferry run on day ${i}?` })).id);
+      const items = questionIds.map((questionId) => ({ questionId, runMode: 'light' as const }));
+      const statuses: string[] = [];
+      // runMany's own maxActive is the service's 50: the coordinator's 5 wins.
+      for await (const r of client.forecasts.runMany(items)) statuses.push(r.status);
+      expect(statuses).toEqual(Array(12).fill('completed'));
+      expect(mock.service.forecastControls.activity().maxActive).toBe(5);
+      const batches = mock.service.requests.list({ operation: 'forecasts.createBatch' });
+      expect(batches.length).toBeGreaterThanOrEqual(3);
+      for (const r of batches) expect((r.body as { items: unknown[] }).items.length).toBeLessThanOrEqual(5);
+
+      await expect(client.forecasts.createBatch({ items: items.slice(0, 6) })).rejects.toMatchObject({ name: 'ValidationError', field: 'items' });
+      expect(mock.service.requests.list({ operation: 'forecasts.createBatch' })).toHaveLength(batches.length);
+      expect(await coordinator.stats()).toMatchObject({ activeSlots: 0, startsWaiting: 0 });
+    } finally {
+      await coordinator.close();
+      await mock.close();
+    }
+  });
+
   it("counts decisions' model calls in one shared window: no rate_limit_error past 10 a minute", { timeout: 60_000 }, async () => {
     const mock = await startMockServer({ clock: new ManualClock() });
     const shared = countingRedis(await redis.client());

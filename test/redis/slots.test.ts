@@ -226,3 +226,40 @@ describe('a queue Redis lost (FLUSHALL)', () => {
     expect([...order].sort()).toEqual(['o1', 'p2', 'p3']);
   }, 30_000);
 });
+
+describe('a grant Redis lost (a failover promoted a replica that had not seen it)', () => {
+  /** Resolves `'granted'` with `promise`, or `'waiting'` after `ms` of real time (under the heartbeat's 3 s: no timer rescues it). */
+  const within = (promise: Promise<unknown>, ms: number) => Promise.race([promise.then(() => 'granted'), new Promise((resolve) => setTimeout(resolve, ms, 'waiting'))]);
+
+  it("drops its own stale entry from the head of the queue at its next try, and wakes the other process's hold behind it", async () => {
+    const clock = testClock();
+    const [a, b] = await fleet(clock, 2, 1);
+    const admin = await redis.client();
+    const queue = `{${prefix()}}:queue`;
+    const beats = `{${prefix()}}:beats`;
+    await (await a!.coordinator.hold(1)).bind(['t1']);
+    const second = a!.coordinator.hold(1);
+    await vi.waitFor(async () => expect((await a!.coordinator.stats()).startsWaiting).toBe(1));
+    // What the replica had when it was promoted: the second hold still waiting.
+    const queued = await admin.zRangeWithScores(queue, 0, -1);
+    const beating = await admin.zRangeWithScores(beats, 0, -1);
+    await a!.coordinator.settle([{ taskId: 't1' }]);
+    await (await second).bind(['t2']);
+    await admin.zAdd(queue, queued);
+    await admin.zAdd(beats, beating);
+    await a!.coordinator.settle([{ taskId: 't2' }]);
+    expect((await a!.coordinator.stats()).startsWaiting).toBe(1);
+
+    // A slot is free, but the queue's head is a's hold that already ran: alive, renewed, it would
+    // stand there for its heartbeat's 90 s. b queues behind it; a's next start sees it and drops it.
+    const bWaits = b!.coordinator.hold(1);
+    await vi.waitFor(async () => expect((await a!.coordinator.stats()).startsWaiting).toBe(2));
+    const aWaits = a!.coordinator.hold(1);
+    expect(await within(bWaits, 2_000)).toBe('granted');
+    expect(await isPending(aWaits)).toBe(true);
+    await (await bWaits).bind(['t3']);
+    await b!.coordinator.settle([{ taskId: 't3' }]);
+    expect(await within(aWaits, 2_000)).toBe('granted');
+    expect((await a!.coordinator.stats()).startsWaiting).toBe(0);
+  }, 15_000);
+});

@@ -37,7 +37,9 @@ export interface RunManyOptions {
   /**
    * Most forecasts running at once, 1 to 50 (default and maximum: the service's limit of 50
    * API-started forecasts per user). It also sets the batch size: the largest even split of
-   * `maxActive` into batches of at most 25 (25 for 50, 20 for 40, 15 for 30).
+   * `maxActive` into batches of at most 25 (25 for 50, 20 for 40, 15 for 30). A client's coordinator
+   * with a lower `maxActive` (the fleet's cap) lowers it to that, batches included: a run resumed
+   * by `runId` keeps its batches when the cap is the same.
    */
   maxActive?: number | undefined;
   /**
