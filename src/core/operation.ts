@@ -220,6 +220,15 @@ export function checkIdCount(op: Operation, ids: readonly unknown[], params: unk
 }
 
 /**
+ * Longest id a path takes (the service's are 36-character UUIDs): far above any real one, and a bound
+ * on what a request's URL holds, as Node's fetch keeps the last 250 URLs it sent. @internal
+ */
+export const MAX_ID_LENGTH = 1024;
+
+/** Whether an id the service named (a task it started) can be read back: a non-empty string within {@link MAX_ID_LENGTH}. @internal */
+export const isUsableId = (id: unknown): id is string => typeof id === 'string' && id !== '' && id.length <= MAX_ID_LENGTH;
+
+/**
  * Fills a path template with encoded ids. An id that is not a non-empty string, is `.` or `..`, holds
  * `/`, `?`, `#` or `\`, or equals a sibling route's literal segment, is refused before any request.
  * @internal
@@ -239,6 +248,7 @@ export function buildPath(op: Operation, ids: readonly unknown[]): string {
     if (typeof id !== 'string' || id.length === 0) {
       throw new ValidationError(`must be a non-empty string, got ${id === '' ? 'an empty string' : typeof id}`, camel(name));
     }
+    if (id.length > MAX_ID_LENGTH) throw new ValidationError(`must be at most ${MAX_ID_LENGTH} characters, got ${id.length}`, camel(name));
     if (id === '.' || id === '..' || /[/?#\\]/.test(id)) {
       throw new ValidationError(`must not be "." or ".." or contain "/", "?", "#" or "\\"`, camel(name));
     }

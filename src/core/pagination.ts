@@ -214,6 +214,8 @@ export class Page<Item> implements AsyncIterable<Item> {
     }
     const cursor = this.nextCursor;
     if (cursor === null) stop('hasMore: true without a nextCursor');
+    // Sent back in the URL, which Node's fetch keeps (its last 250): megabytes a page would exhaust memory.
+    if (cursor.length > MAX_CURSOR_LENGTH) throw new ForecastingError(`Stopped paging: the service answered a nextCursor over ${MAX_CURSOR_LENGTH} characters.`);
     return this.#fetch({ ...this.#params, cursor }, this.#walk.next(this.data, cursor));
   }
 
@@ -268,6 +270,9 @@ export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIt
     return collect(await this, options.limit);
   }
 }
+
+/** Longest `nextCursor` a walk sends back (a real one is far shorter). @internal */
+export const MAX_CURSOR_LENGTH = 8192;
 
 function stop(what: string): never {
   throw new ForecastingError(`Stopped paging: the service answered ${what}, so following it would never end.`);

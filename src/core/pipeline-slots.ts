@@ -127,7 +127,7 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
     if (!starts || count <= 0) return attempts(call);
     const field = starts.countedBy;
     // A start larger than the fleet's cap would run past it: refused, before the wait for slots when the cap is known.
-    const tooMany = (cap: number) => new ValidationError(`${count} forecasts in one start, but the coordinator's maxActive lets ${cap} run at once: split it (runMany does)`, field);
+    const tooMany = (cap: number) => new ValidationError(`${count} forecasts in one start, over the coordinator's maxActive (${cap})`, field);
     if (field && count > (coordinator.maxActive ?? count)) throw tooMany(coordinator.maxActive!);
     const hold: SlotHold | undefined = await queued('slot', call, count, () => tolerant(call.options.signal, () => coordinator.hold(count, { signal: call.options.signal, reconcile }), undefined, () => failed('hold')));
     if (!hold) return attempts(call);

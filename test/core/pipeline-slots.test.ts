@@ -131,7 +131,7 @@ describe('the slots step', () => {
     const starts = { slots: (p: unknown) => (p as { items: unknown[] }).items.length, taskIds: () => [], countedBy: 'items' };
     const attempts = vi.fn(async () => answer({}));
     const refused = slotsStep(coordinator, undefined, () => {})(call(op({ starts }), { body: { items: [1, 2, 3] } }), attempts);
-    await expect(refused).rejects.toMatchObject({ name: 'ValidationError', field: 'items', message: expect.stringContaining("3 forecasts in one start, but the coordinator's maxActive lets 2 run at once") });
+    await expect(refused).rejects.toMatchObject({ name: 'ValidationError', field: 'items', message: expect.stringContaining("3 forecasts in one start, over the coordinator's maxActive (2)") });
     expect(log).toEqual([]);
     expect(attempts).not.toHaveBeenCalled();
     // At the cap, and a start whose count is only a bound (no countedBy), go as before.
@@ -145,7 +145,7 @@ describe('the slots step', () => {
     hold.count = 2;
     const attempts = vi.fn(async () => answer({}));
     const starts = { slots: () => 3, taskIds: () => [], countedBy: 'items' };
-    await expect(slotsStep(coordinator, undefined, () => {})(call(op({ starts })), attempts)).rejects.toMatchObject({ name: 'ValidationError', field: 'items', message: expect.stringContaining('lets 2 run at once') });
+    await expect(slotsStep(coordinator, undefined, () => {})(call(op({ starts })), attempts)).rejects.toMatchObject({ name: 'ValidationError', field: 'items', message: expect.stringContaining('maxActive (2)') });
     expect(hold.released).toBe(1);
     expect(attempts).not.toHaveBeenCalled();
   });

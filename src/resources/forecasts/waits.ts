@@ -11,6 +11,7 @@ import { ForecastingError, WaitTimeoutError, parseRetryAfter } from '../../core/
 import { clip } from '../../core/text.js';
 import { newIdempotencyKey, partKey } from '../../core/idempotency.js';
 import { invalidAnswer } from '../../core/transport.js';
+import { isUsableId } from '../../core/operation.js';
 import { DEFAULT_POLL_INTERVAL_MS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import { checkTimeout, poll, tracedWait, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
@@ -264,6 +265,8 @@ async function startAndWait(ctx: FlowContext, params: ForecastCreateParams, o: C
     () => ctx.create(params, { ...waitRequestOptions(scope, o), idempotencyKey }).withResponse(),
     () => new WaitTimeoutError(`Not started after ${waited(ctx.clock, o.timeout)}`, []),
   );
+  // A task it cannot read back (no id, or megabytes of one) is not the service's answer: a forecast may run all the same.
+  if (!isUsableId((task as Partial<ForecastTask> | null)?.id)) throw invalidAnswer({ response, request: 'POST /forecasts' }, 'expected the started task\'s `id`');
   const trace = scope.trace;
   if (trace) told(() => (trace.taskIds = [task.id]));
   o.onCreated?.(task);
@@ -293,7 +296,7 @@ export function createMany(ctx: FlowContext, items: readonly ForecastCreateParam
       // One result per item, and an accepted one names its task (a second result would hide a task it started).
       const found = Array.isArray(results) ? (results as BatchItemResult[]).filter((r) => r?.index === i) : [];
       const [only] = found;
-      if (found.length !== 1 || (only!.status === 'accepted' && !(typeof only!.taskId === 'string' && only!.taskId))) {
+      if (found.length !== 1 || (only!.status === 'accepted' && !isUsableId(only!.taskId))) {
         throw invalidAnswer({ response, request: 'POST /forecasts/batch' }, `expected a result for item ${i} in \`items\``);
       }
       return { ...only!, index: n * MAX_BATCH_ITEMS + i };

@@ -46,7 +46,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   const { runId, maxActive: asked } = checkOptions(o);
   // A fleet's cap below the run's: a batch larger than it could never be held whole.
   const fleet = ctx.coordination?.coordinator.maxActive;
-  const maxActive = Number.isInteger(fleet) && fleet! >= 1 ? Math.min(asked, fleet!) : asked;
+  const maxActive = fleet! >= 1 ? Math.min(asked, Math.floor(fleet!)) : asked;
   // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start
   // is never cut off mid-way, as its answer names the tasks it started: `signal` ends only its
   // sleeps between attempts. Reads likewise: once aborted, a read that fails ends the run with the

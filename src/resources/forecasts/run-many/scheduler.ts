@@ -6,6 +6,7 @@
  * {@link startSettled}, {@link tasksSeen}). Results to yield collect in `ready`, which the driver drains.
  * @module
  */
+import { isUsableId } from '../../../core/operation.js';
 import { MAX_BATCH_ITEMS, QUEUED_RETRY_AFTER_MS } from '../../../api/limits.js';
 import { partKey, resendKey } from '../../../core/idempotency.js';
 import { boundedWait } from '../../../core/polling.js';
@@ -263,7 +264,8 @@ export function startSettled(state: RunState, batch: Batch, outcome: StartOutcom
     // Two results for one item, or an item accepted without a task, is no usable result: the item ends in an error rather than one being picked.
     const results = listed.filter((r) => r?.index === i);
     const found = results.length === 1 ? results[0] : undefined;
-    const taskId = found?.status === 'accepted' && typeof found.taskId === 'string' && found.taskId !== '' ? found.taskId : undefined;
+    // An id it could not read back (megabytes of one) is no task either.
+    const taskId = found?.status === 'accepted' && isUsableId(found.taskId) ? found.taskId : undefined;
     if (taskId !== undefined && (active.has(taskId) || finishedBefore(taskId))) {
       // One task cannot be two items' forecast (running, or finished for an earlier item): the answer is wrong, and the item ends in an error rather than vanish.
       s = refused(s, index, item, { type: 'invalid_response', message: `the service gave item ${i} the task ${taskId.slice(0, 64)}, already another item's` });
