@@ -80,8 +80,8 @@ export const MAX_STATED_WAIT_MS = 3_600_000;
  * - 429 and 503 mean the server did not act: retried for every operation.
  * - 408, other 5xx, a reset or a timeout after sending: retried only when safe to repeat.
  * - A refused connection sent nothing: retried for every operation.
- * - A request's retries: `Retry-After` is honoured up to `maxRetryAfter` (a longer wait gives up at
- *   once), else exponential backoff with full jitter; at most `maxRetries`, within `remaining`.
+ * - A request's retries: exponential backoff with full jitter, or `Retry-After` when it asks for
+ *   longer (up to `maxRetryAfter`: a longer wait gives up at once); at most `maxRetries`, within `remaining`.
  * - A wait's retries ({@link RetryContext.wait}): no cap on attempts unless `maxRetries` is finite;
  *   the wait is `Retry-After` (up to {@link MAX_STATED_WAIT_MS}) and never less than
  *   {@link waitBackoff}, so an outage is met with fewer and fewer attempts and a `Retry-After: 0`
@@ -92,18 +92,14 @@ export function decideRetry(outcome: AttemptOutcome, ctx: RetryContext): RetryDe
   if (!isRetryable(outcome, ctx.safeToRepeat)) return { retry: false };
 
   const asked = outcome.kind === 'response' ? parseRetryAfter(outcome.retryAfter, ctx.now) : undefined;
-  if (ctx.wait) {
-    const stated = Math.min(asked ?? 0, MAX_STATED_WAIT_MS);
-    const backoff = waitBackoff(ctx.attempt, ctx.random);
-    const delay = Math.max(stated, backoff);
-    const source = asked !== undefined && stated >= backoff ? 'retry-after' : 'backoff';
-    return delay < ctx.remaining ? { retry: true, delay, source } : { retry: false, deadline: true };
-  }
-  if (asked !== undefined && asked > ctx.maxRetryAfter) return { retry: false, retryAfterTooLong: asked };
-  const ceiling = Math.min(ctx.maxDelay, ctx.initialDelay * 2 ** (ctx.attempt - 1));
-  const delay = asked ?? Math.floor(ctx.random() * ceiling);
-  if (delay > ctx.remaining) return { retry: false };
-  return { retry: true, delay, source: asked === undefined ? 'backoff' : 'retry-after' };
+  if (!ctx.wait && asked !== undefined && asked > ctx.maxRetryAfter) return { retry: false, retryAfterTooLong: asked };
+  const stated = Math.min(asked ?? 0, ctx.wait ? MAX_STATED_WAIT_MS : Infinity);
+  const backoff = ctx.wait ? waitBackoff(ctx.attempt, ctx.random) : Math.floor(ctx.random() * Math.min(ctx.maxDelay, ctx.initialDelay * 2 ** (ctx.attempt - 1)));
+  // Never under the backoff: a `Retry-After: 0` (or a date gone by) answered again and again must not make a busy loop.
+  const delay = Math.max(stated, backoff);
+  const source = asked !== undefined && stated >= backoff ? 'retry-after' : 'backoff';
+  if (ctx.wait) return delay < ctx.remaining ? { retry: true, delay, source } : { retry: false, deadline: true };
+  return delay > ctx.remaining ? { retry: false } : { retry: true, delay, source };
 }
 
 /**

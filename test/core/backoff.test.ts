@@ -122,11 +122,22 @@ describe('Retry-After', () => {
     expect(clock.sleeps).toEqual([250]);
   });
 
-  it('retries at once on a Retry-After date already past', async () => {
-    failThenAnswer(1, { 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' });
-    const { client, clock } = clientWithClock();
+  it.each(['Wed, 21 Oct 2015 07:28:00 GMT', '0', '0.0001'])('backs off as usual on the Retry-After %j: never sooner than the backoff', async (value) => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    failThenAnswer(4, { 'Retry-After': value });
+    const { client, clock, retries } = clientWithClock({ maxRetries: 4 });
     await client.questions.retrieve('q1');
-    expect(clock.sleeps).toEqual([0]);
+    // A server answering "retry now" again and again meets a growing backoff, not a busy loop.
+    expect(clock.sleeps).toEqual([250, 500, 1000, 2000]);
+    expect(retries.map((r) => r.delayMs)).toEqual([250, 500, 1000, 2000]);
+  });
+
+  it('waits the backoff when it is longer than the Retry-After asked', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    failThenAnswer(4, { 'Retry-After': '1' });
+    const { client, clock } = clientWithClock({ maxRetries: 4 });
+    await client.questions.retrieve('q1');
+    expect(clock.sleeps).toEqual([1000, 1000, 1000, 2000]);
   });
 
   it('starts a retry whose wait ends exactly at the retry deadline, and none after it', async () => {
