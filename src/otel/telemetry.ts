@@ -95,22 +95,21 @@ function answerIdAttributes(m: OperationMessage, answer: Record<string, string>)
   return out;
 }
 
-/** What the `id` of an operation's answer is, by the resource the operation belongs to (a forecast task's is its task id). */
-function idName(operation: string): string | undefined {
-  const group = operation.split('.')[0];
-  switch (group) {
-    case 'forecasts':
-      return 'task_id';
-    case 'questions':
-      return operation.startsWith('questions.files.') ? 'file_id' : 'question_id';
-    case 'decisions':
-      return 'decision_id';
-    case 'webhooks':
-      return 'webhook_id';
-    default:
-      return undefined;
-  }
-}
+/**
+ * What the answer's `id` names, by the resource the operation is a method of (its name without the
+ * method: `questions.forecasts` starts a task, `webhooks.deliveries` answers a delivery). A resource
+ * not listed (a decision's comments, a task's chat) labels no id rather than a wrong one.
+ */
+const ID_NAMES: Readonly<Record<string, string>> = {
+  forecasts: 'task_id',
+  'questions.forecasts': 'task_id',
+  questions: 'question_id',
+  'questions.files': 'file_id',
+  decisions: 'decision_id',
+  webhooks: 'webhook_id',
+  'webhooks.deliveries': 'delivery_id',
+};
+const idName = (operation: string): string | undefined => (Object.hasOwn(ID_NAMES, operation.slice(0, operation.lastIndexOf('.'))) ? ID_NAMES[operation.slice(0, operation.lastIndexOf('.'))] : undefined);
 
 /** The error's class name (OpenTelemetry's `error.type`): never its message, which may quote an answer. */
 const errorTypeOf = (error: unknown): string => (error instanceof Error ? error.name || error.constructor.name : typeof error === 'object' && error !== null ? 'Error' : String(typeof error));

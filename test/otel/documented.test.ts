@@ -66,6 +66,23 @@ describe('the ids on the CLIENT spans', () => {
     }
   });
 
+  it("names the answer's id by the resource the operation is a method of: a replayed delivery's is its delivery_id, a question's forecast's its task_id; none for a resource it does not list", async () => {
+    const c = client();
+    const { question, decision, webhook } = await records(c, 'Will it hail in Porto?');
+    const delivery = await c.webhooks.test(webhook.id);
+    // A new url cancels the waiting delivery: a cancelled one can be replayed.
+    await c.webhooks.update(webhook.id, { url: 'https://example.com/other-hooks' });
+    await c.webhooks.deliveries.replay(delivery.id);
+    // The delivery from the path and the answer, its webhook from the answer's webhookId (not the delivery's id).
+    expect(otel.span('webhooks.deliveries.replay').attributes).toMatchObject({ 'forecasting.delivery_id': delivery.id, 'forecasting.webhook_id': webhook.id });
+    const task = await c.questions.forecasts.create(question.id, { runMode: 'light', allowIncompleteContext: true });
+    expect(otel.span('questions.forecasts.create').attributes).toMatchObject({ 'forecasting.question_id': question.id, 'forecasting.task_id': task.id });
+    const comment = await c.decisions.comments.create(decision.id, { text: 'Lisbon has the better port.' });
+    const labels = Object.entries(otel.span('decisions.comments.create').attributes).filter(([name]) => name.endsWith('_id'));
+    expect(labels).toContainEqual(['forecasting.decision_id', decision.id]);
+    expect(JSON.stringify(labels)).not.toContain(comment.id);
+  });
+
   it('names the ids of the path: forecasting.decision_id, forecasting.webhook_id, forecasting.question_id and forecasting.file_id', async () => {
     const c = client();
     const { question, decision, webhook, file } = await records(c, 'Will it snow in Oslo?');
