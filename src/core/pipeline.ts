@@ -96,7 +96,7 @@ export interface PipelineSteps {
   /** Run on every attempt, in this order (budget → events → transport); the last one must answer. */
   attempt: readonly AttemptStep[];
   /** Reads a successful answer as the call's result; only when the caller awaits the data. */
-  decode(call: Call, received: Received): unknown;
+  decode: (call: Call, received: Received) => unknown;
 }
 
 /** What the driver needs from its client. @internal */
@@ -161,7 +161,9 @@ export class Pipeline {
         const baseURL = this.#env.options.baseURL;
         // Without steps around the attempts, their driver ends the trace itself: no promise of the trace's own.
         const inline = this.#run === this.#driver;
-        return tracedLoaded ? tracedLoaded.traceCall(call, channel, baseURL, this.#run, inline) : traced().then((t) => t.traceCall(call, channel, baseURL, this.#run, inline));
+        // The steps' decode is a plain function (its traced run reads the answer ahead, `traced.ts`).
+        const decode = this.#steps.decode;
+        return tracedLoaded ? tracedLoaded.traceCall(call, channel, baseURL, this.#run, decode, inline) : traced().then((t) => t.traceCall(call, channel, baseURL, this.#run, decode, inline));
       }
       return this.#run(call);
     } catch (err) {

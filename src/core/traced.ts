@@ -55,12 +55,29 @@ function ended<T>(channel: Tracing, message: { error?: unknown }, value: T | und
 }
 
 /**
+ * Decodes a traced call's answer before its trace ends, so an answer the SDK cannot read (an
+ * `InvalidResponseError` after a 2xx) fails the call's span and metric, not only its promise; the
+ * caller decodes it again (only while someone traces). Calls `done` with `[error]` when it failed:
+ * at once for a decode that returns, with no promise of its own (each costs where async hooks run).
+ */
+function decodeAhead(call: Call, received: Received, decode: (call: Call, received: Received) => unknown, done: (failure?: [unknown]) => void): void {
+  let value: unknown;
+  try {
+    value = decode(call, received);
+  } catch (error) {
+    return done([error]);
+  }
+  if (value instanceof Promise) value.then(() => done(), (error: unknown) => done([error]));
+  else done();
+}
+
+/**
  * Runs `run(call)` inside the `forecasting-sdk:operation` trace. With `inline`, `run` is the
  * attempts' driver and ends the trace itself (through `call.settled`, as it returns or throws):
  * no promise of the trace's own, for a client without steps around its attempts.
  * @internal
  */
-export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Next, inline = false): Promise<Received> {
+export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Next, decode: (call: Call, received: Received) => unknown, inline = false): Promise<Received> {
   const message = operationMessage(call, baseURL);
   call.trace = message;
   const settle = (received: Received | undefined, error: unknown): void => {
@@ -84,15 +101,24 @@ export function traceCall(call: Call, channel: Tracing, baseURL: string, run: Ne
     if (added) call.request = withHeaders(call.request, added);
     return run(call);
   };
-  if (!inline) return inTrace(channel, message, send, settle);
+  if (!inline) {
+    // The trace fails when the answer cannot be read, but the caller still gets the answer (its decode rejects, `asResponse` reads it).
+    let answered: Received | undefined;
+    const traced = () => send().then((received) => new Promise<Received>((resolve, reject) => decodeAhead(call, received, decode, (failure) => (failure ? reject(((answered = received), failure[0])) : resolve(received)))));
+    return inTrace(channel, message, traced, settle).catch((error: unknown) => answered ?? Promise.reject(error));
+  }
   return channel.start.runStores(message, () => {
     // The driver ends after its first await at the earliest; a throw before it is published after `end`, as a rejection would be.
     let end: (() => void) | undefined;
     let afterEnd = false;
     call.settled = (received, error) => {
       call.settled = undefined;
-      end = () => ended(channel, message, received, error, received === undefined, settle);
-      if (afterEnd) end();
+      const finish = (failure?: [unknown]) => {
+        end = () => ended(channel, message, failure ? undefined : received, failure?.[0], !!failure, settle);
+        if (afterEnd) end();
+      };
+      if (received) decodeAhead(call, received, decode, finish);
+      else finish([error]);
     };
     let running: Promise<Received>;
     try {
@@ -196,30 +222,11 @@ function answerIds(text: string): Record<string, string> | undefined {
   return ids;
 }
 
-/** The marks an HTTP token may hold besides letters and digits, by character code. */
-const TOKEN_MARKS = new Uint8Array(128);
-for (const mark of "!#$%&'*+-.^_`|~") TOKEN_MARKS[mark.charCodeAt(0)] = 1;
+/** An HTTP token (RFC 9110): what fetch takes as a header name. */
+const TOKEN = /^[\w!#$%&'*+.^`|~-]+$/;
 
-/** Whether `name` is an HTTP token (RFC 9110): what fetch takes as a header name. */
-function isToken(name: string): boolean {
-  if (name.length === 0) return false;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    // 0-9, A-Z, a-z, and !#$%&'*+-.^_`|~
-    const ok = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c < 128 && TOKEN_MARKS[c] === 1);
-    if (!ok) return false;
-  }
-  return true;
-}
-
-/** Whether HTTP carries `value` as it is: tab, printable ASCII and Latin-1 (no line break, no NUL, nothing fetch refuses). */
-function isFieldValue(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (!(c === 9 || (c >= 0x20 && c <= 0x7e) || (c >= 0x80 && c <= 0xff))) return false;
-  }
-  return true;
-}
+/** What HTTP carries as it is: tab, printable ASCII and Latin-1 (no line break, no NUL, nothing fetch refuses). */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
  * Names a subscriber never sets: the connection's framing and hops (undici refuses them, and every
@@ -243,7 +250,7 @@ function safeHeaders(message: OperationMessage): Record<string, string> | undefi
     for (const name of Object.keys(added)) {
       const value: unknown = (added as Record<string, unknown>)[name];
       const lower = name.toLowerCase();
-      if (!isToken(name) || typeof value !== 'string' || !isFieldValue(value) || REFUSED.has(lower)) continue;
+      if (!TOKEN.test(name) || typeof value !== 'string' || !FIELD_VALUE.test(value) || REFUSED.has(lower)) continue;
       (safe ??= {})[lower] = value;
     }
   } catch {

@@ -1,7 +1,7 @@
 // The operation trace a driver ends itself (`traceCall` with `inline`): the events come in the
 // order `tracingChannel.tracePromise` gives them, even when the driver ends before `end` is published.
 import diagnostics from 'node:diagnostics_channel';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OperationMessage, Tracing } from '../../src/core/channels.js';
 import { Call } from '../../src/core/pipeline.js';
 import { traceCall } from '../../src/core/traced.js';
@@ -24,6 +24,8 @@ const call = (): Call => {
   return c;
 };
 const answer = { response: new Response('{}', { status: 200 }), text: '{}' } as unknown as Received;
+/** The pipeline's decode, as the traced call is given it: here the answer's text, parsed. */
+const read = (_: Call, received: Received): unknown => JSON.parse(received.text);
 
 describe('an operation trace ended by its driver', () => {
   it('publishes start, end, then asyncStart and asyncEnd with the outcome, once, with no promise of its own', async () => {
@@ -34,7 +36,7 @@ describe('an operation trace ended by its driver', () => {
       x.settled?.(answer, undefined);
       return answer;
     };
-    const running = traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', run, true);
+    const running = traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', run, read, true);
     expect(events.map(([e]) => e)).toEqual(['start', 'end']);
     await expect(running).resolves.toBe(answer);
     expect(events).toEqual([
@@ -44,6 +46,27 @@ describe('an operation trace ended by its driver', () => {
       ['asyncEnd', { attempts: 1, status: 200, error: undefined }],
     ]);
     expect(c.settled).toBeUndefined();
+  });
+
+  it('fails the trace when the answer cannot be decoded, the caller still getting the answer and its decode the same error, once', async () => {
+    const broken = { response: new Response('{', { status: 200 }), text: '{' } as unknown as Received;
+    let decodes = 0;
+    const decode = (c: Call, r: Received) => (decodes++, read(c, r));
+    for (const inline of [true, false]) {
+      events.length = 0;
+      const c = call();
+      const run = async (x: Call): Promise<Received> => {
+        await Promise.resolve();
+        x.attempt = 1;
+        x.settled?.(broken, undefined);
+        return broken;
+      };
+      await expect(traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', run, decode, inline)).resolves.toBe(broken);
+      await vi.waitFor(() => expect(events.map(([e]) => e)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']));
+      expect(events.at(-1)![1].error).toBeInstanceOf(SyntaxError);
+    }
+    // Once per call: the caller's own decode (the pipeline's) reads the answer again.
+    expect(decodes).toBe(2);
   });
 
   it('keeps that order when the driver fails before end is published, and publishes error with it', async () => {
@@ -56,7 +79,7 @@ describe('an operation trace ended by its driver', () => {
       x.settled?.(answer, undefined);
       return Promise.reject(failure);
     };
-    const running = traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', run, true);
+    const running = traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', run, read, true);
     await expect(running).rejects.toBe(failure);
     expect(events.map(([e, m]) => [e, m.status, m.error])).toEqual([
       ['start', undefined, undefined],
@@ -71,7 +94,7 @@ describe('an operation trace ended by its driver', () => {
     const failure = new Error('thrown at once');
     const running = traceCall(call(), channel, 'http://127.0.0.1:1/api/v1/external', () => {
       throw failure;
-    }, true);
+    }, read, true);
     await expect(running).rejects.toBe(failure);
     expect(events.map(([e, m]) => [e, m.error])).toEqual([
       ['start', undefined],
@@ -97,7 +120,7 @@ describe('an operation trace ended by its driver', () => {
         expect(x.request).toBe(before);
         x.settled?.(answer, undefined);
         return answer;
-      }, true);
+      }, read, true);
       await expect(running).resolves.toBe(answer);
       expect(events.map(([e]) => e)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
     } finally {
@@ -115,7 +138,7 @@ describe('an operation trace ended by its driver', () => {
         sent = x.request;
         x.settled?.(answer, undefined);
         return answer;
-      }, true);
+      }, read, true);
       expect(sent).toEqual({ method: 'GET', path: '/x', query: undefined, body: undefined, headers: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', accept: 'application/json' } });
       expect(Object.keys(sent!.headers)).toEqual(['traceparent', 'accept']);
     } finally {

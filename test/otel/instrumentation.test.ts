@@ -5,7 +5,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { APIConnectionError, CHANNELS, ForecastingClient, RateLimitError } from '../../src/index.js';
+import { APIConnectionError, CHANNELS, ForecastingClient, InvalidResponseError, RateLimitError } from '../../src/index.js';
 import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
 import { signWebhook } from '../../src/webhooks/index.js';
 import { createWebhookHandler } from '../../src/webhooks/fetch.js';
@@ -119,6 +119,23 @@ describe('ForecastingInstrumentation', () => {
       'error.type': 'RateLimitError',
       'http.response.status_code': 429,
     });
+  });
+
+  it('ends a call whose 2xx answer cannot be read as an error (InvalidResponseError), in its span and its metric; asResponse still gets the answer', async () => {
+    mock.service.faults.add({ operation: 'credits.retrieve', malformed: true, status: 200, times: 2 });
+    await expect(client().credits.retrieve()).rejects.toBeInstanceOf(InvalidResponseError);
+    const span = otel.span('credits.retrieve');
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'InvalidResponseError' });
+    expect(span.attributes).toMatchObject({ 'error.type': 'InvalidResponseError', 'http.response.status_code': 200 });
+    const durations = await otel.points('forecasting.client.operation.duration');
+    // (The points add up over the file's tests: the one of this error.)
+    expect(durations.find((p) => p.attributes['forecasting.operation'] === 'credits.retrieve' && p.attributes['error.type'] === 'InvalidResponseError')?.attributes).toMatchObject({ 'forecasting.outcome': 'error', 'http.response.status_code': 200 });
+    // Its body is still there for a caller that reads it itself.
+    otel.exporter.reset();
+    const response = await client().credits.retrieve().asResponse();
+    expect(response.status).toBe(200);
+    // (Its span ends once the answer was read ahead, a few ticks after asResponse, which does not read it.)
+    await vi.waitFor(() => expect(otel.span('credits.retrieve').attributes['error.type']).toBe('InvalidResponseError'));
   });
 
   it('draws each attempt of a call whose connection drops, the last one with the error class (no answer, no status)', async () => {
