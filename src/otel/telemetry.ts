@@ -111,6 +111,14 @@ const ID_NAMES: Readonly<Record<string, string>> = {
 };
 const idName = (operation: string): string | undefined => (Object.hasOwn(ID_NAMES, operation.slice(0, operation.lastIndexOf('.'))) ? ID_NAMES[operation.slice(0, operation.lastIndexOf('.'))] : undefined);
 
+/**
+ * The coordinator's reason for an outage as OpenTelemetry's `error.type`, a code rather than the
+ * warning's phrase: a command that got no answer in time is `timeout` (the conventions' own value),
+ * a phrase's words are joined by `_` (`connection_closed`); a code (`ECONNREFUSED`, `READONLY`) or a
+ * class stays as it is. @internal
+ */
+export const outageErrorType = (reason: string): string => (reason.startsWith('no answer within') ? 'timeout' : reason.replace(/ /g, '_'));
+
 /** The error's class name (OpenTelemetry's `error.type`): never its message, which may quote an answer. */
 const errorTypeOf = (error: unknown): string => (error instanceof Error ? error.name || error.constructor.name : typeof error === 'object' && error !== null ? 'Error' : String(typeof error));
 
@@ -340,11 +348,11 @@ export class Telemetry {
     this.metrics().queueDuration.record(seconds(open.began), { 'forecasting.queue.kind': m.kind });
   }
 
-  /** The fleet turned local (an outage) or shared again: a span of its own, the moment it happened. */
+  /** The fleet turned local (an outage) or shared again: a span of its own, the moment it happened (its `error.type` a code: {@link outageErrorType}). */
   coordinator(m: CoordinatorMessage): void {
     const span = this.tracer().startSpan(
       `forecasting.fleet.${m.mode}`,
-      { kind: SpanKind.INTERNAL, attributes: { 'forecasting.fleet.mode': m.mode, ...(m.errorType === undefined ? {} : { 'error.type': m.errorType }), ...(m.outageMs === undefined ? {} : { 'forecasting.fleet.outage_ms': m.outageMs }) } },
+      { kind: SpanKind.INTERNAL, attributes: { 'forecasting.fleet.mode': m.mode, ...(m.errorType === undefined ? {} : { 'error.type': outageErrorType(m.errorType) }), ...(m.outageMs === undefined ? {} : { 'forecasting.fleet.outage_ms': m.outageMs }) } },
       ROOT_CONTEXT,
     );
     span.end();

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS, type CoordinatorMessage } from '../../src/index.js';
 import { testClock } from '../redis/_clock.js';
 import { processOn, useRedis } from '../redis/_setup.js';
+import { outageErrorType } from '../../src/otel/telemetry.js';
 import { useOtel } from './_otel.js';
 
 const otel = useOtel();
@@ -13,6 +14,19 @@ const redis = useRedis();
 const stops: (() => void)[] = [];
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
+});
+
+describe("an outage's error.type", () => {
+  it('is a code: timeout for a command that got no answer in time, a phrase joined by _, a code or class as it is', () => {
+    expect(['no answer within 300 ms', 'connection closed', 'no cluster node reachable', 'ECONNREFUSED', 'READONLY', 'MaxRetriesPerRequestError'].map(outageErrorType)).toEqual([
+      'timeout',
+      'connection_closed',
+      'no_cluster_node_reachable',
+      'ECONNREFUSED',
+      'READONLY',
+      'MaxRetriesPerRequestError',
+    ]);
+  });
 });
 
 describe('the fleet going local and shared again', () => {
@@ -32,7 +46,9 @@ describe('the fleet going local and shared again', () => {
     expect(seen).toEqual([{ mode: 'local', errorType: expect.any(String) }, { mode: 'shared', outageMs: expect.any(Number) }]);
     const local = otel.span('forecasting.fleet.local');
     const shared = otel.span('forecasting.fleet.shared');
-    expect(local.attributes).toMatchObject({ 'forecasting.fleet.mode': 'local', 'error.type': seen[0]!.errorType });
+    // The channel's reason is the warning's (a code or a phrase); the span's a code.
+    expect(local.attributes).toMatchObject({ 'forecasting.fleet.mode': 'local', 'error.type': outageErrorType(seen[0]!.errorType!) });
+    expect(local.attributes['error.type']).toMatch(/^[\w.]+$/);
     expect(shared.attributes).toMatchObject({ 'forecasting.fleet.mode': 'shared', 'forecasting.fleet.outage_ms': seen[1]!.outageMs });
     expect(seen[1]!.outageMs).toBeGreaterThan(0);
     // Nothing of the Redis URL (its port, a password) in what was exported.
