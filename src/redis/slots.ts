@@ -111,13 +111,16 @@ async function publishFreed(ctx: SlotContext, slots: number): Promise<void> {
 }
 
 /**
- * Removes a stale entry of this process at the head of the queue (see {@link WaitingLine.stale}),
- * and wakes the holds it kept waiting: the one behind it may be another process's.
+ * Removes `head`, the queue's head as hold `id`'s try saw it, when it is a stale entry of this
+ * process (see {@link WaitingLine.stale}), and wakes the holds it kept waiting: the one behind it
+ * may be another process's. Whether it did.
  */
-async function dropStale(ctx: SlotContext, staleId: string): Promise<void> {
+async function dropStale(ctx: SlotContext, id: string, head: string): Promise<boolean> {
+  if (head === id || !ctx.line.stale(head, ctx.processId)) return false;
   const keys = ctx.keys();
-  await ctx.link.either(async () => void integerReply(await ctx.link.eval(LEAVE, [keys.queue, keys.beats, keys.slots], [staleId, 0]), 'LEAVE'), () => undefined);
+  await ctx.link.either(async () => void integerReply(await ctx.link.eval(LEAVE, [keys.queue, keys.beats, keys.slots], [head, 0]), 'LEAVE'), () => undefined);
   await publishFreed(ctx, 1);
+  return true;
 }
 
 /**
@@ -148,22 +151,10 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       }
       const now = ctx.clock().now();
       const freedBefore = ctx.hub.freedCount;
-      let granted: boolean;
-      let held = 0;
-      let waiting = 0;
-      let place = 0;
-      let epoch: string | undefined;
-      let head: string;
+      let granted: boolean, held: number, waiting: number, place: number, head: string;
       try {
         tried = true;
-        const args = [fleetNowArg(ctx.clock()), id, count, ctx.options.maxActive, WAITER_TTL_MS, ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ctx.link.publishCommand, ctx.processId, ALIVE_TTL_MS, ...renewed(line, id)];
-        const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq, keys.epoch, keys.alive], args, signal), 'HOLD', 5);
-        granted = integerReply(reply[0], 'HOLD', 0, 1) === 1;
-        held = integerReply(reply[1], 'HOLD');
-        waiting = integerReply(reply[2], 'HOLD');
-        place = integerReply(reply[3], 'HOLD');
-        [epoch, head = ''] = stringsReply(reply.slice(4), 'HOLD');
-        ctx.sawEpoch(epoch!);
+        ({ granted, held, waiting, place, head } = await tryHold(ctx, id, count, signal));
       } catch (error) {
         // Aborted while Redis had not answered: the try may still run there (cleaned up below).
         if (signal?.aborted) throw signal.reason;
@@ -182,8 +173,8 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
       }
       line.join(id);
       // Once per entry: a stale head that outlives its removal waits for its heartbeat as before, not in a loop of tries.
-      if (head !== id && head !== dropped && line.stale(head, ctx.processId)) {
-        await dropStale(ctx, (dropped = head));
+      if (head !== dropped && (await dropStale(ctx, id, head))) {
+        dropped = head;
         continue;
       }
       // Redis's queue may hold this process's holds in another order than its line (Redis lost its
@@ -230,6 +221,16 @@ export async function holdSlots(ctx: SlotContext, asked: number, options: HoldOp
     either?.stop();
   }
   return localHold(ctx, pending);
+}
+
+/** One try of hold `id` in Redis's queue: granted, or its place; the queue's head; the epoch told to the coordinator. */
+async function tryHold(ctx: SlotContext, id: string, count: number, signal: AbortSignal | undefined): Promise<{ granted: boolean; held: number; waiting: number; place: number; head: string }> {
+  const keys = ctx.keys();
+  const args = [fleetNowArg(ctx.clock()), id, count, ctx.options.maxActive, WAITER_TTL_MS, ctx.options.pendingHoldTtlMs, randomUUID(), keys.channel, ctx.link.publishCommand, ctx.processId, ALIVE_TTL_MS, ...renewed(ctx.line, id)];
+  const reply = arrayReply(await ctx.link.eval(HOLD, [keys.slots, keys.queue, keys.beats, keys.seq, keys.epoch, keys.alive], args, signal), 'HOLD', 5);
+  const [epoch, head = ''] = stringsReply(reply.slice(4), 'HOLD');
+  ctx.sawEpoch(epoch!);
+  return { granted: integerReply(reply[0], 'HOLD', 0, 1) === 1, held: integerReply(reply[1], 'HOLD'), waiting: integerReply(reply[2], 'HOLD'), place: integerReply(reply[3], 'HOLD'), head };
 }
 
 /** The holds behind `id` whose heartbeats its try renews: only the first's tries do. */

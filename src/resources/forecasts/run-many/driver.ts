@@ -23,11 +23,13 @@ import { drain, initialRun, nextStep, priced, pricingOf, progressOf, pulled, sta
 /** Characters a `runId` may have: the longest key derived from it must fit the service's 128. @internal */
 export const MAX_RUN_ID_LENGTH = 100;
 
-function checkOptions(o: RunManyOptions): { runId: string; maxActive: number } {
-  const maxActive = o.maxActive ?? MAX_ACTIVE_FORECASTS;
-  if (!Number.isInteger(maxActive) || maxActive < 1 || maxActive > MAX_ACTIVE_FORECASTS) {
-    throw new ValidationError(`must be a whole number from 1 to ${MAX_ACTIVE_FORECASTS} (the service's limit), got ${String(maxActive)}`, 'maxActive');
+/** The run's id and its `maxActive`, lowered to a fleet's cap (`fleet`, the coordinator's): a batch larger than it could never be held whole. */
+function checkOptions(o: RunManyOptions, fleet: number | undefined): { runId: string; maxActive: number } {
+  const asked = o.maxActive ?? MAX_ACTIVE_FORECASTS;
+  if (!Number.isInteger(asked) || asked < 1 || asked > MAX_ACTIVE_FORECASTS) {
+    throw new ValidationError(`must be a whole number from 1 to ${MAX_ACTIVE_FORECASTS} (the service's limit), got ${String(asked)}`, 'maxActive');
   }
+  const maxActive = fleet! >= 1 ? Math.min(asked, Math.floor(fleet!)) : asked;
   if (o.runId === undefined) return { runId: newIdempotencyKey('run'), maxActive };
   if (typeof o.runId === 'string' && o.runId.length > MAX_RUN_ID_LENGTH) {
     throw new ValidationError(`must be at most ${MAX_RUN_ID_LENGTH} characters, got ${o.runId.length}`, 'runId');
@@ -43,10 +45,7 @@ function checkOptions(o: RunManyOptions): { runId: string; maxActive: number } {
  * Runs every item's forecast inside the service's limits and yields each outcome as it is known. @internal
  */
 export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunManyOptions = {}): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
-  const { runId, maxActive: asked } = checkOptions(o);
-  // A fleet's cap below the run's: a batch larger than it could never be held whole.
-  const fleet = ctx.coordination?.coordinator.maxActive;
-  const maxActive = fleet! >= 1 ? Math.min(asked, Math.floor(fleet!)) : asked;
+  const { runId, maxActive } = checkOptions(o, ctx.coordination?.coordinator.maxActive);
   // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start
   // is never cut off mid-way, as its answer names the tasks it started: `signal` ends only its
   // sleeps between attempts. Reads likewise: once aborted, a read that fails ends the run with the
