@@ -18,6 +18,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { metrics, trace, type Meter, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { CHANNELS, type CoordinatorMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from '../core/channels.js';
 import { VERSION } from '../version.js';
+import { bindCallContext } from './active.js';
 import { instruments, Telemetry, type Instruments } from './telemetry.js';
 
 /**
@@ -76,6 +77,8 @@ export class ForecastingInstrumentation {
     () => (this.#tracer ??= (this.#tracerProvider ?? trace.getTracerProvider()).getTracer(NAME, VERSION)),
     () => (this.#instruments ??= instruments(this.#meter())),
   );
+  /** Makes a call's span the active one while it runs, when `fetch` is instrumented (`active.ts`). */
+  readonly #callContext = (m: OperationMessage) => this.#telemetry.callContext(m);
   /** Unsubscribes what starts spans (and the plain channels): undone by `disable()` at once. */
   #starts: Array<() => void> = [];
   /** Unsubscribes what ends them: undone once the spans open at `disable()` have ended. */
@@ -90,6 +93,8 @@ export class ForecastingInstrumentation {
   setTracerProvider(provider: TracerProvider): void {
     this.#tracerProvider = provider;
     this.#tracer = undefined;
+    // `registerInstrumentations` calls it once the app has set its providers (and context manager).
+    if (this.#enabled) bindCallContext(this.#callContext, true);
   }
 
   /** Uses this meter provider from now on (else the global one); the instruments are made anew on it. */
@@ -120,7 +125,16 @@ export class ForecastingInstrumentation {
     // Spans a `disable()` left open may still be ending: their end handlers stay, and are not doubled.
     t.whenIdle(undefined);
     const ends = this.#ends.length === 0;
-    this.#traced<OperationMessage>(CHANNELS.operation, (m) => t.operationStart(m), (m) => t.operationEnd(m), ends);
+    const active = () => this.#enabled && bindCallContext(this.#callContext, true);
+    // Also once the code that enabled it has run (NodeSDK sets its context manager after), and as
+    // each call starts (for the calls after it).
+    active();
+    queueMicrotask(active);
+    const operationStart = (m: OperationMessage) => {
+      active();
+      t.operationStart(m);
+    };
+    this.#traced<OperationMessage>(CHANNELS.operation, operationStart, (m) => t.operationEnd(m), ends);
     this.#traced<WaitMessage>(CHANNELS.wait, (m) => t.waitStart(m), (m) => t.waitEnd(m), ends);
     this.#traced<QueueMessage>(CHANNELS.queue, (m) => t.queueStart(m), (m) => t.queueEnd(m), ends);
     this.#traced<WebhookMessage>(CHANNELS.webhook, (m) => t.webhookStart(m), (m) => t.webhookEnd(m), ends);
@@ -136,6 +150,7 @@ export class ForecastingInstrumentation {
   disable(): void {
     if (!this.#enabled) return;
     this.#enabled = false;
+    bindCallContext(this.#callContext, false);
     for (const stop of this.#starts.splice(0)) stop();
     this.#telemetry.whenIdle(() => {
       // Unless enabled again meanwhile (its spans end through these same handlers).

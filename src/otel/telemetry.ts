@@ -7,6 +7,8 @@
  */
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type Span, type Tracer } from '@opentelemetry/api';
 import type { CoordinatorMessage, OperationMessage, QueueMessage, RetryMessage, WaitMessage, WebhookMessage } from '../core/channels.js';
+import { fetchInstrumented } from './active.js';
+import { answerIdAttributes, idAttribute, MAX_ID_CHARS } from './ids.js';
 import { contextOfTraceparent, injectTraceparent, traceparentOf } from './traceparent.js';
 
 /** The instruments, made anew from each meter provider the instrumentation is given. @internal */
@@ -49,17 +51,6 @@ const WAIT_NAMES: Record<WaitMessage['kind'], string> = {
   context: 'questions.files.waitUntilReady',
 };
 
-/** The longest id put in an attribute: ids come from answers, and an answer may be anything. */
-const MAX_ID_CHARS = 200;
-
-/** The attribute of each id of the path (`forecasting.task_id`), by parameter name: made once per name. */
-const ID_ATTRIBUTES = new Map<string, string>();
-const idAttribute = (name: string): string => {
-  let attribute = ID_ATTRIBUTES.get(name);
-  if (attribute === undefined) ID_ATTRIBUTES.set(name, (attribute = `forecasting.${name}`));
-  return attribute;
-};
-
 /**
  * The duration metric's attributes of a call that succeeded, by operation and status: one object
  * per pair for the process's life (a bounded set: the SDK's methods and the generic verbs, by the
@@ -84,32 +75,6 @@ function failed(m: OperationMessage, error: unknown): Attributes {
   if (m.status !== undefined) attributes['http.response.status_code'] = m.status;
   return attributes;
 }
-
-/** `forecasting.<name>` for each id a write's answer names that its path does not; the answer's own `id` named by {@link idName}. */
-function answerIdAttributes(m: OperationMessage, answer: Record<string, string>): Attributes {
-  const out: Attributes = {};
-  for (const name in answer) if (name !== 'id' && m.ids[name] === undefined) out[`forecasting.${name}`] = answer[name]!.slice(0, MAX_ID_CHARS);
-  const own = answer['id'];
-  const ownName = idName(m.operation);
-  if (own !== undefined && ownName !== undefined && m.ids[ownName] === undefined) out[`forecasting.${ownName}`] = own.slice(0, MAX_ID_CHARS);
-  return out;
-}
-
-/**
- * What the answer's `id` names, by the resource the operation is a method of (its name without the
- * method: `questions.forecasts` starts a task, `webhooks.deliveries` answers a delivery). A resource
- * not listed (a decision's comments, a task's chat) labels no id rather than a wrong one.
- */
-const ID_NAMES: Readonly<Record<string, string>> = {
-  forecasts: 'task_id',
-  'questions.forecasts': 'task_id',
-  questions: 'question_id',
-  'questions.files': 'file_id',
-  decisions: 'decision_id',
-  webhooks: 'webhook_id',
-  'webhooks.deliveries': 'delivery_id',
-};
-const idName = (operation: string): string | undefined => (Object.hasOwn(ID_NAMES, operation.slice(0, operation.lastIndexOf('.'))) ? ID_NAMES[operation.slice(0, operation.lastIndexOf('.'))] : undefined);
 
 /**
  * The coordinator's reason for an outage as OpenTelemetry's `error.type`, a code rather than the
@@ -235,9 +200,25 @@ export class Telemetry {
 
   // --- operations
 
-  /** Opens the CLIENT span of a call (once: a bound store may have opened it), and its `traceparent`. */
+  /**
+   * Opens the CLIENT span of a call (once: the bound store may have opened it), and adds its
+   * `traceparent`, unless something instruments `fetch` (it sends its HTTP span's, inside ours: `active.ts`).
+   */
   operationStart(m: OperationMessage): void {
     const parent = this.#parent(m.parent);
+    const span = this.#call(m, parent);
+    if (!fetchInstrumented()) injectTraceparent(parent, span, m.headers);
+  }
+
+  /** The context a call runs in, its CLIENT span active (for the store `active.ts` binds). */
+  callContext(m: OperationMessage): Context {
+    const parent = this.#parent(m.parent);
+    return trace.setSpan(parent, this.#call(m, parent));
+  }
+
+  #call(m: OperationMessage, parent: Context): Span {
+    const open = this.#open(m);
+    if (open) return open.span;
     const attributes: Attributes = {
       'forecasting.operation': m.operation,
       'http.request.method': m.method,
@@ -249,7 +230,7 @@ export class Telemetry {
     // On the clock the attempts drawn after the fact use (the core's, `performance`): they stay inside it.
     const span = this.tracer().startSpan(m.operation, { kind: SpanKind.CLIENT, attributes, startTime: now() }, parent);
     this.#put(m, span);
-    injectTraceparent(parent, span, m.headers);
+    return span;
   }
 
   operationEnd(m: OperationMessage): void {

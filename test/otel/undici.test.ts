@@ -1,0 +1,133 @@
+// Beside OpenTelemetry's own fetch instrumentation (UndiciInstrumentation, which NodeSDK's
+// auto-instrumentations include): each request carries one traceparent, its HTTP span's, and that
+// span is drawn inside the call's CLIENT span. Without it, the traceparent names the CLIENT span.
+import { request } from 'node:http';
+import { context, trace } from '@opentelemetry/api';
+import { AsyncHooksContextManager, AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ForecastingClient } from '../../src/index.js';
+import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { useOtel } from './_otel.js';
+
+const otel = useOtel();
+const undici = new UndiciInstrumentation();
+let mock: MockServer;
+let unregister: () => void = () => undefined;
+beforeAll(async () => {
+  mock = await startMockServer();
+  unregister = registerInstrumentations({ instrumentations: [undici] });
+});
+afterAll(async () => {
+  unregister();
+  await mock.close();
+});
+afterEach(() => {
+  otel.exporter.reset();
+  mock.service.reset();
+});
+
+const client = () => new ForecastingClient({ ...mockClientOptions(mock), logLevel: 'off', retryBackoff: { initialDelay: 1, maxDelay: 1 } });
+const parentOf = (span: ReadableSpan) => otel.spans().find((s) => s.spanContext().spanId === span.parentSpanContext?.spanId)?.name;
+const traceparent = (s: ReadableSpan) => `00-${s.spanContext().traceId}-${s.spanContext().spanId}-01`;
+
+/** A call inside an app's span, as a request handler makes it. */
+const inAppSpan = (fn: () => Promise<unknown>) =>
+  trace.getTracer('app').startActiveSpan('app', async (span) => {
+    try {
+      await fn();
+    } finally {
+      span.end();
+    }
+  });
+
+describe('beside UndiciInstrumentation', () => {
+  it('sends one traceparent, the HTTP span’s, drawn inside the call’s CLIENT span', async () => {
+    await inAppSpan(() => client().credits.retrieve());
+    const http = otel.span('GET');
+    expect(parentOf(http)).toBe('credits.retrieve');
+    expect(parentOf(otel.span('credits.retrieve'))).toBe('app');
+    const [sent] = mock.service.requests.list({ operation: 'credits.retrieve' });
+    expect(sent!.headers['traceparent']).toBe(traceparent(http));
+  });
+
+  it('each attempt of a call that retried: one traceparent each, its own HTTP span’s, inside the call', async () => {
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 503, times: 1 });
+    await inAppSpan(() => client().credits.retrieve());
+    const https = otel.spans().filter((s) => s.name === 'GET');
+    expect(https).toHaveLength(2);
+    for (const http of https) expect(parentOf(http)).toBe('credits.retrieve');
+    const sent = mock.service.requests.list({ operation: 'credits.retrieve' }).map((r) => r.headers['traceparent']);
+    expect(sent).toEqual(https.map(traceparent));
+  });
+
+  it('a wait’s reads: each HTTP span inside its read, inside the wait', async () => {
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Will it rain?' });
+    otel.exporter.reset();
+    await inAppSpan(() => c.forecasts.createAndWait({ questionId: question.id }, { timeout: 600_000 }));
+    const reads = otel.spans().filter((s) => s.name === 'forecasts.retrieve');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect(parentOf(read)).toBe('forecasts.createAndWait');
+    const https = otel.spans().filter((s) => s.name === 'GET');
+    expect(https.map(parentOf).every((name) => name === 'forecasts.retrieve')).toBe(true);
+    expect(https).toHaveLength(reads.length);
+  });
+
+  it('with UndiciInstrumentation disabled, the traceparent names the CLIENT span again', async () => {
+    undici.disable();
+    try {
+      await inAppSpan(() => client().credits.retrieve());
+    } finally {
+      undici.enable();
+    }
+    expect(otel.spans().filter((s) => s.name === 'GET')).toEqual([]);
+    const [sent] = mock.service.requests.list({ operation: 'credits.retrieve' });
+    expect(sent!.headers['traceparent']).toBe(traceparent(otel.span('credits.retrieve')));
+  });
+
+  it('with another context manager, the HTTP span is drawn beside the call’s, one traceparent; with a new one set later, inside it from the call after', async () => {
+    const useManager = (manager: AsyncHooksContextManager | AsyncLocalStorageContextManager) => {
+      context.disable();
+      context.setGlobalContextManager(manager.enable());
+    };
+    const c = client();
+    const call = async () => {
+      otel.exporter.reset();
+      mock.service.requests.clear();
+      await inAppSpan(() => c.credits.retrieve());
+      const [sent] = mock.service.requests.list({ operation: 'credits.retrieve' });
+      expect(sent!.headers['traceparent']).toBe(traceparent(otel.span('GET')));
+      return parentOf(otel.span('GET'));
+    };
+    useManager(new AsyncHooksContextManager());
+    try {
+      expect(await call()).toBe('app');
+    } finally {
+      useManager(new AsyncLocalStorageContextManager());
+    }
+    expect(await call()).toBe('app');
+    expect(await call()).toBe('credits.retrieve');
+  });
+
+  it('a client given a fetch that is not Node’s (undici’s instrumentation does not see it) sends no traceparent', async () => {
+    // A fetch over node:http, as a library other than undici would make it.
+    const httpFetch: typeof fetch = (input, init) =>
+      new Promise((resolve, reject) => {
+        const asked = new Request(input, init);
+        const req = request(asked.url, { method: asked.method, headers: Object.fromEntries(asked.headers) }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 500, headers: res.headers as Record<string, string> })));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    await inAppSpan(() => new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off', fetch: httpFetch }).credits.retrieve());
+    expect(otel.spans().filter((s) => s.name === 'GET')).toEqual([]);
+    const [sent] = mock.service.requests.list({ operation: 'credits.retrieve' });
+    expect(sent!.headers['traceparent']).toBeUndefined();
+  });
+});
