@@ -1,12 +1,28 @@
 // createWebhookHandler: a whole fetch-style route, with and without a coordinator. With one (real
 // Redis, two coordinators standing for two processes), the handler runs once per event id, a
 // failure lets the retry run it, and every verified event reaches waiters elsewhere.
+import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it, vi } from 'vitest';
+import { CHANNELS, type WebhookMessage } from '../../src/core/channels.js';
 import { createRedisCoordinator, type TaskFinalNotice } from '../../src/redis/index.js';
 import { createWebhookHandler, type WebhookEventHandler, type WebhookHandlerOptions } from '../../src/webhooks/fetch.js';
 import { testClock } from '../redis/_clock.js';
 import { processOn, useRedis } from '../redis/_setup.js';
 import { brokenCoordinator, deliveryHeaders, forecastEvent, SECRET } from './_coordinator.js';
+
+/** The outcome and own status of each webhook call while `fn` runs, from the `webhook` channel (as docs/observability.md says them). */
+async function outcomes(fn: () => Promise<void>): Promise<string[]> {
+  const seen: string[] = [];
+  const subscriber = { asyncEnd: (m: unknown) => void seen.push(`${(m as WebhookMessage).outcome} ${(m as WebhookMessage).status ?? ''}`.trim()) } as unknown as diagnostics.TracingChannelSubscribers<object>;
+  const channel = diagnostics.tracingChannel(CHANNELS.webhook);
+  channel.subscribe(subscriber);
+  try {
+    await fn();
+  } finally {
+    channel.unsubscribe(subscriber);
+  }
+  return seen;
+}
 
 const redis = useRedis();
 const clock = testClock();
@@ -94,14 +110,18 @@ describe('createWebhookHandler', () => {
       await gate;
     });
     const event = forecastEvent('completed');
-    const first = a(await post(event.body));
-    await vi.waitFor(() => expect(handled).toHaveLength(1));
-    const second = await b(await post(event.body));
-    expect([second.status, second.headers.get('retry-after'), await second.text()]).toEqual([503, '30', 'running']);
-    finish();
-    expect((await first).status).toBe(200);
-    expect(await answerOf(await b(await post(event.body)))).toBe('200 repeat');
+    const counted = await outcomes(async () => {
+      const first = a(await post(event.body));
+      await vi.waitFor(() => expect(handled).toHaveLength(1));
+      const second = await b(await post(event.body));
+      expect([second.status, second.headers.get('retry-after'), await second.text()]).toEqual([503, '30', 'running']);
+      finish();
+      expect((await first).status).toBe(200);
+      expect(await answerOf(await b(await post(event.body)))).toBe('200 repeat');
+    });
     expect(handled).toEqual([event.id]);
+    // The call answered 503 is counted a duplicate (docs/observability.md), as the repeat is.
+    expect(counted.sort()).toEqual(['duplicate 200', 'duplicate 503', 'verified']);
   });
 
   it('runs the handler on the retry of a delivery that met a running claim whose run then failed: the event is not lost', async () => {
@@ -116,13 +136,17 @@ describe('createWebhookHandler', () => {
       }
     });
     const event = forecastEvent('completed');
-    const first = a(await post(event.body));
-    await vi.waitFor(() => expect(handled).toHaveLength(1));
-    expect((await b(await post(event.body))).status).toBe(503);
-    fail();
-    await expect(first).rejects.toThrow('the database is down');
-    expect(await answerOf(await b(await post(event.body)))).toBe('200 ');
+    const counted = await outcomes(async () => {
+      const first = a(await post(event.body));
+      await vi.waitFor(() => expect(handled).toHaveLength(1));
+      expect((await b(await post(event.body))).status).toBe(503);
+      fail();
+      await expect(first).rejects.toThrow('the database is down');
+      expect(await answerOf(await b(await post(event.body)))).toBe('200 ');
+    });
     expect(handled).toEqual([event.id, event.id]);
+    // The service's call again after the 503 is counted again, as verified: the other run failed.
+    expect(counted.sort()).toEqual(['duplicate 503', 'verified', 'verified']);
   });
 
   it('goes on without a coordinator that does not answer within coordinatorTimeoutMs: the handler runs, one warning', async () => {
