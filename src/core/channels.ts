@@ -82,7 +82,11 @@ export interface OperationMessage {
    * snake_case name (`questionId` → `question_id`).
    */
   answerIds?: Record<string, string>;
-  /** The last answer's HTTP status; set before `asyncEnd` or `error` (absent when no answer came). */
+  /**
+   * The last answer's HTTP status; set before `asyncEnd` or `error` (absent when no answer came, and
+   * when the call was aborted while it waited to retry: the `retry` message with the same
+   * `attemptStartTime` has it).
+   */
   status?: number;
   /** How many attempts the call made; set before `asyncEnd` or `error`. */
   attempts?: number;

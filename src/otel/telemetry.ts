@@ -40,6 +40,8 @@ export function instruments(meter: Meter): Instruments {
 interface Open {
   span: Span;
   began: number;
+  /** A call's latest retry: the call ended in the wait for it (aborted) when no attempt began since. */
+  retry?: RetryMessage;
 }
 
 /** The client span's name of each kind of wait: the method users call. */
@@ -70,9 +72,9 @@ const succeeded = (operation: string, status: number | undefined): Attributes =>
 };
 
 /** The duration metric's attributes of a call that failed: its error's class, and the answer's status when there was one. */
-function failed(m: OperationMessage, error: unknown): Attributes {
+function failed(m: OperationMessage, error: unknown, status: number | undefined): Attributes {
   const attributes: Attributes = { 'forecasting.operation': m.operation, 'forecasting.outcome': 'error', 'error.type': errorTypeOf(error) };
-  if (m.status !== undefined) attributes['http.response.status_code'] = m.status;
+  if (status !== undefined) attributes['http.response.status_code'] = status;
   return attributes;
 }
 
@@ -236,22 +238,25 @@ export class Telemetry {
   operationEnd(m: OperationMessage): void {
     const open = this.#take(m);
     if (!open) return;
-    const { span } = open;
+    const { span, retry } = open;
+    // Ended (aborted) while it waited to retry: its last answer is the retried attempt's, drawn already.
+    const inRetryWait = retry !== undefined && retry.attemptStartTime === m.attemptStartTime;
+    const status = m.status ?? (inRetryWait ? retry.status : undefined);
     // The call's own outcome first: a span's attribute count is limited, and the answer's ids come last.
-    if (m.status !== undefined) span.setAttribute('http.response.status_code', m.status);
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
     if (m.attempts !== undefined) span.setAttribute('forecasting.attempts', m.attempts);
     if (m.error !== undefined) fail(span, m.error);
     if (m.answerIds) span.setAttributes(answerIdAttributes(m, m.answerIds));
     // A call that retried: its last attempt, ended now (the others were drawn as they failed).
     const endTime = now();
-    if (m.attempts !== undefined && m.attempts > 1 && m.attemptStartTime !== undefined) {
+    if (m.attempts !== undefined && m.attempts > 1 && m.attemptStartTime !== undefined && !inRetryWait) {
       const errorType = m.status === undefined && m.error !== undefined ? errorTypeOf(m.error) : undefined;
       attemptSpan(this.tracer(), open, m, m.attempts, m.attemptStartTime, endTime, { status: m.status, errorType });
     }
     span.end(endTime);
     this.metrics().operationDuration.record(
       seconds(open.began),
-      m.error === undefined ? succeeded(m.operation, m.status) : failed(m, m.error),
+      m.error === undefined ? succeeded(m.operation, m.status) : failed(m, m.error, status),
       // The root context: a duration's record reads nothing from the active one (no lookup per call).
       ROOT_CONTEXT,
     );
@@ -269,6 +274,7 @@ export class Telemetry {
     };
     const call = m.parent && this.#open(m.parent);
     if (call) {
+      call.retry = m;
       call.span.addEvent('forecasting.retry', attributes);
       // The attempt that failed, as a span of its own: it ended as the retry was decided.
       attemptSpan(this.tracer(), call, m, m.attempt, m.attemptStartTime, now(), { status: m.status, errorType: m.status === undefined ? m.errorType : undefined });

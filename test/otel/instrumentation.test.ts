@@ -121,6 +121,29 @@ describe('ForecastingInstrumentation', () => {
     });
   });
 
+  it('a call aborted while it waits to retry: its last answer’s status on its span and metric, each attempt drawn once', async () => {
+    mock.service.faults.add({ operation: 'tags.list', status: 503, times: 2 });
+    const c = client();
+    const abort = new AbortController();
+    // Aborted as the second retry is announced: the call ends in the wait before its third attempt.
+    c.on('retry', ({ attempt }) => attempt === 2 && abort.abort());
+    await expect(c.tags.list({}, { signal: abort.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    const span = otel.span('tags.list');
+    expect(span.attributes).toMatchObject({ 'error.type': 'AbortError', 'http.response.status_code': 503, 'forecasting.attempts': 2 });
+    const attempts = otel.spans().filter((s) => s.name === 'GET tags.list');
+    expect(attempts.map((a) => [a.attributes['http.response.status_code'], a.attributes['http.request.resend_count']])).toEqual([
+      [503, undefined],
+      [503, 1],
+    ]);
+    const durations = await otel.points('forecasting.client.operation.duration');
+    expect(durations.find((p) => p.attributes['forecasting.operation'] === 'tags.list')?.attributes).toEqual({
+      'forecasting.operation': 'tags.list',
+      'forecasting.outcome': 'error',
+      'error.type': 'AbortError',
+      'http.response.status_code': 503,
+    });
+  });
+
   it('ends a call whose 2xx answer cannot be read as an error (InvalidResponseError), in its span and its metric; asResponse still gets the answer', async () => {
     mock.service.faults.add({ operation: 'credits.retrieve', malformed: true, status: 200, times: 2 });
     await expect(client().credits.retrieve()).rejects.toBeInstanceOf(InvalidResponseError);

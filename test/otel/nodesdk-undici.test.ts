@@ -5,7 +5,7 @@ import { trace } from '@opentelemetry/api';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ForecastingClient } from '../../src/index.js';
 import { ForecastingInstrumentation } from '../../src/otel/index.js';
 import { mockClientOptions, startMockServer } from '../../src/testing/index.js';
@@ -24,6 +24,8 @@ describe('NodeSDK with UndiciInstrumentation and ForecastingInstrumentation', ()
         await client.credits.retrieve();
         span.end();
       });
+      // undici ends its span as its trailers come, which may be a moment after the call read the body.
+      await vi.waitFor(() => expect(exporter.getFinishedSpans().map((s) => s.name)).toContain('GET'));
       const spans = exporter.getFinishedSpans();
       const named = (name: string) => spans.filter((s) => s.name === name);
       const parentOf = (s: ReadableSpan) => spans.find((p) => p.spanContext().spanId === s.parentSpanContext?.spanId)?.name;
