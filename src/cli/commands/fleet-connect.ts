@@ -189,11 +189,24 @@ export async function connectFleetRedis(redis: RedisModule, flags: ConnectFlags)
   try {
     // connectTimeout covers the socket alone: a server that accepts and never answers the handshake would hold connect() for good.
     await withinTime<unknown>(client.connect(), TIMEOUT_MS);
-    return client;
   } catch (err) {
     discard(client);
     if (flags.cluster) throw failure(await clusterProblem(redis, flags, socket, err));
     if (flags.sentinel !== undefined) throw failure(`could not connect to the primary of --sentinel ${flags.sentinel} (${reason(err)})`);
     throw failure(refusal(err, 'the Redis of --redis', IN_URL));
   }
+  if (!flags.cluster && flags.sentinel === undefined) await plainServer(client as ReturnType<RedisModule['createClient']>);
+  return client;
+}
+
+/**
+ * Refuses a cluster node or a sentinel given as one server: a coordinator on it would go `local`
+ * (MOVED, or no such command) and warn before the CLI could name the flag it needs.
+ */
+async function plainServer(client: ReturnType<RedisModule['createClient']>): Promise<void> {
+  const mode = await modeOf(client);
+  if (mode !== 'cluster' && mode !== 'sentinel') return;
+  discard(client);
+  if (mode === 'cluster') throw failure('the server at --redis is a node of a Redis Cluster: add --cluster');
+  throw failure('the server at --redis is a sentinel: add --sentinel <name>, the name of the primary it monitors (SENTINEL MASTERS on it lists them)');
 }
