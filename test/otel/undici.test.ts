@@ -1,6 +1,7 @@
 // Beside OpenTelemetry's own fetch instrumentation (UndiciInstrumentation, which NodeSDK's
 // auto-instrumentations include): each request carries one traceparent, its HTTP span's, and that
 // span is drawn inside the call's CLIENT span. Without it, the traceparent names the CLIENT span.
+import diagnostics from 'node:diagnostics_channel';
 import { request } from 'node:http';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncHooksContextManager, AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -8,7 +9,7 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ForecastingClient } from '../../src/index.js';
+import { CHANNELS, ForecastingClient } from '../../src/index.js';
 import { mockClientOptions, startMockServer, type MockServer } from '../../src/testing/index.js';
 import { useOtel } from './_otel.js';
 
@@ -138,5 +139,18 @@ describe('beside UndiciInstrumentation', () => {
     expect(otel.spans().filter((s) => s.name === 'GET')).toEqual([]);
     const [sent] = mock.service.requests.list({ operation: 'credits.retrieve' });
     expect(sent!.headers['traceparent']).toBeUndefined();
+  });
+
+  it('disable() unbinds the store with the rest: a client then publishes nothing', async () => {
+    await inAppSpan(() => client().credits.retrieve());
+    const channel = diagnostics.tracingChannel(CHANNELS.operation);
+    otel.instrumentation.disable();
+    try {
+      // A store bound to `start` counts as a subscriber: the client would still trace every call.
+      expect(channel.hasSubscribers).toBe(false);
+    } finally {
+      otel.instrumentation.enable();
+    }
+    expect(channel.hasSubscribers).toBe(true);
   });
 });
