@@ -7,7 +7,7 @@
  */
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type Span, type Tracer } from '@opentelemetry/api';
 import type { CoordinatorMessage, OperationMessage, QueueMessage, RetryMessage, WaitMessage, WebhookMessage } from '../core/channels.js';
-import { fetchInstrumented } from './active.js';
+import { sending, sent } from './active.js';
 import { answerIdAttributes, idAttribute, MAX_ID_CHARS } from './ids.js';
 import { contextOfTraceparent, injectTraceparent, traceparentOf } from './traceparent.js';
 
@@ -204,12 +204,12 @@ export class Telemetry {
 
   /**
    * Opens the CLIENT span of a call (once: the bound store may have opened it), and adds its
-   * `traceparent`, unless something instruments `fetch` (it sends its HTTP span's, inside ours: `active.ts`).
+   * `traceparent` (a request to which the `fetch` instrumentation adds its own sends that one: `active.ts`).
    */
   operationStart(m: OperationMessage): void {
     const parent = this.#parent(m.parent);
-    const span = this.#call(m, parent);
-    if (!fetchInstrumented()) injectTraceparent(parent, span, m.headers);
+    injectTraceparent(parent, this.#call(m, parent), m.headers);
+    sending(m.headers['traceparent']);
   }
 
   /** The context a call runs in, its CLIENT span active (for the store `active.ts` binds). */
@@ -236,6 +236,7 @@ export class Telemetry {
   }
 
   operationEnd(m: OperationMessage): void {
+    sent(m.headers['traceparent']);
     const open = this.#take(m);
     if (!open) return;
     const { span, retry } = open;

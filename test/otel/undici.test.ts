@@ -122,7 +122,7 @@ describe('beside UndiciInstrumentation', () => {
     expect(await call()).toBe('credits.retrieve');
   });
 
-  it('a client given a fetch that is not Node’s (undici’s instrumentation does not see it) sends no traceparent', async () => {
+  it('a client given a fetch that is not Node’s (undici’s instrumentation does not see it) sends its call span’s traceparent', async () => {
     // A fetch over node:http, as a library other than undici would make it.
     const httpFetch: typeof fetch = (input, init) =>
       new Promise((resolve, reject) => {
@@ -138,7 +138,42 @@ describe('beside UndiciInstrumentation', () => {
     await inAppSpan(() => new ForecastingClient({ apiKey: mock.apiKey, baseURL: mock.baseURL, logLevel: 'off', fetch: httpFetch }).credits.retrieve(), false);
     expect(otel.spans().filter((s) => s.name === 'GET')).toEqual([]);
     const [sent] = mock.service.requests.list({ operation: 'credits.retrieve' });
-    expect(sent!.headers['traceparent']).toBeUndefined();
+    expect(sent!.headers['traceparent']).toBe(traceparent(otel.span('credits.retrieve')));
+  });
+
+  it('a request the fetch instrumentation leaves alone (its ignoreRequestHook), or that another reader of undici’s requests sees, sends the call span’s traceparent', async () => {
+    const ignoring = new UndiciInstrumentation({ ignoreRequestHook: (request) => request.origin === new URL(mock.baseURL).origin });
+    undici.disable();
+    ignoring.enable();
+    const reader = () => undefined;
+    try {
+      await inAppSpan(() => client().credits.retrieve(), false);
+      ignoring.disable();
+      diagnostics.subscribe('undici:request:create', reader);
+      await inAppSpan(() => client().credits.retrieve(), false);
+    } finally {
+      diagnostics.unsubscribe('undici:request:create', reader);
+      ignoring.disable();
+      undici.enable();
+    }
+    expect(otel.spans().filter((s) => s.name === 'GET')).toEqual([]);
+    const calls = otel.spans().filter((s) => s.name === 'credits.retrieve');
+    const sent = mock.service.requests.list({ operation: 'credits.retrieve' }).map((r) => r.headers['traceparent']);
+    expect(sent).toEqual(calls.map(traceparent));
+  });
+
+  it('the fetch instrumentation disabled while a call waits to retry: the next attempt sends the call span’s traceparent', async () => {
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 503, times: 1 });
+    const c = client();
+    c.on('retry', () => undici.disable());
+    try {
+      await inAppSpan(() => c.credits.retrieve(), false);
+    } finally {
+      undici.enable();
+    }
+    await vi.waitFor(() => expect(otel.spans().filter((s) => s.name === 'GET')).toHaveLength(1));
+    const sent = mock.service.requests.list({ operation: 'credits.retrieve' }).map((r) => r.headers['traceparent']);
+    expect(sent).toEqual([traceparent(otel.span('GET')), traceparent(otel.span('credits.retrieve'))]);
   });
 
   it('disable() unbinds the store with the rest: a client then publishes nothing', async () => {
@@ -152,5 +187,35 @@ describe('beside UndiciInstrumentation', () => {
       otel.instrumentation.enable();
     }
     expect(channel.hasSubscribers).toBe(true);
+  });
+
+  it('the fetch instrumentation enabled again while a call waits to retry (its reader now after ours): the next attempt sends its HTTP span’s traceparent alone', async () => {
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 503, times: 1 });
+    const c = client();
+    c.on('retry', () => {
+      undici.disable();
+      undici.enable();
+    });
+    await inAppSpan(() => c.credits.retrieve());
+    const https = otel.spans().filter((s) => s.name === 'GET');
+    const sent = mock.service.requests.list({ operation: 'credits.retrieve' }).map((r) => r.headers['traceparent']);
+    expect(sent).toEqual(https.map(traceparent));
+  });
+
+  it('the fetch instrumentation enabled while calls run: within two calls, one traceparent, the HTTP span inside the call’s', async () => {
+    undici.disable();
+    const c = client();
+    try {
+      await inAppSpan(() => c.credits.retrieve(), false);
+    } finally {
+      undici.enable();
+    }
+    await inAppSpan(() => c.credits.retrieve());
+    otel.exporter.reset();
+    mock.service.requests.clear();
+    await inAppSpan(() => c.credits.retrieve());
+    expect(parentOf(otel.span('GET'))).toBe('credits.retrieve');
+    const [sent] = mock.service.requests.list({ operation: 'credits.retrieve' });
+    expect(sent!.headers['traceparent']).toBe(traceparent(otel.span('GET')));
   });
 });
