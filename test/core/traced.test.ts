@@ -26,17 +26,20 @@ const call = (): Call => {
 const answer = { response: new Response('{}', { status: 200 }), text: '{}' } as unknown as Received;
 /** The pipeline's decode, as the traced call is given it: here the answer's text, parsed. */
 const read = (_: Call, received: Received): unknown => JSON.parse(received.text);
+/** An attempts' driver that answers `received` after a tick, in one attempt, ending the trace as the pipeline's does. */
+const answering =
+  (received: Received) =>
+  async (x: Call): Promise<Received> => {
+    await Promise.resolve();
+    x.attempt = 1;
+    x.settled?.(received, undefined);
+    return received;
+  };
 
 describe('an operation trace ended by its driver', () => {
   it('publishes start, end, then asyncStart and asyncEnd with the outcome, once, with no promise of its own', async () => {
     const c = call();
-    const run = async (x: Call): Promise<Received> => {
-      await Promise.resolve();
-      x.attempt = 1;
-      x.settled?.(answer, undefined);
-      return answer;
-    };
-    const running = traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', run, read, true);
+    const running = traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', answering(answer), read, true);
     expect(events.map(([e]) => e)).toEqual(['start', 'end']);
     await expect(running).resolves.toBe(answer);
     expect(events).toEqual([
@@ -55,13 +58,7 @@ describe('an operation trace ended by its driver', () => {
     for (const inline of [true, false]) {
       events.length = 0;
       const c = call();
-      const run = async (x: Call): Promise<Received> => {
-        await Promise.resolve();
-        x.attempt = 1;
-        x.settled?.(broken, undefined);
-        return broken;
-      };
-      await expect(traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', run, decode, inline)).resolves.toBe(broken);
+      await expect(traceCall(c, channel, 'http://127.0.0.1:1/api/v1/external', answering(broken), decode, inline)).resolves.toBe(broken);
       await vi.waitFor(() => expect(events.map(([e]) => e)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']));
       expect(events.at(-1)![1].error).toBeInstanceOf(SyntaxError);
     }
