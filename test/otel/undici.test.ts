@@ -162,6 +162,35 @@ describe('beside UndiciInstrumentation', () => {
     expect(sent).toEqual(calls.map(traceparent));
   });
 
+  it('a request the fetch instrumentation leaves alone (requireParentforSpans with no parent; made with enabled: false, then registered) sends the call span’s traceparent', async () => {
+    undici.disable();
+    // No parent: a call outside any span, with a context manager the call's span cannot be made active in.
+    context.disable();
+    context.setGlobalContextManager(new AsyncHooksContextManager().enable());
+    const needsParent = new UndiciInstrumentation({ requireParentforSpans: true });
+    const off = new UndiciInstrumentation({ enabled: false });
+    try {
+      await client().credits.retrieve();
+      needsParent.disable();
+      const unregister = registerInstrumentations({ instrumentations: [off] });
+      try {
+        await client().credits.retrieve();
+      } finally {
+        unregister();
+      }
+    } finally {
+      needsParent.disable();
+      context.disable();
+      context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+      undici.enable();
+    }
+    expect(otel.spans().filter((s) => s.name === 'GET')).toEqual([]);
+    const calls = otel.spans().filter((s) => s.name === 'credits.retrieve');
+    expect(calls).toHaveLength(2);
+    const sent = mock.service.requests.list({ operation: 'credits.retrieve' }).map((r) => r.headers['traceparent']);
+    expect(sent).toEqual(calls.map(traceparent));
+  });
+
   it('the fetch instrumentation disabled while a call waits to retry: the next attempt sends the call span’s traceparent', async () => {
     mock.service.faults.add({ operation: 'credits.retrieve', status: 503, times: 1 });
     const c = client();
