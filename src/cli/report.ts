@@ -64,9 +64,10 @@ export function errorLine(err: unknown): string {
   if (!(err instanceof Error)) return `Error: ${redact(String(err))}`;
   const requestId = (err as { requestId?: unknown }).requestId;
   const code = (err as { code?: unknown }).code;
-  const type = err.name === 'WebhookVerificationError' && typeof code === 'string' ? `${err.name} (${code})` : err.name;
+  // A refused webhook call's reason code leads its message, as an API error's status and type do.
+  const reason = err.name === 'WebhookVerificationError' && typeof code === 'string' ? `${code}: ` : '';
   const message = err.message.replace(/\s*\n\s*/g, ' ').trim();
-  return redact(`${type}: ${message}${typeof requestId === 'string' ? ` [request ${requestId}]` : ''}`);
+  return redact(`${err.name}: ${reason}${message}${typeof requestId === 'string' ? ` [request ${requestId}]` : ''}`);
 }
 
 /** Writes the error line (and, with `debug`, the stack and cause), and returns the exit code. */

@@ -64,7 +64,7 @@ describe('forecasting webhooks verify: missing_header', () => {
     const r = await run(['webhooks', 'verify', '--secret', SECRET, '--header', header], { input: body });
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('missing_header\n');
-    expect(r.stderr).toMatch(/^WebhookVerificationError \(missing_header\): \S.*\n$/);
+    expect(r.stderr).toMatch(/^WebhookVerificationError: missing_header: \S.*\n$/);
     expect(r.stderr).not.toContain(SECRET);
   });
 });

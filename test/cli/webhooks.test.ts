@@ -39,7 +39,7 @@ describe('forecasting webhooks verify', () => {
     const r = await run(['webhooks', 'verify', '--secret', SECRET, '--header', await header()], { input });
     expect(r.code).toBe(7);
     expect(r.stdout).toBe(`${code}\n`);
-    expect(r.stderr).toMatch(new RegExp(`^WebhookVerificationError \\(${code}\\): \\S.*\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^WebhookVerificationError: ${code}: \\S.*\\n$`));
     expect(r.stderr).not.toContain(SECRET);
   });
 
