@@ -62,8 +62,8 @@ export class ForecastingClient extends BaseClient {
     // that checks params, the record schemas only when `validateResponses` is on. The spec's error
     // codes are handed to the core, which knows only the statuses.
     super(options, {
-      params: () => import('./schemas/params.js').then((m) => m.paramsSchemaOf),
-      records: () => import('./schemas/records/index.js').then((m) => m.schemaOf),
+      params: () => import('./schemas/params.js').then((m) => ({ schemaOf: m.paramsSchemaOf, validate: m.validate })),
+      records: () => import('./schemas/records/index.js').then((m) => m.checkRecord),
       errorRules: SPEC_ERRORS,
       reconcileWith: finalOfHeld,
       declaredAt,

@@ -42,7 +42,7 @@ export async function unknownFields(sdkMethod: string, params: unknown): Promise
   const op = declaredOperations.find((o) => o.sdkMethod === sdkMethod);
   if (!op) throw new ValidationError('is not a method of this SDK (see `operations`)', 'sdkMethod');
   if (op.params === undefined) return [];
-  const [{ paramsOf }, { unknownKeys, unknownKeyMessage }] = await Promise.all([import('./schemas/params.js'), import('./core/validate.js')]).catch((err: unknown) => {
+  const { paramsOf, validate: { unknownKeys, unknownKeyMessage } } = await import('./schemas/params.js').catch((err: unknown) => {
     throw new ForecastingError(`could not load the params check, a part of forecasting-sdk: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   });
   return unknownKeys(paramsOf(op)!, params).map((found) => ({ field: found.path, suggestion: found.suggestion, message: unknownKeyMessage(found) }));

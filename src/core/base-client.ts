@@ -14,7 +14,7 @@ import { buildPath, checkGenericPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, ty
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { Call, Pipeline, type AttemptStep, type CallStep, type DeclaredAt } from './pipeline.js';
-import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordCheck, type RecordSchemas } from './pipeline-steps.js';
+import { budgetStep, decodeStep, eventsStep, lowerCaseNames, prepareStep, transportStep, type ClientEvents, type RecordCheck } from './pipeline-steps.js';
 import { serviceMs, type ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
 import type { TrackerCoordination } from './coordinated-tracker.js';
@@ -36,10 +36,10 @@ export type ReconcileWith = (client: BaseClient) => NonNullable<HoldOptions['rec
  * @internal
  */
 export interface ClientParts {
-  /** Loads the params schemas by name: with the first call that checks params. */
+  /** Loads the params schemas by name and the code that reads them: with the first call that checks params. */
   params?: ParamsLoader;
-  /** Loads the record schemas by name: when `validateResponses` is on. */
-  records?: () => Promise<RecordSchemas>;
+  /** Loads the check of answers against the record schemas: when `validateResponses` is on. */
+  records?: () => Promise<RecordCheck>;
   /** The service's error classes by `status error.type`, and its unknown-code rules. */
   errorRules?: ErrorRules;
   /** With a coordinator: reads which held tasks are final (see {@link ReconcileWith}). */
@@ -104,10 +104,7 @@ export class BaseClient {
     if (o.validateResponses) {
       const loadSchemas = parts.records;
       if (!loadSchemas) throw new ValidationError('this client cannot check responses: it was built without the record schemas', 'validateResponses');
-      schemas = Promise.all([loadSchemas(), import('./validate.js')]).then(([schemaOf, { parseOrThrow }]) => (name: string, list: boolean, data: unknown) => {
-        const schema = schemaOf(name, list);
-        return schema ? parseOrThrow(schema, data, 'response') : data;
-      });
+      schemas = loadSchemas();
       // Not awaited here: a failure to load surfaces on the first call that needs the schemas.
       schemas.catch(() => undefined);
     }

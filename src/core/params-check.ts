@@ -10,13 +10,13 @@ import { whenAborted } from './abort.js';
 import { ForecastingError } from './error-base.js';
 import { APITimeoutError } from './errors.js';
 
-/** Loads the params schemas by name (given by the client: the core names no schema). @internal */
-export type ParamsLoader = () => Promise<(name: string) => z.ZodMiniType | undefined>;
+/** Loads the params schemas by name and the code that reads them (given by the client: the core names no schema). @internal */
+export type ParamsLoader = () => Promise<ParamsCheck>;
 
 /** The params check once loaded: the schemas by name and the code that reads them. @internal */
 export interface ParamsCheck {
   schemaOf(name: string): z.ZodMiniType | undefined;
-  validate: typeof import('./validate.js');
+  validate: Pick<typeof import('./validate.js'), 'parseOrThrow' | 'unknownKeys' | 'unknownKeyMessage'>;
 }
 
 /** Loads a client's params check once; a failed load is tried again by the next call that needs it. @internal */
@@ -65,11 +65,11 @@ export class ParamsChecks {
   #start(): Promise<ParamsCheck> {
     const load = this.load;
     if (!load) return Promise.reject(new ForecastingError('this client cannot check params: it was built without the params schemas'));
-    return (this.#loading ??= Promise.all([load(), import('./validate.js')]).then(
-      ([schemaOf, validate]) => {
+    return (this.#loading ??= load().then(
+      (check) => {
         this.#loading = undefined;
-        if (typeof schemaOf !== 'function' || typeof validate.parseOrThrow !== 'function') throw new ForecastingError('the params check loaded in an unexpected shape (a mixed or broken install of forecasting-sdk?)');
-        return (this.loaded = { schemaOf, validate });
+        if (typeof check?.schemaOf !== 'function' || typeof check.validate?.parseOrThrow !== 'function') throw new ForecastingError('the params check loaded in an unexpected shape (a mixed or broken install of forecasting-sdk?)');
+        return (this.loaded = check);
       },
       (err: unknown) => {
         this.#loading = undefined;

@@ -4,7 +4,6 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
-import type * as z from 'zod/mini';
 import { toJSONText } from './errors.js';
 import { clip } from './text.js';
 import type { LeveledLogger } from './logger.js';
@@ -75,13 +74,9 @@ export interface ClientEvents {
 }
 
 /**
- * Finds the schema of a declared response by its record name (for a list, the envelope around it).
- * Given to the client as a loader, so the record schemas load only when `validateResponses` is on.
- * @internal
+ * Checks a decoded answer against its record `name` (the list envelope when `list`): given to the
+ * client as a loader, so the record schemas load only when `validateResponses` is on. @internal
  */
-export type RecordSchemas = (name: string, list: boolean) => z.ZodMiniType | undefined;
-
-/** Checks a decoded answer against its record `name` (the list envelope when `list`): loaded for `validateResponses`. @internal */
 export type RecordCheck = (name: string, list: boolean, data: unknown) => unknown;
 
 /**

@@ -141,12 +141,12 @@ export interface WaitOutcome {
 
 /**
  * Runs `body`, a wait, inside the `forecasting-sdk:wait` trace while someone subscribes (else just
- * runs it: nothing is built, and the tracing code, `traced-waits.ts`, is not loaded): {@link poll}
+ * runs it: nothing is built, and the tracing code, `traced.ts`, is not loaded): {@link poll}
  * counts the reads and wakes of `scope` on the message, and `outcome` says what the wait ended with.
  * @internal
  */
 export function tracedWait<T>(kind: WaitMessage['kind'], taskIds: readonly string[], scope: WaitScope, body: () => Promise<T>, outcome: (value: T) => WaitOutcome, questionId?: string): Promise<T> {
   const channel = waitChannel;
   if (!channel?.hasSubscribers) return body();
-  return import('./traced-waits.js').then((t) => t.traceWait(channel, { kind, taskIds, scope, body, outcome, questionId }));
+  return import('./traced.js').then((t) => t.traceWait(channel, { kind, taskIds, scope, body, outcome, questionId }));
 }

@@ -18,6 +18,7 @@ import * as schedules from './schedules.js';
 import * as sharing from './sharing.js';
 import * as templates from './templates.js';
 import * as webhooks from './webhooks.js';
+import { parseOrThrow, unknownKeyMessage, unknownKeys } from '../core/validate.js';
 
 /** The modules whose schemas a declaration may name. */
 export const paramModules = { chat, connections, context, decisions, forecasts, presets, questions, schedules, sharing, templates, webhooks };
@@ -36,6 +37,12 @@ export type ParamsName = keyof ParamSchemas & string;
 export const paramSchemas: ReadonlyMap<string, z.ZodMiniType> = new Map(
   Object.values(paramModules).flatMap((m) => Object.entries(m).filter((entry): entry is [string, z.ZodMiniType] => isSchema(entry[1]))),
 );
+
+/**
+ * The code that reads the schemas, handed over with them: loaded on demand only through this module,
+ * so that a bundler makes no chunk of its own to load it by.
+ */
+export const validate = { parseOrThrow, unknownKeys, unknownKeyMessage };
 
 /** The params schema declared as `name`; `undefined` for a name no schema has. */
 export function paramsSchemaOf(name: string): z.ZodMiniType | undefined {

@@ -6,8 +6,8 @@ import { BaseClient } from '../../src/core/base-client.js';
 import { ValidationError } from '../../src/core/errors.js';
 import { ForecastingError } from '../../src/core/error-base.js';
 import { defineOperations } from '../../src/core/operation.js';
-import { paramsSchemaOf } from '../../src/schemas/params.js';
-import { snapshot } from '../../src/core/params-check.js';
+import { paramsSchemaOf, validate } from '../../src/schemas/params.js';
+import { snapshot, type ParamsCheck } from '../../src/core/params-check.js';
 import { APITimeoutError } from '../../src/core/errors.js';
 import { accepts, returns } from '../../src/schemas/returns.js';
 import { BASE, KEY, question } from './helpers.js';
@@ -19,7 +19,10 @@ const ops = defineOperations('questions', {
   undeclared: { method: 'POST', path: '/questions/normalize', params: 'NoSuchParams', response: returns('Question') },
 }, { scopes: { read: 'questions:read', write: 'questions:write' } });
 
-function setup(load: () => Promise<(name: string) => ReturnType<typeof paramsSchemaOf>> = async () => paramsSchemaOf) {
+/** The params check as the client loads it: the schemas by name and the code that reads them. */
+const check: ParamsCheck = { schemaOf: paramsSchemaOf, validate };
+
+function setup(load: () => Promise<ParamsCheck> = async () => check) {
   const sent: Request[] = [];
   const params = vi.fn(load);
   const fetch = async (input: Request | URL | string, init?: RequestInit) => {
@@ -66,7 +69,7 @@ describe('the params check, loaded on demand', () => {
 
   it('rejects the calls waiting on a failed load and sends nothing; the next call loads again', async () => {
     const broken = new Error('chunk missing');
-    const { client, params, sent } = setup(vi.fn<() => Promise<typeof paramsSchemaOf>>().mockRejectedValueOnce(broken).mockResolvedValue(paramsSchemaOf));
+    const { client, params, sent } = setup(vi.fn<() => Promise<ParamsCheck>>().mockRejectedValueOnce(broken).mockResolvedValue(check));
     const err = await client._call(ops.create, [], { type: 'binary', title: 'Rain?' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ForecastingError);
     expect(err).toMatchObject({ message: 'could not load the params check, a part of forecasting-sdk: chunk missing', cause: broken });
@@ -95,7 +98,7 @@ describe('the params check, loaded on demand', () => {
 
   it('keeps the order of calls made while it loads: a call with nothing to check waits behind one that has', async () => {
     let release!: () => void;
-    const { client, sent } = setup(() => new Promise((resolve) => (release = () => resolve(paramsSchemaOf))));
+    const { client, sent } = setup(() => new Promise((resolve) => (release = () => resolve(check))));
     const first = client._call(ops.create, [], { type: 'binary', title: 'Rain?' });
     const second = client._call(ops.retrieve, ['q9'], undefined);
     await new Promise((r) => setTimeout(r, 20));
@@ -107,7 +110,7 @@ describe('the params check, loaded on demand', () => {
 
   it('sends the params and options as they were when the call was made, whatever the caller changes while it loads', async () => {
     let release!: () => void;
-    const { client, sent } = setup(() => new Promise((resolve) => (release = () => resolve(paramsSchemaOf))));
+    const { client, sent } = setup(() => new Promise((resolve) => (release = () => resolve(check))));
     const body = { type: 'binary' as const, title: 'First?', tags: ['a'] };
     const options = { headers: { 'x-run': 'one' } };
     const calls = [client._call(ops.create, [], body, options)];

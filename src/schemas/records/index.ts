@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import type { GroupName } from '../../api/groups.js';
 import { isSchema } from '../common.js';
+import { parseOrThrow } from '../../core/validate.js';
 import * as account from './account.js';
 import * as chat from './chat.js';
 import * as connections from './connections.js';
@@ -68,6 +69,15 @@ export function listEnvelope<T extends z.ZodMiniType>(item: T) {
 }
 
 const lists = new Map<string, z.ZodMiniType>();
+
+/**
+ * An answer checked against its record schema (or, for a list, its envelope), as `validateResponses`
+ * reads it; an answer with no schema as it came. Throws `ValidationError` naming the field.
+ */
+export function checkRecord(name: string, list: boolean, data: unknown): unknown {
+  const schema = schemaOf(name, list);
+  return schema ? parseOrThrow(schema, data, 'response') : data;
+}
 
 /** The schema to check an answer with: the record, or (for a list) its envelope, built once. */
 export function schemaOf(name: string, list: boolean): z.ZodMiniType | undefined {

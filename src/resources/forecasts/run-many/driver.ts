@@ -9,7 +9,7 @@ import { serviceMs } from '../../../core/clock.js';
 import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS, QUEUED_RETRY_AFTER_MS } from '../../../api/limits.js';
 import { addLinks } from '../../../core/polling.js';
-import { countStatuses, openWaitTrace } from '../../../core/traced-waits.js';
+import { countStatuses, openWaitTrace } from '../../../core/traced.js';
 import { told } from '../../../core/channels.js';
 import { WAIT_MODE, type WaitRequestOptions } from '../../../core/retry.js';
 import { FINAL_TASK_STATUSES } from '../../../schemas/enums.js';
