@@ -7,7 +7,7 @@
 import { EventEmitter } from 'eventemitter3';
 import type * as z from 'zod/mini';
 import { APIPromise } from './api-promise.js';
-import { ValidationError, type ErrorRules } from './errors.js';
+import { ForecastingError, ValidationError, type ErrorRules } from './errors.js';
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { leveled, type LeveledLogger } from './logger.js';
 import { buildPath, checkGenericPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, type InputOf, type Operation, type OutputOf } from './operation.js';
@@ -21,6 +21,7 @@ import type { TrackerCoordination } from './coordinated-tracker.js';
 import { Transport, type Received } from './transport.js';
 import { ParamsChecks, snapshot, type ParamsCheck, type ParamsLoader } from './params-check.js';
 import { VERSION } from '../version.js';
+import { clip } from './text.js';
 
 export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './pipeline-steps.js';
 
@@ -248,7 +249,7 @@ export class BaseClient {
       // A call without an operation: no schema, no scope, no path parameters.
       call = new Call(undefined, method, checkGenericPath(path), query, body, rest, key);
     } catch (err) {
-      return refused(err);
+      return refused(unreadable(err));
     }
     return this.#start(call) as APIPromise<T>;
   }
@@ -262,7 +263,12 @@ export class BaseClient {
   /** Performs a list `op` and resolves with its first page. @internal */
   _list<O extends Operation>(op: O, ids: readonly string[], params: InputOf<O> | undefined, options?: RequestOptions): PagePromise<OutputOf<O>> {
     type Item = OutputOf<O>;
-    let query = { ...(params as PageParams | undefined) };
+    let query: PageParams;
+    try {
+      query = { ...(params as PageParams | undefined) };
+    } catch (err) {
+      return new PagePromise(Promise.reject(unreadable(err)), neverParsed);
+    }
     // Offset lists send `limit` on every page, so each page is the same size.
     if (op.paging === 'offset' && query['limit'] === undefined) query = { ...query, limit: DEFAULT_OFFSET_PAGE_SIZE };
     // Stryker disable next-line StringLiteral: every paging other than 'offset' walks by cursor
@@ -307,7 +313,7 @@ export class BaseClient {
         sent.received = this.#checks.wait(needs, opts.signal ?? undefined, timeout).then(() => this.#pipeline.send((sent.call = make(given, opts))));
       }
     } catch (err) {
-      sent.received = Promise.reject(err);
+      sent.received = Promise.reject(unreadable(err));
     }
     return sent;
   }
@@ -370,6 +376,14 @@ function hasBody(op: Operation): boolean {
 }
 
 /** A call refused before it was sent: it rejects (nothing throws synchronously), and has no data to read. */
+/**
+ * What reading a caller's input threw (a getter, a revoked `Proxy`), as the `ValidationError` every
+ * refused input gets; the SDK's own errors as they are.
+ */
+function unreadable(err: unknown): unknown {
+  return err instanceof ForecastingError ? err : new ValidationError(`could not be read: ${clip(String((err as Error)?.message ?? err), 200)}`, 'params');
+}
+
 function refused(err: unknown): APIPromise<never> {
   return new APIPromise(Promise.reject(err), neverParsed);
 }

@@ -1,9 +1,9 @@
 /**
  * One iterator for both paging styles: cursor (`nextCursor` + `hasMore`) and offset (`limit` + `offset`).
- * Only one page is held at a time; to notice a loop the walk keeps one key a page (its cursor, or an
- * offset page's first and last item; a digest of a long one), not the items, so memory grows with
+ * Only one page is held at a time; to notice a loop the walk keeps a key or two a page (its cursor,
+ * its first and last item; a digest of a long one), not the items, so memory grows with
  * pages, by far less than they hold. A server that would make the walk loop forever (a cursor given
- * twice, `hasMore` with no way on, page after empty page, offset pages coming back) stops it with a
+ * twice, `hasMore` with no way on, page after empty page, pages coming back) stops it with a
  * {@link ForecastingError} that says why.
  * @module
  */
@@ -109,23 +109,28 @@ export class PageWalk {
   /** The walk of the page after one holding `data`, reached by `cursor` (cursor lists); throws where following would loop. */
   next(data: readonly unknown[], cursor: string | undefined): PageWalk {
     const empty = data.length === 0 ? this.emptyBefore + 1 : 0;
+    // The trail keeps each page's ends (none for an empty page, or one too deep to write) beside the
+    // cursors, so a service that gives its pages again is noticed.
+    const ends = data.length === 0 ? undefined : pageEnds(data);
+    const page = ends === undefined ? undefined : trailKey(ends);
+    const again = page !== undefined && this.trail.seen(page, this.depth);
+    const [trail, depth] = page === undefined || again ? [this.trail, this.depth] : [this.trail.follow(page, this.depth), this.depth + 1];
     if (cursor === undefined) {
       if (data.length === 0) stop('an empty page with hasMore: true (the next offset would ask for the same page again)');
-      // Offset pages: the trail keeps each page's ends, so a service cycling through pages it gave
-      // (A, B, A, B, …, ignoring `offset`) stops the walk. A few repeats are no loop: items added at
-      // the head of the list while it is read bring earlier pages back at later offsets, at most as
-      // many as were read; more repeats than new pages are a loop.
-      const ends = pageEnds(data);
-      if (ends === undefined) return new PageWalk(this.trail, this.depth, empty, this.repeats);
-      const key = trailKey(ends);
-      if (!this.trail.seen(key, this.depth)) return new PageWalk(this.trail.follow(key, this.depth), this.depth + 1, empty, this.repeats);
-      if (this.repeats + 1 > this.depth) stop('more pages it gave before than new ones (it ignores offset)');
-      return new PageWalk(this.trail, this.depth, empty, this.repeats + 1);
+      // Offset pages: a service cycling through pages it gave (A, B, A, B, …, ignoring `offset`)
+      // stops the walk. A few repeats are no loop: items added at the head of the list while it is
+      // read bring earlier pages back at later offsets, at most as many as were read; more repeats
+      // than new pages are a loop.
+      if (again && this.repeats + 1 > this.depth) stop('more pages it gave before than new ones (it ignores offset)');
+      return new PageWalk(trail, depth, empty, this.repeats + Number(again));
     }
     const key = trailKey(cursor);
     if (this.trail.seen(key, this.depth)) stop(`the cursor ${clip(JSON.stringify(cursor.slice(0, 64)), 100)} a second time`);
+    // A cursor list gives each item once: a page's ends given again, under a new cursor, come from a
+    // service that ignores the cursor.
+    if (again) stop('a page it gave before, under a new cursor');
     if (empty >= MAX_EMPTY_PAGES_IN_A_ROW) stop(`${empty} empty pages in a row, each with hasMore: true`);
-    return new PageWalk(this.trail.follow(key, this.depth), this.depth + 1, empty);
+    return new PageWalk(trail.follow(key, depth), depth + 1, empty);
   }
 }
 

@@ -88,23 +88,28 @@ export function redactedHeaders(headers: Headers, redact: Redact | undefined): H
   return changed ? new Headers(kept) : headers;
 }
 
-/** How deep a cause chain is looked at: fetch's own is three deep (TypeError, a socket's or parser's error). */
-const MAX_CAUSE_DEPTH = 4;
+/**
+ * How deep what fetch threw is looked into: fetch's own is four deep at most (its TypeError, an
+ * `AggregateError`, its `errors`, a socket's error, and that error's fields).
+ */
+const MAX_CAUSE_DEPTH = 6;
 
 /**
- * The error fetch threw, as the cause of the SDK's own: itself, or none when anything down its chain
- * (a message, a stack, a string field) holds the key. Node's fetch keeps the unread rest of an answer
- * it could not parse (`data`, headers included) on its parser error, where `util.inspect` shows it;
- * the SDK's message keeps the error's code (`HPE_INVALID_CONTENT_LENGTH`).
+ * What fetch threw, as the cause of the SDK's own error: itself, or none when any text in it holds
+ * the key (a message, a stack, a code, a field, down its causes and an `AggregateError`'s `errors`),
+ * when it is deeper than fetch's own or cannot be read. Node's fetch keeps the unread rest of an
+ * answer it could not parse (`data`, headers included) on its parser error, where `util.inspect`
+ * shows it; a `fetch` of the caller's may throw a text naming the `Authorization` header.
  * @internal
  */
 export function causeWithoutKey(err: unknown, redact: Redact | undefined): unknown {
-  let e = err;
-  for (let depth = 0; redact && e instanceof Error && depth < MAX_CAUSE_DEPTH; e = e.cause, depth++) {
-    for (const key of Object.getOwnPropertyNames(e)) {
-      const value: unknown = (e as unknown as Record<string, unknown>)[key];
-      if (typeof value === 'string' && redact(value) !== value) return undefined;
-    }
+  const holdsKey = (value: unknown, depth: number): boolean =>
+    typeof value === 'string'
+      ? redact!(value) !== value
+      : typeof value === 'object' && value !== null && (depth > MAX_CAUSE_DEPTH || Object.getOwnPropertyNames(value).some((key) => holdsKey((value as Record<string, unknown>)[key], depth + 1)));
+  try {
+    return redact && holdsKey(err, 0) ? undefined : err;
+  } catch {
+    return undefined;
   }
-  return err;
 }

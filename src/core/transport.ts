@@ -131,6 +131,8 @@ export class Transport {
         (typeof req.body === 'object' ? this.#upload(req, attempt) : this.#ky(input, options)).then(resolve, reject);
       });
       rejectHeaders = undefined;
+      // A caller's fetch may resolve with anything: what is not a Response is no answer.
+      if (!response?.headers?.get) throw new TypeError('fetch failed', { cause: new Error('fetch resolved with no Response') });
       let text = '';
       if (response.body) {
         reader = response.body.getReader();
@@ -196,8 +198,10 @@ export class Transport {
     const code = errorCode(err);
     // Stryker disable next-line ConditionalExpression: NOT_SENT holds no undefined; the check is for the type.
     const refused = code !== undefined && NOT_SENT.has(code);
-    // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret.
-    const detail = code ?? reasonOf(err);
+    // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret, a
+    // caller's fetch may put the key in its error.
+    const reason = code ?? reasonOf(err);
+    const detail = reason && this.#redact ? this.#redact(reason) : reason;
     const cause = causeWithoutKey(err, this.#redact);
     const error = new APIConnectionError(`Connection error${detail ? ` (${detail})` : ''} reaching ${this.#host}.`, cause === undefined ? undefined : { cause });
     return new AttemptFailure({ kind: refused ? 'refused' : 'network' }, error);

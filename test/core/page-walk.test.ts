@@ -4,53 +4,55 @@
 import { describe, expect, it } from 'vitest';
 import { PageWalk } from '../../src/core/pagination.js';
 
-const page = [1];
+/** A new page each time: a cursor list gives each item once. */
+let item = 0;
+const page = () => [item++];
 
 describe('a cursor walk', () => {
   it('stops at a cursor that led to a page on the way', () => {
-    const c = PageWalk.start(undefined).next(page, 'c1').next(page, 'c2');
-    expect(() => c.next(page, 'c2')).toThrow('the cursor "c2" a second time');
-    expect(() => c.next(page, 'c1')).toThrow('the cursor "c1" a second time');
-    expect(() => c.next(page, 'c3')).not.toThrow();
+    const c = PageWalk.start(undefined).next(page(), 'c1').next(page(), 'c2');
+    expect(() => c.next(page(), 'c2')).toThrow('the cursor "c2" a second time');
+    expect(() => c.next(page(), 'c1')).toThrow('the cursor "c1" a second time');
+    expect(() => c.next(page(), 'c3')).not.toThrow();
   });
 
   it('tells long cursors apart by a digest, and still sees one that comes again', () => {
     const long = (middle: string) => `${'a'.repeat(5000)}${middle}${'z'.repeat(5000)}`;
-    const walk = PageWalk.start(undefined).next(page, long('1')).next(page, long('2'));
-    expect(() => walk.next(page, long('3'))).not.toThrow();
-    expect(() => walk.next(page, long('1'))).toThrow('a second time');
+    const walk = PageWalk.start(undefined).next(page(), long('1')).next(page(), long('2'));
+    expect(() => walk.next(page(), long('3'))).not.toThrow();
+    expect(() => walk.next(page(), long('1'))).toThrow('a second time');
     // Kept whole up to 256 characters; a digest is never taken for one of those.
     const edge = 'k'.repeat(256);
-    const short = PageWalk.start(undefined).next(page, edge);
-    expect(() => short.next(page, `${edge}k`)).not.toThrow();
-    expect(() => short.next(page, edge)).toThrow('a second time');
+    const short = PageWalk.start(undefined).next(page(), edge);
+    expect(() => short.next(page(), `${edge}k`)).not.toThrow();
+    expect(() => short.next(page(), edge)).toThrow('a second time');
   });
 
   it('counts the cursor a walk started from as on the way', () => {
     const b = PageWalk.start('c0');
-    expect(() => b.next(page, 'c0')).toThrow('a second time');
-    expect(() => b.next(page, 'c1').next(page, 'c0')).toThrow('a second time');
+    expect(() => b.next(page(), 'c0')).toThrow('a second time');
+    expect(() => b.next(page(), 'c1').next(page(), 'c0')).toThrow('a second time');
   });
 
   it('goes on from a page asked for its next page twice, along either way, and sees loops on each', () => {
-    const b = PageWalk.start(undefined).next(page, 'c1');
-    const viaC2 = b.next(page, 'c2');
-    const viaC3 = b.next(page, 'c3');
+    const b = PageWalk.start(undefined).next(page(), 'c1');
+    const viaC2 = b.next(page(), 'c2');
+    const viaC3 = b.next(page(), 'c3');
     // c2 is not on the way to the page c3 led to, nor c3 on the way through c2.
-    expect(() => viaC3.next(page, 'c2')).not.toThrow();
-    expect(() => viaC2.next(page, 'c3')).not.toThrow();
-    expect(() => viaC3.next(page, 'c1')).toThrow('a second time');
-    expect(() => viaC3.next(page, 'c3')).toThrow('a second time');
-    expect(() => viaC2.next(page, 'c2')).toThrow('a second time');
-    expect(() => b.next(page, 'c2')).not.toThrow();
-    expect(() => b.next(page, 'c2').next(page, 'c2')).toThrow('a second time');
+    expect(() => viaC3.next(page(), 'c2')).not.toThrow();
+    expect(() => viaC2.next(page(), 'c3')).not.toThrow();
+    expect(() => viaC3.next(page(), 'c1')).toThrow('a second time');
+    expect(() => viaC3.next(page(), 'c3')).toThrow('a second time');
+    expect(() => viaC2.next(page(), 'c2')).toThrow('a second time');
+    expect(() => b.next(page(), 'c2')).not.toThrow();
+    expect(() => b.next(page(), 'c2').next(page(), 'c2')).toThrow('a second time');
   });
 
   it('does not count a cursor from the first page as on the way to a page another cursor led to', () => {
     const first = PageWalk.start(undefined);
-    first.next(page, 'c1');
-    const other = first.next(page, 'cX');
-    expect(() => other.next(page, 'c1')).not.toThrow();
+    first.next(page(), 'c1');
+    const other = first.next(page(), 'cX');
+    expect(() => other.next(page(), 'c1')).not.toThrow();
   });
 
   it('stops after ten empty pages in a row, each with a cursor', () => {
@@ -58,6 +60,18 @@ describe('a cursor walk', () => {
     for (let i = 1; i < 10; i++) walk = walk.next([], `e${i}`);
     expect(() => walk.next([], 'e10')).toThrow('10 empty pages in a row');
     expect(() => walk.next([1], 'e10')).not.toThrow();
+  });
+
+  it('stops at a page whose first and last items are those of a page on the way, under a new cursor', () => {
+    const second = PageWalk.start(undefined).next([1, 2], 'c1').next([3], 'c2');
+    expect(() => second.next([1, 2], 'c3')).toThrow('a page it gave before, under a new cursor');
+    expect(() => second.next([3], 'c3')).toThrow('a page it gave before');
+    // Only the ends count, and only on the way: a page asked for its next page twice is no repeat.
+    expect(() => second.next([1, 5, 2], 'c3')).toThrow('a page it gave before');
+    expect(() => second.next([2, 1], 'c3')).not.toThrow();
+    const first = PageWalk.start(undefined);
+    first.next([1, 2], 'c1');
+    expect(() => first.next([1, 2], 'c1').next([4], 'c2')).not.toThrow();
   });
 });
 

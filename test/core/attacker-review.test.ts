@@ -1,0 +1,155 @@
+// From an attacker's review (2026-12-01): a `fetch` of the caller's that names the key in its error,
+// a cursor list that repeats its pages under new cursors, input whose reading throws, a `fetch` that
+// resolves with no Response. Each ended badly before the fix it came with: the key in a message, a
+// walk without end, a bare TypeError thrown synchronously.
+import { createServer } from 'node:net';
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { APIConnectionError, ForecastingClient, ForecastingError, ValidationError, type ClientOptions } from '../../src/index.js';
+import { KEY } from './helpers.js';
+
+const BASE = 'http://127.0.0.1:1/api/v1/external';
+const client = (options: ClientOptions) => new ForecastingClient({ apiKey: KEY, baseURL: BASE, maxRetries: 0, logLevel: 'off', ...options });
+const authOf = (input: RequestInfo | URL) => (input instanceof Request ? input.headers.get('authorization') : null) ?? 'none';
+
+/** Every text a user or a log could see of `err`. */
+const shown = (err: unknown) => `${String((err as Error).message)}\n${inspect(err, { depth: 30, showHidden: true })}\n${JSON.stringify(err)}`;
+
+describe('a fetch of the caller\'s whose error names the Authorization header', () => {
+  const deep = (text: string) => {
+    let err = new Error(text);
+    for (let i = 0; i < 8; i++) err = new Error(`level ${i}`, { cause: err });
+    return new TypeError('fetch failed', { cause: err });
+  };
+  const fetches: Record<string, (input: RequestInfo | URL) => Promise<Response>> = {
+    'in the message of its cause': async (input) => {
+      throw new TypeError('fetch failed', { cause: new Error(`proxy refused ${authOf(input)}`) });
+    },
+    'in its code': async (input) => {
+      throw Object.assign(new TypeError('fetch failed'), { code: `E ${authOf(input)}` });
+    },
+    'thrown as a string': async (input) => {
+      throw `refused ${authOf(input)}`;
+    },
+    'in an AggregateError\'s errors': async (input) => {
+      throw new AggregateError([new Error('first'), new Error(`refused ${authOf(input)}`)], 'fetch failed');
+    },
+    'in a field of a plain object down the causes': async (input) => {
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket'), { socket: { sent: authOf(input) } }) });
+    },
+    'ten causes deep': async (input) => {
+      throw deep(`refused ${authOf(input)}`);
+    },
+  };
+
+  it.each(Object.keys(fetches))('never shows the key: %s', async (name) => {
+    const err = await client({ fetch: fetches[name] as typeof fetch }).questions.retrieve('q1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(authOf(new Request(BASE, { headers: { authorization: `Bearer ${KEY}` } }))).toContain(KEY);
+    expect(shown(err)).not.toContain(KEY);
+  });
+
+  it('keeps what the message can say without the key, and a cause that holds none', async () => {
+    const err = (await client({ fetch: fetches['in its code'] as typeof fetch }).questions.retrieve('q1').catch((e: unknown) => e)) as Error;
+    expect(err.message).toBe('Connection error (E Bearer [redacted]) reaching 127.0.0.1:1.');
+    expect(err.cause).toBeUndefined();
+    const plain = (await client({ fetch: (async () => { throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }); }) as typeof fetch }).questions.retrieve('q1').catch((e: unknown) => e)) as Error;
+    expect(plain.message).toBe('Connection error (ECONNREFUSED) reaching 127.0.0.1:1.');
+    expect((plain.cause as Error).message).toBe('fetch failed');
+  });
+
+  it('keeps the cause of a connection Node\'s own fetch could not make (nothing listens on the port)', async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    await new Promise((r) => server.close(r));
+    const err = (await new ForecastingClient({ apiKey: KEY, baseURL: `http://127.0.0.1:${port}/api/v1/external`, maxRetries: 0, logLevel: 'off' }).questions.retrieve('q1').catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(err.message).toContain('ECONNREFUSED');
+    expect(err.cause).toBeInstanceOf(TypeError);
+  });
+});
+
+describe('a cursor list that gives its pages again under new cursors', () => {
+  /** A fetch answering the pages `page(n)` gives, each with a new cursor (and `hasMore: true` for 300 pages: without the fix, the walk ends); counts its requests. */
+  const serving = (page: (n: number) => unknown[]) => {
+    const seen = { requests: 0 };
+    const fetch = (async () => {
+      const n = seen.requests++;
+      return Response.json({ type: 'list', data: page(n), hasMore: n < 300, nextCursor: `c${n}` });
+    }) as typeof globalThis.fetch;
+    return { seen, fetch };
+  };
+  const walk = async (fetch: typeof globalThis.fetch) => {
+    let items = 0;
+    try {
+      for await (const _ of client({ fetch }).forecasts.list()) items++;
+    } catch (error) {
+      return { items, error };
+    }
+    return { items, error: undefined };
+  };
+
+  it.each([
+    ['the same page every time', () => [{ id: 'a' }]],
+    ['two pages in turn', (n: number) => [{ id: n % 2 ? 'b' : 'a' }, { id: 'z' }]],
+    ['nine empty pages, then the same page', (n: number) => (n % 10 === 9 ? [{ id: 'a' }] : [])],
+  ] as const)('stops with a ForecastingError that says why: %s', async (_, page) => {
+    const { seen, fetch } = serving(page);
+    const { error } = await walk(fetch);
+    expect(error).toBeInstanceOf(ForecastingError);
+    expect((error as Error).message).toBe('Stopped paging: the service answered a page it gave before, under a new cursor, so following it would never end.');
+    expect(seen.requests).toBeLessThan(25);
+  });
+
+  it('walks a list whose pages are all new, and one whose pages share an item at their edges', async () => {
+    const pages = [[{ id: 'a' }, { id: 'b' }], [{ id: 'b' }, { id: 'c' }], [{ id: 'c' }], [{ id: 'd' }]];
+    const fetch = (async (input: Request) => {
+      const cursor = Number(new URL(input.url).searchParams.get('cursor') ?? 0);
+      return Response.json({ type: 'list', data: pages[cursor], hasMore: cursor < pages.length - 1, nextCursor: String(cursor + 1) });
+    }) as unknown as typeof globalThis.fetch;
+    const ids = (await client({ fetch }).forecasts.list().toArray()).map((f) => (f as unknown as { id: string }).id);
+    expect(ids).toEqual(['a', 'b', 'b', 'c', 'c', 'd']);
+  });
+});
+
+describe('input whose reading throws', () => {
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  const throwing = () => ({
+    get limit(): number {
+      throw new Error('a getter that throws');
+    },
+  });
+  const calls: Record<string, (c: ForecastingClient) => PromiseLike<unknown>> = {
+    'list params, a revoked Proxy': (c) => c.questions.list(revoked() as never),
+    'list params, a throwing getter': (c) => c.questions.list(throwing() as never),
+    'offset list params, a throwing getter': (c) => c.questions.browse(throwing() as never),
+    'create params, a revoked Proxy': (c) => c.questions.create(revoked() as never),
+    'request options, a revoked Proxy': (c) => c.questions.retrieve('q1', revoked() as never),
+    'a generic call\'s options, a revoked Proxy': (c) => c.get('/questions', revoked() as never),
+  };
+
+  it.each(Object.keys(calls))('rejects with a ValidationError naming params, throws nothing, sends nothing: %s', async (name) => {
+    let sent = 0;
+    const c = client({ fetch: (async () => (sent++, Response.json({}))) as typeof fetch });
+    let promise: PromiseLike<unknown> | undefined;
+    expect(() => (promise = calls[name]!(c))).not.toThrow();
+    const err = await Promise.resolve(promise).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).issues[0]?.field).toBe('params');
+    expect((err as Error).message).toMatch(/^params: could not be read: \S/);
+    expect(sent).toBe(0);
+  });
+});
+
+describe('a fetch of the caller\'s that resolves with something other than a Response', () => {
+  it.each([[{ status: 200 }], [{ headers: {}, status: 200 }], ['text']])('ends in APIConnectionError saying so: %j', async (answer) => {
+    const err = (await client({ fetch: (async () => answer) as unknown as typeof fetch }).questions.retrieve('q1').catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(err.message).toBe('Connection error (fetch resolved with no Response) reaching 127.0.0.1:1.');
+  });
+});
