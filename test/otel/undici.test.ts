@@ -3,7 +3,8 @@
 // span is drawn inside the call's CLIENT span. Without it, the traceparent names the CLIENT span.
 import diagnostics from 'node:diagnostics_channel';
 import { request } from 'node:http';
-import { context, trace } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncHooksContextManager, AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -160,6 +161,24 @@ describe('beside UndiciInstrumentation', () => {
     const calls = otel.spans().filter((s) => s.name === 'credits.retrieve');
     const sent = mock.service.requests.list({ operation: 'credits.retrieve' }).map((r) => r.headers['traceparent']);
     expect(sent).toEqual(calls.map(traceparent));
+  });
+
+  // `registerInstrumentations` sets no propagator: UndiciInstrumentation then adds no header, and
+  // the call's own (W3C when none is set) goes out. A newcomer read the docs as promising the GET's.
+  it('with no global propagator, the fetch instrumentation adds none: the request sends the call span’s traceparent, its GET span drawn inside the call', async () => {
+    propagation.disable();
+    try {
+      // After the tests before, which turn the fetch instrumentation off and on: within two calls.
+      await client().credits.retrieve();
+      otel.exporter.reset();
+      mock.service.requests.clear();
+      await inAppSpan(() => client().credits.retrieve());
+    } finally {
+      propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    }
+    expect(parentOf(otel.span('GET'))).toBe('credits.retrieve');
+    const [sent] = mock.service.requests.list({ operation: 'credits.retrieve' });
+    expect(sent!.headers['traceparent']).toBe(traceparent(otel.span('credits.retrieve')));
   });
 
   it('a request the fetch instrumentation leaves alone (requireParentforSpans with no parent; made with enabled: false, then registered) sends the call span’s traceparent', async () => {
