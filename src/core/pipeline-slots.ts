@@ -13,6 +13,12 @@ import type { AttemptStep, Call, CallStep } from './pipeline.js';
 import { decodeBody, type Received } from './transport.js';
 import { endUpload } from './uploads.js';
 
+/**
+ * The task tracker of a client with a coordinator, loaded with these steps (a client with a
+ * coordinator loads them as it is built): one chunk of what a coordinator needs, not two.
+ */
+export { coordinatedTracker } from './coordinated-tracker.js';
+
 /** Most task ids a client remembers as settled, so a list polled again settles its final tasks once. */
 const MAX_REMEMBERED = 10_000;
 

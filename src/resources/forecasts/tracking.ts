@@ -72,7 +72,7 @@ export const taskStateWait = (status: string): number => (status === 'queued' ||
  * The tracker of forecast tasks: `GET /forecasts?taskId=a,b,…` 100 ids a request, `GET
  * /forecasts/{task_id}` for each the list leaves out, both with `query` and `options`. With a
  * coordinator, it wakes on the tasks' final events (see `coordinated-tracker.ts`, whose code loads
- * then: a client without a coordinator never loads it). @internal
+ * with the coordination steps, `pipeline-slots.ts`: a client without a coordinator never loads it). @internal
  */
 export async function forecastTracker(ctx: FlowContext, query: Pick<ForecastRetrieveParams, 'fields'>, options: RequestOptions): Promise<TaskTracker<ForecastListItem>> {
   const source: TaskSource<ForecastListItem> = {
@@ -92,6 +92,6 @@ export async function forecastTracker(ctx: FlowContext, query: Pick<ForecastRetr
   };
   const { coordination } = ctx;
   if (!coordination) return taskTracker(source, ctx.clock);
-  const { coordinatedTracker } = await import('../../core/coordinated-tracker.js');
+  const { coordinatedTracker } = await import('../../core/pipeline-slots.js');
   return coordinatedTracker(source, ctx.clock, coordination);
 }
