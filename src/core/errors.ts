@@ -8,7 +8,7 @@
  * @module
  */
 import { ForecastingError } from './error-base.js';
-import { MAX_TIMER_MS } from './sleep.js';
+import { MAX_TIMER_MS } from './clock.js';
 import { clip, oneLine } from './text.js';
 
 // One import for every error of the core: the base, and the errors with files of their own.

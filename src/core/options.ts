@@ -6,7 +6,7 @@ import { ValidationError } from './errors.js';
 import type { Logger, LogLevel } from './logger.js';
 import { realClock, type ClientClock } from './clock.js';
 import type { Coordinator } from './coordination.js';
-import { MAX_TIMER_MS } from './sleep.js';
+import { MAX_TIMER_MS } from './clock.js';
 import { UNUSABLE_KEY } from './redact.js';
 
 /**
@@ -165,7 +165,7 @@ function env(name: string, field: string): string | undefined {
   }
 }
 
-export { MAX_TIMER_MS } from './sleep.js';
+export { MAX_TIMER_MS } from './clock.js';
 
 /** A duration option: a finite number of ms from 0 to {@link MAX_TIMER_MS}. @internal */
 export function checkMs(name: string, value: unknown): number {

@@ -16,7 +16,7 @@ import type { LeveledLogger } from './logger.js';
 import type { HttpMethod, Operation } from './operation.js';
 import { API_PATH, type RequestOptions, type ResolvedOptions } from './options.js';
 import { decideRetry, WAIT_MODE, WaitDeadlineReached, type AttemptOutcome, type WaitMode, type WaitRequestOptions } from './retry.js';
-import { MAX_TIMER_MS } from './sleep.js';
+import { MAX_TIMER_MS } from './clock.js';
 import { AttemptFailure, errorFromResponse, type PreparedRequest, type Received } from './transport.js';
 import type { ClientEvents } from './pipeline-steps.js';
 

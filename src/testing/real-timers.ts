@@ -8,7 +8,7 @@
  * @module
  * @internal
  */
-import { sleep } from '../core/sleep.js';
+import { sleep } from '../core/clock.js';
 
 const g = globalThis as unknown as Record<string, unknown>;
 

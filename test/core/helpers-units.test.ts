@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestBudget } from '../../src/core/request-budget.js';
 import { testClock } from '../redis/_clock.js';
-import { sleep } from '../../src/core/sleep.js';
+import { sleep } from '../../src/core/clock.js';
 import { decodeBody, parseBody, type Received } from '../../src/core/transport.js';
 import { toMultipart } from '../../src/core/uploads.js';
 import { parseOrThrow } from '../../src/core/validate.js';

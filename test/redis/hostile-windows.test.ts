@@ -5,7 +5,7 @@ import { ReplyError } from 'ioredis';
 import { createClient, ErrorReply } from 'redis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { realClock, type ClientClock } from '../../src/core/clock.js';
-import { sleep } from '../../src/core/sleep.js';
+import { sleep } from '../../src/core/clock.js';
 import { createRedisCoordinator, type RedisCoordinator } from '../../src/redis/index.js';
 import { reasonOf } from '../../src/redis/reasons.js';
 import { testClock } from './_clock.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { testClock } from './_clock.js';
 import type { ClientClock } from '../../src/core/clock.js';
-import { sleep } from '../../src/core/sleep.js';
+import { sleep } from '../../src/core/clock.js';
 import { processOn, useRedis } from './_setup.js';
 
 const redis = useRedis();

@@ -5,7 +5,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import type { ClientClock } from '../../src/core/clock.js';
-import { sleep } from '../../src/core/sleep.js';
+import { sleep } from '../../src/core/clock.js';
 import { testClock } from './_clock.js';
 import { processOn, useRedis } from './_setup.js';
 

@@ -2,7 +2,7 @@
 // the scripts count on Redis's own time (a clock that is not `simulated` never scores anything).
 import { describe, expect, it, vi } from 'vitest';
 import type { ClientClock } from '../../src/core/clock.js';
-import { sleep } from '../../src/core/sleep.js';
+import { sleep } from '../../src/core/clock.js';
 import { processOn, useRedis } from './_setup.js';
 
 const redis = useRedis();
