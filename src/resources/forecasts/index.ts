@@ -16,6 +16,8 @@ import { QuestionFiles } from '../context/index.js';
 import type { RunManyInput, RunManyOptions, RunManyResult } from './run-many.js';
 import { runManyOnDemand } from './run-many/load.js';
 import { finalEventCoverage, type FlowContext } from './tracking.js';
+import { Webhooks } from '../webhooks.js';
+import { MAX_PAGE_SIZE } from '../../api/limits.js';
 
 const ops = forecastOperations;
 
@@ -106,7 +108,7 @@ export class Forecasts extends APIResource {
   #flows(): FlowContext {
     if (this.#flowContext) return this.#flowContext;
     const client = this._client;
-    const coverage = finalEventCoverage(client);
+    const coverage = finalEventCoverage(client, () => new Webhooks(client).list({ limit: MAX_PAGE_SIZE }));
     return (this.#flowContext = {
       get clock() {
         return client._clock;

@@ -17,6 +17,7 @@ import { taskTracker, type TaskSource, type TaskTracker } from '../../core/task-
 import type { TrackerCoordination } from '../../core/coordinated-tracker.js';
 import type { BaseClient } from '../../core/base-client.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
+import type { WebhookReader } from './coverage.js';
 import type { ForecastProgressEvents } from './progress.js';
 import { FINAL_TASK_STATUSES } from '../../schemas/enums.js';
 import type { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams } from '../../schemas/forecasts.js';
@@ -43,9 +44,9 @@ export interface FlowContext {
  * (refreshed every 10 minutes), made only once a wait with a coordinator asks; its code loads then
  * too (`coverage.ts`), so a client without a coordinator never loads it. @internal
  */
-export function finalEventCoverage(client: BaseClient): () => Promise<boolean> {
+export function finalEventCoverage(client: BaseClient, webhooks: WebhookReader): () => Promise<boolean> {
   let coverage: Promise<{ covers(): Promise<boolean> }> | undefined;
-  return async () => (await (coverage ??= import('./coverage.js').then((m) => m.coverageOf(client)))).covers();
+  return async () => (await (coverage ??= import('./coverage.js').then((m) => m.coverageOf(client, webhooks)))).covers();
 }
 
 /**
