@@ -83,9 +83,8 @@ export interface OperationMessage {
    */
   answerIds?: Record<string, string>;
   /**
-   * The last answer's HTTP status; set before `asyncEnd` or `error` (absent when no answer came, and
-   * when the call was aborted while it waited to retry: the `retry` message with the same
-   * `attemptStartTime` has it).
+   * The last answer's HTTP status; set before `asyncEnd` or `error` (absent when no answer came; a
+   * call aborted while it waited to retry has the answer it was to retry).
    */
   status?: number;
   /** How many attempts the call made; set before `asyncEnd` or `error`. */

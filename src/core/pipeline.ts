@@ -281,7 +281,11 @@ export class Pipeline {
     if (wait && lasting(attempt)) this.#env.log.warn(`${line}; a wait retries until its timeout${wait.deadline === undefined ? ', and this one has none: give it a `timeout` to bound it' : ''}`);
     else this.#env.log.info(line);
     // On the client's clock, like every other wait (tests against the mock run it on the mock's time).
-    await this.#env.options.clock.sleep(delay, call.options.signal ?? wait?.sleepSignal);
+    // Aborted in it, the call's trace ends with the last answer's status all the same.
+    await this.#env.options.clock.sleep(delay, call.options.signal ?? wait?.sleepSignal).catch((err: unknown) => {
+      if (call.trace && status) call.trace.status = status;
+      throw err;
+    });
   }
 }
 

@@ -144,6 +144,23 @@ describe('ForecastingInstrumentation', () => {
     });
   });
 
+  it('a call aborted while it waits to retry: the operation channel’s message has its last answer’s status, as its span does', async () => {
+    mock.service.faults.add({ operation: 'tags.list', status: 503, times: 2 });
+    const ended: unknown[] = [];
+    const channel = diagnostics.tracingChannel<unknown, { status?: number }>(CHANNELS.operation);
+    const seen = { asyncEnd: (m: { status?: number }) => ended.push(m.status) };
+    channel.subscribe(seen as never);
+    try {
+      const c = client();
+      const abort = new AbortController();
+      c.on('retry', ({ attempt }) => attempt === 1 && abort.abort());
+      await expect(c.tags.list({}, { signal: abort.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      channel.unsubscribe(seen as never);
+    }
+    expect(ended).toEqual([503]);
+  });
+
   it('ends a call whose 2xx answer cannot be read as an error (InvalidResponseError), in its span and its metric; asResponse still gets the answer', async () => {
     mock.service.faults.add({ operation: 'credits.retrieve', malformed: true, status: 200, times: 2 });
     await expect(client().credits.retrieve()).rejects.toBeInstanceOf(InvalidResponseError);
