@@ -13,7 +13,7 @@ const SPEC_OPERATIONS = readFileSync(`${root}spec/operations.tsv`, 'utf8').trim(
 
 /**
  * Issue 29's budget is the complete client (every chunk a bundler pulls in from the main entry, at
- * start or on demand) at most 1.25× openai-node's, measured in the same run. It is not met (2.19×
+ * start or on demand) at most 1.25× openai-node's, measured in the same run. It is not met (2.18×
  * when last measured, in CHANGELOG) and the issue stays open: meeting it needs a decision (zod is on
  * the design card). So two guards hold meanwhile, and neither is that budget:
  * - what an app loads at start stays within 1.25× (zod, the params schemas and the check that reads
@@ -25,8 +25,11 @@ const PER_OPERATION_BUDGET = 140;
 const PROJECTED_RATIO_BUDGET = 1.25;
 /** Issue 29's budget for the complete client, reported by `bench/size.mjs`; unmet (the issue is open). */
 const COMPLETE_RATIO_BUDGET = 1.25;
-/** A ceiling, not the budget: the complete client as measured when the budget was found unmet, plus 2 %. */
-const COMPLETE_CEILING = 2.2;
+/**
+ * A ceiling, not the budget: the complete client as measured when the budget was found unmet, plus
+ * 2 % (2.2×), lowered as the client shrank (2.18×: fewer chunks for a bundler to make, 2026-12-01).
+ */
+const COMPLETE_CEILING = 2.18;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;
