@@ -90,14 +90,16 @@ function trailKey(cursor: string): string {
  */
 export class PageWalk {
   private constructor(
-    /** The cursors followed along the walk. */
+    /** The cursors and page ends followed along the walk. */
     private readonly trail: CursorTrail,
-    /** How many of `trail`'s cursors led to this page. */
+    /** How many of `trail`'s entries led to this page. */
     private readonly depth: number,
     /** Empty pages in a row just before this page. */
     private readonly emptyBefore: number,
-    /** Offset pages along the walk that repeated an earlier one. */
+    /** Pages along the walk that repeated an earlier one's ends. */
     private readonly repeats = 0,
+    /** Pages along the walk whose ends were new. */
+    private readonly fresh = 0,
   ) {}
 
   /** The walk of a list call's first page; `cursor` is the one the caller started from, if any. */
@@ -109,43 +111,50 @@ export class PageWalk {
   /** The walk of the page after one holding `data`, reached by `cursor` (cursor lists); throws where following would loop. */
   next(data: readonly unknown[], cursor: string | undefined): PageWalk {
     const empty = data.length === 0 ? this.emptyBefore + 1 : 0;
-    // The trail keeps each page's ends (none for an empty page, or one too deep to write) beside the
-    // cursors, so a service that gives its pages again is noticed.
-    const ends = data.length === 0 ? undefined : pageEnds(data);
+    // The trail keeps each page's ends beside the cursors (none for an empty page, one too deep to
+    // write, or, on a cursor list, one whose ends have no id), so a service that gives its pages
+    // again (A, B, A, B, …, ignoring `offset` or the cursor) stops the walk. A few repeats are no
+    // loop: items added at the head of an offset list while it is read, or records moved on in a
+    // cursor list's order, bring earlier pages back, at most as many as were read; more repeats than
+    // new pages are a loop.
+    const ends = data.length === 0 ? undefined : pageEnds(data, cursor !== undefined);
     const page = ends === undefined ? undefined : trailKey(ends);
     const again = page !== undefined && this.trail.seen(page, this.depth);
-    const [trail, depth] = page === undefined || again ? [this.trail, this.depth] : [this.trail.follow(page, this.depth), this.depth + 1];
+    const repeats = this.repeats + Number(again);
+    const [trail, depth, fresh] = page === undefined || again ? [this.trail, this.depth, this.fresh] : [this.trail.follow(page, this.depth), this.depth + 1, this.fresh + 1];
+    const looping = repeats > this.fresh;
     if (cursor === undefined) {
       if (data.length === 0) stop('an empty page with hasMore: true (the next offset would ask for the same page again)');
-      // Offset pages: a service cycling through pages it gave (A, B, A, B, …, ignoring `offset`)
-      // stops the walk. A few repeats are no loop: items added at the head of the list while it is
-      // read bring earlier pages back at later offsets, at most as many as were read; more repeats
-      // than new pages are a loop.
-      if (again && this.repeats + 1 > this.depth) stop('more pages it gave before than new ones (it ignores offset)');
-      return new PageWalk(trail, depth, empty, this.repeats + Number(again));
+      if (looping) stop('more pages it gave before than new ones (it ignores offset)');
+      return new PageWalk(trail, depth, empty, repeats, fresh);
     }
     const key = trailKey(cursor);
     if (this.trail.seen(key, this.depth)) stop(`the cursor ${clip(JSON.stringify(cursor.slice(0, 64)), 100)} a second time`);
-    // A cursor list gives each item once: a page's ends given again, under a new cursor, come from a
-    // service that ignores the cursor.
-    if (again) stop('a page it gave before, under a new cursor');
+    if (looping) stop('more pages it gave before, under new cursors, than new ones (it ignores the cursor)');
     if (empty >= MAX_EMPTY_PAGES_IN_A_ROW) stop(`${empty} empty pages in a row, each with hasMore: true`);
-    return new PageWalk(trail.follow(key, depth), depth + 1, empty);
+    return new PageWalk(trail.follow(key, depth), depth + 1, empty, repeats, fresh);
   }
 }
 
-/** An item as a page's end: its `id` when it has one (a record read again may differ in `updatedAt`), else all of it. */
-const endOf = (item: unknown): unknown => (item as { id?: unknown } | null)?.id ?? item;
+/** An item's id: its `id`, or a task's `taskId`. */
+const idOf = (item: unknown): unknown => {
+  const i = item as { id?: unknown; taskId?: unknown } | null;
+  return i?.id ?? i?.taskId;
+};
 
 /**
- * The first and last item of a page as text: two pages at different offsets of one list never share
- * both (a service that answers one of them twice ignores `offset`). An
- * item nested too deeply to write back (`JSON.parse` reads any depth, `JSON.stringify` overflows the
- * stack near 5 000 levels) makes the page unlike any other: the walk goes on, never a `RangeError`.
+ * The first and last item of a page as text, by id (a record read again may differ in `updatedAt`),
+ * else whole: two pages at different offsets of one list never share both (a service that answers
+ * one of them twice ignores `offset`). With `byId`, none for a page whose ends have no id: items
+ * without one may be alike (two watches with the same settings). An item nested too deeply to write
+ * back (`JSON.parse` reads any depth, `JSON.stringify` overflows the stack near 5 000 levels) makes
+ * the page unlike any other: the walk goes on, never a `RangeError`.
  */
-function pageEnds(data: readonly unknown[]): string | undefined {
+function pageEnds(data: readonly unknown[], byId: boolean): string | undefined {
+  const ends = [data[0], data[data.length - 1]];
+  if (byId && ends.some((item) => idOf(item) === undefined)) return undefined;
   try {
-    return JSON.stringify([endOf(data[0]), endOf(data[data.length - 1])]);
+    return JSON.stringify(ends.map((item) => idOf(item) ?? item));
   } catch {
     return undefined;
   }

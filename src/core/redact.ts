@@ -97,9 +97,10 @@ const MAX_CAUSE_DEPTH = 6;
 /**
  * What fetch threw, as the cause of the SDK's own error: itself, or none when any text in it holds
  * the key (a message, a stack, a code, a field, down its causes and an `AggregateError`'s `errors`),
- * when it is deeper than fetch's own or cannot be read. Node's fetch keeps the unread rest of an
- * answer it could not parse (`data`, headers included) on its parser error, where `util.inspect`
- * shows it; a `fetch` of the caller's may throw a text naming the `Authorization` header.
+ * when it is deeper than fetch's own or cannot be read, or, where `util.inspect` is at hand, when
+ * that shows the key (a `Request`, `Headers` or `Map` in it, as ky's `HTTPError` holds). Node's
+ * fetch keeps the unread rest of an answer it could not parse (`data`, headers included) on its
+ * parser error; a `fetch` of the caller's may throw a text naming the `Authorization` header.
  * @internal
  */
 export function causeWithoutKey(err: unknown, redact: Redact | undefined): unknown {
@@ -108,7 +109,8 @@ export function causeWithoutKey(err: unknown, redact: Redact | undefined): unkno
       ? redact!(value) !== value
       : typeof value === 'object' && value !== null && (depth > MAX_CAUSE_DEPTH || Object.getOwnPropertyNames(value).some((key) => holdsKey((value as Record<string, unknown>)[key], depth + 1)));
   try {
-    return redact && holdsKey(err, 0) ? undefined : err;
+    const util = (globalThis as { process?: { getBuiltinModule?: (id: string) => { inspect?: (value: unknown, options: object) => string } | undefined } }).process?.getBuiltinModule?.('node:util');
+    return redact && (holdsKey(err, 0) || holdsKey(util?.inspect?.(err, { depth: MAX_CAUSE_DEPTH, showHidden: true }), 0)) ? undefined : err;
   } catch {
     return undefined;
   }

@@ -158,7 +158,13 @@ export class Transport {
       if (!response.ok) endUpload(req.body, () => errorFromResponse(received));
       return received;
     } catch (err) {
-      const failure = err instanceof InvalidResponseError ? err : this.#failure(err, attempt, timeout, req.body);
+      let failure: unknown;
+      try {
+        failure = err instanceof InvalidResponseError ? err : this.#failure(err, attempt, timeout, req.body);
+      } catch {
+        // What a caller's fetch threw cannot even be looked at (a revoked Proxy): a connection error all the same.
+        failure = this.#failure(undefined, attempt, timeout, req.body);
+      }
       // However the attempt broke off (a reset, a broken pipe, a timeout, an abort), fetch may go on
       // pulling an upload stream after it settled: the stream and its source stop here, and the
       // source sees the error the call rejects with.
@@ -195,12 +201,18 @@ export class Transport {
       const what = source.error instanceof Error && source.error.message.length <= 200 && !/[\r\n]/.test(source.error.message) ? ` (${source.error.message})` : '';
       return new AttemptFailure({ kind: 'network' }, new APIConnectionError(`The upload's file stream failed${what}: the request to ${this.#host} was cut off.`, { cause: source.error }));
     }
-    const code = errorCode(err);
+    // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret, a
+    // caller's fetch may put the key in its error, or throw what cannot be read (a getter that throws).
+    let code: string | undefined;
+    let reason: string | undefined;
+    try {
+      reason = code = errorCode(err);
+      reason ??= reasonOf(err);
+    } catch {
+      // Said as a connection error all the same.
+    }
     // Stryker disable next-line ConditionalExpression: NOT_SENT holds no undefined; the check is for the type.
     const refused = code !== undefined && NOT_SENT.has(code);
-    // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret, a
-    // caller's fetch may put the key in its error.
-    const reason = code ?? reasonOf(err);
     const detail = reason && this.#redact ? this.#redact(reason) : reason;
     const cause = causeWithoutKey(err, this.#redact);
     const error = new APIConnectionError(`Connection error${detail ? ` (${detail})` : ''} reaching ${this.#host}.`, cause === undefined ? undefined : { cause });

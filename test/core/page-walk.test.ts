@@ -6,7 +6,9 @@ import { PageWalk } from '../../src/core/pagination.js';
 
 /** A new page each time: a cursor list gives each item once. */
 let item = 0;
-const page = () => [item++];
+const page = () => [{ id: item++ }];
+/** A page of records with these ids. */
+const ids = (...list: number[]) => list.map((id) => ({ id }));
 
 describe('a cursor walk', () => {
   it('stops at a cursor that led to a page on the way', () => {
@@ -62,16 +64,25 @@ describe('a cursor walk', () => {
     expect(() => walk.next([1], 'e10')).not.toThrow();
   });
 
-  it('stops at a page whose first and last items are those of a page on the way, under a new cursor', () => {
-    const second = PageWalk.start(undefined).next([1, 2], 'c1').next([3], 'c2');
-    expect(() => second.next([1, 2], 'c3')).toThrow('a page it gave before, under a new cursor');
-    expect(() => second.next([3], 'c3')).toThrow('a page it gave before');
-    // Only the ends count, and only on the way: a page asked for its next page twice is no repeat.
-    expect(() => second.next([1, 5, 2], 'c3')).toThrow('a page it gave before');
-    expect(() => second.next([2, 1], 'c3')).not.toThrow();
+  it('stops once more pages came again under new cursors than new ones, by the ids of their first and last items', () => {
+    const second = PageWalk.start(undefined).next(ids(1, 2), 'c1').next(ids(3), 'c2');
+    // Two new pages: a record moved on in the list's order brings one back, and a second.
+    const back = second.next(ids(1, 2), 'c3').next(ids(1, 9, 2), 'c4');
+    expect(() => back.next(ids(3), 'c5')).toThrow('more pages it gave before, under new cursors, than new ones');
+    expect(() => back.next(ids(2, 1), 'c5')).not.toThrow();
+    // Only on the way: a page asked for its next page twice is no repeat.
     const first = PageWalk.start(undefined);
-    first.next([1, 2], 'c1');
-    expect(() => first.next([1, 2], 'c1').next([4], 'c2')).not.toThrow();
+    first.next(ids(1, 2), 'c1');
+    expect(() => first.next(ids(1, 2), 'c1').next(ids(4), 'c2')).not.toThrow();
+  });
+
+  it('takes no page whose first or last item has no id as a repeat: items without one may be alike', () => {
+    let walk = PageWalk.start(undefined);
+    for (let i = 1; i <= 20; i++) walk = walk.next([{ enabled: true }], `w${i}`);
+    expect(() => walk.next([{ id: 1 }, { enabled: true }], 'w21').next([{ id: 1 }, { enabled: true }], 'w22')).not.toThrow();
+    // A task's id is its taskId.
+    const tasks = PageWalk.start(undefined).next([{ taskId: 't1' }], 'c1').next([{ taskId: 't1' }], 'c2');
+    expect(() => tasks.next([{ taskId: 't1' }], 'c3')).toThrow('more pages it gave before');
   });
 });
 

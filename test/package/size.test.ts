@@ -27,9 +27,10 @@ const PROJECTED_RATIO_BUDGET = 1.25;
 const COMPLETE_RATIO_BUDGET = 1.25;
 /**
  * A ceiling, not the budget: the complete client as measured when the budget was found unmet, plus
- * 2 % (2.2×), lowered as the client shrank (2.18×: fewer chunks for a bundler to make, 2026-12-01).
+ * 2 % (2.2×), lowered as the client shrank (2.19×: fewer chunks for a bundler to make, less the
+ * fixes of an attacker's review they paid for, 2026-12-01).
  */
-const COMPLETE_CEILING = 2.18;
+const COMPLETE_CEILING = 2.19;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;
