@@ -375,7 +375,6 @@ function hasBody(op: Operation): boolean {
   return op.method !== 'GET' && op.method !== 'DELETE';
 }
 
-/** A call refused before it was sent: it rejects (nothing throws synchronously), and has no data to read. */
 /**
  * What reading a caller's input threw (a getter, a revoked `Proxy`), as the `ValidationError` every
  * refused input gets; the SDK's own errors as they are.
@@ -384,6 +383,7 @@ function unreadable(err: unknown): unknown {
   return err instanceof ForecastingError ? err : new ValidationError(`could not be read: ${clip(String((err as Error)?.message ?? err), 200)}`, 'params');
 }
 
+/** A call refused before it was sent: it rejects (nothing throws synchronously), and has no data to read. */
 function refused(err: unknown): APIPromise<never> {
   return new APIPromise(Promise.reject(err), neverParsed);
 }
