@@ -107,3 +107,21 @@ export function serviceMinuteMs(clock: ClientClock): number {
   if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) return 60_000;
   return Math.min(60_000 / scale, MAX_SERVICE_MINUTE_MS);
 }
+
+/**
+ * Reads `Retry-After`: delta seconds or an HTTP date. Returns milliseconds, at most {@link MAX_TIMER_MS}
+ * (about 24.8 days), or `undefined` when absent or unreadable.
+ * @internal
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value == null) return undefined;
+  const text = value.trim();
+  // Capped at what one timer holds: a wait of years (a date in 2099) handed to setTimeout would fire after 1 ms.
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(MAX_TIMER_MS, Math.round(Number(text) * 1000));
+  // The header sent twice reaches fetch as one list (`120, 120`): the longest wait it asks for.
+  if (/^\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)+$/.test(text)) return Math.min(MAX_TIMER_MS, Math.round(text.split(',').reduce((most, n) => Math.max(most, Number(n)), 0) * 1000));
+  // An HTTP date names its month; Date.parse would also read `-3` or `1.5.2` as a day in 2001.
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.min(MAX_TIMER_MS, Math.max(0, at - now));
+}

@@ -8,7 +8,7 @@
  * @module
  */
 import { ForecastingError } from './error-base.js';
-import { MAX_TIMER_MS } from './clock.js';
+import { parseRetryAfter } from './clock.js';
 import { clip, oneLine } from './text.js';
 
 // One import for every error of the core: the base, and the errors with files of their own.
@@ -89,6 +89,28 @@ export class APIError extends ForecastingError {
     this.body = init.body;
     this.extras = init.extras ?? {};
     this.requestId = init.headers.get('x-request-id') ?? undefined;
+  }
+
+  /**
+   * What `JSON.stringify(err)` writes (a logger's serializer often calls it): the error's fields,
+   * with one that cannot be written (a body nested deeper than `JSON.stringify` goes: a hostile
+   * answer's, kept whole on `body`) written as a note, never a `RangeError` thrown in the logger.
+   * @example
+   * ```ts
+   * try { await client.questions.retrieve(questionId); }
+   * catch (err) { console.error(JSON.stringify(err)); } // {"name":"NotFoundError","status":404,"type":"not_found",…}
+   * ```
+   */
+  toJSON(): Record<string, unknown> {
+    const fields = { ...this } as unknown as Record<string, unknown>;
+    for (const name in fields) {
+      try {
+        JSON.stringify(fields[name]);
+      } catch {
+        fields[name] = '[not written: nested too deeply]';
+      }
+    }
+    return fields;
   }
 }
 
@@ -353,24 +375,6 @@ export function makeAPIError(init: APIErrorInit, rules: ErrorRules = NO_RULES, u
     STATUS_ERRORS.get(status) ??
     (status >= 500 ? InternalServerError : APIError);
   return new Class(init);
-}
-
-/**
- * Reads `Retry-After`: delta seconds or an HTTP date. Returns milliseconds, at most {@link MAX_TIMER_MS}
- * (about 24.8 days), or `undefined` when absent or unreadable.
- * @internal
- */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
-  if (value == null) return undefined;
-  const text = value.trim();
-  // Capped at what one timer holds: a wait of years (a date in 2099) handed to setTimeout would fire after 1 ms.
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(MAX_TIMER_MS, Math.round(Number(text) * 1000));
-  // The header sent twice reaches fetch as one list (`120, 120`): the longest wait it asks for.
-  if (/^\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)+$/.test(text)) return Math.min(MAX_TIMER_MS, Math.round(text.split(',').reduce((most, n) => Math.max(most, Number(n)), 0) * 1000));
-  // An HTTP date names its month; Date.parse would also read `-3` or `1.5.2` as a day in 2001.
-  if (!/[a-z]/i.test(text)) return undefined;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.min(MAX_TIMER_MS, Math.max(0, at - now));
 }
 
 /**

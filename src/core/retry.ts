@@ -5,7 +5,7 @@
  * @module
  */
 import type { WaitMessage } from './channels.js';
-import { parseRetryAfter } from './errors.js';
+import { parseRetryAfter } from './clock.js';
 import type { RequestOptions } from './options.js';
 
 /** What an attempt ended with, as far as retrying is concerned. */

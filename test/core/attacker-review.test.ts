@@ -178,6 +178,21 @@ describe('input whose reading throws', () => {
   });
 });
 
+describe('an error answer nested deeper than JSON.stringify goes', () => {
+  it('is written by JSON.stringify(err) with its fields, the body as a note: no RangeError in a logger', async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const body = `{"type":"error","error":{"type":"api_error","message":"boom","detail":${deep}},"extra":${deep}}`;
+    const fetch = (async () => new Response(body, { status: 400, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' } })) as typeof globalThis.fetch;
+    const err = (await client({ fetch }).questions.retrieve('q1').catch((e: unknown) => e)) as Error & { body: unknown };
+    expect(err.name).toBe('BadRequestError');
+    expect(() => JSON.stringify(body)).not.toThrow();
+    const written = JSON.parse(JSON.stringify(err)) as Record<string, unknown>;
+    expect(written).toMatchObject({ name: 'BadRequestError', status: 400, type: 'api_error', requestId: 'req_1', body: '[not written: nested too deeply]', extras: '[not written: nested too deeply]' });
+    // The body itself is kept whole for a caller that walks it.
+    expect(typeof (err.body as { extra?: unknown }).extra).toBe('object');
+  });
+});
+
 describe('a fetch of the caller\'s that resolves with something other than a Response', () => {
   it.each([[{ status: 200 }], [{ headers: {}, status: 200 }], ['text']])('ends in APIConnectionError saying so: %j', async (answer) => {
     const err = (await client({ fetch: (async () => answer) as unknown as typeof fetch }).questions.retrieve('q1').catch((e: unknown) => e)) as Error;

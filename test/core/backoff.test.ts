@@ -2,7 +2,7 @@
 // Every wait runs on an injected clock that records it, so no test sleeps.
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseRetryAfter } from '../../src/core/errors.js';
+import { parseRetryAfter } from '../../src/core/clock.js';
 import { decideRetry, type AttemptOutcome, type RetryContext } from '../../src/core/retry.js';
 import { OverloadedError, RateLimitError, type ClientOptions, type RetryEvent } from '../../src/index.js';
 import { BASE, apiError, fakeClock, makeClient, question, useMswServer } from './helpers.js';

@@ -2,9 +2,8 @@
 // their tasks, and Retry-After values at both extremes. Every wait but one runs on a fake clock.
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseRetryAfter } from '../../src/core/errors.js';
 import { decideRetry, MAX_STATED_WAIT_MS, waitBackoff, type AttemptOutcome, type RetryContext } from '../../src/core/retry.js';
-import { MAX_TIMER_MS, sleep } from '../../src/core/clock.js';
+import { MAX_TIMER_MS, parseRetryAfter, sleep } from '../../src/core/clock.js';
 import { APIConnectionError, APITimeoutError, AuthenticationError, NotFoundError, OverloadedError, WaitTimeoutError, type ForecastTask, type RetryEvent } from '../../src/index.js';
 import { BASE, apiError, fakeClock, makeClient, useMswServer } from './helpers.js';
 

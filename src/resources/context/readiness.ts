@@ -6,7 +6,7 @@
  */
 import type { APIPromise } from '../../core/api-promise.js';
 import { waited, type ClientClock } from '../../core/clock.js';
-import { parseRetryAfter } from '../../core/errors.js';
+import { parseRetryAfter } from '../../core/clock.js';
 import { clip } from '../../core/text.js';
 import { ContextFileFailedError, ContextWaitTimeoutError } from '../../api/errors.js';
 import { MAX_PAGE_SIZE } from '../../api/limits.js';

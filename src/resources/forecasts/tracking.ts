@@ -6,8 +6,7 @@
  */
 import type { EventEmitter } from 'eventemitter3';
 import type { APIPromise } from '../../core/api-promise.js';
-import { serviceMs, type ClientClock } from '../../core/clock.js';
-import { parseRetryAfter } from '../../core/errors.js';
+import { parseRetryAfter, serviceMs, type ClientClock } from '../../core/clock.js';
 import { clip } from '../../core/text.js';
 import { MAX_PAGE_SIZE, QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';

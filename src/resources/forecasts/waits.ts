@@ -5,9 +5,9 @@
  * @module
  */
 import { eitherSignal } from '../../core/abort.js';
-import { serviceMs, waited } from '../../core/clock.js';
+import { parseRetryAfter, serviceMs, waited } from '../../core/clock.js';
 import { told } from '../../core/channels.js';
-import { ForecastingError, WaitTimeoutError, parseRetryAfter } from '../../core/errors.js';
+import { ForecastingError, WaitTimeoutError } from '../../core/errors.js';
 import { clip } from '../../core/text.js';
 import { newIdempotencyKey, partKey } from '../../core/idempotency.js';
 import { invalidAnswer } from '../../core/transport.js';

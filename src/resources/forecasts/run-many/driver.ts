@@ -4,8 +4,8 @@
  * never calls `runMany` never loads it.
  * @module
  */
-import { APIError, InvalidResponseError, ValidationError, parseRetryAfter } from '../../../core/errors.js';
-import { serviceMs } from '../../../core/clock.js';
+import { APIError, InvalidResponseError, ValidationError } from '../../../core/errors.js';
+import { parseRetryAfter, serviceMs } from '../../../core/clock.js';
 import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS, QUEUED_RETRY_AFTER_MS } from '../../../api/limits.js';
 import { addLinks } from '../../../core/polling.js';
