@@ -173,7 +173,8 @@ export class Pipeline {
 
   /** The call's result from its successful answer (see {@link PipelineSteps.decode}). */
   decode(call: Call, received: Received): unknown {
-    return this.#steps.decode(call, received);
+    const ahead = received.decoded;
+    return ahead ? ahead[0] : this.#steps.decode(call, received);
   }
 
   async #attempts(call: Call): Promise<Received> {

@@ -59,13 +59,14 @@ function ended<T>(channel: Tracing, message: { error?: unknown }, value: T | und
 /**
  * Decodes a traced call's answer before its trace ends, so an answer the SDK cannot read (an
  * `InvalidResponseError` after a 2xx) fails the call's span and metric, not only its promise; the
- * caller decodes it again (only while someone traces). Calls `done` with `[error]` when it failed:
+ * caller's read takes the result kept on `received`. Calls `done` with `[error]` when it failed:
  * at once for a decode that returns, with no promise of its own (each costs where async hooks run).
  */
 function decodeAhead(call: Call, received: Received, decode: (call: Call, received: Received) => unknown, done: (failure?: [unknown]) => void): void {
   let value: unknown;
   try {
-    value = decode(call, received);
+    // Kept for the caller's read: one parse, one check, and a coordinator's settling once.
+    received.decoded = [(value = decode(call, received))];
   } catch (error) {
     return done([error]);
   }

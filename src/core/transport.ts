@@ -31,6 +31,8 @@ export interface Received {
   request: string;
   /** Puts `[redacted]` for the client's key in text the answer holds (`text` already has it done): a server may echo the key back. */
   redact?: Redact | undefined;
+  /** The call's result, when its trace read it ahead (`traced.ts`): the caller's read takes it rather than decoding twice. */
+  decoded?: [unknown];
 }
 
 /** An attempt that got no complete HTTP answer, with the retry policy's view of it. @internal */

@@ -143,3 +143,25 @@ describe('an operation trace ended by its driver', () => {
     }
   });
 });
+
+describe('a traced call’s answer, read ahead', () => {
+  it('is parsed once: the caller gets what the trace read, with or without validateResponses', async () => {
+    const { makeClient, question } = await import('./helpers.js');
+    const text = JSON.stringify(question('q1'));
+    const subscriber = { start() {}, end() {}, asyncStart() {}, asyncEnd() {}, error() {} };
+    diagnostics.tracingChannel('forecasting-sdk:operation').subscribe(subscriber);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      for (const validateResponses of [false, true]) {
+        parse.mockClear();
+        const client = makeClient({ validateResponses, fetch: async () => new Response(text, { headers: { 'content-type': 'application/json' } }) });
+        const got = await client.questions.retrieve('q1');
+        expect(got.id).toBe('q1');
+        expect(parse.mock.calls.filter(([t]) => t === text)).toHaveLength(1);
+      }
+    } finally {
+      parse.mockRestore();
+      diagnostics.tracingChannel('forecasting-sdk:operation').unsubscribe(subscriber);
+    }
+  });
+});
