@@ -7,7 +7,7 @@
 import { EventEmitter } from 'eventemitter3';
 import type * as z from 'zod/mini';
 import { APIPromise } from './api-promise.js';
-import { ForecastingError, ValidationError, type ErrorRules } from './errors.js';
+import { ValidationError, type ErrorRules } from './errors.js';
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { leveled, type LeveledLogger } from './logger.js';
 import { buildPath, checkGenericPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, type InputOf, type Operation, type OutputOf } from './operation.js';
@@ -19,9 +19,9 @@ import { serviceMs, type ClientClock } from './clock.js';
 import type { HoldOptions } from './coordination.js';
 import type { TrackerCoordination } from './coordinated-tracker.js';
 import { Transport, type Received } from './transport.js';
-import { ParamsChecks, snapshot, type ParamsCheck, type ParamsLoader } from './params-check.js';
+import { redactorOf, type Redact } from './redact.js';
+import { ParamsChecks, snapshot, unreadable, type ParamsCheck, type ParamsLoader } from './params-check.js';
 import { VERSION } from '../version.js';
-import { clip } from './text.js';
 
 export type { ClientEvents, RequestEvent, ResponseEvent, RetryEvent } from './pipeline-steps.js';
 
@@ -91,6 +91,8 @@ export class BaseClient {
   readonly #warned = new Set<string>();
   /** The params check, loaded with the first call that needs it (see {@link #checked}). */
   readonly #checks: ParamsChecks;
+  /** Takes the key out of the text of an error of the caller's that is quoted in ours. */
+  readonly #redact: Redact | undefined;
 
   /**
    * @param options - see {@link ClientOptions}
@@ -99,6 +101,7 @@ export class BaseClient {
    */
   constructor(options: ClientOptions = {}, parts: ClientParts = {}) {
     const o = (this.#options = resolveOptions(options));
+    this.#redact = redactorOf(o.apiKey);
     const { errorRules, reconcileWith, declaredAt } = parts;
     this.#checks = new ParamsChecks(parts.params);
     let schemas: Promise<RecordCheck> | undefined;
@@ -247,9 +250,10 @@ export class BaseClient {
       if (body !== undefined && (method === 'GET' || method === 'DELETE')) throw new ValidationError(`a ${method} request takes no body`, 'body');
       const key = rest.idempotencyKey === undefined ? undefined : checkIdempotencyKey(rest.idempotencyKey);
       // A call without an operation: no schema, no scope, no path parameters.
-      call = new Call(undefined, method, checkGenericPath(path), query, body, rest, key);
+      // The query read now (a getter that throws is refused here, as an operation's params are).
+      call = new Call(undefined, method, checkGenericPath(path), query && { ...query }, body, rest, key);
     } catch (err) {
-      return refused(unreadable(err));
+      return refused(unreadable(err, this.#redact));
     }
     return this.#start(call) as APIPromise<T>;
   }
@@ -267,7 +271,7 @@ export class BaseClient {
     try {
       query = { ...(params as PageParams | undefined) };
     } catch (err) {
-      return new PagePromise(Promise.reject(unreadable(err)), neverParsed);
+      return new PagePromise(Promise.reject(unreadable(err, this.#redact)), neverParsed);
     }
     // Offset lists send `limit` on every page, so each page is the same size.
     if (op.paging === 'offset' && query['limit'] === undefined) query = { ...query, limit: DEFAULT_OFFSET_PAGE_SIZE };
@@ -313,7 +317,7 @@ export class BaseClient {
         sent.received = this.#checks.wait(needs, opts.signal ?? undefined, timeout).then(() => this.#pipeline.send((sent.call = make(given, opts))));
       }
     } catch (err) {
-      sent.received = Promise.reject(unreadable(err));
+      sent.received = Promise.reject(unreadable(err, this.#redact));
     }
     return sent;
   }
@@ -373,14 +377,6 @@ export class BaseClient {
 /** Whether the operation sends its params as a body (else as the query). */
 function hasBody(op: Operation): boolean {
   return op.method !== 'GET' && op.method !== 'DELETE';
-}
-
-/**
- * What reading a caller's input threw (a getter, a revoked `Proxy`), as the `ValidationError` every
- * refused input gets; the SDK's own errors as they are.
- */
-function unreadable(err: unknown): unknown {
-  return err instanceof ForecastingError ? err : new ValidationError(`could not be read: ${clip(String((err as Error)?.message ?? err), 200)}`, 'params');
 }
 
 /** A call refused before it was sent: it rejects (nothing throws synchronously), and has no data to read. */

@@ -385,7 +385,15 @@ export function toJSONText(value: unknown, field: string, what = ''): string {
   try {
     return JSON.stringify(value);
   } catch (err) {
-    const reason = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
-    throw new ValidationError(`${what}cannot be sent as JSON (${clip(reason, 200)})`, field);
+    throw new ValidationError(`${what}cannot be sent as JSON (${clip(thrownText(err).split('\n')[0]!, 200)})`, field);
+  }
+}
+
+/** What `err` says (its `message`, else its text), or a note when reading it throws (a getter, a `toString`). @internal */
+export function thrownText(err: unknown): string {
+  try {
+    return String((err as Error)?.message ?? err);
+  } catch {
+    return 'a value that cannot be read was thrown';
   }
 }

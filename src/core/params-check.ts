@@ -8,7 +8,9 @@
 import type * as z from 'zod/mini';
 import { whenAborted } from './abort.js';
 import { ForecastingError } from './error-base.js';
-import { APITimeoutError } from './errors.js';
+import { APITimeoutError, thrownText, ValidationError } from './errors.js';
+import type { Redact } from './redact.js';
+import { clip } from './text.js';
 
 /** Loads the params schemas by name and the code that reads them (given by the client: the core names no schema). @internal */
 export type ParamsLoader = () => Promise<ParamsCheck>;
@@ -105,4 +107,15 @@ export function snapshot<T>(value: T, seen = new Map<object, unknown>()): T {
     Object.defineProperty(copy, key, { value: snapshot((value as Record<PropertyKey, unknown>)[key], seen), enumerable: true, writable: true, configurable: true });
   }
   return copy as T;
+}
+
+/**
+ * What reading a caller's input threw (a getter, a revoked `Proxy`), as the `ValidationError` every
+ * refused input gets; the SDK's own errors as they are. @internal
+ */
+export function unreadable(err: unknown, redact: Redact | undefined): unknown {
+  if (err instanceof ForecastingError) return err;
+  // The key is out before the text is cut.
+  const text = thrownText(err);
+  return new ValidationError(`could not be read: ${clip(redact ? redact(text) : text, 200)}`, 'params');
 }

@@ -156,6 +156,19 @@ describe('input whose reading throws', () => {
       throw new Error('a getter that throws');
     },
   });
+  // What it throws throws in turn when its message or its text is read.
+  const throwingUnreadable = () => ({
+    get limit(): number {
+      throw {
+        get message(): string {
+          throw new Error('message');
+        },
+        toString: (): string => {
+          throw new Error('toString');
+        },
+      };
+    },
+  });
   const calls: Record<string, (c: ForecastingClient) => PromiseLike<unknown>> = {
     'list params, a revoked Proxy': (c) => c.questions.list(revoked() as never),
     'list params, a throwing getter': (c) => c.questions.list(throwing() as never),
@@ -163,6 +176,9 @@ describe('input whose reading throws', () => {
     'create params, a revoked Proxy': (c) => c.questions.create(revoked() as never),
     'request options, a revoked Proxy': (c) => c.questions.retrieve('q1', revoked() as never),
     'a generic call\'s options, a revoked Proxy': (c) => c.get('/questions', revoked() as never),
+    'list params, a getter throwing what cannot be read': (c) => c.questions.list(throwingUnreadable() as never),
+    'create params, a getter throwing what cannot be read': (c) => c.questions.create(throwingUnreadable() as never),
+    'a generic call\'s query, a getter throwing what cannot be read': (c) => c.get('/questions', { query: throwingUnreadable() } as never),
   };
 
   it.each(Object.keys(calls))('rejects with a ValidationError naming params, throws nothing, sends nothing: %s', async (name) => {
@@ -175,6 +191,25 @@ describe('input whose reading throws', () => {
     expect((err as ValidationError).issues[0]?.field).toBe('params');
     expect((err as Error).message).toMatch(/^params: could not be read: \S/);
     expect(sent).toBe(0);
+  });
+
+  it('refuses a body whose toJSON throws what cannot be read with a ValidationError naming body, sending nothing', async () => {
+    let sent = 0;
+    const c = client({ fetch: (async () => (sent++, Response.json({}))) as typeof fetch });
+    const body = { toJSON: () => throwingUnreadable().limit };
+    const err = (await c.post('/questions', { body }).catch((e: unknown) => e)) as ValidationError;
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.field).toBe('body');
+    expect(err.message).toBe('body: cannot be sent as JSON (a value that cannot be read was thrown)');
+    expect(sent).toBe(0);
+  });
+
+  it('quotes what the getter threw with the key taken out before the text is cut', async () => {
+    const c = client({ fetch: (async () => Response.json({})) as typeof fetch });
+    const holding = { get limit(): number { throw new Error(`${'x'.repeat(180)} ${KEY} in a value`); } };
+    const err = (await c.questions.list(holding as never).catch((e: unknown) => e)) as ValidationError;
+    expect(err.message).toContain('[redacted]');
+    expect(shown(err)).not.toContain(KEY.slice(0, 12));
   });
 });
 
