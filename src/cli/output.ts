@@ -38,6 +38,15 @@ export function escapeLines(text: string): string {
   return text.split('\n').map(escapeControls).join('\n');
 }
 
+/**
+ * A field of a record as a line shows it: `-` for one the service left out (or null, or empty),
+ * an object as JSON. The service may add or drop fields; a line never says `undefined`.
+ */
+export function shown(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '-';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
 /** Writes a line to stdout. */
 export function out(line: string): void {
   process.stdout.write(`${escapeControls(line)}\n`);

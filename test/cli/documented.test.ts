@@ -3,6 +3,8 @@
 // `webhooks verify`, `--help` on every documented command, and the drawing's 120-column cap.
 // The built binary (dist/cli.js) against one mock on 127.0.0.1, on a manual clock.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ForecastingClient, type QuestionCreateParams } from '../../src/index.js';
@@ -22,19 +24,22 @@ async function completedTask(question: QuestionCreateParams): Promise<string> {
 }
 
 describe('exit code 1: an unexpected error', () => {
-  it('exits 1 with one error line when the command itself breaks (an answer of a shape it does not expect)', async () => {
-    const client = clientOf();
-    const question = await client.questions.create({ type: 'multiple_choice', title: 'Which river floods first?', options: ['Seine', 'Loire'] });
-    // Seeded through the store, as docs/testing.md allows: `options` is no longer a list, which no
-    // mapping of a known error covers; `questions get` fails while printing it.
-    const record = h.mock.service.store.questions.get(question.id);
-    if (!record) throw new Error('the question is not in the store');
-    record.question.options = 'Seine|Loire' as unknown as string[];
-    const r = await run(['questions', 'get', question.id], { env: envFor(h.mock) });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe(`${question.id}  multiple_choice  Which river floods first?\n`);
-    expect(r.stderr).toMatch(/^TypeError: \S.*\n$/);
-    expect(r.stderr).not.toContain(h.mock.apiKey);
+  it('exits 1 with one error line when the command itself breaks (an answer it cannot print)', async () => {
+    // A title nested deeper than JSON.stringify goes: the SDK reads it (JSON.parse does), the line
+    // that shows it as JSON cannot be written. A server of its own: the mock could not send it either.
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const server = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"id":"q_deep","type":"binary","title":${deep}}`));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/external`;
+      const r = await run(['questions', 'get', 'q_deep'], { env: { FORECASTING_API_KEY: h.mock.apiKey, FORECASTING_BASE_URL: baseURL } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^RangeError: \S.*\n$/);
+      expect(r.stderr).not.toContain(h.mock.apiKey);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('lists exit codes 1 and 7 in the top-level help, with the meanings docs/cli.md gives', async () => {

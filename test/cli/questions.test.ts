@@ -1,4 +1,6 @@
 // `forecasting questions …` against the mock over HTTP: every field a flag, the SDK's own messages for bad values.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForecastingClient, type QuestionCreateParams } from '../../src/index.js';
 import { startMockServer, type MockServer } from '../../src/testing/index.js';
@@ -105,5 +107,33 @@ describe('forecasting questions list, get, browse', () => {
     expect(r.code).toBe(3);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^NotFoundError: 404 /);
+  });
+});
+
+describe('forecasting questions get, of a record the service left fields out of', () => {
+  /** A server that answers each question id with a record of its own, as a service may send it. */
+  const records: Record<string, unknown> = {
+    bare: { id: 'bare' },
+    odd: { id: 'odd', type: 'numeric', title: { en: 'Brent?' }, options: 'A,B', lowerBound: 40, upperBound: null },
+    listed: { id: 'listed', type: 'multiple_choice', title: 'Who?', options: ['A', null, 3] },
+  };
+  let server: Server;
+  let partialEnv: Record<string, string>;
+  beforeAll(async () => {
+    server = createServer((req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(records[req.url!.split('/').pop()!] ?? {})));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    partialEnv = { FORECASTING_API_KEY: mock.apiKey, FORECASTING_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/external` };
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it.each([
+    ['bare', 'bare  -  -\n'],
+    ['odd', 'odd  numeric  {"en":"Brent?"}\nbounds: 40 to -\n'],
+    ['listed', 'listed  multiple_choice  Who?\noptions: A | - | 3\n'],
+  ])('%s: "-" for what is missing, never "undefined" nor a crash', async (id, stdout) => {
+    const r = await run(['questions', 'get', id], { env: partialEnv });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(stdout);
+    expect(r.code).toBe(0);
   });
 });

@@ -9,7 +9,7 @@ import type { Question, QuestionCreateParams } from '../../index.js';
 import { fieldBoolean, fieldNumber, wholeNumber } from '../args.js';
 import { clientFromEnv } from '../env.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
-import { json, out } from '../output.js';
+import { json, out, shown } from '../output.js';
 
 interface CreateFlags {
   type?: string;
@@ -67,7 +67,7 @@ export function createParams(f: CreateFlags): Record<string, unknown> {
 }
 
 /** `<id>  <type>  <title>` */
-const questionLine = (q: Question) => `${q.id}  ${q.type}  ${q.title}`;
+const questionLine = (q: Question) => `${shown(q.id)}  ${shown(q.type)}  ${shown(q.title)}`;
 
 export async function create(cmd: Command): Promise<ExitCode> {
   const flags = cmd.opts<CreateFlags>();
@@ -108,8 +108,9 @@ export async function get(cmd: Command): Promise<ExitCode> {
   if (flags.json) json(q);
   else {
     out(questionLine(q));
-    if (q.options?.length) out(`options: ${q.options.join(' | ')}`);
-    if (q.lowerBound !== null && q.lowerBound !== undefined) out(`bounds: ${q.lowerBound} to ${q.upperBound}${q.scaleType ? ` (${q.scaleType})` : ''}`);
+    // Read as the service may send them: the CLI's client does not check answers against the records.
+    if (Array.isArray(q.options) && q.options.length) out(`options: ${q.options.map(shown).join(' | ')}`);
+    if (q.lowerBound !== null && q.lowerBound !== undefined) out(`bounds: ${shown(q.lowerBound)} to ${shown(q.upperBound)}${q.scaleType ? ` (${shown(q.scaleType)})` : ''}`);
   }
   return EXIT.ok;
 }
