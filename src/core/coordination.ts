@@ -188,7 +188,8 @@ export interface Coordinator {
   /**
    * The most active-forecast slots the fleet holds at once, when the coordinator has such a cap:
    * `runMany` then sizes its batches and its active forecasts to fit, and a batch start larger than
-   * it is refused before anything is sent. Optional for a custom coordinator.
+   * it is refused before anything is sent. Optional for a custom coordinator; a getter that throws
+   * is read as no cap (the holds' `count` then says how many a start got).
    */
   readonly maxActive?: number | undefined;
   /** Tasks seen final by this process (a read, a list, an event): frees their slots and tells every waiter. */
@@ -204,15 +205,17 @@ export interface Coordinator {
 export type { EventClaim, EventCoordinator } from './event-coordination.js';
 
 /**
- * Calls a custom coordinator's hook (a take's end, a watch's stop); its failure is its own, never
- * the caller's: a throw, or a promise that rejects (an `async` hook fits the type too), is dropped
- * rather than left unhandled. @internal
+ * Calls a custom coordinator's hook (a take's end, a watch's stop, its `maxActive` getter) and
+ * returns what it gave, or `undefined`: its failure is its own, never the caller's. A throw, or a
+ * promise that rejects (an `async` hook fits the type too), is dropped rather than left unhandled. @internal
  */
-export function callTolerantly(hook: () => unknown): void {
+export function callTolerantly<T>(hook: () => T): T | undefined {
   try {
-    const result: unknown = hook();
+    const result = hook();
     if (result instanceof Promise) result.catch(() => undefined);
+    return result;
   } catch {
     // A hook that throws changes nothing its caller returns.
+    return undefined;
   }
 }

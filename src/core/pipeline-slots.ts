@@ -134,7 +134,9 @@ export function slotsStep(coordinator: Coordinator, reconcile: HoldOptions['reco
     const field = starts.countedBy;
     // A start larger than the fleet's cap would run past it: refused, before the wait for slots when the cap is known.
     const tooMany = (cap: number) => new ValidationError(`${count} forecasts in one start, over the coordinator's maxActive (${cap})`, field);
-    if (field && count > (coordinator.maxActive ?? count)) throw tooMany(coordinator.maxActive!);
+    // A custom coordinator's getter that throws names no cap.
+    const cap = callTolerantly(() => coordinator.maxActive);
+    if (field && count > (cap ?? count)) throw tooMany(cap!);
     const hold: SlotHold | undefined = await queued('slot', call, count, () => tolerant(call.options.signal, () => coordinator.hold(count, { signal: call.options.signal, reconcile }), undefined, () => failed('hold')));
     if (!hold) return attempts(call);
     if (field && hold.count < count) {

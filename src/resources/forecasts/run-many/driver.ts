@@ -45,7 +45,13 @@ function checkOptions(o: RunManyOptions, fleet: number | undefined): { runId: st
  * Runs every item's forecast inside the service's limits and yields each outcome as it is known. @internal
  */
 export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunManyOptions = {}): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
-  const { runId, maxActive } = checkOptions(o, ctx.coordination?.coordinator.maxActive);
+  let fleet: number | undefined;
+  try {
+    fleet = ctx.coordination?.coordinator.maxActive;
+  } catch {
+    // A custom coordinator's getter that throws names no cap (as for a single start: `pipeline-slots.ts`).
+  }
+  const { runId, maxActive } = checkOptions(o, fleet);
   // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start
   // is never cut off mid-way, as its answer names the tasks it started: `signal` ends only its
   // sleeps between attempts. Reads likewise: once aborted, a read that fails ends the run with the
