@@ -23,8 +23,14 @@ import { drain, initialRun, nextStep, priced, pricingOf, progressOf, pulled, sta
 /** Characters a `runId` may have: the longest key derived from it must fit the service's 128. @internal */
 export const MAX_RUN_ID_LENGTH = 100;
 
-/** The run's id and its `maxActive`, lowered to a fleet's cap (`fleet`, the coordinator's): a batch larger than it could never be held whole. */
-function checkOptions(o: RunManyOptions, fleet: number | undefined): { runId: string; maxActive: number } {
+/** The run's id and its `maxActive`, lowered to the fleet's cap (the coordinator's `maxActive`): a batch larger than it could never be held whole. */
+function checkOptions(o: RunManyOptions, coordinator: { readonly maxActive?: number | undefined } | undefined): { runId: string; maxActive: number } {
+  let fleet: number | undefined;
+  try {
+    fleet = coordinator?.maxActive;
+  } catch {
+    // A custom coordinator's getter that throws names no cap (as for a single start: `pipeline-slots.ts`).
+  }
   const asked = o.maxActive ?? MAX_ACTIVE_FORECASTS;
   if (!Number.isInteger(asked) || asked < 1 || asked > MAX_ACTIVE_FORECASTS) {
     throw new ValidationError(`must be a whole number from 1 to ${MAX_ACTIVE_FORECASTS} (the service's limit), got ${String(asked)}`, 'maxActive');
@@ -45,13 +51,7 @@ function checkOptions(o: RunManyOptions, fleet: number | undefined): { runId: st
  * Runs every item's forecast inside the service's limits and yields each outcome as it is known. @internal
  */
 export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunManyOptions = {}): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
-  let fleet: number | undefined;
-  try {
-    fleet = ctx.coordination?.coordinator.maxActive;
-  } catch {
-    // A custom coordinator's getter that throws names no cap (as for a single start: `pipeline-slots.ts`).
-  }
-  const { runId, maxActive } = checkOptions(o, fleet);
+  const { runId, maxActive } = checkOptions(o, ctx.coordination?.coordinator);
   // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start
   // is never cut off mid-way, as its answer names the tasks it started: `signal` ends only its
   // sleeps between attempts. Reads likewise: once aborted, a read that fails ends the run with the
