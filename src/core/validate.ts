@@ -192,6 +192,8 @@ export interface UnknownKey {
   pattern: string;
   /** The known key at the same place whose name is a small edit away, as a dotted path. */
   suggestion: string | undefined;
+  /** A key named `__proto__`: the checked params, which are sent, leave it out (their objects are built anew, and it would set a prototype). */
+  dropped?: true;
 }
 
 interface Def {
@@ -285,7 +287,7 @@ function walkObject(schema: z.ZodMiniType, def: Def, value: Record<string, unkno
     }
     const shown = clip(JSON.stringify(key).slice(1, -1).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), MAX_KEY_IN_MESSAGE);
     const near = nearest(key, known);
-    found.push({ path: join(path, shown), pattern: join(pattern, shown), suggestion: near === undefined ? undefined : join(path, near) });
+    found.push({ path: join(path, shown), pattern: join(pattern, shown), suggestion: near === undefined ? undefined : join(path, near), ...(key === '__proto__' && { dropped: true }) });
     if (found.length >= MAX_UNKNOWN_KEYS) return;
   }
 }
@@ -341,10 +343,11 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The warning for an unknown key: "unknown field `x` sent as is; did you mean `y`?".
+ * The warning for an unknown key: "unknown field `x` sent as is; did you mean `y`?" (a `__proto__`
+ * key is "left out", as it is).
  * @internal
  */
 export function unknownKeyMessage(found: UnknownKey): string {
   const hint = found.suggestion === undefined ? '' : `; did you mean \`${found.suggestion}\`?`;
-  return `unknown field \`${found.path}\` sent as is${hint}`;
+  return `unknown field \`${found.path}\` ${found.dropped ? 'left out' : 'sent as is'}${hint}`;
 }

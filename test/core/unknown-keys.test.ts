@@ -30,6 +30,18 @@ describe('unknown keys in params', () => {
     expect(await seen[0]!.json()).toMatchObject({ resolutionCriterea: 'Any rain at Montsouris' });
   });
 
+  it('says a __proto__ key is left out, as it is (the body has it nowhere), at the top or nested', async () => {
+    server.use(created(), http.post(`${BASE}/forecasts`, () => HttpResponse.json(task, { status: 202 })));
+    const { logger, lines } = recorder();
+    const client = makeClient({ logger, logLevel: 'warn' });
+    // As JSON.parse gives it: an own key named __proto__, not a prototype.
+    await client.questions.create(JSON.parse('{"type":"binary","title":"Will it rain?","__proto__":{"polluted":1}}') as never);
+    await client.forecasts.create(JSON.parse('{"question":{"type":"binary","title":"Rain?","__proto__":1}}') as never);
+    expect(lines()).toEqual(['[forecasting-sdk] questions.create: unknown field `__proto__` left out', '[forecasting-sdk] forecasts.create: unknown field `question.__proto__` left out']);
+    for (const request of seen) expect(await request.text()).not.toContain('__proto__');
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('warns about a query key too: limt is not limit', async () => {
     server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [], hasMore: false, nextCursor: null })));
     const { logger, lines } = recorder();
