@@ -203,8 +203,8 @@ describe('verifyWebhook: timestamps', () => {
     await expect(at(0, { toleranceSeconds: Infinity })).resolves.toEqual(EVENT);
   });
 
-  it('fails closed on a tolerance that is not a number', async () => {
-    expect(await codeOf(at(NOW, { toleranceSeconds: Number('not a number') }))).toBe('timestamp_out_of_range');
+  it('fails closed on a tolerance that is not a number: a TypeError, never an event (test/webhooks/tolerance-option.test.ts)', async () => {
+    await expect(at(NOW, { toleranceSeconds: Number('not a number') })).rejects.toThrow(/^verifyWebhook: `toleranceSeconds` must be a number of seconds >= 0, got NaN\.$/);
   });
 
   it('checks the signature before the timestamp', async () => {

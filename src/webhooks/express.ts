@@ -23,7 +23,7 @@ import type { EventCoordinator } from '../core/event-coordination.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type Delivery, type ExactlyOnce, type WebhookCoordinationOptions } from './exactly-once.js';
-import { checkMaxBodyBytes, observe, readCapped, type Told, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
+import { checkReceiverOptions, observe, readCapped, type Told, WebhookPayloadTooLargeError, onceAMinute, wrongSecretWarner, type WebhookReceiverOptions } from './receiver.js';
 import { refusedByHeaders, toBody, toSecrets, verifyWebhook } from './verify.js';
 
 export { WebhookVerificationError };
@@ -211,7 +211,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'webhookMiddleware');
   const { onError, onRepeat, coordinator, coordinatorTimeoutMs, logger = console, ...verifyOptions } = options;
-  const maxBodyBytes = checkMaxBodyBytes(options.maxBodyBytes, 'webhookMiddleware');
+  const maxBodyBytes = checkReceiverOptions(options, 'webhookMiddleware');
   const warnWrongSecret = wrongSecretWarner(options, secrets.length);
   const warnings = { ...options, logger };
   // Any caller can trigger it on a mis-mounted route, so it is rate-limited too.

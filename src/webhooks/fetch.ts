@@ -26,7 +26,7 @@ import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
 import {
-  checkMaxBodyBytes,
+  checkReceiverOptions,
   observe,
   onceAMinute,
   readCapped,
@@ -78,7 +78,7 @@ export async function verifyWebhookRequest(
   secret: string | readonly string[],
   options?: VerifyWebhookRequestOptions,
 ): Promise<WebhookEvent> {
-  const max = checkMaxBodyBytes(options?.maxBodyBytes, 'verifyWebhookRequest');
+  const max = checkReceiverOptions(options, 'verifyWebhookRequest');
   if (bodyGone(request)) {
     throw new WebhookVerificationError(
       'malformed_payload',
@@ -116,7 +116,7 @@ export function createWebhookVerifier(
 ): (request: Request) => Promise<WebhookEvent> {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'createWebhookVerifier');
-  checkMaxBodyBytes(options.maxBodyBytes, 'createWebhookVerifier');
+  checkReceiverOptions(options, 'createWebhookVerifier');
   const warnWrongSecret = wrongSecretWarner(options, secrets.length);
   return (request) =>
     verifyWebhookRequest(request, secrets, options).catch((err: unknown) => {

@@ -9,7 +9,7 @@ import type { Logger } from '../core/logger.js';
 import { webhookChannel } from '../core/channels.js';
 import { readHeader, type WebhookHeaders } from './headers.js';
 import type { Observation } from './observed.js';
-import { looksSignedWithAnotherSecret, type VerifyWebhookOptions } from './verify.js';
+import { looksSignedWithAnotherSecret, toleranceOf, type VerifyWebhookOptions } from './verify.js';
 
 /** Default `maxBodyBytes`: 1 MiB, far above any event the service sends. @internal */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -76,8 +76,13 @@ export class WebhookPayloadTooLargeError extends ForecastingError {
   }
 }
 
-/** `maxBodyBytes` (or its default) checked, or a `TypeError` naming the caller. @internal */
-export function checkMaxBodyBytes(value: number | undefined, caller: string): number {
+/**
+ * A receiver's options checked where they are given, or a `TypeError` naming the caller:
+ * `toleranceSeconds`, then `maxBodyBytes` (or its default), which it returns. @internal
+ */
+export function checkReceiverOptions(options: WebhookReceiverOptions | undefined, caller: string): number {
+  toleranceOf(options, caller);
+  const value = options?.maxBodyBytes;
   const max = value ?? DEFAULT_MAX_BODY_BYTES;
   if (Number.isInteger(max) && max > 0) return max;
   throw new TypeError(`${caller}: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(value)}.`);

@@ -31,7 +31,9 @@ export type WebhookPayload = string | Uint8Array | ArrayBuffer;
 export interface VerifyWebhookOptions {
   /**
    * How far `t` may be from now, either way, in seconds (exactly this far is still accepted). Default
-   * 300, the spec's 5 minutes. `Infinity` turns the check off; `NaN` refuses every call (fails closed).
+   * 300, the spec's 5 minutes. `Infinity` turns the check off. One that is no number of seconds
+   * (`NaN`, below 0, text) rejects with a `TypeError` naming it, verifying nothing (the receivers
+   * throw it at construction): as a refusal, it would answer every delivery 400, which is not retried.
    */
   toleranceSeconds?: number | undefined;
   /** The current time in Unix seconds, for tests. Default: the system clock. */
@@ -197,8 +199,10 @@ function checkFresh(parsed: { timestamp: number; timestampText: string }, option
  * stale timestamp. A receiver whose body another parser consumed judges these without the bytes. @internal
  */
 export function refusedByHeaders(headers: WebhookHeaders, options?: VerifyWebhookOptions): WebhookVerificationError | undefined {
+  // A bad tolerance throws its TypeError out of here: a set-up mistake, never a refusal for good.
+  const tolerance = toleranceOf(options);
   try {
-    checkFresh(signatureOf(headers), options, toleranceOf(options));
+    checkFresh(signatureOf(headers), options, tolerance);
     return undefined;
   } catch (err) {
     return err as WebhookVerificationError;
@@ -210,8 +214,14 @@ function ageOf(timestamp: number, options: VerifyWebhookOptions | undefined): nu
   return (options?.now ?? Date.now() / 1000) - timestamp;
 }
 
-function toleranceOf(options: VerifyWebhookOptions | undefined): number {
-  return options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+/**
+ * `toleranceSeconds`, checked: one that is no number of seconds (NaN, below 0, text) would refuse
+ * every call for good (a 400, which the service does not retry), so it throws a `TypeError`. @internal
+ */
+export function toleranceOf(options: VerifyWebhookOptions | undefined, caller = 'verifyWebhook'): number {
+  const tolerance = options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+  if (tolerance >= 0) return tolerance;
+  throw new TypeError(`${caller}: \`toleranceSeconds\` must be a number of seconds >= 0, got ${String(tolerance)}.`);
 }
 
 /** Written so that a NaN tolerance or clock fails closed. */

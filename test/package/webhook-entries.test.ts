@@ -15,10 +15,12 @@ describe('webhook handler entries', () => {
   // channel's lookup and the call sites; the observation itself loads only once someone subscribes).
   // Raised to 4.85 KB for Bun, whose tracing channels have no `hasSubscribers` of their own (about
   // 50 B: the channel is read through its events' channels there, so the webhook channel publishes on Bun).
-  it.each(['webhooks/express', 'webhooks/fetch'])('keeps %s under 4.85 KB gzipped with no runtime dependency', async (entry) => {
+  // Raised to 4.9 KB for `toleranceSeconds` checked where it is given (about 35 B: a NaN or negative
+  // one answered every delivery 400, which the service does not retry; the entries had 9 B to spare).
+  it.each(['webhooks/express', 'webhooks/fetch'])('keeps %s under 4.9 KB gzipped with no runtime dependency', async (entry) => {
     const { gzip, inputs } = await size(`${entry}.js`);
     expect(inputs.filter((i) => i.includes('node_modules'))).toEqual([]);
-    expect(gzip).toBeLessThan(4.85 * 1024);
+    expect(gzip).toBeLessThan(4.9 * 1024);
   });
 
   it.each(['js', 'cjs'])('never imports or requires express at run time (%s build)', (ext) => {

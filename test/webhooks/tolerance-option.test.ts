@@ -1,0 +1,40 @@
+// `toleranceSeconds` checked where it is given: one that is no number of seconds (NaN, below 0,
+// text) would refuse every delivery as `timestamp_out_of_range`, a 400 the service does not retry,
+// so every event would be lost for good. The receivers refuse it at construction, `verifyWebhook`
+// and `verifyWebhookRequest` on the call, each with a TypeError naming it; 0 and Infinity are
+// numbers of seconds and are taken.
+import { describe, expect, it } from 'vitest';
+import { SIGNATURE_HEADER, signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
+import { webhookMiddleware } from '../../src/webhooks/express.js';
+import { createWebhookHandler, createWebhookVerifier, verifyWebhookRequest } from '../../src/webhooks/fetch.js';
+
+const SECRET = 'whsec_tolerance_option_tests';
+const BODY = JSON.stringify({ createdAt: '2026-01-01T00:00:00.000Z', data: { test: true }, id: 'evt:webhook.test:t1', type: 'webhook.test' });
+const must = (caller: string, value: unknown) => new TypeError(`${caller}: \`toleranceSeconds\` must be a number of seconds >= 0, got ${String(value)}.`);
+const bad: unknown[] = [Number.NaN, -1, -Infinity, 'soon'];
+
+describe('toleranceSeconds', () => {
+  it.each(bad)('refuses %s at construction: webhookMiddleware, createWebhookVerifier, createWebhookHandler', (value) => {
+    const options = { toleranceSeconds: value as number };
+    expect(() => webhookMiddleware(SECRET, options)).toThrow(must('webhookMiddleware', value));
+    expect(() => createWebhookVerifier(SECRET, options)).toThrow(must('createWebhookVerifier', value));
+    expect(() => createWebhookHandler(SECRET, () => {}, options)).toThrow(must('createWebhookVerifier', value));
+  });
+
+  it.each(bad)('refuses %s on the call, before reading the body: verifyWebhook and verifyWebhookRequest', async (value) => {
+    const header = await signWebhook(BODY, SECRET);
+    const options = { toleranceSeconds: value as number };
+    await expect(verifyWebhook(BODY, { [SIGNATURE_HEADER]: header }, SECRET, options)).rejects.toThrow(must('verifyWebhook', value));
+    const request = new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: header }, body: BODY });
+    await expect(verifyWebhookRequest(request, SECRET, options)).rejects.toThrow(must('verifyWebhookRequest', value));
+    expect(request.bodyUsed).toBe(false);
+  });
+
+  it.each([0, 1, Infinity])('takes %s: a fresh call signed now verifies', async (toleranceSeconds) => {
+    const now = 1_800_000_000;
+    const header = await signWebhook(BODY, SECRET, { timestamp: now });
+    await expect(verifyWebhook(BODY, { [SIGNATURE_HEADER]: header }, SECRET, { toleranceSeconds, now })).resolves.toMatchObject({ type: 'webhook.test' });
+    expect(() => webhookMiddleware(SECRET, { toleranceSeconds })).not.toThrow();
+    expect(() => createWebhookVerifier(SECRET, { toleranceSeconds })).not.toThrow();
+  });
+});
