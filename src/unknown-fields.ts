@@ -7,6 +7,7 @@
 import { ForecastingError } from './core/error-base.js';
 import { ValidationError } from './core/errors.js';
 import { declaredOperations } from './api/index.js';
+import { hasBody } from './core/operation.js';
 
 /**
  * A key no field is named after, found by {@link unknownFields}.
@@ -45,5 +46,5 @@ export async function unknownFields(sdkMethod: string, params: unknown): Promise
   const { paramsOf, validate: { unknownKeys, unknownKeyMessage } } = await import('./schemas/params.js').catch((err: unknown) => {
     throw new ForecastingError(`could not load the params check, a part of forecasting-sdk: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   });
-  return unknownKeys(paramsOf(op)!, params).map((found) => ({ field: found.path, suggestion: found.suggestion, message: unknownKeyMessage(found) }));
+  return unknownKeys(paramsOf(op)!, params).map((found) => ({ field: found.path, suggestion: found.suggestion, message: unknownKeyMessage(found, hasBody(op)) }));
 }

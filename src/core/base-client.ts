@@ -10,7 +10,7 @@ import { APIPromise } from './api-promise.js';
 import { ValidationError, type ErrorRules } from './errors.js';
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
 import { leveled, type LeveledLogger } from './logger.js';
-import { buildPath, checkGenericPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, type HttpMethod, type InputOf, type Operation, type OutputOf } from './operation.js';
+import { buildPath, checkGenericPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, hasBody, type HttpMethod, type InputOf, type Operation, type OutputOf } from './operation.js';
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
 import { Call, Pipeline, type AttemptStep, type CallStep, type DeclaredAt } from './pipeline.js';
@@ -358,7 +358,7 @@ export class BaseClient {
       // Bounded, so a stream of made-up keys cannot grow it without end.
       if (this.#warned.has(id) || this.#warned.size >= MAX_WARNED_KEYS) continue;
       this.#warned.add(id);
-      this.#log.warn(`${op.sdkMethod}: ${unknownKeyMessage(found)}`);
+      this.#log.warn(`${op.sdkMethod}: ${unknownKeyMessage(found, hasBody(op))}`);
     }
   }
 
@@ -372,11 +372,6 @@ export class BaseClient {
   [INSPECT](): string {
     return `${this.constructor.name} ${JSON.stringify(this.toJSON())}`;
   }
-}
-
-/** Whether the operation sends its params as a body (else as the query). */
-function hasBody(op: Operation): boolean {
-  return op.method !== 'GET' && op.method !== 'DELETE';
 }
 
 /** A call refused before it was sent: it rejects (nothing throws synchronously), and has no data to read. */

@@ -291,3 +291,8 @@ export function checkGenericPath(path: unknown): string {
 function camel(name: string): string {
   return name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 }
+
+/** Whether the operation sends its params as a body (else as the query). @internal */
+export function hasBody(op: Pick<Operation, 'method'>): boolean {
+  return op.method !== 'GET' && op.method !== 'DELETE';
+}

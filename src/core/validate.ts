@@ -192,7 +192,7 @@ export interface UnknownKey {
   pattern: string;
   /** The known key at the same place whose name is a small edit away, as a dotted path. */
   suggestion: string | undefined;
-  /** A key named `__proto__`: the checked params, which are sent, leave it out (their objects are built anew, and it would set a prototype). */
+  /** A key named `__proto__`: a body, the checked params' objects built anew, leaves it out (it would set a prototype); a query sends it. */
   dropped?: true;
 }
 
@@ -344,10 +344,10 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The warning for an unknown key: "unknown field `x` sent as is; did you mean `y`?" (a `__proto__`
- * key is "left out", as it is).
+ * key of a body is "left out", as it is).
  * @internal
  */
-export function unknownKeyMessage(found: UnknownKey): string {
+export function unknownKeyMessage(found: UnknownKey, body: boolean): string {
   const hint = found.suggestion === undefined ? '' : `; did you mean \`${found.suggestion}\`?`;
-  return `unknown field \`${found.path}\` ${found.dropped ? 'left out' : 'sent as is'}${hint}`;
+  return `unknown field \`${found.path}\` ${found.dropped && body ? 'left out' : 'sent as is'}${hint}`;
 }

@@ -42,6 +42,14 @@ describe('unknown keys in params', () => {
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 
+  it('says a __proto__ key of a query is sent as is, as it is', async () => {
+    server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [], hasMore: false, nextCursor: null })));
+    const { logger, lines } = recorder();
+    await makeClient({ logger, logLevel: 'warn' }).questions.list(JSON.parse('{"limit":2,"__proto__":"x"}') as never);
+    expect(lines()).toEqual(['[forecasting-sdk] questions.list: unknown field `__proto__` sent as is']);
+    expect(new URL(seen[0]!.url).searchParams.get('__proto__')).toBe('x');
+  });
+
   it('warns about a query key too: limt is not limit', async () => {
     server.use(http.get(`${BASE}/questions`, () => HttpResponse.json({ type: 'list', data: [], hasMore: false, nextCursor: null })));
     const { logger, lines } = recorder();
@@ -124,5 +132,9 @@ describe('unknownFields', () => {
     expect(await unknownFields('questions.create', { type: 'binary', title: 'Rain?' })).toEqual([]);
     expect(await unknownFields('questions.retrieve', { anything: 1 })).toEqual([]);
     await expect(unknownFields('questions.fetch', {})).rejects.toThrow(ValidationError);
+    // A __proto__ key: left out of a body, sent in a query, as the client does.
+    const proto = (json: string) => JSON.parse(json) as Record<string, unknown>;
+    expect((await unknownFields('questions.create', proto('{"type":"binary","title":"Rain?","__proto__":1}')))[0]?.message).toBe('unknown field `__proto__` left out');
+    expect((await unknownFields('questions.list', proto('{"__proto__":1}')))[0]?.message).toBe('unknown field `__proto__` sent as is');
   });
 });
