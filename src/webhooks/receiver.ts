@@ -123,7 +123,13 @@ export async function readCapped(chunks: AsyncIterable<Uint8Array | string> | It
 export function wrongSecretWarner(options: WebhookReceiverOptions, secretCount: number): (error: unknown, headers: WebhookHeaders) => void {
   const warn = onceAMinute(options);
   return (error, headers) => {
-    if (!(error instanceof WebhookVerificationError && error.code === 'no_matching_signature' && looksSignedWithAnotherSecret(headers, options))) return;
+    // Runs in a refusal's handler: options changed since they were checked (a tolerance now NaN, a
+    // getter that throws) must not leave the call unanswered; they tell nothing.
+    try {
+      if (!(error instanceof WebhookVerificationError && error.code === 'no_matching_signature' && looksSignedWithAnotherSecret(headers, options))) return;
+    } catch {
+      return;
+    }
     warn(`[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the ${secretCount} secret(s): a missed rotation (pass [newSecret, oldSecret]), or a changed body?`);
   };
 }

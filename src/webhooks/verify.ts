@@ -220,7 +220,7 @@ function ageOf(timestamp: number, options: VerifyWebhookOptions | undefined): nu
  */
 export function toleranceOf(options: VerifyWebhookOptions | undefined, caller = 'verifyWebhook'): number {
   const tolerance = options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
-  if (tolerance >= 0) return tolerance;
+  if (typeof tolerance == 'number' && tolerance >= 0) return tolerance;
   throw new TypeError(`${caller}: \`toleranceSeconds\` must be a number of seconds >= 0, got ${String(tolerance)}.`);
 }
 

@@ -3,6 +3,9 @@
 // so every event would be lost for good. The receivers refuse it at construction, `verifyWebhook`
 // and `verifyWebhookRequest` on the call, each with a TypeError naming it; 0 and Infinity are
 // numbers of seconds and are taken.
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SIGNATURE_HEADER, signWebhook, verifyWebhook } from '../../src/webhooks/index.js';
 import { webhookMiddleware } from '../../src/webhooks/express.js';
@@ -11,7 +14,8 @@ import { createWebhookHandler, createWebhookVerifier, verifyWebhookRequest } fro
 const SECRET = 'whsec_tolerance_option_tests';
 const BODY = JSON.stringify({ createdAt: '2026-01-01T00:00:00.000Z', data: { test: true }, id: 'evt:webhook.test:t1', type: 'webhook.test' });
 const must = (caller: string, value: unknown) => new TypeError(`${caller}: \`toleranceSeconds\` must be a number of seconds >= 0, got ${String(value)}.`);
-const bad: unknown[] = [Number.NaN, -1, -Infinity, 'soon'];
+// Text is refused even when it reads as a number: `''` would be a tolerance of 0, refusing nearly every delivery.
+const bad: unknown[] = [Number.NaN, -1, -Infinity, 'soon', '', '300', true];
 
 describe('toleranceSeconds', () => {
   it.each(bad)('refuses %s at construction: webhookMiddleware, createWebhookVerifier, createWebhookHandler', (value) => {
@@ -36,5 +40,39 @@ describe('toleranceSeconds', () => {
     await expect(verifyWebhook(BODY, { [SIGNATURE_HEADER]: header }, SECRET, { toleranceSeconds, now })).resolves.toMatchObject({ type: 'webhook.test' });
     expect(() => webhookMiddleware(SECRET, { toleranceSeconds })).not.toThrow();
     expect(() => createWebhookVerifier(SECRET, { toleranceSeconds })).not.toThrow();
+  });
+});
+
+describe('options changed after a receiver was made', () => {
+  // The wrong-secret warning reads the caller's options as it refuses a call: a tolerance made NaN
+  // since must not leave that call unanswered (nor reject unhandled), nor change its answer.
+  it('webhookMiddleware still answers a call signed with another secret 400 no_matching_signature', async () => {
+    const options = { toleranceSeconds: 300, logger: { debug() {}, info() {}, warn() {}, error() {} } };
+    const app = express();
+    app.post('/hooks', webhookMiddleware(SECRET, options), (_req, res) => void res.sendStatus(200));
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    options.toleranceSeconds = Number.NaN;
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: await signWebhook(BODY, 'whsec_another_secret_entirely') },
+        body: BODY,
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect([res.status, await res.text()]).toEqual([400, 'no_matching_signature']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('createWebhookVerifier rejects such a call with the TypeError of the options as they are now, never a refusal', async () => {
+    const options = { toleranceSeconds: 300, logger: { debug() {}, info() {}, warn() {}, error() {} } };
+    const verify = createWebhookVerifier(SECRET, options);
+    options.toleranceSeconds = Number.NaN;
+    const request = new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: await signWebhook(BODY, 'whsec_another_secret_entirely') }, body: BODY });
+    // The verifier reads the options as they are now: NaN is a TypeError (a 5xx, retried), not a 400's refusal.
+    await expect(verify(request)).rejects.toThrow(must('verifyWebhookRequest', Number.NaN));
   });
 });
