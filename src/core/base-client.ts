@@ -140,7 +140,7 @@ export class BaseClient {
       step.catch(() => undefined);
       attempt.unshift(async (c, next) => (await step)(c, next));
     }
-    this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules, declaredAt }, { prepare: prepareStep(headers, auth), call, attempt, decode });
+    this.#pipeline = new Pipeline({ options: o, log, events: this.#events, apiPathMissing, errorRules, declaredAt }, { prepare: prepareStep(headers, auth, this.#redact), call, attempt, decode });
   }
 
   /** The time source of waits and of the request budget. @internal */
@@ -314,7 +314,15 @@ export class BaseClient {
       } else {
         const [given, opts] = [snapshot(params), snapshot(options ?? {})];
         const timeout = typeof opts.timeout === 'number' ? opts.timeout : this.#options.timeout;
-        sent.received = this.#checks.wait(needs, opts.signal ?? undefined, timeout).then(() => this.#pipeline.send((sent.call = make(given, opts))));
+        // What the copy left as it was (a class instance's getters) is read by `make`: a throw there is refused as above.
+        sent.received = this.#checks.wait(needs, opts.signal ?? undefined, timeout).then(() => {
+          try {
+            sent.call = make(given, opts);
+          } catch (err) {
+            throw unreadable(err, this.#redact);
+          }
+          return this.#pipeline.send(sent.call);
+        });
       }
     } catch (err) {
       sent.received = Promise.reject(unreadable(err, this.#redact));

@@ -9,7 +9,8 @@
  */
 import { ForecastingError } from './error-base.js';
 import { parseRetryAfter } from './clock.js';
-import { clip, oneLine } from './text.js';
+import { clip, oneLine, thrownText } from './text.js';
+import type { Redact } from './redact.js';
 
 // One import for every error of the core: the base, and the errors with files of their own.
 export { ForecastingError } from './error-base.js';
@@ -379,21 +380,14 @@ export function makeAPIError(init: APIErrorInit, rules: ErrorRules = NO_RULES, u
 
 /**
  * `JSON.stringify(value)`, or a {@link ValidationError} on `field` when the value cannot be JSON (a
- * `BigInt`, a cycle, a `toJSON` that throws, nesting too deep), rather than the bare error. @internal
+ * `BigInt`, a cycle, a `toJSON` that throws, nesting too deep), rather than the bare error; the
+ * key out of the reason quoted (`redact`), before it is cut. @internal
  */
-export function toJSONText(value: unknown, field: string, what = ''): string {
+export function toJSONText(value: unknown, field: string, what = '', redact?: Redact): string {
   try {
     return JSON.stringify(value);
   } catch (err) {
-    throw new ValidationError(`${what}cannot be sent as JSON (${clip(thrownText(err).split('\n')[0]!, 200)})`, field);
-  }
-}
-
-/** What `err` says (its `message`, else its text), or a note when reading it throws (a getter, a `toString`). @internal */
-export function thrownText(err: unknown): string {
-  try {
-    return String((err as Error)?.message ?? err);
-  } catch {
-    return 'a value that cannot be read was thrown';
+    const reason = thrownText(err).split('\n')[0]!;
+    throw new ValidationError(`${what}cannot be sent as JSON (${clip(redact ? redact(reason) : reason, 200)})`, field);
   }
 }

@@ -8,9 +8,9 @@
 import type * as z from 'zod/mini';
 import { whenAborted } from './abort.js';
 import { ForecastingError } from './error-base.js';
-import { APITimeoutError, thrownText, ValidationError } from './errors.js';
+import { APITimeoutError, ValidationError } from './errors.js';
 import type { Redact } from './redact.js';
-import { clip } from './text.js';
+import { clip, thrownText } from './text.js';
 
 /** Loads the params schemas by name and the code that reads them (given by the client: the core names no schema). @internal */
 export type ParamsLoader = () => Promise<ParamsCheck>;

@@ -5,6 +5,8 @@
  */
 import type { EventEmitter } from 'eventemitter3';
 import { toJSONText } from './errors.js';
+import { unreadable } from './params-check.js';
+import type { Redact } from './redact.js';
 import { clip } from './text.js';
 import type { LeveledLogger } from './logger.js';
 import type { AttemptStep, Call } from './pipeline.js';
@@ -83,8 +85,8 @@ export type RecordCheck = (name: string, list: boolean, data: unknown) => unknow
  * The prepare step: the call's headers, query and body as sent. `headers` are those of every request,
  * `auth` the key's header again, applied last so that a caller's header cannot replace it. @internal
  */
-export function prepareStep(headers: Readonly<Record<string, string>>, auth: Readonly<Record<string, string>>): (call: Call) => PreparedRequest {
-  return (call) => {
+export function prepareStep(headers: Readonly<Record<string, string>>, auth: Readonly<Record<string, string>>, redact?: Redact): (call: Call) => PreparedRequest {
+  const prepare = (call: Call): PreparedRequest => {
     // The shared headers as they are when nothing is added (ky copies them into its own Headers).
     let sent = headers;
     const { options, body: given } = call;
@@ -96,17 +98,25 @@ export function prepareStep(headers: Readonly<Record<string, string>>, auth: Rea
     let body: PreparedRequest['body'];
     // An upload with a `file` goes as multipart (an upload without one, such as a preset file's JSON form, as JSON).
     if (call.op?.multipart && (given as { file?: unknown } | undefined)?.file !== undefined) {
-      const form = toMultipart(given as Record<string, unknown>);
+      const form = toMultipart(given as Record<string, unknown>, redact);
       body = form.body;
       sent = { ...sent, 'content-type': form.type };
     } else if (given instanceof FormData) body = given;
     else if (given !== undefined) {
-      body = toJSONText(given, 'body');
+      body = toJSONText(given, 'body', '', redact);
       sent = { ...sent, 'content-type': 'application/json' };
     }
     // A generic request's query is one option, `query`; an operation's parameters are fields of their own.
-    const query = toSearchParams(call.query, call.op ? undefined : 'query');
+    const query = toSearchParams(call.query, call.op ? undefined : 'query', redact);
     return { method: call.method, path: call.path, query, body, headers: sent };
+  };
+  // Input read here that throws (a revoked Proxy as a body, a query value whose text throws) is refused as params are.
+  return (call) => {
+    try {
+      return prepare(call);
+    } catch (err) {
+      throw unreadable(err, redact);
+    }
   };
 }
 

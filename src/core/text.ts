@@ -23,3 +23,12 @@ export const oneLine = (text: string): string => text.replace(UNPRINTABLE, (c) =
  * an id, a path are quoted with it). @internal
  */
 export const clip = (text: string, max: number): string => oneLine(cut(text, max));
+
+/** What `err` says (its `message`, else its text), or a note when reading it throws (a getter, a `toString`). @internal */
+export function thrownText(err: unknown): string {
+  try {
+    return String((err as Error)?.message ?? err);
+  } catch {
+    return 'a value that cannot be read was thrown';
+  }
+}

@@ -334,12 +334,12 @@ function isErrorEnvelope(value: unknown): value is { error: Record<string, unkno
  * out, objects go as JSON. A value that cannot be JSON is a `ValidationError` on its key, or on
  * `field` (naming the key) when given. @internal
  */
-export function toSearchParams(params: Record<string, unknown> | undefined, field?: string): URLSearchParams | undefined {
+export function toSearchParams(params: Record<string, unknown> | undefined, field?: string, redact?: Redact): URLSearchParams | undefined {
   if (!params) return undefined;
   const query = new URLSearchParams();
   const add = (key: string, value: unknown) => {
     if (value === undefined || value === null) return;
-    query.append(key, typeof value === 'object' ? toJSONText(value, field ?? key, field ? `${JSON.stringify(key)} ` : '') : String(value));
+    query.append(key, typeof value === 'object' ? toJSONText(value, field ?? key, field ? `${JSON.stringify(key)} ` : '', redact) : String(value));
   };
   for (const [key, value] of Object.entries(params)) {
     if (Array.isArray(value)) for (const item of value) add(key, item);

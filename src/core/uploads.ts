@@ -4,6 +4,7 @@
  * @module
  */
 import { toJSONText, ValidationError } from './errors.js';
+import type { Redact } from './redact.js';
 
 /**
  * What an upload's `file` may be: a `File` or `Blob`; bytes (`Buffer`, `Uint8Array`, `ArrayBuffer`);
@@ -65,7 +66,7 @@ const quoted = (text: string) => `"${text.replace(/["\r\n]/g, encodeURIComponent
  * an `fs.ReadStream`'s path), other fields as text (objects as JSON). A stream is read one chunk at
  * a time, as the request sends it. @internal
  */
-export function toMultipart(params: Record<string, unknown>): MultipartBody {
+export function toMultipart(params: Record<string, unknown>, redact?: Redact): MultipartBody {
   const { file, filename, ...fields } = params;
   if (!isUploadable(file)) throw new ValidationError('must be a File, Blob, Buffer/Uint8Array or stream', 'file');
   // A reader elsewhere holds it: its bytes are not ours to send (and getReader() would throw a bare TypeError).
@@ -79,7 +80,7 @@ export function toMultipart(params: Record<string, unknown>): MultipartBody {
   let head = '';
   const part = (disposition: string, extra = '') => `--${boundary}\r\nContent-Disposition: form-data; name=${disposition}\r\n${extra}\r\n`;
   for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined) head += `${part(quoted(key))}${typeof value === 'object' && value !== null ? toJSONText(value, key) : String(value)}\r\n`;
+    if (value !== undefined) head += `${part(quoted(key))}${typeof value === 'object' && value !== null ? toJSONText(value, key, '', redact) : String(value)}\r\n`;
   }
   head += part(`"file"; filename=${quoted(name)}`, `Content-Type: ${(file instanceof Blob && file.type) || 'application/octet-stream'}\r\n`);
   const tail = `\r\n--${boundary}--\r\n`;

@@ -235,3 +235,46 @@ describe('a fetch of the caller\'s that resolves with something other than a Res
     expect(err.message).toBe('Connection error (fetch resolved with no Response) reaching 127.0.0.1:1.');
   });
 });
+
+describe('input read after the params check has loaded, or as the request is prepared', () => {
+  /** A class instance: the copy a fresh client makes while its check loads keeps it as it is. */
+  class Question {
+    type = 'binary';
+    get title(): string {
+      throw new Error(`title getter ${KEY}`);
+    }
+  }
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  const throwing = (what: string) => () => {
+    throw new Error(`${what} ${KEY}`);
+  };
+  // [the field named, the message's start, the call]
+  const calls: Record<string, [string, RegExp, (c: ForecastingClient) => PromiseLike<unknown>]> = {
+    'a class instance as params, on a fresh client': ['params', /^params: could not be read: title getter \[redacted\]$/, (c) => c.questions.create(new Question() as never)],
+    'a class instance inside params, on a fresh client': ['params', /^params: could not be read: title getter \[redacted\]$/, (c) => c.forecasts.create({ question: new Question() } as never)],
+    'a revoked Proxy as a generic body': ['params', /^params: could not be read: /, (c) => c.post('/questions', { body: revoked() })],
+    'a generic body whose toJSON throws': ['body', /^body: cannot be sent as JSON \(json \[redacted\]\)$/, (c) => c.post('/questions', { body: { toJSON: throwing('json') } })],
+    'a generic query value whose toJSON throws': ['query', /^query: "q" cannot be sent as JSON \(json \[redacted\]\)$/, (c) => c.get('/questions', { query: { q: { toJSON: throwing('json') } } })],
+    'a generic query value whose text throws': ['params', /^params: could not be read: text \[redacted\]$/, (c) => c.get('/questions', { query: { q: Object.assign(() => {}, { toString: throwing('text') }) as never } })],
+    'a generic query value, a revoked Proxy': ['params', /^params: could not be read: /, (c) => c.get('/questions', { query: { q: revoked() } })],
+  };
+
+  it.each(Object.keys(calls))('rejects with a ValidationError naming the field, the key redacted, sending nothing: %s', async (name) => {
+    const [field, message, call] = calls[name]!;
+    let sent = 0;
+    const c = client({ fetch: (async () => (sent++, Response.json({}))) as typeof fetch });
+    const err = await Promise.resolve(call(c)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).field).toBe(field);
+    expect((err as Error).message).toMatch(message);
+    expect(shown(err)).not.toContain(KEY);
+    expect(sent).toBe(0);
+  });
+});
