@@ -350,7 +350,8 @@ export class BaseClient {
       if (params !== undefined && this.#log.enabled('warn')) this.#warnUnknownKeys(op, schema, params, check.validate);
     }
     const key = idempotencyKeyFor(op, options.idempotencyKey);
-    const call = new Call(op, op.method, buildPath(op, ids), withBody ? undefined : params, body, options, key, list);
+    // The options copied as checked: the attempts never read a getter of the caller's again.
+    const call = new Call(op, op.method, buildPath(op, ids), withBody ? undefined : params, body, { ...options }, key, list);
     // Checked strings by now (buildPath refuses any other).
     call.ids = ids as readonly string[];
     return call;

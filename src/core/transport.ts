@@ -7,7 +7,7 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { whenAborted } from './abort.js';
 import { APIConnectionError, APITimeoutError, InvalidResponseError, makeAPIError, toJSONText, ValidationError, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
-import { clip, cut } from './text.js';
+import { clip, cut, thrownText } from './text.js';
 import type { AttemptOutcome } from './retry.js';
 import { redactedHeaders, redactorOf, causeWithoutKey, type Redact } from './redact.js';
 import { endUpload, uploadSourceFailure } from './uploads.js';
@@ -200,8 +200,10 @@ export class Transport {
     const source = uploadSourceFailure(body);
     if (source) {
       if (source.error instanceof ValidationError) return source.error;
-      const what = source.error instanceof Error && source.error.message.length <= 200 && !/[\r\n]/.test(source.error.message) ? ` (${source.error.message})` : '';
-      return new AttemptFailure({ kind: 'network' }, new APIConnectionError(`The upload's file stream failed${what}: the request to ${this.#host} was cut off.`, { cause: source.error }));
+      // Its text is the caller's source's (which may hold the key, or throw when read): one line, cut, the key out, as a fetch's error's.
+      const said = thrownText(source.error);
+      const what = source.error instanceof Error ? ` (${clip(this.#redact ? this.#redact(said) : said, 200)})` : '';
+      return new AttemptFailure({ kind: 'network' }, new APIConnectionError(`The upload's file stream failed${what}: the request to ${this.#host} was cut off.`, { cause: causeWithoutKey(source.error, this.#redact) }));
     }
     // What went wrong and where, for the one line a log or a CLI shows; the host holds no secret, a
     // caller's fetch may put the key in its error, or throw what cannot be read (a getter that throws).

@@ -126,11 +126,10 @@ export function wrongSecretWarner(options: WebhookReceiverOptions, secretCount: 
     // Runs in a refusal's handler: options changed since they were checked (a tolerance now NaN, a
     // getter that throws) must not leave the call unanswered; they tell nothing.
     try {
-      if (!(error instanceof WebhookVerificationError && error.code === 'no_matching_signature' && looksSignedWithAnotherSecret(headers, options))) return;
-    } catch {
-      return;
-    }
-    warn(`[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the ${secretCount} secret(s): a missed rotation (pass [newSecret, oldSecret]), or a changed body?`);
+      if (error instanceof WebhookVerificationError && error.code === 'no_matching_signature' && looksSignedWithAnotherSecret(headers, options)) {
+        warn(`[forecasting-sdk] webhook refused (no_matching_signature): a fresh signature matches none of the ${secretCount} secret(s): a missed rotation (pass [newSecret, oldSecret]), or a changed body?`);
+      }
+    } catch {}
   };
 }
 
@@ -143,14 +142,17 @@ export function onceAMinute(options: WebhookReceiverOptions): (message: string) 
   let last = -Infinity;
   let quiet = 0;
   return (message) => {
-    const now = clock();
-    if (now - last < WRONG_SECRET_WARNING_EVERY_MS) {
-      quiet++;
-      return;
-    }
-    logger.warn(`${message} (At most one such warning a minute${quiet > 0 ? `; ${quiet} more since the last` : ''}.)`);
-    last = now;
-    quiet = 0;
+    // A logger or clock that throws loses the warning, never the call's answer (this runs as a call is refused).
+    try {
+      const now = clock();
+      if (now - last < WRONG_SECRET_WARNING_EVERY_MS) {
+        quiet++;
+        return;
+      }
+      logger.warn(`${message} (At most one such warning a minute${quiet > 0 ? `; ${quiet} more since the last` : ''}.)`);
+      last = now;
+      quiet = 0;
+    } catch {}
   };
 }
 

@@ -278,3 +278,24 @@ describe('input read after the params check has loaded, or as the request is pre
     expect(sent).toBe(0);
   });
 });
+
+describe('request options whose getter gives a value once, then throws', () => {
+  it('are read as the call is made, never by its attempts: a ValidationError, the key redacted, nothing sent', async () => {
+    let reads = 0;
+    const options = {
+      get maxRetries(): number {
+        if (++reads > 1) throw new Error(`late getter ${KEY}`);
+        return 0;
+      },
+    };
+    let sent = 0;
+    const c = client({ fetch: (async () => (sent++, Response.json({ id: 'q1', type: 'binary', title: 'Rain?' }))) as typeof fetch });
+    const err = await c.questions.retrieve('q1', options).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as Error).message).toBe('params: could not be read: late getter [redacted]');
+    expect(sent).toBe(0);
+  });
+});

@@ -73,3 +73,16 @@ it('takes ArrayBuffer chunks as bytes', async () => {
   const file = giving(new TextEncoder().encode('1,2\n').buffer) as AsyncIterable<Uint8Array>;
   await expect(client.questions.files.upload(question.id, { file, filename: 'data.csv' })).resolves.toMatchObject({ filename: 'data.csv' });
 });
+
+it("keeps the key out of the source's error quoted in the message and of the cause kept, and cuts it to one line", async () => {
+  const question = await client.questions.create({ type: 'binary', title: 'Will it sleet in Bern on 1 June 2027?' });
+  async function* leaking(): AsyncGenerator<Uint8Array> {
+    yield new TextEncoder().encode('a,b\n');
+    throw new Error(`disk read failed\nwith ${mock.apiKey}`);
+  }
+  const error = (await client.questions.files.upload(question.id, { file: leaking(), filename: 'data.csv' }).catch((e: unknown) => e)) as Error;
+  expect(error).toBeInstanceOf(APIConnectionError);
+  expect(error.message).toBe(`The upload's file stream failed (disk read failed with [redacted]): the request to ${new URL(mock.baseURL).host} was cut off.`);
+  const { inspect } = await import('node:util');
+  expect(`${inspect(error, { depth: 10, showHidden: true })}${JSON.stringify(error)}`).not.toContain(mock.apiKey);
+});
