@@ -210,7 +210,9 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
 export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): WebhookMiddleware {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'webhookMiddleware');
-  const { onError, onRepeat, coordinator, coordinatorTimeoutMs, logger = console, ...verifyOptions } = options;
+  const { onError, onRepeat, coordinator, coordinatorTimeoutMs, logger = console, toleranceSeconds, now } = options;
+  // Read by name, not copied by spread: an option the object inherits counts as one it owns.
+  const verifyOptions = { toleranceSeconds, now };
   const maxBodyBytes = checkReceiverOptions(options, 'webhookMiddleware');
   const warnWrongSecret = wrongSecretWarner(options, secrets.length);
   const warnings = { ...options, logger };

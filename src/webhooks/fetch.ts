@@ -196,13 +196,14 @@ export function createWebhookHandler(
   handler: WebhookEventHandler,
   options: WebhookHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
-  const { coordinator, onRepeat, coordinatorTimeoutMs, ...receiverOptions } = options;
-  const verify = createWebhookVerifier(secret, receiverOptions);
+  const { coordinator, onRepeat, coordinatorTimeoutMs } = options;
+  // The options themselves, not a spread copy: an option the object inherits counts as one it owns.
+  const verify = createWebhookVerifier(secret, options);
   // At start-up, as a missing secret: else the first signed call would fail on it.
   if (typeof handler != 'function') throw new TypeError('createWebhookHandler: `handler` must be a function.');
   // Any caller can trigger it on a mis-built route, so it is rate-limited.
-  const warnSetupMistake = onceAMinute(receiverOptions);
-  const once = exactlyOnce(coordinator, onceAMinute(receiverOptions), checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
+  const warnSetupMistake = onceAMinute(options);
+  const once = exactlyOnce(coordinator, onceAMinute(options), checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
   return async (request) => {
     const seen = observe(request.headers);
     const told: Told = (...what) => void seen?.then((o) => o?.done(...what)).catch(() => undefined);
@@ -221,7 +222,7 @@ export function createWebhookHandler(
       if (gone) {
         // A 5xx keeps the delivery alive until the app is fixed, where a 400 would lose it; a call
         // the headers alone refuse for good still gets its final 400.
-        const byHeaders = refusedByHeaders(request.headers, receiverOptions);
+        const byHeaders = refusedByHeaders(request.headers, options);
         if (byHeaders) code = byHeaders.code;
         else {
           [refused, code] = [500, 'body_already_read'];

@@ -76,3 +76,37 @@ describe('options changed after a receiver was made', () => {
     await expect(verify(request)).rejects.toThrow(must('verifyWebhookRequest', Number.NaN));
   });
 });
+
+describe('options an object inherits', () => {
+  // Checked at construction, they must be the ones used too: a spread copy keeps own properties only,
+  // and used the default 300 s while the check had taken the inherited hour.
+  const inherited = <T extends object>(proto: T): T => Object.create(proto) as T;
+  const hourAgo = async () => signWebhook(BODY, SECRET, { timestamp: Math.floor(Date.now() / 1000) - 1_000 });
+
+  it('webhookMiddleware verifies with an inherited toleranceSeconds', async () => {
+    const app = express();
+    app.post('/hooks', webhookMiddleware(SECRET, inherited({ toleranceSeconds: 3_600 })), (_req, res) => void res.sendStatus(204));
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: await hourAgo() },
+        body: BODY,
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect(res.status).toBe(204);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('createWebhookHandler verifies with an inherited toleranceSeconds and caps with an inherited maxBodyBytes', async () => {
+    const handle = createWebhookHandler(SECRET, () => new Response(null, { status: 204 }), inherited({ toleranceSeconds: 3_600 }));
+    const request = () => hourAgo().then((header) => new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: header }, body: BODY }));
+    expect((await handle(await request())).status).toBe(204);
+    const capped = createWebhookHandler(SECRET, () => new Response(null, { status: 204 }), inherited({ toleranceSeconds: 3_600, maxBodyBytes: 10 }));
+    expect((await capped(await request())).status).toBe(413);
+  });
+});
