@@ -293,7 +293,7 @@ const MAX_ISSUES_IN_MESSAGE = 10;
  */
 export class ValidationError extends ForecastingError {
   override name = 'ValidationError';
-  /** Dotted path of the first offending field. */
+  /** Dotted path of the first offending field; empty when the call's arguments are wrong (the number of path ids). */
   readonly field: string;
   /** Every problem found. */
   readonly issues: ValidationIssue[];

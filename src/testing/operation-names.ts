@@ -35,8 +35,10 @@ export function knownOperation(name: unknown, field = 'operation'): OperationNam
   const found = typeof name === 'string' ? operationOf(name) : undefined;
   if (found !== undefined) return found;
   const near = closestOperation(String(name));
+  const example = near ?? 'questions.create';
   throw new TypeError(
-    `${field}: unknown operation ${clip(JSON.stringify(name) ?? String(name), MAX_NAME_COMPARED)}; did you mean "${near}"? Name it as the SDK does ("${near}") or by its OpenAPI operationId ("${operationIdOf(near)}"). ` +
+    `${field}: unknown operation ${clip(JSON.stringify(name) ?? String(name), MAX_NAME_COMPARED)}; ${near === undefined ? 'no operation is named like it.' : `did you mean "${near}"?`} ` +
+      `Name it as the SDK does ("${example}") or by its OpenAPI operationId ("${operationIdOf(example)}"); \`operations\` (from forecasting-sdk) lists them all. ` +
       "A fault rule or a request filter matches one request's operation: a client helper (createAndWait, waitMany, runMany) makes requests of several, which the request log names.",
   );
 }
@@ -44,9 +46,9 @@ export function knownOperation(name: unknown, field = 'operation'): OperationNam
 /**
  * The known operation closest to `name`: the longest one that begins it (a client helper such as
  * `forecasts.createAndWait` names the operation it starts with), else same namespace first, a
- * synonym's verb, then the fewest edits.
+ * synonym's verb, then the fewest edits; `undefined` when even that one is no typo of it.
  */
-function closestOperation(name: string): string {
+function closestOperation(name: string): string | undefined {
   const lower = name.toLowerCase();
   const begins = declaredOperations.filter(({ sdkMethod }) => lower.startsWith(sdkMethod.toLowerCase()));
   if (begins.length > 0) return begins.reduce((a, b) => (b.sdkMethod.length > a.sdkMethod.length ? b : a)).sdkMethod;
@@ -71,17 +73,22 @@ export function checkedPath(path: string): string {
   if (templates.includes(below)) return below;
   // Closest by shape first (parameters named alike), then by the names.
   const shape = (t: string) => t.replace(/\{[^/]*\}/g, '{}');
-  const near = nearest(below, templates, shape, (t) => t);
+  // The fewest edits; else, far from every one, the longest route's template that begins it.
+  const near = nearest(below, templates, shape, (t) => t) ?? templates.filter((t) => below.startsWith(`${t}/`)).sort((a, b) => b.length - a.length)[0];
   throw new TypeError(
-    `path: no route has the template ${clip(JSON.stringify(path), MAX_NAME_COMPARED)}; did you mean "${near}"? A template is matched as a route declares it (the operations' paths); a concrete path (/questions/q_1) matches as sent.`,
+    `path: no route has the template ${clip(JSON.stringify(path), MAX_NAME_COMPARED)}; ${near === undefined ? 'none is shaped like it.' : `did you mean "${near}"?`} A template is matched as a route declares it (the operations' paths); a concrete path (/questions/q_1) matches as sent.`,
   );
 }
 
 /** Longest name looked at for a near one: a hostile 1 MB name would cost seconds of edits per candidate. */
 const MAX_NAME_COMPARED = 200;
 
-/** The candidate with the fewest edits from `wanted`, as seen through `views` (each a tie-break for the one before). */
-function nearest(given: string, candidates: readonly string[], ...views: ((s: string) => string)[]): string {
+/**
+ * The candidate with the fewest edits from `wanted`, as seen through `views` (each a tie-break for
+ * the one before); `undefined` when it is more edits away than a typo makes (a third of the name,
+ * at least 3): `bogus` is not `tags.list` misspelled, and naming it would mislead.
+ */
+function nearest(given: string, candidates: readonly string[], ...views: ((s: string) => string)[]): string | undefined {
   const wanted = given.slice(0, MAX_NAME_COMPARED);
   let best = candidates[0]!;
   let bestScores = views.map(() => Infinity);
@@ -90,5 +97,5 @@ function nearest(given: string, candidates: readonly string[], ...views: ((s: st
     const i = scores.findIndex((s, j) => s !== bestScores[j]);
     if (i >= 0 && scores[i]! < bestScores[i]!) [best, bestScores] = [candidate, scores];
   }
-  return best;
+  return bestScores[0]! <= Math.max(3, Math.ceil(views[0]!(wanted).length / 3)) ? best : undefined;
 }

@@ -22,6 +22,8 @@ describe('the wrong number of path ids', () => {
     const client = makeClient();
     const err = await refusal(loose(client.questions.retrieve.bind(client.questions))('q1', 'q2'));
     expect(err.message).toBe('questions.retrieve expected 1 id (questionId), got 2');
+    // No one field is wrong, the arguments are: docs/errors.md says `field` is empty then.
+    expect(err.field).toBe('');
   });
 
   it('counts an extra id that lands in the params place, and one more in the options place', async () => {

@@ -82,3 +82,15 @@ describe('a hostile name', () => {
     expect(performance.now() - began).toBeLessThan(1_000);
   });
 });
+
+// A name far from every known one is no typo of any: naming the least far one (`bogus` → `tags.list`)
+// sent the reader after the wrong thing.
+describe('a name like none', () => {
+  it('is refused without a suggestion, pointing at the list of operations', () => {
+    const service = createMockService();
+    const unlike = { operation: 'bogus' } as unknown as RequestFilter;
+    expect(() => service.requests.count(unlike)).toThrow(/^operation: unknown operation "bogus"; no operation is named like it\. Name it as the SDK does \("questions\.create"\) .*`operations` \(from forecasting-sdk\) lists them all/);
+    expect(() => service.requests.count(unlike)).not.toThrow(/did you mean/);
+    expect(() => service.faults.add({ path: '/zzzzzz/{id}', status: 503 })).toThrow(/^path: no route has the template "\/zzzzzz\/\{id\}"; none is shaped like it\. A template/);
+  });
+});
