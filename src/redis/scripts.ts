@@ -98,15 +98,26 @@ if not epoch then
   redis.call(ARGV[9], ARGV[8], '{"notices":[],"freed":0,"receiver":false,"rewrite":"' .. epoch .. '"}')
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+-- Slots no process of ours could have written (a pending slot scored past twice its time to live,
+-- a member neither \`t:\` nor \`p:\`) would be held for good: no renewal, no check of held tasks, frees them.
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. (now + 2 * tonumber(ARGV[6])), '+inf')) do
+  if string.sub(m, 1, 2) ~= 't:' then redis.call('ZREM', KEYS[1], m) end
+end
 local time = redis.call('TIME')
 local serverNow = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', serverNow)
+-- Likewise a process alive, or a waiter's heartbeat, past twice what one renewal gives: it would
+-- never expire, and a head of the queue with it would block every start for good.
+redis.call('ZREMRANGEBYSCORE', KEYS[6], '(' .. (serverNow + 2 * tonumber(ARGV[11])), '+inf')
 redis.call('ZADD', KEYS[6], serverNow + tonumber(ARGV[11]), ARGV[10])
 redis.call('PEXPIRE', KEYS[6], ARGV[11])
 local dead = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
+for _, d in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. (now + 2 * tonumber(ARGV[5])), '+inf')) do dead[#dead + 1] = d end
 if #dead > 0 then
-  for _, d in ipairs(dead) do redis.call('ZREM', KEYS[2], d) end
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+  for _, d in ipairs(dead) do
+    redis.call('ZREM', KEYS[2], d)
+    redis.call('ZREM', KEYS[3], d)
+  end
 end
 if #ARGV > 11 then
   local beats = {}
@@ -196,12 +207,26 @@ return freed
 `;
 
 /**
+ * Lua: adds 1 to a field of the counters (a hash of statistics only), never failing the script: a
+ * counters key another writer left of another type, or a field that is no integer, is written anew.
+ * Else one such key refused every claim and publish, and handlers ran once per process, not once.
+ */
+const COUNT = `local function count(key, field)
+  local added = redis.pcall('HINCRBY', key, field, 1)
+  if type(added) == 'table' and added.err then
+    if redis.call('TYPE', key).ok ~= 'hash' then redis.call('DEL', key) end
+    redis.call('HSET', key, field, 1)
+  end
+end`;
+
+/**
  * A verified webhook event. KEYS: slots, receivers (receiver id scored by when it last published),
  * counters (a hash). ARGV: channel, message, now ('' for Redis's time), receiver id, task id ('' when none or not final),
  * the publish command, the receivers' time to live (a receiver not heard of for that long leaves the
  * record, as does one scored more than that ahead of now).
  */
 export const PUBLISH = `${FLEET_NOW}
+${COUNT}
 local now = fleetNow(ARGV[3])
 local ttl = tonumber(ARGV[7])
 redis.call('ZADD', KEYS[2], now, ARGV[4])
@@ -209,7 +234,7 @@ redis.call('ZADD', KEYS[2], now, ARGV[4])
 -- a clock far off): they would count as seen for good.
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ttl)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '(' .. (now + ttl), '+inf')
-redis.call('HINCRBY', KEYS[3], 'published', 1)
+count(KEYS[3], 'published')
 if ARGV[5] ~= '' then redis.call('ZREM', KEYS[1], 't:' .. ARGV[5]) end
 redis.call(ARGV[6], ARGV[1], ARGV[2])
 return 0
@@ -219,17 +244,20 @@ return 0
  * Claims a webhook event for one handler run. KEYS: the event's key, counters. ARGV: the claim's
  * time to live while its handler runs. Returns `claimed` (this caller runs the handler), `running`
  * (another run has not answered yet) or `done` (a run succeeded: a repeat, counted as deduplicated).
- * A claim of the previous version (`1`) counts as `done`.
+ * A claim of the previous version (`1`) counts as `done`; a value no claim writes (another writer's,
+ * of any type) is replaced by this claim: `claimed`.
  */
-export const CLAIM = `
+export const CLAIM = `${COUNT}
 if redis.call('SET', KEYS[1], 'running', 'NX', 'PX', ARGV[1]) then return 'claimed' end
-local state = redis.call('GET', KEYS[1])
+local state = redis.pcall('GET', KEYS[1])
 if state == 'running' then return 'running' end
 if state == 'done' or state == '1' then
-  redis.call('HINCRBY', KEYS[2], 'deduplicated', 1)
+  count(KEYS[2], 'deduplicated')
   return 'done'
 end
-return state
+-- A value no claim writes (another writer's, of any type): no run of ours claimed the event.
+redis.call('SET', KEYS[1], 'running', 'PX', ARGV[1])
+return 'claimed'
 `;
 
 /**
@@ -241,7 +269,9 @@ export const STATS = `${FLEET_NOW}
 local now = fleetNow(ARGV[1])
 local waiting = redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf')
 local receivers = redis.call('ZCOUNT', KEYS[3], '(' .. (now - tonumber(ARGV[2])), now + tonumber(ARGV[2]))
-local counters = redis.call('HMGET', KEYS[4], 'published', 'deduplicated')
+-- Statistics only: counters of another type (another writer's) read as none, never failing the read.
+local counters = redis.pcall('HMGET', KEYS[4], 'published', 'deduplicated')
+if counters.err then counters = {} end
 local out = {waiting, receivers, tonumber(counters[1]) or 0, tonumber(counters[2]) or 0}
 for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')) do table.insert(out, m) end
 return out

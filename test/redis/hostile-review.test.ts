@@ -102,3 +102,70 @@ describe('option values', () => {
     expect(refusal({ prefix: '*'.repeat(10_000) }).message.length).toBeLessThan(250);
   });
 });
+
+// Values no process of ours writes, under the coordinator's keys (another writer, a clock far
+// ahead): each once held a slot, blocked the queue, or failed the scripts, for good, with Redis up.
+describe('foreign values under the keys (a second review)', () => {
+  it.each([
+    ['a member neither t: nor p:', 'junk'],
+    ['a pending slot scored for good', 'p:foreign.1:1'],
+  ])('frees a slot held by %s, scored +inf: a start is granted', async (_, member) => {
+    const clock = testClock();
+    const prefix = fresh('slots');
+    const { coordinator } = await processOn(redis, clock, { prefix, maxActive: 2 });
+    await (await redis.client()).zAdd(`{${prefix}}:slots`, { score: Infinity, value: member });
+    const abort = new AbortController();
+    const hold = coordinator.hold(2, { signal: abort.signal });
+    const granted = await settledWithin(clock, hold, 2 * WAITER_TTL_MS, RETRY_MS);
+    abort.abort();
+    await hold.catch(() => undefined);
+    expect({ granted, mode: coordinator.mode }).toEqual({ granted: true, mode: 'shared' });
+  });
+
+  it.each([
+    ['no owner', 'stray', false],
+    ['an owner alive for good', 'owner.stray', true],
+  ])('drops a head of the queue with %s and a heartbeat scored +inf', async (_, head, ownerAlive) => {
+    const clock = testClock();
+    const prefix = fresh('queue-ahead');
+    const { coordinator } = await processOn(redis, clock, { prefix, maxActive: 2 });
+    const client = await redis.client();
+    await client.zAdd(`{${prefix}}:queue`, { score: 0, value: head });
+    await client.zAdd(`{${prefix}}:beats`, { score: Infinity, value: head });
+    if (ownerAlive) await client.zAdd(`{${prefix}}:alive`, { score: Infinity, value: 'owner' });
+    const abort = new AbortController();
+    const hold = coordinator.hold(1, { signal: abort.signal });
+    const granted = await settledWithin(clock, hold, 2 * WAITER_TTL_MS, RETRY_MS);
+    abort.abort();
+    await hold.catch(() => undefined);
+    expect(granted).toBe(true);
+  });
+
+  // The counters are statistics: of another type, they failed every claim and publish, the
+  // coordinator turned local again and again, and each replica ran the handler of a repeat itself.
+  it('claims events once while the counters hold another type, and reads its stats shared', async () => {
+    const clock = testClock();
+    const prefix = fresh('counters');
+    const { coordinator, warnings } = await processOn(redis, clock, { prefix });
+    const client = await redis.client();
+    await client.set(`{${prefix}}:counters`, 'not a hash');
+    expect((await coordinator.stats()).mode).toBe('shared');
+    expect(await coordinator.claimEvent('evt:1')).toBe('claimed');
+    await coordinator.finishEvent('evt:1');
+    expect(await coordinator.claimEvent('evt:1')).toBe('done');
+    await coordinator.publish({ id: 'evt:2', type: 'forecast.completed', taskId: 't1', status: 'completed', final: true });
+    await client.hSet(`{${prefix}}:counters`, 'deduplicated', 'many');
+    expect(await coordinator.claimEvent('evt:1')).toBe('done');
+    expect({ stats: await coordinator.stats(), warnings }).toMatchObject({ stats: { mode: 'shared', eventsPublished: 1, eventsDeduplicated: 1 }, warnings: [] });
+  });
+
+  it('claims an event whose key holds a value no claim writes', async () => {
+    const prefix = fresh('event');
+    const { coordinator } = await processOn(redis, testClock(), { prefix });
+    const client = await redis.client();
+    await client.rPush(`{${prefix}}:event:evt:list`, 'x');
+    await client.set(`{${prefix}}:event:evt:text`, 'someone else');
+    expect([await coordinator.claimEvent('evt:list'), await coordinator.claimEvent('evt:text'), coordinator.mode]).toEqual(['claimed', 'claimed', 'shared']);
+    expect(await coordinator.claimEvent('evt:list')).toBe('running');
+  });
+});
