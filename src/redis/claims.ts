@@ -8,6 +8,7 @@
  */
 import type { ClientClock } from '../core/clock.js';
 import type { EventClaim } from '../core/coordination.js';
+import { ValidationError } from '../core/errors.js';
 import type { CoordinatorKeys } from './keys.js';
 import { integerReply, oneOfReply, type RedisLink } from './link.js';
 import type { ResolvedOptions } from './options.js';
@@ -28,6 +29,11 @@ export interface ClaimContext {
   keys(): CoordinatorKeys;
 }
 
+/** An event's id, as the receivers pass it: else `undefined` would claim the key `…:event:undefined` for every such call. */
+function checkEventId(eventId: unknown): void {
+  if (typeof eventId !== 'string' || eventId === '') throw new ValidationError(`must be a non-empty string (the event's id), got ${eventId === '' ? '""' : typeof eventId}`, 'eventId');
+}
+
 /** @internal */
 export class EventClaims {
   readonly #local = new Map<string, { state: 'running' | 'done'; until: number }>();
@@ -37,6 +43,7 @@ export class EventClaims {
   constructor(private readonly ctx: ClaimContext) {}
 
   async claim(eventId: string): Promise<EventClaim> {
+    checkEventId(eventId);
     const keys = this.ctx.keys();
     const ttl = Math.min(RUNNING_CLAIM_TTL_MS, this.ctx.options.eventRetentionMs);
     return this.ctx.link.either(
@@ -50,6 +57,7 @@ export class EventClaims {
 
   /** The handler succeeded: `running` becomes `done`, kept `eventRetentionMs` (also when a slow run outlived its `running` claim). */
   async finish(eventId: string): Promise<void> {
+    checkEventId(eventId);
     const retention = this.ctx.options.eventRetentionMs;
     const key = this.ctx.keys().event(eventId);
     await this.ctx.link.either(
@@ -60,6 +68,7 @@ export class EventClaims {
 
   /** The handler failed: the claim goes, so the service's retry runs it again. */
   async unclaim(eventId: string): Promise<void> {
+    checkEventId(eventId);
     this.#local.delete(eventId);
     const key = this.ctx.keys().event(eventId);
     await this.ctx.link.either(async () => void integerReply(await this.ctx.link.send(['DEL', key]), 'DEL'), () => undefined);

@@ -14,7 +14,7 @@ import { redisPort, type RedisClientLike } from './clients.js';
 import { arrayReply, integerReply, RedisLink } from './link.js';
 import { WaitingLine } from './line.js';
 import { LocalLimits } from './local.js';
-import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, windowLimits, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
+import { prefixFromEnvironment, prefixFromKeyHash, resolveOptions, sha256Hex, WINDOW_LIMITS, windowLimits, type RedisCoordinatorOptions, type ResolvedOptions } from './options.js';
 import { CoalescedRead } from './coalesce.js';
 import { ReceiverRecord } from './receivers.js';
 import { reportLongWait } from './long-waits.js';
@@ -136,6 +136,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   take(window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
+    // Else a window of no limit: the local budget it fell back to never had room, and looped without yielding.
+    if (!Object.hasOwn(WINDOW_LIMITS, window)) return Promise.reject(new ValidationError(`must be one of ${Object.keys(WINDOW_LIMITS).join(', ')}, got ${typeof window === 'string' ? JSON.stringify(window.slice(0, 100)) : typeof window}`, 'window'));
     const context = { link: this.#link, local: this.#local, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys(), inFlight: this.#inFlight, touches: this.#touches, refresh: this.#refresh };
     return reportLongWait(this.#clock, this.#info, window, () => takeWindow(context, window, signal));
   }
@@ -145,6 +147,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   async settle(notices: readonly TaskFinalNotice[]): Promise<void> {
+    if (!Array.isArray(notices)) throw new ValidationError(`must be an array of final tasks, got ${notices === null ? 'null' : typeof notices}`, 'notices');
     if (notices.length === 0) return;
     const taskIds = notices.map((n) => n.taskId);
     // Each task may have held a slot: holds that many places down the queue try again.
@@ -160,11 +163,14 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   watch(taskIds: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void {
+    if (!Array.isArray(taskIds)) throw new ValidationError(`must be an array of task ids, got ${taskIds === null ? 'null' : typeof taskIds}`, 'taskIds');
     this.#hub.start(this.#resolveKeys().channel);
     return this.#hub.watch(taskIds, onFinal);
   }
 
   receiving(): boolean {
+    // Closed, it hears no event: waits poll by Retry-After, not on the safety interval of a receiver's fleet.
+    if (this.#closed.signal.aborted) return false;
     this.#startListening();
     // While Redis is out no event can arrive: waits poll by Retry-After again.
     return this.#link.mode === 'shared' && this.#hub.receiverSeenWithin(this.#options.receiverTtlMs);

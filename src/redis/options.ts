@@ -108,6 +108,7 @@ const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stri
 
 /** @internal */
 export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw new ValidationError(`must be an object of options, got ${options === null ? 'null' : typeof options}`, 'options');
   const { prefix, userPrefix } = options;
   if (prefix !== undefined && (typeof prefix !== 'string' || !PREFIX.test(prefix))) {
     throw new ValidationError(`must be 1 to 100 letters, digits or -_.: (the key namespace, in a hash tag), got ${shown(prefix)}`, 'prefix');
@@ -135,11 +136,11 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
     probeIntervalMs: options.probeIntervalMs ?? 1_000,
   };
   for (const [name, value] of Object.entries(resolved)) {
-    if (!Number.isFinite(value) || value <= 0) throw new RangeError(`createRedisCoordinator: ${name} must be a positive number, got ${String(value)}`);
+    if (!Number.isFinite(value) || value <= 0) throw new ValidationError(`must be a positive number, got ${typeof value === 'number' ? String(value) : shown(value)}`, name);
   }
   // Counts of whole requests and slots: a fraction would index between two window entries.
   for (const name of ['maxActive', ...Object.values(WINDOW_LIMITS)] as const) {
-    if (!Number.isInteger(resolved[name])) throw new RangeError(`createRedisCoordinator: ${name} must be a whole number, got ${String(resolved[name])}`);
+    if (!Number.isInteger(resolved[name])) throw new ValidationError(`must be a whole number, got ${String(resolved[name])}`, name);
   }
   return resolved;
 }

@@ -169,3 +169,36 @@ describe('foreign values under the keys (a second review)', () => {
     expect(await coordinator.claimEvent('evt:list')).toBe('running');
   });
 });
+
+describe('calls of the coordinator itself (a second review)', () => {
+  // An unknown window had no limit: the take fell back to a local budget that never had room and
+  // looped without yielding, holding the process's CPU for good.
+  it('refuses a take of an unknown window with a ValidationError, still shared', async () => {
+    const { coordinator } = await processOn(redis, testClock(), { prefix: fresh('window-name') });
+    const take = coordinator.take('bogus' as never);
+    await expect(take).rejects.toThrow(ValidationError);
+    await expect(take).rejects.toMatchObject({ field: 'window', message: 'window: must be one of requests, modelCalls, drafting, chatMessages, webhookTests, got "bogus"' });
+    expect(coordinator.mode).toBe('shared');
+  });
+
+  it('names the argument a call got wrong, never a bare TypeError, and claims no `undefined` event', async () => {
+    const client = await redis.client();
+    expect(() => createRedisCoordinator(client, null as never)).toThrow(expect.objectContaining({ name: 'ValidationError', field: 'options' }));
+    expect(() => createRedisCoordinator(client, { maxActive: '50' as never })).toThrow(expect.objectContaining({ field: 'maxActive', message: 'maxActive: must be a positive number, got "50"' }));
+    const { coordinator } = await processOn(redis, testClock(), { prefix: fresh('arguments') });
+    await expect(coordinator.claimEvent(undefined as never)).rejects.toMatchObject({ name: 'ValidationError', field: 'eventId' });
+    await expect(coordinator.finishEvent('' as never)).rejects.toMatchObject({ name: 'ValidationError', field: 'eventId' });
+    await expect(coordinator.settle(null as never)).rejects.toMatchObject({ name: 'ValidationError', field: 'notices' });
+    expect(() => coordinator.watch(null as never, () => undefined)).toThrow(expect.objectContaining({ name: 'ValidationError', field: 'taskIds' }));
+    expect(await client.keys('*undefined*')).toEqual([]);
+  });
+
+  // Closed, it hears no event: a wait that trusted one would sit on the 10-minute safety poll.
+  it('is not receiving once closed', async () => {
+    const { coordinator } = await processOn(redis, testClock(), { prefix: fresh('closed') });
+    await coordinator.publish({ id: 'evt:r', type: 'webhook.test', final: false });
+    expect(coordinator.receiving()).toBe(true);
+    await coordinator.close();
+    expect(coordinator.receiving()).toBe(false);
+  });
+});

@@ -145,12 +145,12 @@ describe('options', () => {
   });
 
   it('refuses a fraction of a request or a slot, and takes a fraction of a millisecond', () => {
-    expect(() => resolveOptions({ requestsPerMinute: 1.5 })).toThrow('createRedisCoordinator: requestsPerMinute must be a whole number, got 1.5');
-    expect(() => resolveOptions({ maxActive: 2.5 })).toThrow('createRedisCoordinator: maxActive must be a whole number, got 2.5');
-    expect(() => resolveOptions({ modelCallsPerMinute: 0.5 })).toThrow('createRedisCoordinator: modelCallsPerMinute must be a whole number, got 0.5');
+    expect(() => resolveOptions({ requestsPerMinute: 1.5 })).toThrow('requestsPerMinute: must be a whole number, got 1.5');
+    expect(() => resolveOptions({ maxActive: 2.5 })).toThrow('maxActive: must be a whole number, got 2.5');
+    expect(() => resolveOptions({ modelCallsPerMinute: 0.5 })).toThrow('modelCallsPerMinute: must be a whole number, got 0.5');
     for (const name of ['draftingPerMinute', 'chatMessagesPerMinute', 'webhookTestsPerMinute'] as const) {
-      expect(() => resolveOptions({ [name]: 2.5 })).toThrow(`createRedisCoordinator: ${name} must be a whole number, got 2.5`);
-      expect(() => resolveOptions({ [name]: 0 })).toThrow(`createRedisCoordinator: ${name} must be a positive number, got 0`);
+      expect(() => resolveOptions({ [name]: 2.5 })).toThrow(`${name}: must be a whole number, got 2.5`);
+      expect(() => resolveOptions({ [name]: 0 })).toThrow(`${name}: must be a positive number, got 0`);
     }
     expect(resolveOptions({ commandTimeoutMs: 0.5 }).commandTimeoutMs).toBe(0.5);
   });
