@@ -236,6 +236,17 @@ describe('forecasting forecast --from-file', () => {
     expect(items.map((i) => (i as { line?: number }).line)).toEqual([1, 3, 4]);
   });
 
+  it('names a refused field the same way with --json as without: below the line, not the batch', async () => {
+    const file = join(dir, 'fields.jsonl');
+    writeFileSync(file, `${JSON.stringify({ type: 'binary', title: 'Fine?' })}\n\n${JSON.stringify({ type: 'numeric', title: 'No scale?', lowerBound: 0, upperBound: 10 })}\n`);
+    const r = await run(['forecast', '--from-file', file], { env: envFor(fast) });
+    const plain = /^rejected {2}line 3 {2}(.+)$/m.exec(r.stdout)?.[1];
+    expect(plain).toMatch(/^question\.scaleType: /);
+    const j = await run(['forecast', '--from-file', file, '--json'], { env: envFor(fast) });
+    const rejected = (JSON.parse(j.stdout) as Array<{ status: string; line: number; index: number; error?: { message: string } }>).find((i) => i.status === 'rejected');
+    expect(rejected).toMatchObject({ line: 3, index: 1, error: { message: plain } });
+  });
+
   it('prints the started task ids without --wait', async () => {
     const file = join(dir, 'two.jsonl');
     writeFileSync(file, `${JSON.stringify({ type: 'binary', title: 'One?' })}\n${JSON.stringify({ type: 'binary', title: 'Two?' })}\n`);

@@ -123,15 +123,16 @@ async function fromFile(path: string, flags: ForecastFlags): Promise<ExitCode> {
   if (interrupts && accepted.length > 0) ({ tasks, code } = await waitFor(client, accepted, flags, interrupts));
   else if (interrupts?.received) code = EXIT.interrupted;
   const byId = new Map((tasks ?? []).map((t) => [t.id ?? t.taskId, t]));
+  // The line is named: its batch index (`items.1.`, counted from 0) would be a second numbering.
+  const reason = (r: (typeof results)[number]) => (r.error?.message ?? '').replaceAll(`items.${r.index}.`, '');
   if (flags.json) {
-    json(results.map((r) => ({ ...r, line: lines[r.index], ...(r.taskId && byId.has(r.taskId) ? { task: byId.get(r.taskId) } : {}) })));
+    json(results.map((r) => ({ ...r, line: lines[r.index], ...(r.error ? { error: { ...r.error, message: reason(r) } } : {}), ...(r.taskId && byId.has(r.taskId) ? { task: byId.get(r.taskId) } : {}) })));
   } else {
     for (const r of results) {
       const task = r.taskId ? byId.get(r.taskId) : undefined;
       if (task) outTask(task, flags.draw);
       else if (r.status === 'accepted') out(`${r.taskId}  started`);
-      // The line is named: its batch index (`items.1.`, counted from 0) would be a second numbering.
-      else out(`rejected  line ${lines[r.index]}  ${(r.error?.message ?? '').replaceAll(`items.${r.index}.`, '')}`.trimEnd());
+      else out(`rejected  line ${lines[r.index]}  ${reason(r)}`.trimEnd());
     }
   }
   // A refused line is a failure unless something worse happened (a timeout, an interrupt).
