@@ -43,8 +43,12 @@ export function redact(text: string): string {
   return out;
 }
 
+/** A usage error the SDK carried as a request's cause (a variable unset: `clientFromEnv`), else `err`. */
+const unwrapped = (err: unknown): unknown => (err instanceof Error && err.name === 'APIConnectionError' && err.cause instanceof CliError ? err.cause : err);
+
 /** The exit code for an error, by its kind. The SDK's classes are read by name: loading the SDK for this would slow down usage errors. */
 export function exitCodeOf(err: unknown): ExitCode {
+  err = unwrapped(err);
   if (err instanceof CliError) return err.exitCode;
   const name = err instanceof Error ? err.name : '';
   if (name === 'ValidationError') return EXIT.usage;
@@ -61,6 +65,7 @@ export function exitCodeOf(err: unknown): ExitCode {
 
 /** The one line for an error: its type, its message on one line, the request id when the service gave one. */
 export function errorLine(err: unknown): string {
+  err = unwrapped(err);
   if (!(err instanceof Error)) return `Error: ${redact(String(err))}`;
   const requestId = (err as { requestId?: unknown }).requestId;
   const code = (err as { code?: unknown }).code;
@@ -72,6 +77,7 @@ export function errorLine(err: unknown): string {
 
 /** Writes the error line (and, with `debug`, the stack and cause), and returns the exit code. */
 export function report(err: unknown, debug = process.argv.includes('--debug')): ExitCode {
+  err = unwrapped(err);
   note(errorLine(err));
   // A forecast already running on the question: the answer names it, and it can be waited for.
   const running = err instanceof Error ? (err as { activeTaskId?: unknown }).activeTaskId : undefined;

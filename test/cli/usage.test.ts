@@ -73,6 +73,20 @@ describe('the environment and errors', () => {
     expect([noUrl.code, noUrl.stderr]).toEqual([2, expect.stringMatching(/^UsageError: FORECASTING_BASE_URL is not set/)]);
   });
 
+  // A mistake in the command is found before anything would be sent: it is said first, not hidden
+  // behind the variable (found by a newcomer, who fixed the variable only to meet the next error).
+  it('says what the command lacks before a missing variable, and the variable once the command is right', async () => {
+    const lacking = await run(['questions', 'create', '--type', 'binary'], { env: {} });
+    expect([lacking.code, lacking.stderr]).toEqual([2, expect.stringMatching(/^ValidationError: title: is required/)]);
+    const right = await run(['questions', 'create', '--type', 'binary', '--title', 'Ready?'], { env: {} });
+    expect([right.code, right.stderr]).toEqual([2, 'UsageError: FORECASTING_API_KEY is not set: export your API key (pre_…), or the one `forecasting mock` prints\n']);
+    const badFlag = await run(['forecast', 'q_1', '--run-mode', 'bogus'], { env: { FORECASTING_API_KEY: mock.apiKey } });
+    expect([badFlag.code, badFlag.stderr]).toEqual([2, expect.stringMatching(/^ValidationError: runMode: /)]);
+    // A wait has nothing to check first: the variable is named at once, not retried as an outage.
+    const wait = await run(['wait', 'task_1'], { env: {} });
+    expect([wait.code, wait.stderr]).toEqual([2, expect.stringMatching(/^UsageError: FORECASTING_API_KEY is not set/)]);
+  });
+
   it('reads FORECASTING_API_KEY and FORECASTING_BASE_URL, and never shows the key in an error, --debug included', async () => {
     const key = 'pre_this_key_is_secret_123';
     for (const debug of [[], ['--debug']]) {

@@ -35,7 +35,7 @@ export async function forecast(cmd: Command): Promise<ExitCode> {
   secondsAsMs(flags.timeout, '--timeout');
   if (flags.fromFile !== undefined) return fromFile(flags.fromFile, flags);
 
-  const client = await clientFromEnv();
+  const client = await clientFromEnv({}, true);
   // With --wait, a signal from here on lets the start finish, then names the task.
   const interrupts = flags.wait ? new Interrupts() : undefined;
   const task = await client.forecasts.create(runParams({ questionId }, flags));
@@ -112,7 +112,7 @@ async function warnUnknownKeys(path: string, items: readonly ForecastCreateParam
 /** One line per item: `<task id>  <status>  …` for a started one, `rejected  <line>  <message>` for a refused one. */
 async function fromFile(path: string, flags: ForecastFlags): Promise<ExitCode> {
   const { items, lines } = await readItems(path, flags);
-  const client: ForecastingClient = await clientFromEnv();
+  const client: ForecastingClient = await clientFromEnv({}, true);
   // With --wait, a signal during the starts lets them finish, then names the tasks they started.
   const interrupts = flags.wait ? new Interrupts() : undefined;
   const results = await client.forecasts.createMany(items);

@@ -73,7 +73,7 @@ export async function create(cmd: Command): Promise<ExitCode> {
   const flags = cmd.opts<CreateFlags>();
   const body = createParams(flags);
   if (body['type'] === undefined && body['templateId'] === undefined) throw new CliError('--type is required (binary, multiple_choice, numeric, discrete or date), or --template-id');
-  const client = await clientFromEnv();
+  const client = await clientFromEnv({}, true);
   const question = await client.questions.create(body as unknown as QuestionCreateParams);
   if (flags.json) json(question);
   else out(questionLine(question));
