@@ -37,8 +37,9 @@ export async function signWebhook(
   options?: SignWebhookOptions,
 ): Promise<string> {
   const timestamp = options?.timestamp ?? Math.floor(Date.now() / 1000);
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
-    throw new TypeError('signWebhook: `timestamp` must be whole Unix seconds.');
+  // Past 1e11 (the year 5138) it is milliseconds (`Date.now()`): a signature that would never verify.
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0 || timestamp > 1e11) {
+    throw new TypeError('signWebhook: `timestamp` must be whole Unix seconds (not milliseconds).');
   }
   const body = toBody(payload);
   if (body === undefined) throw new TypeError('signWebhook: `payload` must be a string or bytes.');

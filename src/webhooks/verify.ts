@@ -36,7 +36,10 @@ export interface VerifyWebhookOptions {
    * throw it at construction): as a refusal, it would answer every delivery 400, which is not retried.
    */
   toleranceSeconds?: number | undefined;
-  /** The current time in Unix seconds, for tests. Default: the system clock. */
+  /**
+   * The current time in Unix seconds (`Date.now() / 1000`, not milliseconds: a time in ms refuses
+   * every call as `timestamp_out_of_range`), for tests. Default: the system clock.
+   */
   now?: number | undefined;
 }
 

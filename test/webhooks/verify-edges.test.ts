@@ -184,7 +184,13 @@ describe('signWebhook', () => {
 
   it('accepts the timestamp 0 and refuses a negative one', async () => {
     await expect(signWebhook(BODY, SECRET, { timestamp: 0 })).resolves.toBe(`t=0,v1=${hmacHex(0, BODY)}`);
-    await expect(signWebhook(BODY, SECRET, { timestamp: -1 })).rejects.toThrow('signWebhook: `timestamp` must be whole Unix seconds.');
+    await expect(signWebhook(BODY, SECRET, { timestamp: -1 })).rejects.toThrow('signWebhook: `timestamp` must be whole Unix seconds (not milliseconds).');
+  });
+
+  // `Date.now()` where seconds go made a signature no receiver could ever verify; the CLI refused it already.
+  it('refuses milliseconds (past 1e11, the year 5138) and takes the seconds up to there', async () => {
+    await expect(signWebhook(BODY, SECRET, { timestamp: 1_796_141_709_798 })).rejects.toThrow('signWebhook: `timestamp` must be whole Unix seconds (not milliseconds).');
+    await expect(signWebhook(BODY, SECRET, { timestamp: 1e11 })).resolves.toMatch(/^t=100000000000,v1=/);
   });
 
   it('refuses a payload that is not a string or bytes', async () => {
