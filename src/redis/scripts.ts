@@ -20,6 +20,20 @@ end
 `;
 
 /**
+ * Lua: `own('zset', 'hash', …)`, the type each of KEYS must hold, in order: a key of another type
+ * (an older layout, another writer under the prefix) is deleted, so the script runs on it as on a
+ * key never written. The coordinator owns every key of its namespace: else one such key failed
+ * every script with WRONGTYPE while Redis answered, the fleet ran on per-process limits for good,
+ * and each replica ran the handler of a repeated event itself.
+ */
+const OWN = `local function own(...)
+  for i, wanted in ipairs({...}) do
+    local found = redis.call('TYPE', KEYS[i]).ok
+    if found ~= 'none' and found ~= wanted then redis.call('DEL', KEYS[i]) end
+  end
+end`;
+
+/**
  * One take of a sliding one-minute window. KEYS: the window (sorted set: member a unique id, score
  * the time its request counts from). ARGV: now ('' for Redis's time), limit, window, margin, member, then the members of
  * the caller's requests still in flight and counted a while ago, moved to now first (the service may
@@ -34,7 +48,9 @@ end
  * any reservation the window could hold (junk, a clock far ahead) are dropped: else `limit` of them
  * would give every take a wait of years, for good.
  */
-export const TAKE = `${FLEET_NOW}
+export const TAKE = `${OWN}
+${FLEET_NOW}
+own('zset')
 local now = fleetNow(ARGV[1])
 local limit = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
@@ -86,7 +102,9 @@ return math.ceil(at - now)
  * slots held, holds waiting, the hold's place in the queue (0: the head; 0 once granted), the epoch,
  * the head of the queue ('' once granted)}.
  */
-export const HOLD = `${FLEET_NOW}
+export const HOLD = `${OWN}
+${FLEET_NOW}
+own('zset', 'zset', 'zset', 'string', 'string', 'zset')
 local now = fleetNow(ARGV[1])
 local beatAt = now + tonumber(ARGV[5])
 local id = ARGV[2]
@@ -128,6 +146,9 @@ if #ARGV > 11 then
   redis.call('ZADD', KEYS[3], 'XX', unpack(beats))
 end
 if not redis.call('ZSCORE', KEYS[2], id) then
+  -- An arrival counter INCR cannot count (no whole number, or past 64 bits) starts again.
+  local seq = redis.call('GET', KEYS[4])
+  if seq and (#seq > 18 or not string.match(seq, '^%-?%d+$')) then redis.call('DEL', KEYS[4]) end
   redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), id)
 end
 local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
@@ -153,7 +174,8 @@ return {0, held, redis.call('ZCARD', KEYS[2]), redis.call('ZRANK', KEYS[2], id),
  * An aborted hold leaves: its queue entry, and the pending slots of a try granted while its answer
  * was on the way. KEYS: queue, beats, slots. ARGV: hold id, count.
  */
-export const LEAVE = `
+export const LEAVE = `${OWN}
+own('zset', 'zset', 'zset')
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 for i = 1, tonumber(ARGV[2]) do redis.call('ZREM', KEYS[3], 'p:' .. ARGV[1] .. ':' .. i) end
@@ -165,14 +187,17 @@ return 0
  * each moves to expire `ttl` from now, if it is still there (not bound, given back or expired).
  * KEYS: slots. ARGV: now ('' for Redis's time), ttl, hold id, count.
  */
-export const RENEW = `${FLEET_NOW}
+export const RENEW = `${OWN}
+${FLEET_NOW}
+own('zset')
 local at = fleetNow(ARGV[1]) + tonumber(ARGV[2])
 for i = 1, tonumber(ARGV[4]) do redis.call('ZADD', KEYS[1], 'XX', at, 'p:' .. ARGV[3] .. ':' .. i) end
 return 0
 `;
 
 /** Read only. KEYS: slots. ARGV: task ids. Returns, for each, 1 when its slot is held, else 0 (ZMSCORE needs Redis 6.2). */
-export const HELD = `
+export const HELD = `${OWN}
+own('zset')
 local out = {}
 for i = 1, #ARGV do out[i] = redis.call('ZSCORE', KEYS[1], 't:' .. ARGV[i]) and 1 or 0 end
 return out
@@ -183,7 +208,8 @@ return out
  * task ids (none: a release). Removes the hold's pending slots and adds `t:<id>` for each task (at
  * most `count`). Returns how many slots were given back.
  */
-export const BIND = `
+export const BIND = `${OWN}
+own('zset')
 local count = tonumber(ARGV[2])
 for i = 1, count do redis.call('ZREM', KEYS[1], 'p:' .. ARGV[1] .. ':' .. i) end
 local bound = 0
@@ -199,7 +225,8 @@ return count - bound
  * command, then the task ids.
  * Returns how many slots were freed.
  */
-export const SETTLE = `
+export const SETTLE = `${OWN}
+own('zset')
 local freed = 0
 for i = 4, #ARGV do freed = freed + redis.call('ZREM', KEYS[1], 't:' .. ARGV[i]) end
 redis.call(ARGV[3], ARGV[1], ARGV[2])
@@ -225,7 +252,9 @@ end`;
  * the publish command, the receivers' time to live (a receiver not heard of for that long leaves the
  * record, as does one scored more than that ahead of now).
  */
-export const PUBLISH = `${FLEET_NOW}
+export const PUBLISH = `${OWN}
+${FLEET_NOW}
+own('zset', 'zset', 'hash')
 ${COUNT}
 local now = fleetNow(ARGV[3])
 local ttl = tonumber(ARGV[7])
@@ -265,7 +294,9 @@ return 'claimed'
  * Redis's time), receiver ttl ms. Returns {live waiters, receivers seen, published, deduplicated,
  * ...slot members}.
  */
-export const STATS = `${FLEET_NOW}
+export const STATS = `${OWN}
+${FLEET_NOW}
+own('zset', 'zset', 'zset', 'hash')
 local now = fleetNow(ARGV[1])
 local waiting = redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf')
 local receivers = redis.call('ZCOUNT', KEYS[3], '(' .. (now - tonumber(ARGV[2])), now + tonumber(ARGV[2]))
@@ -281,7 +312,9 @@ return out
  * Read only, the key's namespace. KEYS: a window. ARGV: now ('' for Redis's time), window ms.
  * Returns the requests sent in the last window (not those reserved for later).
  */
-export const WINDOW_COUNT = `${FLEET_NOW}
+export const WINDOW_COUNT = `${OWN}
+${FLEET_NOW}
+own('zset')
 local now = fleetNow(ARGV[1])
 return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
 `;
@@ -299,7 +332,9 @@ end`;
  * ('' for Redis's time), interval, the most times the interval a gap may be (whatever the key
  * holds). Returns 1 and records `now` when the last turn is a gap (at least the interval) old, else 0.
  */
-export const RECONCILE_TURN = `${FLEET_NOW}
+export const RECONCILE_TURN = `${OWN}
+${FLEET_NOW}
+own('string', 'string')
 ${FINITE}
 local now = fleetNow(ARGV[1])
 local base = tonumber(ARGV[2])
@@ -319,7 +354,8 @@ return 1
  * freed slots brings the gap back to the interval; one that freed nothing doubles it (the slots are
  * settled by events and reads: a check is the safety net for one that never came). Returns the gap.
  */
-export const RECONCILED = `
+export const RECONCILED = `${OWN}
+own('string')
 ${FINITE}
 local base = tonumber(ARGV[2])
 local most = base * tonumber(ARGV[3])
@@ -335,7 +371,9 @@ return gap
  * left the window meanwhile is counted again: the service counts the request when it arrives, at
  * the end of its attempt at the latest.
  */
-export const TOUCH = `${FLEET_NOW}
+export const TOUCH = `${OWN}
+${FLEET_NOW}
+own('zset')
 redis.call('ZADD', KEYS[1], fleetNow(ARGV[1]), ARGV[2])
 return 0
 `;
@@ -345,7 +383,9 @@ return 0
  * the channel is checked against Redis's own record whoever it names. KEYS: receivers. ARGV: now
  * ('' for Redis's time), the receivers' time to live. Returns -1 when the record is empty.
  */
-export const RECEIVER_AGE = `${FLEET_NOW}
+export const RECEIVER_AGE = `${OWN}
+${FLEET_NOW}
+own('zset')
 local now = fleetNow(ARGV[1])
 -- A record more than a ttl ahead of now is not believed (garbage, or a clock far off; the next publish drops it).
 local last = redis.call('ZREVRANGEBYSCORE', KEYS[1], now + tonumber(ARGV[2]), '-inf', 'WITHSCORES', 'LIMIT', 0, 1)

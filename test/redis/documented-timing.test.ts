@@ -14,8 +14,14 @@ const redis = useRedis();
 /** The probe's longest wait (MAX_PROBE_MS in src/redis/link.ts): a minute. */
 const MAX_PROBE_MS = 60_000;
 
-afterEach(() => {
+type Admin = Awaited<ReturnType<typeof redis.client>>;
+/** Scripts refused (NOPERM) to every connection of the default user, this file's coordinators': PING still answers. */
+const denyScripts = (admin: Admin) => admin.sendCommand(['ACL', 'SETUSER', 'default', '-eval', '-evalsha']);
+const allowScripts = (admin: Admin) => admin.sendCommand(['ACL', 'SETUSER', 'default', '+@all']);
+
+afterEach(async () => {
   vi.useRealTimers();
+  await allowScripts(await redis.client());
 });
 
 /** How many PINGs the spied client has sent since the spy started counting. */
@@ -32,8 +38,8 @@ function probesAt(pings: SendSpy, delay: number): void {
 }
 
 /**
- * One more failure right after Redis came back: a take whose window key has the wrong type (PING
- * still answers). Resolves once the link has turned local again.
+ * One more failure right after Redis came back: a take while an ACL denies the scripts (PING still
+ * answers). Resolves once the link has turned local again.
  */
 async function failAgain(process: Process): Promise<void> {
   await process.coordinator.take('requests');
@@ -46,8 +52,9 @@ describe('the probe after a flap', () => {
     const probeIntervalMs = 1_000;
     const p = await processOn(redis, clock, { prefix: 'probe-backoff', requestsPerMinute: 1_000, probeIntervalMs });
     const admin = await redis.client();
-    // A key of the wrong type (anyone on the prefix can write one): every take fails, PING answers.
-    await admin.hSet('{probe-backoff}:requests', 'x', '1');
+    // An ACL that denies the scripts: every take fails, PING answers. (A key of the wrong type no
+    // longer does: the scripts replace it.)
+    await denyScripts(admin);
     const pings = vi.spyOn(p.client, 'sendCommand');
     // The probe runs on real time (setTimeout, Date.now: src/redis/link.ts #schedule, failed): fake
     // those two so the test moves them by hand. Socket I/O and vi.waitFor stay real.
@@ -73,7 +80,7 @@ describe('the probe after a flap', () => {
     await vi.waitFor(() => expect(p.coordinator.mode).toBe('shared'), { timeout: 5_000 });
 
     vi.useRealTimers();
-    await admin.del('{probe-backoff}:requests');
+    await allowScripts(admin);
     await p.coordinator.take('requests');
     expect(p.coordinator.mode).toBe('shared');
   }, 30_000);
@@ -82,7 +89,7 @@ describe('the probe after a flap', () => {
     const clock = testClock();
     const p = await processOn(redis, clock, { prefix: 'probe-reset', requestsPerMinute: 1_000, probeIntervalMs: 1_000 });
     const admin = await redis.client();
-    await admin.hSet('{probe-reset}:requests', 'x', '1');
+    await denyScripts(admin);
     const pings = vi.spyOn(p.client, 'sendCommand');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
 
@@ -104,7 +111,7 @@ describe('the probe after a flap', () => {
     await vi.waitFor(() => expect(p.coordinator.mode).toBe('shared'), { timeout: 5_000 });
 
     vi.useRealTimers();
-    await admin.del('{probe-reset}:requests');
+    await allowScripts(admin);
   }, 30_000);
 });
 

@@ -202,3 +202,35 @@ describe('calls of the coordinator itself (a second review)', () => {
     expect(coordinator.receiving()).toBe(false);
   });
 });
+
+// A key of the coordinator's namespace holding another type (an older layout, another writer)
+// failed every script that touched it with WRONGTYPE while Redis answered: local limits for good,
+// and each replica ran a repeated event's handler itself once PUBLISH had turned it local.
+describe('a key of another type under the namespace (a second review)', () => {
+  const names = ['requests', 'slots', 'queue', 'beats', 'alive', 'seq', 'receivers', 'counters', 'epoch', 'reconciled', 'reconcileGap'];
+  it.each(names)('%s: replaced by the script that meets it; the fleet stays shared, a repeat is claimed once', async (name) => {
+    const prefix = fresh(`type-${name}`);
+    const { coordinator, warnings } = await processOn(redis, testClock(), { prefix, maxActive: 2 });
+    const client = await redis.client();
+    // A hash where a string is kept, a list where a sorted set or a hash is.
+    const wrong = ['seq', 'epoch', 'reconciled', 'reconcileGap'].includes(name);
+    if (wrong) await client.hSet(`{${prefix}}:${name}`, 'x', '1');
+    else await client.rPush(`{${prefix}}:${name}`, 'x');
+    await coordinator.take('requests');
+    await (await coordinator.hold(1)).bind(['t1']);
+    await coordinator.publish({ id: 'evt:1', type: 'forecast.completed', taskId: 't1', status: 'completed', final: true });
+    const claims = [await coordinator.claimEvent('evt:1')];
+    await coordinator.finishEvent('evt:1');
+    claims.push(await coordinator.claimEvent('evt:1'));
+    await coordinator.settle([{ taskId: 't1', status: 'completed' }]);
+    expect({ claims, stats: await coordinator.stats(), warnings }).toMatchObject({ claims: ['claimed', 'done'], stats: { mode: 'shared' }, warnings: [] });
+  });
+
+  it('seq: an arrival counter INCR cannot count starts again', async () => {
+    const prefix = fresh('seq-text');
+    const { coordinator, warnings } = await processOn(redis, testClock(), { prefix, maxActive: 2 });
+    await (await redis.client()).set(`{${prefix}}:seq`, 'not a number');
+    await (await coordinator.hold(1)).bind(['t1']);
+    expect([coordinator.mode, warnings]).toEqual(['shared', []]);
+  });
+});

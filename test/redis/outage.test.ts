@@ -218,17 +218,21 @@ describe('Redis down', () => {
     const clock = testClock();
     const { coordinator, client, warnings } = await processOn(redis, clock, { prefix: 'flap', maxActive: 1, probeIntervalMs: 20 });
     const admin = await redis.client();
-    // A key of the wrong type (anyone on the prefix can write one): every HOLD fails, PING still answers.
-    await admin.hSet('{flap}:epoch', 'x', '1');
-    await (await coordinator.hold(1)).bind(['t1']);
-    const controller = new AbortController();
-    const second = coordinator.hold(1, { signal: controller.signal });
-    const pings = vi.spyOn(client, 'sendCommand');
-    await vi.waitFor(() => expect(pings.mock.calls.filter(([args]) => args[0] === 'PING').length).toBeGreaterThanOrEqual(5), { timeout: 5_000 });
-    expect(warnings).toHaveLength(2);
-    controller.abort(new Error('done'));
-    await expect(second).rejects.toThrow('done');
-    await admin.del('{flap}:epoch');
+    // An ACL that denies the scripts: every HOLD fails, PING still answers. (A key of the wrong type
+    // no longer does: the scripts replace it.)
+    await admin.sendCommand(['ACL', 'SETUSER', 'default', '-eval', '-evalsha']);
+    try {
+      await (await coordinator.hold(1)).bind(['t1']);
+      const controller = new AbortController();
+      const second = coordinator.hold(1, { signal: controller.signal });
+      const pings = vi.spyOn(client, 'sendCommand');
+      await vi.waitFor(() => expect(pings.mock.calls.filter(([args]) => args[0] === 'PING').length).toBeGreaterThanOrEqual(5), { timeout: 5_000 });
+      expect(warnings).toHaveLength(2);
+      controller.abort(new Error('done'));
+      await expect(second).rejects.toThrow('done');
+    } finally {
+      await admin.sendCommand(['ACL', 'SETUSER', 'default', '+@all']);
+    }
   });
 
   it('ignores a rewrite told on the channel for an epoch Redis does not hold (anyone on the prefix can publish one)', async () => {
