@@ -143,11 +143,14 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   hold(count: number, options?: HoldOptions): Promise<SlotHold> {
-    return reportLongWait(this.#clock, this.#info, 'slots', () => holdSlots(this.#slotContext(), count, options));
+    // `null` is no options, as `undefined`: else a bare TypeError reading its signal.
+    return reportLongWait(this.#clock, this.#info, 'slots', () => holdSlots(this.#slotContext(), count, options ?? undefined));
   }
 
   async settle(notices: readonly TaskFinalNotice[]): Promise<void> {
-    if (!Array.isArray(notices)) throw new ValidationError(`must be an array of final tasks, got ${notices === null ? 'null' : typeof notices}`, 'notices');
+    if (!Array.isArray(notices) || !notices.every((n) => typeof (n as TaskFinalNotice | null)?.taskId === 'string')) {
+      throw new ValidationError('must be an array of final tasks ({ taskId, status }), each with its task id', 'notices');
+    }
     if (notices.length === 0) return;
     const taskIds = notices.map((n) => n.taskId);
     // Each task may have held a slot: holds that many places down the queue try again.
@@ -163,7 +166,8 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   watch(taskIds: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void {
-    if (!Array.isArray(taskIds)) throw new ValidationError(`must be an array of task ids, got ${taskIds === null ? 'null' : typeof taskIds}`, 'taskIds');
+    if (!Array.isArray(taskIds) || !taskIds.every((id) => typeof id === 'string')) throw new ValidationError('must be an array of task ids (text)', 'taskIds');
+    if (typeof onFinal !== 'function') throw new ValidationError(`must be a function, got ${onFinal === null ? 'null' : typeof onFinal}`, 'onFinal');
     this.#hub.start(this.#resolveKeys().channel);
     return this.#hub.watch(taskIds, onFinal);
   }
@@ -190,6 +194,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
   }
 
   async publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean; traceparent?: string | undefined }): Promise<void> {
+    if (typeof event !== 'object' || event === null || typeof event.id !== 'string') throw new ValidationError('must be a verified event ({ id, type, final, … })', 'event');
     const taskId = event.final ? event.taskId : undefined;
     const notice = taskId === undefined ? undefined : { taskId, ...(event.status === undefined ? {} : { status: event.status }), ...(event.traceparent === undefined ? {} : { traceparent: event.traceparent }) };
     const message: HubMessage = { notices: notice === undefined ? [] : [notice], freed: taskId === undefined ? 0 : 1, receiver: true, receiverId: this.#processId };

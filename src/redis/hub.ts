@@ -164,8 +164,15 @@ export class EventHub {
 
   /** Calls `onFinal` each time a task of `taskIds` is told final, until the returned function stops the watch. */
   watch(taskIds: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void {
-    // Its own function per watch, so stopping one watch leaves another of the same task in place.
-    const once = (notice: TaskFinalNotice) => onFinal(notice);
+    // Its own function per watch, so stopping one watch leaves another of the same task in place. A
+    // watcher that throws is its own failure: the others of the message, and its wakes, still run.
+    const once = (notice: TaskFinalNotice) => {
+      try {
+        onFinal(notice);
+      } catch {
+        // Nothing to tell: the watcher's caller owns its errors.
+      }
+    };
     for (const id of taskIds) {
       let set = this.#watchers.get(id);
       if (!set) this.#watchers.set(id, (set = new Set()));

@@ -29,8 +29,21 @@ end
 const OWN = `local function own(...)
   for i, wanted in ipairs({...}) do
     local found = redis.call('TYPE', KEYS[i]).ok
-    if found ~= 'none' and found ~= wanted then redis.call('DEL', KEYS[i]) end
+    if found ~= 'none' and found ~= wanted then
+      redis.log(redis.LOG_WARNING, 'forecasting-sdk: replaced ' .. KEYS[i] .. ', a ' .. found .. ' where the fleet keeps a ' .. wanted .. ': does another program write under this prefix?')
+      redis.call('DEL', KEYS[i])
+    end
   end
+end`;
+
+/**
+ * Lua: whether KEYS[i] holds `wanted` (or nothing): what a read-only script reads, a key of another
+ * type reading as empty. A read never writes: \`fleet status\` on another program's prefix must not
+ * delete its keys.
+ */
+const READS = `local function holds(i, wanted)
+  local found = redis.call('TYPE', KEYS[i]).ok
+  return found == wanted
 end`;
 
 /**
@@ -118,19 +131,21 @@ end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 -- Slots no process of ours could have written (a pending slot scored past twice its time to live,
 -- a member neither \`t:\` nor \`p:\`) would be held for good: no renewal, no check of held tasks, frees them.
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. (now + 2 * tonumber(ARGV[6])), '+inf')) do
+-- Never within a day: a replica whose pendingHoldTtlMs is longer (a deploy that changes it) renews its own.
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. (now + math.max(2 * tonumber(ARGV[6]), 86400000)), '+inf')) do
   if string.sub(m, 1, 2) ~= 't:' then redis.call('ZREM', KEYS[1], m) end
 end
 local time = redis.call('TIME')
 local serverNow = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', serverNow)
--- Likewise a process alive, or a waiter's heartbeat, past twice what one renewal gives: it would
--- never expire, and a head of the queue with it would block every start for good.
-redis.call('ZREMRANGEBYSCORE', KEYS[6], '(' .. (serverNow + 2 * tonumber(ARGV[11])), '+inf')
+-- Likewise a process alive, or a waiter's heartbeat, past twice what one renewal gives (and an hour,
+-- for another version's figures): it would never expire, and a head of the queue with it would
+-- block every start for good.
+redis.call('ZREMRANGEBYSCORE', KEYS[6], '(' .. (serverNow + math.max(2 * tonumber(ARGV[11]), 3600000)), '+inf')
 redis.call('ZADD', KEYS[6], serverNow + tonumber(ARGV[11]), ARGV[10])
 redis.call('PEXPIRE', KEYS[6], ARGV[11])
 local dead = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
-for _, d in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. (now + 2 * tonumber(ARGV[5])), '+inf')) do dead[#dead + 1] = d end
+for _, d in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. (now + math.max(2 * tonumber(ARGV[5]), 3600000)), '+inf')) do dead[#dead + 1] = d end
 if #dead > 0 then
   for _, d in ipairs(dead) do
     redis.call('ZREM', KEYS[2], d)
@@ -146,10 +161,13 @@ if #ARGV > 11 then
   redis.call('ZADD', KEYS[3], 'XX', unpack(beats))
 end
 if not redis.call('ZSCORE', KEYS[2], id) then
-  -- An arrival counter INCR cannot count (no whole number, or past 64 bits) starts again.
-  local seq = redis.call('GET', KEYS[4])
-  if seq and (#seq > 18 or not string.match(seq, '^%-?%d+$')) then redis.call('DEL', KEYS[4]) end
-  redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), id)
+  -- An arrival counter INCR cannot count (\`007\`, text, past 64 bits) starts again.
+  local seq = redis.pcall('INCR', KEYS[4])
+  if type(seq) == 'table' then
+    redis.call('SET', KEYS[4], 1)
+    seq = 1
+  end
+  redis.call('ZADD', KEYS[2], seq, id)
 end
 local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
 while head and head ~= id do
@@ -196,10 +214,10 @@ return 0
 `;
 
 /** Read only. KEYS: slots. ARGV: task ids. Returns, for each, 1 when its slot is held, else 0 (ZMSCORE needs Redis 6.2). */
-export const HELD = `${OWN}
-own('zset')
+export const HELD = `${READS}
+local ours = holds(1, 'zset')
 local out = {}
-for i = 1, #ARGV do out[i] = redis.call('ZSCORE', KEYS[1], 't:' .. ARGV[i]) and 1 or 0 end
+for i = 1, #ARGV do out[i] = ours and redis.call('ZSCORE', KEYS[1], 't:' .. ARGV[i]) and 1 or 0 end
 return out
 `;
 
@@ -294,17 +312,18 @@ return 'claimed'
  * Redis's time), receiver ttl ms. Returns {live waiters, receivers seen, published, deduplicated,
  * ...slot members}.
  */
-export const STATS = `${OWN}
+export const STATS = `${READS}
 ${FLEET_NOW}
-own('zset', 'zset', 'zset', 'hash')
 local now = fleetNow(ARGV[1])
-local waiting = redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf')
-local receivers = redis.call('ZCOUNT', KEYS[3], '(' .. (now - tonumber(ARGV[2])), now + tonumber(ARGV[2]))
+local waiting = holds(2, 'zset') and redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf') or 0
+local receivers = holds(3, 'zset') and redis.call('ZCOUNT', KEYS[3], '(' .. (now - tonumber(ARGV[2])), now + tonumber(ARGV[2])) or 0
 -- Statistics only: counters of another type (another writer's) read as none, never failing the read.
 local counters = redis.pcall('HMGET', KEYS[4], 'published', 'deduplicated')
 if counters.err then counters = {} end
 local out = {waiting, receivers, tonumber(counters[1]) or 0, tonumber(counters[2]) or 0}
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')) do table.insert(out, m) end
+if holds(1, 'zset') then
+  for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')) do table.insert(out, m) end
+end
 return out
 `;
 
@@ -312,9 +331,9 @@ return out
  * Read only, the key's namespace. KEYS: a window. ARGV: now ('' for Redis's time), window ms.
  * Returns the requests sent in the last window (not those reserved for later).
  */
-export const WINDOW_COUNT = `${OWN}
+export const WINDOW_COUNT = `${READS}
 ${FLEET_NOW}
-own('zset')
+if not holds(1, 'zset') then return 0 end
 local now = fleetNow(ARGV[1])
 return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[2])), now)
 `;
@@ -383,9 +402,9 @@ return 0
  * the channel is checked against Redis's own record whoever it names. KEYS: receivers. ARGV: now
  * ('' for Redis's time), the receivers' time to live. Returns -1 when the record is empty.
  */
-export const RECEIVER_AGE = `${OWN}
+export const RECEIVER_AGE = `${READS}
 ${FLEET_NOW}
-own('zset')
+if not holds(1, 'zset') then return -1 end
 local now = fleetNow(ARGV[1])
 -- A record more than a ttl ahead of now is not believed (garbage, or a clock far off; the next publish drops it).
 local last = redis.call('ZREVRANGEBYSCORE', KEYS[1], now + tonumber(ARGV[2]), '-inf', 'WITHSCORES', 'LIMIT', 0, 1)

@@ -34,10 +34,11 @@ function operationOf(name: string): OperationName | undefined {
 export function knownOperation(name: unknown, field = 'operation'): OperationName {
   const found = typeof name === 'string' ? operationOf(name) : undefined;
   if (found !== undefined) return found;
-  const near = closestOperation(String(name));
+  if (typeof name !== 'string') throw new TypeError(`${field}: must be an operation's name (text), got ${name === null ? 'null' : typeof name}`);
+  const near = closestOperation(name);
   const example = near ?? 'questions.create';
   throw new TypeError(
-    `${field}: unknown operation ${clip(JSON.stringify(name) ?? String(name), MAX_NAME_COMPARED)}; ${near === undefined ? 'no operation is named like it.' : `did you mean "${near}"?`} ` +
+    `${field}: unknown operation ${clip(JSON.stringify(name), MAX_NAME_COMPARED)}; ${near === undefined ? 'no operation is named like it.' : `did you mean "${near}"?`} ` +
       `Name it as the SDK does ("${example}") or by its OpenAPI operationId ("${operationIdOf(example)}"); \`operations\` (from forecasting-sdk) lists them all. ` +
       "A fault rule or a request filter matches one request's operation: a client helper (createAndWait, waitMany, runMany) makes requests of several, which the request log names.",
   );
@@ -64,6 +65,7 @@ function closestOperation(name: string): string | undefined {
  * concrete path may be any, one no route knows included. @internal
  */
 export function checkedPath(path: string): string {
+  if (typeof path !== 'string') throw new TypeError(`path: must be a path (text), got ${path === null ? 'null' : typeof path}`);
   if (!path.startsWith('/')) {
     throw new TypeError(`path: must start with "/" (a template such as "/questions/{question_id}", with or without the ${API_PREFIX} prefix), got ${clip(JSON.stringify(path), MAX_NAME_COMPARED)}`);
   }

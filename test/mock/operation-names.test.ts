@@ -94,3 +94,18 @@ describe('a name like none', () => {
     expect(() => service.faults.add({ path: '/zzzzzz/{id}', status: 503 })).toThrow(/^path: no route has the template "\/zzzzzz\/\{id\}"; none is shaped like it\. A template/);
   });
 });
+
+// A name that is no text (from JavaScript, or JSON over HTTP) is refused as such: a BigInt or a
+// circular object made the message itself throw, and a number as a path "startsWith is not a function".
+describe('a name that is no text', () => {
+  it('is refused naming its type', () => {
+    const service = createMockService();
+    const circular: Record<string, unknown> = {};
+    circular['self'] = circular;
+    for (const operation of [5n, circular, 7, null]) {
+      expect(() => service.faults.add({ operation, status: 503 } as unknown as FaultRule)).toThrow(new TypeError(`operation: must be an operation's name (text), got ${operation === null ? 'null' : typeof operation}`));
+    }
+    expect(() => service.requests.count({ operation: 5n } as unknown as RequestFilter)).toThrow("operation: must be an operation's name (text), got bigint");
+    expect(() => service.faults.add({ path: 5, status: 503 } as unknown as FaultRule)).toThrow(new TypeError('path: must be a path (text), got number'));
+  });
+});

@@ -234,3 +234,58 @@ describe('a key of another type under the namespace (a second review)', () => {
     expect([coordinator.mode, warnings]).toEqual(['shared', []]);
   });
 });
+
+// A review of the fixes above: what they must not drop, and reads that must not write.
+describe('what the fixes leave alone (a third review)', () => {
+  it('a read (stats) never writes: keys of another type under a prefix stay as they are', async () => {
+    const prefix = fresh('read-only');
+    const client = await redis.client();
+    await client.set(`{${prefix}}:counters`, 'important');
+    await client.rPush(`{${prefix}}:slots`, ['a', 'b']);
+    await client.set(`{${prefix}}:requests`, '42');
+    await client.hSet(`{${prefix}}:receivers`, 'x', '1');
+    const { coordinator } = await processOn(redis, testClock(), { prefix });
+    expect(await coordinator.stats()).toMatchObject({ mode: 'shared', activeSlots: 0, requestsInWindow: 0, receiversSeen: 0 });
+    expect(await coordinator.used()).toBe(true);
+    const types = await Promise.all(['counters', 'slots', 'requests', 'receivers'].map((k) => client.type(`{${prefix}}:${k}`)));
+    expect(types).toEqual(['string', 'list', 'string', 'hash']);
+  });
+
+  // A replica with a shorter pendingHoldTtlMs (a deploy that changes it) dropped the live pending
+  // slots of one with a longer, and both held the fleet's only slot.
+  it('keeps a pending slot of a replica whose pendingHoldTtlMs is longer', async () => {
+    const clock = testClock();
+    const prefix = fresh('mixed-ttl');
+    const a = await processOn(redis, clock, { prefix, maxActive: 1 });
+    const b = await processOn(redis, clock, { prefix, maxActive: 1, pendingHoldTtlMs: 60_000 });
+    const held = await a.coordinator.hold(1);
+    const abort = new AbortController();
+    const second = b.coordinator.hold(1, { signal: abort.signal });
+    const granted = await settledWithin(clock, second, 3 * RETRY_MS, RETRY_MS);
+    abort.abort();
+    await second.catch(() => undefined);
+    await held.release();
+    expect(granted).toBe(false);
+  });
+
+  it.each(['007', '-0', '00'])('seq %j, which INCR refuses: counted again from 1, still shared', async (seq) => {
+    const prefix = fresh('seq-canonical');
+    const { coordinator, warnings } = await processOn(redis, testClock(), { prefix, maxActive: 2 });
+    await (await redis.client()).set(`{${prefix}}:seq`, seq);
+    await (await coordinator.hold(1)).bind(['t1']);
+    expect([coordinator.mode, warnings]).toEqual(['shared', []]);
+  });
+
+  it('a watcher that throws costs the other watchers of the task nothing; one that is no function is refused', async () => {
+    const { coordinator } = await processOn(redis, testClock(), { prefix: fresh('watchers') });
+    expect(() => coordinator.watch(['a'], 'no function' as never)).toThrow(expect.objectContaining({ name: 'ValidationError', field: 'onFinal' }));
+    const heard: string[] = [];
+    coordinator.watch(['a'], () => {
+      throw new Error('a watcher of yours');
+    });
+    coordinator.watch(['a'], (notice) => heard.push(notice.taskId));
+    await coordinator.settle([{ taskId: 'a', status: 'completed' }]);
+    expect(heard).toEqual(['a']);
+    await expect(coordinator.settle([null] as never)).rejects.toMatchObject({ name: 'ValidationError', field: 'notices' });
+  });
+});
