@@ -37,11 +37,14 @@ function mockTime() {
     // Not real time: the fleet's Redis coordinator counts on this clock, which every process shares.
     simulated: true,
     now: () => realStart + (Date.now() - realStart) * scale,
+    // The listener goes with the sleep: the SDK may hand one signal to many sleeps, and listeners
+    // left on it made Node warn of a leak (MaxListenersExceededWarning) in the polling runs.
     sleep: (ms, signal) =>
       new Promise((resolve, reject) => {
         signal?.throwIfAborted();
-        const timer = setTimeout(resolve, Math.max(0, ms) / scale);
-        signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+        const onAbort = () => (clearTimeout(timer), reject(signal.reason));
+        const timer = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), Math.max(0, ms) / scale);
+        signal?.addEventListener('abort', onAbort, { once: true });
       }),
   };
 }

@@ -46,7 +46,8 @@ export function sleep(ms: number, signal?: AbortSignal, set: (fn: () => void, ms
 
 /**
  * A time source: `now()` in ms, and `sleep(ms, signal)` that rejects with the signal's reason the
- * moment it aborts.
+ * moment it aborts. A sleep of yours removes its abort listener when it ends: the SDK may hand one
+ * signal to many sleeps, and listeners left on it make Node warn of a leak past ten.
  * @example
  * ```ts
  * const clock: ClientClock = { now: () => Date.now(), sleep: (ms, signal) => mySleep(ms, signal) };
