@@ -137,7 +137,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
 
   take(window: CoordinatedWindow, signal?: AbortSignal): Promise<WindowEnd | void> {
     // Else a window of no limit: the local budget it fell back to never had room, and looped without yielding.
-    if (!Object.hasOwn(WINDOW_LIMITS, window)) return Promise.reject(new ValidationError(`must be one of ${Object.keys(WINDOW_LIMITS).join(', ')}, got ${typeof window === 'string' ? JSON.stringify(window.slice(0, 100)) : typeof window}`, 'window'));
+    if (typeof window !== 'string' || !Object.hasOwn(WINDOW_LIMITS, window)) return Promise.reject(new ValidationError(`must be one of ${Object.keys(WINDOW_LIMITS).join(', ')}, got ${typeof window === 'string' ? JSON.stringify(window.slice(0, 100)) : typeof window}`, 'window'));
     const context = { link: this.#link, local: this.#local, options: this.#options, clock: () => this.#clock, keys: () => this.#resolveKeys(), inFlight: this.#inFlight, touches: this.#touches, refresh: this.#refresh };
     return reportLongWait(this.#clock, this.#info, window, () => takeWindow(context, window, signal));
   }

@@ -69,7 +69,9 @@ return math.ceil(at - now)
  * Redis's own clock). ARGV: now ('' for Redis's time), hold id (`<process id>.<random>`), count,
  * maxActive, a waiter's time to live, a pending slot's time to live, a new epoch, the channel, the publish command (`PUBLISH`, or `SPUBLISH` on a
  * cluster), the process id, how long (real ms) the process counts as alive, then the ids of the same
- * process's holds waiting behind it. Sets the epoch when there is none (first use, or Redis lost its
+ * process's holds waiting behind it. Drops what no process of the fleet writes (each key of another
+ * type; slot members neither `t:` nor `p:`, and pending slots, heartbeats and live processes scored
+ * far ahead: see the comments in the script). Sets the epoch when there is none (first use, or Redis lost its
  * data: it tells every process, which writes back its tasks' slots), drops expired pending slots and
  * dead waiters, records the process as alive, queues the hold (once) and refreshes its heartbeat
  * and those of the holds behind it that are still queued; drops the holds at the head of the queue

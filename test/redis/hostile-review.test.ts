@@ -178,6 +178,8 @@ describe('calls of the coordinator itself (a second review)', () => {
     const take = coordinator.take('bogus' as never);
     await expect(take).rejects.toThrow(ValidationError);
     await expect(take).rejects.toMatchObject({ field: 'window', message: 'window: must be one of requests, modelCalls, drafting, chatMessages, webhookTests, got "bogus"' });
+    // A String object names a window only by coercion: refused, as the key it would read is no key.
+    await expect(coordinator.take(new String('requests') as never)).rejects.toMatchObject({ field: 'window', message: expect.stringMatching(/got object$/) });
     expect(coordinator.mode).toBe('shared');
   });
 
