@@ -5,6 +5,7 @@
  */
 import type { DecisionForecastRun } from '../schemas/records/decisions.js';
 import type { CancelItemResult, ForecastCancelBatchResult } from '../schemas/records/forecast-batches.js';
+import { isRecord } from '../core/text.js';
 
 const CANCEL_OUTCOMES = ['cancelled', 'already_finished', 'rejected'] as const;
 
@@ -51,7 +52,3 @@ export const readRun = (json: unknown): DecisionForecastRun | undefined =>
   isRecord(json) && Array.isArray(json['items']) && json['items'].every((i) => isRecord(i) && (i['taskId'] == null || typeof i['taskId'] === 'string'))
     ? (json as unknown as DecisionForecastRun)
     : undefined;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

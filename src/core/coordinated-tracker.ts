@@ -56,39 +56,19 @@ export function safetyWait(interval: number, asked: number | undefined, fallback
 /** The most receipts one wait names between two reads (a `waitMany` of thousands woken at once names the first). */
 const MAX_LINKS = 32;
 
-/** Ends a coordinated sleep early: not an error, never seen outside the tracker. */
+/**
+ * Ends a coordinated sleep early (a notice aborts the sleep's signal, and a clock's sleep rejects the
+ * moment its signal aborts: `ClientClock`): not an error, never seen outside the tracker.
+ */
 const WOKEN: unique symbol = Symbol('woken');
 
-/**
- * Sleeps `ms` on `clock`; resolves `'woken'` as soon as the function handed to `setWake` is called
- * (it is cleared with `undefined` once the sleep ends); rejects with the signal's reason on abort.
- */
-function wakeableSleep(clock: Pick<ClientClock, 'sleep'>, ms: number, signal: AbortSignal | undefined, setWake: (wake: (() => void) | undefined) => void): Promise<void | 'woken'> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const inner = new AbortController();
-    const stop = signal && whenAborted(signal, () => inner.abort(signal.reason));
-    const done = () => {
-      setWake(undefined);
-      stop?.();
-    };
-    setWake(() => {
-      done();
-      resolve('woken');
-      inner.abort(WOKEN);
-    });
-    clock.sleep(ms, inner.signal).then(
-      () => {
-        done();
-        resolve();
-      },
-      (err: unknown) => {
-        done();
-        // Rejected with WOKEN: the promise resolved already, so this changes nothing.
-        reject(err);
-      },
-    );
-  });
+/** The ms until `k` is due again. */
+const left = <T>(k: Known<T>, now: number, receiving: boolean) => Math.max(0, k.at + (receiving && !k.final ? k.safeMs : k.waitMs) - now);
+
+/** Frees the slots of the tasks seen final (settling twice is harmless); a coordinator's failure is its own to report. */
+async function settleSeen(coordinator: TrackerCoordination['coordinator'], notices: ReadonlyArray<TaskFinalNotice | undefined>): Promise<void> {
+  const final = notices.filter((n): n is TaskFinalNotice => n !== undefined);
+  if (final.length > 0) await Promise.resolve().then(() => coordinator.settle(final)).catch(() => undefined);
 }
 
 /**
@@ -97,12 +77,7 @@ function wakeableSleep(clock: Pick<ClientClock, 'sleep'>, ms: number, signal: Ab
  * it returns never throws.
  */
 function tolerantWatch(coordinator: TrackerCoordination['coordinator'], ids: readonly string[], onFinal: (notice: TaskFinalNotice) => void): () => void {
-  let stop: unknown;
-  try {
-    stop = coordinator.watch(ids, onFinal);
-  } catch {
-    return () => undefined;
-  }
+  const stop: unknown = callTolerantly(() => coordinator.watch(ids, onFinal));
   return () => {
     if (typeof stop === 'function') callTolerantly(stop as () => unknown);
   };
@@ -113,13 +88,7 @@ function tolerantWatch(coordinator: TrackerCoordination['coordinator'], ids: rea
  * but `true`, is not receiving) and every outcome sends an event it gets.
  */
 async function isReceiving({ coordinator, covered }: TrackerCoordination): Promise<boolean> {
-  let seen = false;
-  try {
-    seen = coordinator.receiving() === true;
-  } catch {
-    return false;
-  }
-  return seen && (covered === undefined || (await covered().catch(() => false)));
+  return callTolerantly(() => coordinator.receiving()) === true && (covered === undefined || (await covered().catch(() => false)));
 }
 
 /** A tracker for a client with a coordinator (see the module's description). @internal */
@@ -165,44 +134,24 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
     return status !== undefined && !before?.final ? { taskId: id, status } : undefined;
   };
 
-  /** The ms until `k` is due again. */
-  const left = (k: Known<T>, now: number, receiving: boolean) => Math.max(0, k.at + (receiving && !k.final ? k.safeMs : k.waitMs) - now);
-
-  /** Frees the slots of the tasks seen final (settling twice is harmless); a coordinator's failure is its own to report. */
-  const settle = async (notices: ReadonlyArray<TaskFinalNotice | undefined>) => {
-    const final = notices.filter((n): n is TaskFinalNotice => n !== undefined);
-    if (final.length > 0) await Promise.resolve().then(() => coordinator.settle(final)).catch(() => undefined);
-  };
-
   return {
     async round(ids) {
       watch(ids);
       const receivingNow = await receiving();
       const now = clock.now();
-      const due = ids.filter((id) => {
-        const k = known.get(id);
-        return !k || announced.has(id) || left(k, now, receivingNow) === 0;
-      });
+      const due = ids.filter((id) => !known.has(id) || announced.has(id) || left(known.get(id)!, now, receivingNow) === 0);
       // With nothing due, this reads nothing and settles nothing.
       const told = new Set(due.filter((id) => announced.has(id)));
       const read = await readTasks(source, due);
-      await settle(
-        due.map((id) => {
-          const { item, asked } = read.get(id)!;
-          return record(id, item, asked, told.has(id));
-        }),
-      );
+      await settleSeen(coordinator, due.map((id) => record(id, read.get(id)!.item, read.get(id)!.asked, told.has(id))));
       const after = clock.now();
       const stillReceiving = await receiving();
-      return ids.map((id) => {
-        const k = known.get(id)!;
-        return { id, item: k.item, waitMs: left(k, after, stillReceiving) };
-      });
+      return ids.map((id) => ({ id, item: known.get(id)!.item, waitMs: left(known.get(id)!, after, stillReceiving) }));
     },
     follow: watch,
     async seen(id, item, asked) {
       watch([id]);
-      await settle([record(id, item, asked, announced.has(id))]);
+      await settleSeen(coordinator, [record(id, item, asked, announced.has(id))]);
       const k = known.get(id)!;
       return (await receiving()) && !k.final ? k.safeMs : asked;
     },
@@ -211,9 +160,30 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       links = [];
       return taken;
     },
-    sleep(ms, signal) {
-      if ([...announced].some((id) => watched.has(id))) return Promise.resolve('woken');
-      return wakeableSleep(clock, ms, signal, (w) => (wake = w));
+    async sleep(ms, signal) {
+      // On the safety cadence, it looks at the tasks' own pace whether events can still come.
+      const end = clock.now() + ms;
+      let pace = Infinity;
+      if (await receiving()) for (const k of known.values()) if (!k.final) pace = Math.min(pace, k.waitMs);
+      for (;;) {
+        if ([...announced].some((id) => watched.has(id))) return 'woken';
+        if (signal?.aborted) throw signal.reason;
+        const rest = end - clock.now();
+        const inner = new AbortController();
+        const stop = signal && whenAborted(signal, () => inner.abort(signal.reason));
+        wake = () => inner.abort(WOKEN);
+        try {
+          await clock.sleep(Math.min(rest, pace), inner.signal);
+        } catch (err) {
+          if (inner.signal.reason !== WOKEN) throw err;
+          return 'woken';
+        } finally {
+          wake = undefined;
+          stop?.();
+        }
+        if (rest <= pace) return;
+        if (!(await receiving())) return 'due';
+      }
     },
     close() {
       for (const stop of stops.splice(0)) stop();

@@ -316,12 +316,13 @@ const COORDINATOR_METHODS = ['attach', 'take', 'hold', 'settle'] as const;
  * @internal
  */
 export function checkBaseURL(raw: string): string {
-  if (typeof raw !== 'string') throw new ValidationError(`must be an absolute URL such as https://host/api/v1/external`, 'baseURL');
   let url: URL;
   try {
+    // Text only: `new URL` would take any object's toString.
+    if (typeof raw !== 'string') throw raw;
     url = new URL(raw);
   } catch {
-    throw new ValidationError(`must be an absolute URL such as https://host/api/v1/external`, 'baseURL');
+    throw new ValidationError('must be an absolute URL such as https://host/api/v1/external', 'baseURL');
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
     throw new ValidationError(

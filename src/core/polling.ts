@@ -11,6 +11,7 @@ import type { ClientClock } from './clock.js';
 import { ValidationError } from './errors.js';
 import type { RequestOptions } from './options.js';
 import { MAX_STATED_WAIT_MS, WAIT_MODE, WaitDeadlineReached, type WaitRequestOptions } from './retry.js';
+import type { TrackerWake } from './task-tracker.js';
 
 /**
  * Checks a wait's `timeout` option: `undefined` (no limit) or a number of ms >= 0; anything else
@@ -51,8 +52,12 @@ export interface WaitScope {
   trace?: WaitMessage;
 }
 
-/** The scope of a wait that starts now and may last `timeout` ms (no limit when `undefined`). @internal */
-export function waitScope(clock: ClientClock, signal: AbortSignal | undefined, timeout: number | undefined): WaitScope {
+/**
+ * The scope of a wait that starts now and may last `timeout` ms (no limit when `undefined`; anything
+ * but a number of ms >= 0 is refused, see {@link checkTimeout}). @internal
+ */
+export function waitScope(clock: ClientClock, { signal, timeout }: { signal?: AbortSignal | undefined; timeout?: number | undefined }): WaitScope {
+  checkTimeout(timeout);
   const deadline = timeout === undefined ? undefined : clock.now() + timeout;
   const scope: WaitScope = {
     clock,
@@ -84,8 +89,9 @@ export async function untilDeadline<T>(body: () => Promise<T>, onTimeout: () => 
  * `interval`; see {@link boundedWait}): never faster than asked. An abort rejects at once with the
  * signal's reason, mid-read or mid-sleep. Once the scope's deadline passes it rejects with
  * `onTimeout()`; it sleeps to the deadline rather than giving up early, and never reads past it.
- * `sleep` (default: the scope's clock) may end a sleep early, as a tracker told of a change may: it
- * then resolves `'woken'`, and the loop reads at once.
+ * `sleep` (default: the scope's clock) may end a sleep early, as a tracker may: told of a change, it
+ * resolves `'woken'` (the read counts as woken by an event); its tasks due sooner, `'due'` (a poll).
+ * Either way the loop reads at once.
  * @internal
  */
 export function poll<T>(
@@ -93,7 +99,7 @@ export function poll<T>(
   scope: WaitScope,
   interval: number,
   onTimeout: () => Error,
-  sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void | 'woken'> = (ms, signal) => scope.clock.sleep(ms, signal),
+  sleep: (ms: number, signal: AbortSignal | undefined) => Promise<TrackerWake> = (ms, signal) => scope.clock.sleep(ms, signal),
   links?: () => readonly string[],
 ): Promise<T> {
   const { clock, signal, trace } = scope;
@@ -109,17 +115,17 @@ export function poll<T>(
       }
       const wait = boundedWait(asked, interval);
       const left = (scope.deadline ?? Infinity) - clock.now();
-      // Woken early (a task told final): read again, whatever the deadline.
-      const woken = (await sleep(Math.max(0, Math.min(wait, left)), signal)) === 'woken';
-      const wake = woken ? 'event' : 'poll';
+      // Woken early (a task told final, or due sooner): read again, whatever the deadline.
+      const early = await sleep(Math.max(0, Math.min(wait, left)), signal);
+      const wake = early === 'woken' ? 'event' : 'poll';
       last = wake;
       if (trace) {
         told(() => {
           trace.wakes[wake]++;
-          if (woken && links) addLinks(trace, links());
+          if (wake === 'event' && links) addLinks(trace, links());
         });
       }
-      if (!woken && wait > left) throw onTimeout();
+      if (!early && wait > left) throw onTimeout();
     }
   }, onTimeout);
 }

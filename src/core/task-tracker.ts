@@ -43,10 +43,11 @@ export interface TaskTracker<T> {
   /** Reads every task of `ids` once (in `ids` order); rejects as the first request that fails for good. */
   round(ids: readonly string[]): Promise<Array<TrackedTask<T>>>;
   /**
-   * Sleeps until the next round is due (`ms`), or less when told a tracked task changed (then it
-   * resolves `'woken'`); rejects with the signal's reason on abort.
+   * Sleeps until the next round is due (`ms`), or less: when told a tracked task changed it resolves
+   * `'woken'`; when the tasks are due sooner than `ms` said (a sleep on the safety cadence whose
+   * events stopped coming), `'due'`. Rejects with the signal's reason on abort.
    */
-  sleep(ms: number, signal: AbortSignal | undefined): Promise<void | 'woken'>;
+  sleep(ms: number, signal: AbortSignal | undefined): Promise<TrackerWake>;
   /** Follows these tasks from now, before their first read (so no event between the two is missed). */
   follow(ids: readonly string[]): void;
   /**
@@ -62,6 +63,9 @@ export interface TaskTracker<T> {
   /** Stops following the tasks (the wait is over). */
   close(): void;
 }
+
+/** How a tracker's sleep ended early: told of a change (`'woken'`), or its tasks due sooner (`'due'`). @internal */
+export type TrackerWake = void | 'woken' | 'due';
 
 /** A task as a round read it, and the wait in ms its answer asked for, if any. */
 export interface ReadTask<T> {

@@ -3,6 +3,9 @@
  * @module
  */
 
+/** Whether `value` is a JSON object: not `null`, not an array. @internal */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** `text` cut to `max` characters, marking the cut. @internal */
 export function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;

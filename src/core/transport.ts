@@ -7,7 +7,7 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { whenAborted } from './abort.js';
 import { APIConnectionError, APITimeoutError, InvalidResponseError, makeAPIError, toJSONText, ValidationError, type APIError, type ErrorRules, type UnknownCodeRule } from './errors.js';
-import { clip, cut, thrownText } from './text.js';
+import { clip, cut, isRecord, thrownText } from './text.js';
 import type { AttemptOutcome } from './retry.js';
 import { redactedHeaders, redactorOf, causeWithoutKey, type Redact } from './redact.js';
 import { endUpload, uploadSourceFailure } from './uploads.js';
@@ -308,11 +308,11 @@ export function decodeBody({ response, text, request, redact }: Received, expect
   const { json, isJSON } = parseBody(text);
   if (!isJSON) throw invalid('a JSON body');
   if (expected === 'json') return json;
-  if (!isObject(json)) throw invalid(expected === 'list' ? 'a list envelope (an object)' : 'a JSON record (an object)');
+  if (!isRecord(json)) throw invalid(expected === 'list' ? 'a list envelope (an object)' : 'a JSON record (an object)');
   if (expected === 'record') return json;
   const { data } = json;
   if (!Array.isArray(data)) throw invalid('a list envelope whose `data` is an array');
-  const bad = data.findIndex((item) => !isObject(item));
+  const bad = data.findIndex((item) => !isRecord(item));
   if (bad >= 0) throw invalid(`list items that are objects (data.${bad} is not)`);
   return json;
 }
@@ -322,13 +322,9 @@ export function invalidAnswer({ response, request, redact }: Pick<Received, 'res
   return new InvalidResponseError({ status: response.status, type: undefined, message, headers: redactedHeaders(response.headers, redact), body: undefined, request });
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isErrorEnvelope(value: unknown): value is { error: Record<string, unknown> } {
   const error = (value as { error?: unknown } | null)?.error;
-  return isObject(error);
+  return isRecord(error);
 }
 
 /**

@@ -4,6 +4,7 @@
  * @module
  */
 import * as z from 'zod/mini';
+import { isRecord } from '../core/text.js';
 
 /**
  * The smallest size of a date bound that is refused as milliseconds: 1e11 seconds is the year 5138,
@@ -46,7 +47,6 @@ export const orDate = <S extends z.ZodMiniType<number>>(schema: S) =>
   z.union([schema, DateGiven]).check(z.superRefine((value, ctx) => dateIssue(ctx, value)), z.overwrite(toSeconds)) as unknown as z.ZodMiniType<number, number | Date>;
 
 const BOUNDS = ['lowerBound', 'upperBound'] as const;
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * An inline question of a batch item, which the service checks item by item: its `Date` bounds are

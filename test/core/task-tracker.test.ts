@@ -412,6 +412,8 @@ describe('a tracker with a coordinator, at its edges', () => {
     const tracker = coordinatedTracker(src, heldClock(), c);
     await tracker.round(['a']);
     const woken = tracker.sleep(600_000, signal);
+    // Told once the sleep listens (told before, it would not sleep at all).
+    await new Promise((r) => setTimeout(r, 0));
     c.tell('a');
     await expect(woken).resolves.toBe('woken');
     const slept = coordinatedTracker(src, { now: () => 0, sleep: async () => {} }, c).sleep(5, signal);

@@ -3,7 +3,7 @@
 import { vi } from 'vitest';
 import { ForecastingClient, type ClientOptions } from '../../src/index.js';
 import type { ClientClock } from '../../src/core/clock.js';
-import { createRedisCoordinator, type RedisCoordinator } from '../../src/redis/index.js';
+import { createRedisCoordinator, type RedisCoordinator, type RedisCoordinatorOptions } from '../../src/redis/index.js';
 import { mockClientOptions, type ManualClock, type MockClock, type MockService } from '../../src/testing/index.js';
 import type { TestRedis } from '../redis/_redis.js';
 
@@ -14,9 +14,9 @@ export async function closeCoordinators(): Promise<void> {
   await Promise.all(open.splice(0).map((c) => c.close()));
 }
 
-/** A coordinator on its own connection, attached as a client of `apiKey` on `clock` attaches it. */
-export async function coordinatorOn(redis: TestRedis, prefix: string, apiKey: string, clock: Pick<ClientClock, 'now' | 'sleep'>): Promise<RedisCoordinator> {
-  const coordinator = createRedisCoordinator(await redis.client(), { prefix });
+/** A coordinator on its own connection (with `options`), attached as a client of `apiKey` on `clock` attaches it. */
+export async function coordinatorOn(redis: TestRedis, prefix: string, apiKey: string, clock: Pick<ClientClock, 'now' | 'sleep'>, options: RedisCoordinatorOptions = {}): Promise<RedisCoordinator> {
+  const coordinator = createRedisCoordinator(await redis.client(), { ...options, prefix });
   open.push(coordinator);
   coordinator.attach({ keyHash: (sha256Hex) => sha256Hex(apiKey), clock });
   return coordinator;

@@ -12,7 +12,7 @@ import { ContextFileFailedError, ContextWaitTimeoutError } from '../../api/error
 import { MAX_PAGE_SIZE } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { PagePromise } from '../../core/pagination.js';
-import { checkTimeout, poll, tracedWait, waitScope } from '../../core/polling.js';
+import { poll, tracedWait, waitScope } from '../../core/polling.js';
 import type { ContextListParams } from '../../schemas/context.js';
 import type { ContextFile, ContextReady } from '../../schemas/records/context.js';
 
@@ -65,10 +65,9 @@ export function readinessBackoff(attempt: number, retryAfter: number | undefined
  * wait's `timeout`, as in every wait (see `retry.ts`). @internal
  */
 export async function waitUntilReady(ctx: ReadinessContext, questionId: string, o: ContextWaitOptions = {}): Promise<ContextFile[]> {
-  checkTimeout(o.timeout);
   let attempt = 0;
   let processing: ContextFile[] = [];
-  const scope = waitScope(ctx.clock, o.signal, o.timeout);
+  const scope = waitScope(ctx.clock, o);
   const body = () => poll<ContextFile[]>(
     async (scope) => {
       const options = scope.options(o.requestOptions);

@@ -14,7 +14,7 @@ import { invalidAnswer } from '../../core/transport.js';
 import { isUsableId } from '../../core/operation.js';
 import { DEFAULT_POLL_INTERVAL_MS, MAX_BATCH_ITEMS, MAX_BULK_CANCEL_IDS } from '../../api/limits.js';
 import type { RequestOptions } from '../../core/options.js';
-import { checkTimeout, poll, tracedWait, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
+import { poll, tracedWait, untilDeadline, waitScope, type PollStep, type WaitScope } from '../../core/polling.js';
 import { ProgressTracker, type ForecastProgress } from './progress.js';
 import { forecastTracker, listItemOf, readTask, type FlowContext } from './tracking.js';
 import { FINAL_TASK_STATUSES } from '../../schemas/enums.js';
@@ -143,8 +143,7 @@ export function endsWaitFor(err: unknown, taskIds: readonly string[], one: boole
 
 /** Waits for one task to be final (and its report, with `waitForReport`). @internal */
 export async function waitForTask(ctx: FlowContext, taskId: string, o: WaitOptions = {}): Promise<FinishedForecastTask> {
-  checkTimeout(o.timeout);
-  const scope = waitScope(ctx.clock, o.signal, o.timeout);
+  const scope = waitScope(ctx.clock, o);
   return tracedWait('wait', [taskId], scope, () => waitInScope(ctx, taskId, o, scope), (task) => ({ status: task.status }));
 }
 
@@ -188,8 +187,7 @@ async function waitInScope(ctx: FlowContext, taskId: string, o: WaitOptions, sco
  * wait a pending task asks for (the spec's `Retry-After` for its state). @internal
  */
 export async function waitForTasks(ctx: FlowContext, taskIds: readonly string[], o: WaitManyOptions = {}): Promise<Array<FinishedForecastTask | ForecastListItem>> {
-  checkTimeout(o.timeout);
-  const scope = waitScope(ctx.clock, o.signal, o.timeout);
+  const scope = waitScope(ctx.clock, o);
   return tracedWait('waitMany', [...new Set(taskIds)], scope, () => waitManyInScope(ctx, taskIds, o, scope), (tasks) => ({ finalStatuses: tasks.map((t) => t.status) }));
 }
 
@@ -252,8 +250,7 @@ async function waitManyInScope(ctx: FlowContext, taskIds: readonly string[], o: 
  * so `timeout` covers the context wait, the start and the wait. @internal
  */
 export async function createAndWait(ctx: FlowContext, params: ForecastCreateParams, o: CreateAndWaitOptions = {}): Promise<FinishedForecastTask> {
-  checkTimeout(o.timeout);
-  const scope = waitScope(ctx.clock, o.signal, o.timeout);
+  const scope = waitScope(ctx.clock, o);
   return tracedWait('createAndWait', [], scope, () => startAndWait(ctx, params, o, scope), (task) => ({ status: task.status, taskIds: [task.id] }));
 }
 
