@@ -290,4 +290,16 @@ describe('what the fixes leave alone (a third review)', () => {
     expect(heard).toEqual(['a']);
     await expect(coordinator.settle([null] as never)).rejects.toMatchObject({ name: 'ValidationError', field: 'notices' });
   });
+
+  it('publishes only an event whose ids and status are text: a number taskId is refused, nothing sent', async () => {
+    const { coordinator } = await processOn(redis, testClock(), { prefix: fresh('publish-types') });
+    const heard: string[] = [];
+    coordinator.watch(['5'], (notice) => heard.push(notice.taskId));
+    for (const bad of [null, { id: 1, type: 'x', final: false }, { id: 'e', type: 'forecast.completed', taskId: 5, final: true }, { id: 'e', type: 'forecast.completed', taskId: '5', status: 2, final: true }, { id: 'e', type: 'forecast.completed', taskId: '5', traceparent: {}, final: true }]) {
+      await expect(coordinator.publish(bad as never)).rejects.toMatchObject({ name: 'ValidationError', field: 'event' });
+    }
+    expect(coordinator.receiving()).toBe(false);
+    await coordinator.publish({ id: 'e', type: 'forecast.completed', taskId: '5', status: 'completed', final: true });
+    expect(heard).toEqual(['5']);
+  });
 });
