@@ -20,27 +20,25 @@ export function readCancelBatch(json: unknown): ForecastCancelBatchResult | unde
   const body = json as Record<string, unknown> | null;
   const counts = isRecord(body) && isRecord(body['counts']) ? body['counts'] : undefined;
   const listed = Array.isArray(json) ? json : isRecord(body) ? [body['items'], body['results'], body['data'], body['tasks']].find(Array.isArray) : undefined;
+  const map = isRecord(body) ? [body['items'], body['results']].find(isRecord) : undefined;
+  const grouped = isRecord(body) ? CANCEL_OUTCOMES.filter((status) => Array.isArray(body[status])) : [];
+  let items: Array<CancelItemResult | undefined> | undefined;
   if (listed) {
-    const items = listed.map((entry: unknown) => {
+    items = listed.map((entry: unknown) => {
       if (!isRecord(entry)) return undefined;
       const taskId = entry['taskId'] ?? entry['id'] ?? entry['task_id'];
       return typeof taskId === 'string' && typeof entry['status'] === 'string' ? ({ ...entry, taskId, status: entry['status'] } as CancelItemResult) : undefined;
     });
-    return items.every(Boolean) ? { items: items as CancelItemResult[], counts } : undefined;
-  }
-  if (!isRecord(body)) return undefined;
-  const map = [body['items'], body['results']].find(isRecord);
-  if (map) {
-    const items = Object.entries(map).map(([taskId, value]) => {
+  } else if (map) {
+    items = Object.entries(map).map(([taskId, value]) => {
       const status = isRecord(value) ? value['status'] : value;
       return typeof status === 'string' ? ({ ...(isRecord(value) ? value : {}), taskId, status } as CancelItemResult) : undefined;
     });
-    return items.every(Boolean) ? { items: items as CancelItemResult[], counts } : undefined;
+  } else if (grouped[0]) {
+    items = grouped.flatMap((status) => (body![status] as unknown[]).map((taskId) => (typeof taskId === 'string' ? { taskId, status } : undefined)));
   }
-  const grouped = CANCEL_OUTCOMES.filter((status) => Array.isArray(body[status]));
-  if (grouped.length === 0) return undefined;
-  const items = grouped.flatMap((status) => (body[status] as unknown[]).map((taskId) => (typeof taskId === 'string' ? { taskId, status } : undefined)));
-  return items.every(Boolean) ? { items: items as CancelItemResult[], counts } : undefined;
+  // One entry that is none of these, and the answer is not read.
+  return items?.every(Boolean) ? { items: items as CancelItemResult[], counts } : undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ import { whenAborted } from './abort.js';
 import type { ClientClock } from './clock.js';
 import { callTolerantly, type Coordinator, type TaskFinalNotice } from './coordination.js';
 import { boundedWait } from './polling.js';
-import { readTasks, type TaskSource, type TaskTracker } from './task-tracker.js';
+import { readTasks, type TaskSource, type TaskTracker, type TrackerWake } from './task-tracker.js';
 
 /** What a coordinated tracker uses: the client's coordinator and its safety cadence. @internal */
 export interface TrackerCoordination {
@@ -56,11 +56,30 @@ export function safetyWait(interval: number, asked: number | undefined, fallback
 /** The most receipts one wait names between two reads (a `waitMany` of thousands woken at once names the first). */
 const MAX_LINKS = 32;
 
-/**
- * Ends a coordinated sleep early (a notice aborts the sleep's signal, and a clock's sleep rejects the
- * moment its signal aborts: `ClientClock`): not an error, never seen outside the tracker.
- */
+/** Ends a coordinated sleep early: not an error, never seen outside the tracker. */
 const WOKEN: unique symbol = Symbol('woken');
+
+/**
+ * Sleeps `ms` on `clock`; resolves `'woken'` as soon as the function handed to `setWake` is called
+ * (it is cleared with `undefined` once the sleep ends), whether or not the clock's sleep heeds its
+ * signal; rejects with the signal's reason on abort.
+ */
+async function wakeableSleep(clock: Pick<ClientClock, 'sleep'>, ms: number, signal: AbortSignal | undefined, setWake: (wake: (() => void) | undefined) => void): Promise<TrackerWake> {
+  if (signal?.aborted) throw signal.reason;
+  const inner = new AbortController();
+  const stop = signal && whenAborted(signal, () => inner.abort(signal.reason));
+  try {
+    return await new Promise<TrackerWake>((resolve, reject) => {
+      setWake(() => resolve('woken'));
+      clock.sleep(ms, inner.signal).then(() => resolve(), reject);
+    });
+  } finally {
+    setWake(undefined);
+    stop?.();
+    // Ends the clock's sleep when woken (its rejection then changes nothing: the promise resolved).
+    inner.abort(WOKEN);
+  }
+}
 
 /** The ms until `k` is due again. */
 const left = <T>(k: Known<T>, now: number, receiving: boolean) => Math.max(0, k.at + (receiving && !k.final ? k.safeMs : k.waitMs) - now);
@@ -161,28 +180,21 @@ export function coordinatedTracker<T>(source: TaskSource<T>, clock: Pick<ClientC
       return taken;
     },
     async sleep(ms, signal) {
-      // On the safety cadence, it looks at the tasks' own pace whether events can still come.
-      const end = clock.now() + ms;
-      let pace = Infinity;
-      if (await receiving()) for (const k of known.values()) if (!k.final) pace = Math.min(pace, k.waitMs);
-      for (;;) {
+      // In steps of the tasks' own pace (the shortest wait one asks for; the longest while no
+      // receiver is seen, as waitMany polls); between two, whether events can still come.
+      let fast = Infinity;
+      let slow = 0;
+      for (const k of known.values()) if (!k.final) (fast = Math.min(fast, k.waitMs)), (slow = Math.max(slow, k.waitMs));
+      // Counted down, not read off the clock: a clock set back never stretches a sleep.
+      for (let rest = ms; ; ) {
+        const receivingNow = await receiving();
         if ([...announced].some((id) => watched.has(id))) return 'woken';
-        if (signal?.aborted) throw signal.reason;
-        const rest = end - clock.now();
-        const inner = new AbortController();
-        const stop = signal && whenAborted(signal, () => inner.abort(signal.reason));
-        wake = () => inner.abort(WOKEN);
-        try {
-          await clock.sleep(Math.min(rest, pace), inner.signal);
-        } catch (err) {
-          if (inner.signal.reason !== WOKEN) throw err;
-          return 'woken';
-        } finally {
-          wake = undefined;
-          stop?.();
-        }
-        if (rest <= pace) return;
-        if (!(await receiving())) return 'due';
+        if (rest < ms && !receivingNow) return 'due';
+        const step = Math.min(rest, receivingNow ? fast : slow || rest);
+        const woke = await wakeableSleep(clock, step, signal, (w) => (wake = w));
+        // `!(rest > step)`, not `rest <= step`: a NaN ends it too.
+        if (woke || !(rest > step)) return woke;
+        rest -= step;
       }
     },
     close() {

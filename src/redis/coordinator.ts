@@ -195,7 +195,7 @@ export class RedisCoordinator implements Coordinator, EventCoordinator {
 
   async publish(event: { id: string; type: string; taskId?: string | undefined; status?: string | undefined; final: boolean; traceparent?: string | undefined }): Promise<void> {
     // Its ids and status travel as text (a number `taskId` would watch and free no task's slot).
-    if (typeof event !== 'object' || event === null || [event.id, event.taskId ?? '', event.status ?? '', event.traceparent ?? ''].some((v) => typeof v !== 'string')) throw new ValidationError('must be a verified event ({ id, type, final, … }, its ids and status text)', 'event');
+    if (typeof event !== 'object' || event === null || typeof event.id !== 'string' || ![event.taskId, event.status, event.traceparent].every((v) => v === undefined || typeof v === 'string')) throw new ValidationError('must be a verified event ({ id, type, final, … }, its ids and status text)', 'event');
     const taskId = event.final ? event.taskId : undefined;
     const notice = taskId === undefined ? undefined : { taskId, ...(event.status === undefined ? {} : { status: event.status }), ...(event.traceparent === undefined ? {} : { traceparent: event.traceparent }) };
     const message: HubMessage = { notices: notice === undefined ? [] : [notice], freed: taskId === undefined ? 0 : 1, receiver: true, receiverId: this.#processId };

@@ -116,4 +116,58 @@ describe('a coordinated sleep on the safety cadence', () => {
     await expect(tracker.sleep(120_000, undefined)).resolves.toBeUndefined();
     expect(clock.slept).toEqual([120_000]);
   });
+
+  it('seen by the round but not at its start (the receiver just lost): one step of the tasks’ longest wait, then due', async () => {
+    const state: { receiving: boolean | 'throws' } = { receiving: true };
+    const clock = passingClock();
+    const tracker = coordinatedTracker(source({ a: 'running', b: 'queued' }).src, clock, coordination(state));
+    expect((await tracker.round(['a', 'b'])).map((t) => t.waitMs)).toEqual([600_000, 600_000]);
+    state.receiving = false;
+    await expect(tracker.sleep(600_000, undefined)).resolves.toBe('due');
+    expect(clock.slept).toEqual([120_000]);
+  });
+
+  it('counts its time down, not off the clock: a clock set back an hour at each step stretches nothing', async () => {
+    const clock = passingClock();
+    const tracker = coordinatedTracker(source({ a: 'running' }).src, { ...clock, now: () => clock.now() - 3_600_000 * clock.slept.length }, coordination({ receiving: true }));
+    await tracker.round(['a']);
+    await expect(tracker.sleep(600_000, undefined)).resolves.toBeUndefined();
+    expect(clock.slept.reduce((a, b) => a + b, 0)).toBe(600_000);
+  });
+
+  it('ends after one sleep when asked a NaN wait (no loop)', async () => {
+    const clock = passingClock();
+    const tracker = coordinatedTracker(source({ a: 'running' }).src, { ...clock, now: () => Number.NaN }, coordination({ receiving: true }));
+    await tracker.round(['a']);
+    await expect(tracker.sleep(Number.NaN, undefined)).resolves.toBeUndefined();
+    expect(clock.slept).toHaveLength(1);
+  });
+
+  it('is woken by a notice even on a clock whose sleep ignores its signal', async () => {
+    const c = coordination({ receiving: true });
+    let now = 0;
+    const deaf = { now: () => now, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(() => resolve(void (now += ms)), 50)) };
+    const tracker = coordinatedTracker(source({ a: 'running' }).src, deaf, c);
+    await tracker.round(['a']);
+    const sleeping = tracker.sleep(600_000, undefined);
+    await new Promise((r) => setTimeout(r, 0));
+    c.tell('a');
+    await expect(sleeping).resolves.toBe('woken');
+    expect(now).toBe(0);
+  });
+
+  it('says woken, not due, when a notice came while it asked whether the receiver is still seen', async () => {
+    const c = coordination({ receiving: true });
+    let asked = 0;
+    // The round asks twice, the sleep once before its first step; the fourth question hears a notice and the loss.
+    c.coordinator.receiving = () => {
+      if (++asked < 4) return true;
+      c.tell('a');
+      return false;
+    };
+    const tracker = coordinatedTracker(source({ a: 'running' }).src, passingClock(), c);
+    await tracker.round(['a']);
+    await expect(tracker.sleep(600_000, undefined)).resolves.toBe('woken');
+    expect(asked).toBe(4);
+  });
 });

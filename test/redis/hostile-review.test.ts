@@ -291,11 +291,11 @@ describe('what the fixes leave alone (a third review)', () => {
     await expect(coordinator.settle([null] as never)).rejects.toMatchObject({ name: 'ValidationError', field: 'notices' });
   });
 
-  it('publishes only an event whose ids and status are text: a number taskId is refused, nothing sent', async () => {
+  it('publishes only an event whose ids and status are text (or absent): a number or null taskId is refused, nothing sent', async () => {
     const { coordinator } = await processOn(redis, testClock(), { prefix: fresh('publish-types') });
     const heard: string[] = [];
     coordinator.watch(['5'], (notice) => heard.push(notice.taskId));
-    for (const bad of [null, { id: 1, type: 'x', final: false }, { id: 'e', type: 'forecast.completed', taskId: 5, final: true }, { id: 'e', type: 'forecast.completed', taskId: '5', status: 2, final: true }, { id: 'e', type: 'forecast.completed', taskId: '5', traceparent: {}, final: true }]) {
+    for (const bad of [null, { id: 1, type: 'x', final: false }, { id: 'e', type: 'forecast.completed', taskId: 5, final: true }, { id: 'e', type: 'forecast.completed', taskId: '5', status: 2, final: true }, { id: 'e', type: 'forecast.completed', taskId: '5', traceparent: {}, final: true }, { id: 'e', type: 'forecast.completed', taskId: null, final: true }, { id: 'e', type: 'forecast.completed', taskId: '5', status: null, traceparent: null, final: true }]) {
       await expect(coordinator.publish(bad as never)).rejects.toMatchObject({ name: 'ValidationError', field: 'event' });
     }
     expect(coordinator.receiving()).toBe(false);
