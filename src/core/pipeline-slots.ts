@@ -14,10 +14,12 @@ import { decodeBody, type Received } from './transport.js';
 import { endUpload } from './uploads.js';
 
 /**
- * The task tracker of a client with a coordinator, loaded with these steps (a client with a
- * coordinator loads them as it is built): one chunk of what a coordinator needs, not two.
+ * The task tracker of a client with a coordinator, and what tells it the key's webhooks cover every
+ * final kind, loaded with these steps (a client with a coordinator loads them as it is built): one
+ * chunk of what a coordinator needs, not three.
  */
 export { coordinatedTracker } from './coordinated-tracker.js';
+export { WebhookCoverage } from './webhook-coverage.js';
 
 /** Most task ids a client remembers as settled, so a list polled again settles its final tasks once. */
 const MAX_REMEMBERED = 10_000;

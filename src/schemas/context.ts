@@ -43,8 +43,8 @@ export interface ContextNoteUpdateParams extends z.input<typeof ContextNoteUpdat
 export const fileSettings = {
   /** `user_context` (default), `background`, `evidence_source`, `dataset` or `assumption`. */
   artifactType: z.optional(z.enum(ARTIFACT_TYPES)),
-  /** `consider`, `look_into` or `assume_true`; a file cannot be `ignore`d: remove it instead. */
-  treatment: z.optional(z.enum(FILE_TREATMENTS, { error: 'must be consider, look_into or assume_true: a file cannot be ignored (remove it instead)' })),
+  /** `consider`, `look_into` or `assume_true`: a file cannot be ignored (delete it instead). */
+  treatment: z.optional(z.enum(FILE_TREATMENTS, { error: 'must be consider, look_into or assume_true: a file cannot be ignored (delete it instead)' })),
   /** A note on the file, up to 2,000 characters. */
   userNote: z.optional(z.string().check(z.maxLength(MAX_USER_NOTE_LENGTH))),
 };

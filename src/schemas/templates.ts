@@ -7,10 +7,10 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MAX_FILE_BYTES, MAX_TAGS, MAX_USER_NOTE_LENGTH } from '../api/limits.js';
-import type { Uploadable } from '../core/uploads.js';
+import { MAX_TAGS } from '../api/limits.js';
 import { CursorPageParams, exact, rule } from './common.js';
-import { ARTIFACT_TYPES, OWNERSHIP_SCOPES, QUESTION_TYPES, TREATMENTS } from './enums.js';
+import { OWNERSHIP_SCOPES, QUESTION_TYPES } from './enums.js';
+import { fileSettings, fileUpload } from './context.js';
 import { ContextNoteInput } from './forecasts.js';
 import { MILLISECONDS_BOUND, QuestionUpdateParams, TemplateValues, looksLikeMilliseconds } from './questions.js';
 
@@ -296,33 +296,8 @@ export const QuestionTemplateFillParams = exact({
  */
 export interface QuestionTemplateFillParams extends z.input<typeof QuestionTemplateFillParams> {}
 
-/** The size of an upload in bytes, when it is known before reading it (not for a stream). */
-function sizeOf(file: unknown): number {
-  return file instanceof Blob ? file.size : ArrayBuffer.isView(file) || file instanceof ArrayBuffer ? file.byteLength : 0;
-}
-
-const fileSettings = {
-  /** `user_context` (default), `background`, `evidence_source`, `dataset` or `assumption`. */
-  artifactType: z.optional(z.enum(ARTIFACT_TYPES)),
-  /** `consider`, `look_into` or `assume_true`: a file cannot be ignored (delete it instead). */
-  treatment: z.optional(z.enum(TREATMENTS.slice(0, 3) as ['consider', 'look_into', 'assume_true'], { error: 'must be consider, look_into or assume_true: a file cannot be ignored, delete it instead' })),
-  /** Up to 2,000 characters for the forecaster. */
-  userNote: z.optional(z.string().check(z.maxLength(MAX_USER_NOTE_LENGTH, { error: `must be at most ${MAX_USER_NOTE_LENGTH} characters` }))),
-};
-
-/**
- * Body of `POST /question-templates/{template_id}/files`, sent as `multipart/form-data`. The size
- * (10 MiB) is checked before sending when it is known (a stream's is checked by the service).
- */
-export const QuestionTemplateFileUploadParams = exact({
-  /** The file: a `File`, a `Blob`, bytes or a stream (bytes and streams need `filename`). */
-  file: z
-    .custom<Uploadable>((f) => f != null, { error: 'is required' })
-    .check(rule((f) => sizeOf(f) <= MAX_FILE_BYTES, '', `must be at most ${MAX_FILE_BYTES / 1024 / 1024} MiB`)),
-  /** The file's name, when `file` is not a `File`. */
-  filename: z.optional(z.string()),
-  ...fileSettings,
-});
+/** Body of `POST /question-templates/{template_id}/files`, sent as `multipart/form-data`: a question's file upload. */
+export const QuestionTemplateFileUploadParams = exact({ ...fileUpload, ...fileSettings });
 /**
  * Body of `POST /question-templates/{template_id}/files`: the file (at most 10 MiB) and its settings.
  * Not shown in the spec: the SDK sends the fields of a question's file upload.

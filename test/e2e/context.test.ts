@@ -202,7 +202,7 @@ describe('questions.files: limits', () => {
       [() => files.upload(q.id, { file, treatment: 'ignore' as never }), 'treatment', /cannot be ignored/],
       [() => files.upload(q.id, { file: 'not a file' as never }), 'file'],
       [() => files.upload(q.id, { file: Buffer.from('x') }), 'filename'],
-      [() => files.update(q.id, 'f1', { treatment: 'ignore' as never }), 'treatment', /remove it instead/],
+      [() => files.update(q.id, 'f1', { treatment: 'ignore' as never }), 'treatment', /delete it instead/],
       [() => files.update(q.id, 'f1', { userNote: 'n'.repeat(2001) }), 'userNote'],
       [() => files.replace(q.id, 'f1', { file: over(), filename: 'big.bin' }), 'file'],
     ];

@@ -251,14 +251,17 @@ describe('template rules: the SDK refuses before sending', () => {
     await h.refused(h.client.questionTemplates.update('t1', { fields: { title: 'x {a}' }, blanks: [] }), 'fields.title', /"a" is used/);
   });
 
-  it('checks template files before sending: size, treatment, artifact type, note', async () => {
+  it('checks template files before sending as a question’s files are: size, what is a file, name, treatment, artifact type, note', async () => {
     const template = await h.client.questionTemplates.create(rain);
     const big = new Uint8Array(10 * 1024 * 1024 + 1);
     await h.refused(h.client.questionTemplates.files.upload(template.id, { file: big, filename: 'big.bin' }), 'file', /10 MiB/);
     const file = new File(['x'], 'x.txt');
     await h.refused(h.client.questionTemplates.files.upload(template.id, { file, treatment: 'ignore' as never }), 'treatment', /cannot be ignored/);
     await h.refused(h.client.questionTemplates.files.upload(template.id, { file, artifactType: 'memo' as never }), 'artifactType');
-    await h.refused(h.client.questionTemplates.files.upload(template.id, { file, userNote: 'x'.repeat(2001) }), 'userNote');
+    await h.refused(h.client.questionTemplates.files.upload(template.id, { file, userNote: 'x'.repeat(2001) }), 'userNote', /at most 2000 characters/);
+    // The same checks as a question's file: what is no file, a name that is empty.
+    await h.refused(h.client.questionTemplates.files.upload(template.id, { file: 42 as never }), 'file', /must be a File, Blob/);
+    await h.refused(h.client.questionTemplates.files.upload(template.id, { file: new Uint8Array(1), filename: '' }), 'filename');
     await h.refused(h.client.questionTemplates.files.update(template.id, 'f1', { treatment: 'ignore' as never }), 'treatment');
   });
 });

@@ -16,7 +16,6 @@ import { taskTracker, type TaskSource, type TaskTracker } from '../../core/task-
 import type { TrackerCoordination } from '../../core/coordinated-tracker.js';
 import type { BaseClient } from '../../core/base-client.js';
 import type { ContextWaitOptions } from '../context/readiness.js';
-import type { WebhookReader } from './coverage.js';
 import type { ForecastProgressEvents } from './progress.js';
 import { FINAL_TASK_STATUSES } from '../../schemas/enums.js';
 import type { ForecastBatchParams, ForecastCancelBatchParams, ForecastCreateParams, ForecastListParams, ForecastRetrieveParams } from '../../schemas/forecasts.js';
@@ -38,14 +37,25 @@ export interface FlowContext {
   runModes(options: RequestOptions): PagePromise<RunMode>;
 }
 
+/** The key's webhooks, read through the client (the webhooks resource is the caller's: an app's bundler then makes no chunk of it apart). @internal */
+export type WebhookReader = () => AsyncIterable<{ enabled: boolean; eventKinds: readonly string[] }>;
+
+/** The event kinds of a task's final statuses: waits trust webhook events only when the webhooks subscribe to all of them. */
+const FINAL_EVENT_KINDS = ['forecast.completed', 'forecast.failed', 'forecast.cancelled'];
+
 /**
  * Whether the key's enabled webhooks subscribe to every final kind: one read of them per client
- * (refreshed every 10 minutes), made only once a wait with a coordinator asks; its code loads then
- * too (`coverage.ts`), so a client without a coordinator never loads it. @internal
+ * (refreshed every 10 minutes), made only once a wait with a coordinator asks; its code loads with
+ * the coordination steps, so a client without a coordinator never loads it. @internal
  */
 export function finalEventCoverage(client: BaseClient, webhooks: WebhookReader): () => Promise<boolean> {
+  const read = async () => {
+    const kinds: (readonly string[])[] = [];
+    for await (const hook of webhooks()) if (hook.enabled) kinds.push(hook.eventKinds);
+    return kinds;
+  };
   let coverage: Promise<{ covers(): Promise<boolean> }> | undefined;
-  return async () => (await (coverage ??= import('./coverage.js').then((m) => m.coverageOf(client, webhooks)))).covers();
+  return async () => (await (coverage ??= import('../../core/pipeline-slots.js').then((m) => new m.WebhookCoverage(read, FINAL_EVENT_KINDS, () => client._clock)))).covers();
 }
 
 /**
