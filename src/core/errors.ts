@@ -298,7 +298,7 @@ export class ValidationError extends ForecastingError {
   /** Every problem found. */
   readonly issues: ValidationIssue[];
 
-  constructor(issues: ValidationIssue[] | string, field = '') {
+  constructor(issues: ValidationIssue[] | string, field = '', options?: ErrorOptions) {
     const list = typeof issues === 'string' ? [{ field, message: issues }] : issues;
     // Stryker disable next-line StringLiteral: only the field of `first` is read
     const first = list[0] ?? { field, message: 'invalid input' };
@@ -306,7 +306,7 @@ export class ValidationError extends ForecastingError {
     // first few problems only: an input may hold thousands (`issues` has them all).
     const shown = list.slice(0, MAX_ISSUES_IN_MESSAGE).map((i) => (i.field ? `${i.field}: ${i.message}` : i.message));
     if (list.length > MAX_ISSUES_IN_MESSAGE) shown.push(`and ${list.length - MAX_ISSUES_IN_MESSAGE} more`);
-    super(oneLine(shown.join('; ')));
+    super(oneLine(shown.join('; ')), options);
     this.field = first.field;
     this.issues = list;
   }

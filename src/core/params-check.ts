@@ -9,7 +9,7 @@ import type * as z from 'zod/mini';
 import { whenAborted } from './abort.js';
 import { ForecastingError } from './error-base.js';
 import { APITimeoutError, ValidationError } from './errors.js';
-import type { Redact } from './redact.js';
+import { causeWithoutKey, type Redact } from './redact.js';
 import { clip, thrownText } from './text.js';
 
 /** Loads the params schemas by name and the code that reads them (given by the client: the core names no schema). @internal */
@@ -111,11 +111,12 @@ export function snapshot<T>(value: T, seen = new Map<object, unknown>()): T {
 
 /**
  * What reading a caller's input threw (a getter, a revoked `Proxy`), as the `ValidationError` every
- * refused input gets; the SDK's own errors as they are. @internal
+ * refused input gets, with what was thrown as its `cause` (unless it holds the key): a throw of the
+ * SDK's own while building the call is told apart by it. The SDK's own errors as they are. @internal
  */
 export function unreadable(err: unknown, redact: Redact | undefined): unknown {
   if (err instanceof ForecastingError) return err;
   // The key is out before the text is cut.
   const text = thrownText(err);
-  return new ValidationError(`could not be read: ${clip(redact ? redact(text) : text, 200)}`, 'params');
+  return new ValidationError(`could not be read: ${clip(redact ? redact(text) : text, 200)}`, 'params', { cause: causeWithoutKey(err, redact) });
 }

@@ -277,6 +277,23 @@ describe('input read after the params check has loaded, or as the request is pre
     expect(shown(err)).not.toContain(KEY);
     expect(sent).toBe(0);
   });
+
+  it('keeps what was thrown as the cause, so a throw that is no fault of the input can be told apart; never one that holds the key', async () => {
+    const thrown = new TypeError('x is not a function');
+    const params = {
+      get title(): string {
+        throw thrown;
+      },
+    };
+    const c = client({ fetch: (async () => Response.json({})) as typeof fetch });
+    const err = (await c.questions.create(params as never).catch((e: unknown) => e)) as ValidationError;
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe('params: could not be read: x is not a function');
+    expect(err.cause).toBe(thrown);
+    const withKey = (await c.questions.create(new Question() as never).catch((e: unknown) => e)) as ValidationError;
+    expect(withKey.message).toBe('params: could not be read: title getter [redacted]');
+    expect(withKey.cause).toBeUndefined();
+  });
 });
 
 describe('request options whose getter gives a value once, then throws', () => {
