@@ -171,7 +171,8 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
  * Makes a middleware that verifies a webhook call. It takes the raw body from `req.rawBody` when a
  * parser's `verify` hook kept it there, or from `express.raw()` or `express.text()` when one ran,
  * else reads the request stream itself, so it works with or without a body parser on the route. On
- * success it sets `req.webhookEvent` and calls `next()`. Otherwise:
+ * success it sets `req.webhookEvent` and calls `next()`. Its options are read once, here (a later
+ * change to the object changes nothing). Otherwise:
  *
  * - a failed check (`missing_header`, `malformed_header`, `timestamp_out_of_range`,
  *   `no_matching_signature`, `malformed_payload`): `400` with the code as plain text, which fails the
@@ -210,15 +211,12 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
 export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): WebhookMiddleware {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'webhookMiddleware');
-  const { onError, onRepeat, coordinator, coordinatorTimeoutMs, logger = console, toleranceSeconds, now } = options;
-  // Read by name, not copied by spread: an option the object inherits counts as one it owns.
-  const verifyOptions = { toleranceSeconds, now };
-  const maxBodyBytes = checkReceiverOptions(options, 'webhookMiddleware');
-  const warnWrongSecret = wrongSecretWarner(options, secrets.length);
-  const warnings = { ...options, logger };
+  const { onError, onRepeat, coordinator, coordinatorTimeoutMs } = options;
+  const fixed = checkReceiverOptions(options, 'webhookMiddleware');
+  const warnWrongSecret = wrongSecretWarner(fixed, secrets.length);
   // Any caller can trigger it on a mis-mounted route, so it is rate-limited too.
-  const warnSetupMistake = onceAMinute(warnings);
-  const once = exactlyOnce(coordinator, onceAMinute(warnings), checkCoordinatorTimeout(coordinatorTimeoutMs, 'webhookMiddleware'));
+  const warnSetupMistake = onceAMinute(fixed);
+  const once = exactlyOnce(coordinator, onceAMinute(fixed), checkCoordinatorTimeout(coordinatorTimeoutMs, 'webhookMiddleware'));
   return (req, res, next) => {
     const seen = observe(req.headers);
     const told: Told = (...what) => void seen?.then((o) => o?.done(...what)).catch(() => undefined);
@@ -230,7 +228,7 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
       // The bytes are gone: a call the headers refuse for good gets its final 400, any other a 500.
       if (raw === undefined && streamConsumed(req)) {
         throw (
-          refusedByHeaders(req.headers, verifyOptions) ??
+          refusedByHeaders(req.headers, fixed) ??
           new WebhookVerificationError(
             'body_already_read',
             'Another body parser read the body first, so the signed bytes are gone: mount this route before express.json(), skip the parser on its path, or keep the bytes: express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }).',
@@ -238,8 +236,8 @@ export function webhookMiddleware(secret: string | readonly string[], options: W
         );
       }
       // The stream, or the bytes a parser kept: one cap, on the bytes as sent.
-      const payload = await readCapped(raw === undefined ? req : [raw], req.headers, maxBodyBytes);
-      const event = (req.webhookEvent = await verifyWebhook(payload, req.headers, secrets, verifyOptions));
+      const payload = await readCapped(raw === undefined ? req : [raw], req.headers, fixed.maxBodyBytes);
+      const event = (req.webhookEvent = await verifyWebhook(payload, req.headers, secrets, fixed));
       return once.begin(event, (await seen)?.traceparent);
     };
     const answer = (status: number, text: string) => void res.status(status).type('text/plain').send(text);

@@ -78,7 +78,7 @@ export async function verifyWebhookRequest(
   secret: string | readonly string[],
   options?: VerifyWebhookRequestOptions,
 ): Promise<WebhookEvent> {
-  const max = checkReceiverOptions(options, 'verifyWebhookRequest');
+  const fixed = checkReceiverOptions(options, 'verifyWebhookRequest');
   if (bodyGone(request)) {
     throw new WebhookVerificationError(
       'malformed_payload',
@@ -88,18 +88,19 @@ export async function verifyWebhookRequest(
   const stream = request.body;
   let body: Uint8Array;
   try {
-    body = await readCapped(stream ? chunksOf(stream) : [], request.headers, max);
+    body = await readCapped(stream ? chunksOf(stream) : [], request.headers, fixed.maxBodyBytes);
   } finally {
     // Refused on its Content-Length, the stream was never opened: cancel it all the same.
     if (stream && !stream.locked) stream.cancel().catch(() => undefined);
   }
-  return verifyWebhook(body, request.headers, secret, options);
+  return verifyWebhook(body, request.headers, secret, fixed);
 }
 
 /**
  * Makes a `(request: Request) => Promise<WebhookEvent>` bound to the secret(s) and options, with the
  * same body cap as {@link verifyWebhookRequest}. A missing or empty secret, or a bad `maxBodyBytes`,
- * throws a `TypeError` here, at construction, not on each request. A call with a fresh, well-formed
+ * throws a `TypeError` here, at construction, not on each request; the options are read then, once
+ * (a later change to the object changes nothing). A call with a fresh, well-formed
  * signature that matches none of the secrets (what a missed rotation looks like) is logged to
  * `options.logger` (default `console`): the first, then at most one a minute, never with a secret or
  * the body.
@@ -116,10 +117,10 @@ export function createWebhookVerifier(
 ): (request: Request) => Promise<WebhookEvent> {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'createWebhookVerifier');
-  checkReceiverOptions(options, 'createWebhookVerifier');
-  const warnWrongSecret = wrongSecretWarner(options, secrets.length);
+  const fixed = checkReceiverOptions(options, 'createWebhookVerifier');
+  const warnWrongSecret = wrongSecretWarner(fixed, secrets.length);
   return (request) =>
-    verifyWebhookRequest(request, secrets, options).catch((err: unknown) => {
+    verifyWebhookRequest(request, secrets, fixed).catch((err: unknown) => {
       warnWrongSecret(err, request.headers);
       throw err;
     });
@@ -154,8 +155,8 @@ export interface WebhookHandlerOptions extends WebhookReceiverOptions, WebhookCo
   onRepeat?: ((event: WebhookEvent, request: Request) => void) | undefined;
 }
 
-function text(status: number, body: string): Response {
-  return new Response(body, { status, headers: { 'content-type': 'text/plain' } });
+function text(status: number, body: string, headers?: Record<string, string>): Response {
+  return new Response(body, { status, headers: { 'content-type': 'text/plain', ...headers } });
 }
 
 /**
@@ -166,7 +167,7 @@ function text(status: number, body: string): Response {
  * (a 5xx, which the service retries). A request whose body something read before the route (or
  * holds locked) is a mistake in the app, not in the call: it is answered `500 body_already_read`,
  * with a warning at most once a minute, so the delivery outlives the fix; a call its headers alone
- * refuse (no signature, a stale one) still gets its final `400`.
+ * refuse (no signature, a stale one) still gets its final `400`. Its options are read once, here.
  *
  * With a `coordinator` (`createRedisCoordinator` of `forecasting-sdk/redis`), every verified event is
  * published to the processes that share it (waits there wake on their task's final event) and the
@@ -197,13 +198,13 @@ export function createWebhookHandler(
   options: WebhookHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
   const { coordinator, onRepeat, coordinatorTimeoutMs } = options;
-  // The options themselves, not a spread copy: an option the object inherits counts as one it owns.
-  const verify = createWebhookVerifier(secret, options);
+  const fixed = checkReceiverOptions(options, 'createWebhookHandler');
+  const verify = createWebhookVerifier(secret, fixed);
   // At start-up, as a missing secret: else the first signed call would fail on it.
   if (typeof handler != 'function') throw new TypeError('createWebhookHandler: `handler` must be a function.');
   // Any caller can trigger it on a mis-built route, so it is rate-limited.
-  const warnSetupMistake = onceAMinute(options);
-  const once = exactlyOnce(coordinator, onceAMinute(options), checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
+  const warnSetupMistake = onceAMinute(fixed);
+  const once = exactlyOnce(coordinator, onceAMinute(fixed), checkCoordinatorTimeout(coordinatorTimeoutMs, 'createWebhookHandler'));
   return async (request) => {
     const seen = observe(request.headers);
     const told: Told = (...what) => void seen?.then((o) => o?.done(...what)).catch(() => undefined);
@@ -222,7 +223,7 @@ export function createWebhookHandler(
       if (gone) {
         // A 5xx keeps the delivery alive until the app is fixed, where a 400 would lose it; a call
         // the headers alone refuse for good still gets its final 400.
-        const byHeaders = refusedByHeaders(request.headers, options);
+        const byHeaders = refusedByHeaders(request.headers, fixed);
         if (byHeaders) code = byHeaders.code;
         else {
           [refused, code] = [500, 'body_already_read'];
@@ -234,10 +235,7 @@ export function createWebhookHandler(
     }
     const delivery = await once.begin(event, (await seen)?.traceparent);
     told(delivery === 'first' ? 'verified' : 'duplicate', { event, ...(delivery === 'first' ? {} : { status: delivery === 'running' ? RUNNING_ANSWER.status : 200 }) });
-    if (delivery === 'running') {
-      const { status, retryAfter, text: body } = RUNNING_ANSWER;
-      return new Response(body, { status, headers: { 'content-type': 'text/plain', 'retry-after': retryAfter } });
-    }
+    if (delivery === 'running') return text(RUNNING_ANSWER.status, RUNNING_ANSWER.text, { 'retry-after': RUNNING_ANSWER.retryAfter });
     if (delivery === 'repeat') {
       // Stryker disable next-line ConditionalExpression: runHook would catch the call of a missing hook all the same.
       if (onRepeat) runHook(() => onRepeat(event, request));

@@ -7,8 +7,7 @@
  */
 import type { Tracing, WebhookMessage } from '../core/channels.js';
 import type { WebhookEvent } from './events.js';
-import { eventNotice } from './exactly-once.js';
-import { DELIVERY_ID_HEADER, readHeader, type WebhookHeaders } from './headers.js';
+import type { eventNotice } from './exactly-once.js';
 
 /** The longest id or type passed on: a header or an event field may be anything a caller sent. */
 const MAX_FIELD_CHARS = 200;
@@ -25,12 +24,12 @@ export interface Observation {
 }
 
 /**
- * Starts the trace of a call that arrived at `startTime` (loaded by `observe` of `receiver.ts`, only
- * while someone subscribes). @internal
+ * Starts the trace of a call that arrived at `startTime` with the delivery id header `raw` (loaded by
+ * `observe` of `receiver.ts`, only while someone subscribes, which hands it what it reads with: this
+ * module imports nothing, so an app's bundler makes no chunk of what the two share). @internal
  */
-export function startObservation(channel: Tracing, headers: WebhookHeaders, startTime: number): Observation {
+export function startObservation(channel: Tracing, raw: string | undefined, startTime: number, noticeOf: typeof eventNotice): Observation {
   // Anyone can send a call: only an id's characters are passed on.
-  const raw = readHeader(headers, DELIVERY_ID_HEADER);
   const deliveryId = raw !== undefined && /^[\x21-\x7e]{1,200}$/.test(raw) ? raw : undefined;
   const message: WebhookMessage = { startTime, ...(deliveryId === undefined ? {} : { deliveryId }) };
   channel.start.publish(message);
@@ -48,7 +47,7 @@ export function startObservation(channel: Tracing, headers: WebhookHeaders, star
     done(outcome, detail) {
       if (!open) return;
       open = false;
-      const notice = detail.event && eventNotice(detail.event);
+      const notice = detail.event && noticeOf(detail.event);
       // A subscriber may have frozen the message: what it does to it never fails the receiver.
       try {
         message.outcome = outcome;

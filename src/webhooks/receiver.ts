@@ -7,7 +7,8 @@ import { ForecastingError } from '../core/error-base.js';
 import { WebhookVerificationError } from '../core/webhook-errors.js';
 import type { Logger } from '../core/logger.js';
 import { webhookChannel } from '../core/channels.js';
-import { readHeader, type WebhookHeaders } from './headers.js';
+import { eventNotice } from './exactly-once.js';
+import { DELIVERY_ID_HEADER, readHeader, type WebhookHeaders } from './headers.js';
 import type { Observation } from './observed.js';
 import { looksSignedWithAnotherSecret, toleranceOf, type VerifyWebhookOptions } from './verify.js';
 
@@ -76,16 +77,20 @@ export class WebhookPayloadTooLargeError extends ForecastingError {
   }
 }
 
+/** A receiver's options as {@link checkReceiverOptions} read them: the cap with its default. @internal */
+export type ReceiverSettings = WebhookReceiverOptions & { maxBodyBytes: number };
+
 /**
- * A receiver's options checked where they are given, or a `TypeError` naming the caller:
- * `toleranceSeconds`, then `maxBodyBytes` (or its default), which it returns. @internal
+ * A receiver's options checked where they are given, or a `TypeError` naming the caller
+ * (`toleranceSeconds`, then `maxBodyBytes`), and read once, own or inherited: the receiver then
+ * works with these, so a later change to the object changes nothing. @internal
  */
-export function checkReceiverOptions(options: WebhookReceiverOptions | undefined, caller: string): number {
-  toleranceOf(options, caller);
-  const value = options?.maxBodyBytes;
-  const max = value ?? DEFAULT_MAX_BODY_BYTES;
-  if (Number.isInteger(max) && max > 0) return max;
-  throw new TypeError(`${caller}: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(value)}.`);
+export function checkReceiverOptions(options: WebhookReceiverOptions | undefined, caller: string): ReceiverSettings {
+  const { toleranceSeconds, now, maxBodyBytes: given, logger, clock } = options ?? {};
+  const maxBodyBytes = given ?? DEFAULT_MAX_BODY_BYTES;
+  toleranceOf({ toleranceSeconds, now }, caller);
+  if (Number.isInteger(maxBodyBytes) && maxBodyBytes > 0) return { toleranceSeconds, now, maxBodyBytes, logger, clock };
+  throw new TypeError(`${caller}: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(given)}.`);
 }
 
 const encoder = new TextEncoder();
@@ -168,6 +173,6 @@ export function observe(headers: WebhookHeaders): Promise<Observation | undefine
   if (!channel?.hasSubscribers) return undefined;
   const startTime = Date.now();
   // A receiver never fails for its observer: a module that cannot load observes nothing.
-  return import('./observed.js').then((m) => m.startObservation(channel, headers, startTime)).catch(() => undefined);
+  return import('./observed.js').then((m) => m.startObservation(channel, readHeader(headers, DELIVERY_ID_HEADER), startTime, eventNotice)).catch(() => undefined);
 }
 

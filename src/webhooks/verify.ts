@@ -37,8 +37,9 @@ export interface VerifyWebhookOptions {
    */
   toleranceSeconds?: number | undefined;
   /**
-   * The current time in Unix seconds (`Date.now() / 1000`, not milliseconds: a time in ms refuses
-   * every call as `timestamp_out_of_range`), for tests. Default: the system clock.
+   * The current time in Unix seconds (`Date.now() / 1000`), for tests. Default: the system clock. A
+   * time in milliseconds (past the year 5138 in seconds) is a `TypeError` naming it, as a bad
+   * `toleranceSeconds` is: it would refuse every call as `timestamp_out_of_range`.
    */
   now?: number | undefined;
 }
@@ -218,11 +219,14 @@ function ageOf(timestamp: number, options: VerifyWebhookOptions | undefined): nu
 }
 
 /**
- * `toleranceSeconds`, checked: one that is no number of seconds (NaN, below 0, text) would refuse
- * every call for good (a 400, which the service does not retry), so it throws a `TypeError`. @internal
+ * `toleranceSeconds`, checked, and `now` with it: a tolerance that is no number of seconds (NaN,
+ * below 0, text) or a `now` past the year 5138 (a time in milliseconds) would refuse every call for
+ * good (a 400, which the service does not retry), so either throws a `TypeError`. @internal
  */
 export function toleranceOf(options: VerifyWebhookOptions | undefined, caller = 'verifyWebhook'): number {
   const tolerance = options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
+  const now = options?.now;
+  if (now! > 1e11) throw new TypeError(`${caller}: \`now\` must be Unix seconds, got ${now}: milliseconds?`);
   if (typeof tolerance == 'number' && tolerance >= 0) return tolerance;
   throw new TypeError(`${caller}: \`toleranceSeconds\` must be a number of seconds >= 0, got ${String(tolerance)}.`);
 }

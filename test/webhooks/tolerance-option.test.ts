@@ -22,7 +22,7 @@ describe('toleranceSeconds', () => {
     const options = { toleranceSeconds: value as number };
     expect(() => webhookMiddleware(SECRET, options)).toThrow(must('webhookMiddleware', value));
     expect(() => createWebhookVerifier(SECRET, options)).toThrow(must('createWebhookVerifier', value));
-    expect(() => createWebhookHandler(SECRET, () => {}, options)).toThrow(must('createWebhookVerifier', value));
+    expect(() => createWebhookHandler(SECRET, () => {}, options)).toThrow(must('createWebhookHandler', value));
   });
 
   it.each(bad)('refuses %s on the call, before reading the body: verifyWebhook and verifyWebhookRequest', async (value) => {
@@ -43,9 +43,33 @@ describe('toleranceSeconds', () => {
   });
 });
 
+describe('now', () => {
+  const ms = 1_800_000_000_000;
+  const nowMust = (caller: string) => new TypeError(`${caller}: \`now\` must be Unix seconds, got ${ms}: milliseconds?`);
+
+  it('refuses a time in milliseconds where it is given, verifying nothing', async () => {
+    const options = { now: ms };
+    expect(() => webhookMiddleware(SECRET, options)).toThrow(nowMust('webhookMiddleware'));
+    expect(() => createWebhookVerifier(SECRET, options)).toThrow(nowMust('createWebhookVerifier'));
+    expect(() => createWebhookHandler(SECRET, () => {}, options)).toThrow(nowMust('createWebhookHandler'));
+    const header = await signWebhook(BODY, SECRET, { timestamp: ms / 1000 });
+    await expect(verifyWebhook(BODY, { [SIGNATURE_HEADER]: header }, SECRET, options)).rejects.toThrow(nowMust('verifyWebhook'));
+    const request = new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: header }, body: BODY });
+    await expect(verifyWebhookRequest(request, SECRET, options)).rejects.toThrow(nowMust('verifyWebhookRequest'));
+    expect(request.bodyUsed).toBe(false);
+  });
+
+  it('takes the same time in seconds, and one up to the year 5138', async () => {
+    for (const now of [ms / 1000, 1e11]) {
+      const header = await signWebhook(BODY, SECRET, { timestamp: now });
+      await expect(verifyWebhook(BODY, { [SIGNATURE_HEADER]: header }, SECRET, { now })).resolves.toMatchObject({ type: 'webhook.test' });
+    }
+  });
+});
+
 describe('options changed after a receiver was made', () => {
-  // The wrong-secret warning reads the caller's options as it refuses a call: a tolerance made NaN
-  // since must not leave that call unanswered (nor reject unhandled), nor change its answer.
+  // Every receiver reads its options once, where they are given: a tolerance made NaN since changes
+  // nothing (no call unanswered, no rejection unhandled, no other answer).
   it('webhookMiddleware still answers a call signed with another secret 400 no_matching_signature', async () => {
     const options = { toleranceSeconds: 300, logger: { debug() {}, info() {}, warn() {}, error() {} } };
     const app = express();
@@ -67,13 +91,23 @@ describe('options changed after a receiver was made', () => {
     }
   });
 
-  it('createWebhookVerifier rejects such a call with the TypeError of the options as they are now, never a refusal', async () => {
-    const options = { toleranceSeconds: 300, logger: { debug() {}, info() {}, warn() {}, error() {} } };
+  it('createWebhookVerifier and createWebhookHandler still refuse such a call as no_matching_signature, and keep the tolerance, cap and logger they were given', async () => {
+    const warned: string[] = [];
+    const options = { toleranceSeconds: 3_600, maxBodyBytes: 1_024, logger: { warn: (m: string) => warned.push(m) } };
     const verify = createWebhookVerifier(SECRET, options);
-    options.toleranceSeconds = Number.NaN;
-    const request = new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: await signWebhook(BODY, 'whsec_another_secret_entirely') }, body: BODY });
-    // The verifier reads the options as they are now: NaN is a TypeError (a 5xx, retried), not a 400's refusal.
-    await expect(verify(request)).rejects.toThrow(must('verifyWebhookRequest', Number.NaN));
+    const handle = createWebhookHandler(SECRET, () => new Response(null, { status: 204 }), options);
+    Object.assign(options, { toleranceSeconds: Number.NaN, maxBodyBytes: 1, logger: { warn: () => warned.push('the later logger') } });
+    const post = (header: string) => new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: header }, body: BODY });
+    const otherSecret = () => signWebhook(BODY, 'whsec_another_secret_entirely');
+    await expect(verify(post(await otherSecret()))).rejects.toMatchObject({ code: 'no_matching_signature' });
+    const refused = await handle(post(await otherSecret()));
+    expect([refused.status, await refused.text()]).toEqual([400, 'no_matching_signature']);
+    // Signed 1,000 s ago: the hour given still holds (NaN would refuse it), and so does the cap (1 byte would).
+    const old = await signWebhook(BODY, SECRET, { timestamp: Math.floor(Date.now() / 1000) - 1_000 });
+    await expect(verify(post(old))).resolves.toMatchObject({ type: 'webhook.test' });
+    expect((await handle(post(old))).status).toBe(204);
+    expect(warned.length).toBeGreaterThan(0);
+    expect(warned).not.toContain('the later logger');
   });
 });
 
@@ -97,6 +131,37 @@ describe('options an object inherits', () => {
         signal: AbortSignal.timeout(5_000),
       });
       expect(res.status).toBe(204);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('webhookMiddleware rate-limits its set-up warnings on an inherited clock', async () => {
+    let now = 0;
+    const warned: string[] = [];
+    const app = express();
+    // express.json() first: each call is a set-up mistake (the body is gone), answered 500 and warned of.
+    app.post('/hooks', express.json(), webhookMiddleware(SECRET, inherited({ logger: { warn: (m: string) => warned.push(m) }, clock: () => now })), (_req, res) => void res.sendStatus(204));
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const parsedFirst = async () => {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: await signWebhook(BODY, SECRET) },
+        body: BODY,
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect([res.status, await res.text()]).toEqual([500, 'body_already_read']);
+    };
+    try {
+      await parsedFirst();
+      await parsedFirst();
+      expect(warned).toHaveLength(1);
+      now += 60_000;
+      await parsedFirst();
+      expect(warned).toHaveLength(2);
+      expect(warned[1]).toMatch(/1 more since the last/);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
