@@ -6,7 +6,6 @@
  * @module
  */
 import { queueChannel, type QueueMessage } from './channels.js';
-import { inTrace } from './traced.js';
 import { callTolerantly, type Coordinator, type HoldOptions, type SlotHold, type TaskFinalNotice, type WindowEnd } from './coordination.js';
 import { APIError, ValidationError } from './errors.js';
 import type { AttemptStep, Call, CallStep } from './pipeline.js';
@@ -81,7 +80,8 @@ function queued<T>(kind: QueueMessage['kind'], call: Call, count: number, wait: 
   const channel = queueChannel;
   if (!channel?.hasSubscribers) return wait();
   const message: QueueMessage = { kind, operation: call.name, ...(kind === 'slot' ? { count } : {}), ...(call.trace ? { parent: call.trace } : {}) };
-  return inTrace(channel, message, wait);
+  // The tracing code loads once someone subscribes, as for a call (`pipeline.ts`).
+  return import('./traced.js').then((t) => t.inTrace(channel, message, wait));
 }
 
 /** Whether a start that failed for good surely started nothing: never sent, or refused with a 4xx answer. */

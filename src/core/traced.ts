@@ -295,7 +295,7 @@ function waitEnded(message: WaitMessage, outcome: WaitOutcome): void {
 export interface WaitTrace {
   readonly message: WaitMessage;
   /** The wait is over: `asyncEnd` with what it ended with. */
-  end(outcome: Partial<Pick<WaitMessage, 'status' | 'statuses' | 'endedBy'>>): void;
+  end(outcome: WaitOutcome): void;
   /** The wait failed: `error`, then `asyncEnd`. */
   fail(error: unknown): void;
 }
@@ -317,7 +317,7 @@ export function openWaitTrace(kind: WaitMessage['kind']): WaitTrace | undefined 
   return {
     message,
     end(outcome) {
-      told(() => Object.assign(message, outcome));
+      told(() => waitEnded(message, outcome));
       if (close()) channel.asyncEnd.publish(message);
     },
     fail(error) {
@@ -329,8 +329,8 @@ export function openWaitTrace(kind: WaitMessage['kind']): WaitTrace | undefined 
   };
 }
 
-/** How many of `statuses` are each status. @internal */
-export function countStatuses(statuses: readonly string[]): Record<string, number> {
+/** How many of `statuses` are each status. */
+function countStatuses(statuses: readonly string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
   return counts;

@@ -9,8 +9,7 @@ import { parseRetryAfter, serviceMs } from '../../../core/clock.js';
 import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS, QUEUED_RETRY_AFTER_MS } from '../../../api/limits.js';
 import { addLinks } from '../../../core/polling.js';
-import { countStatuses, openWaitTrace } from '../../../core/traced.js';
-import { told } from '../../../core/channels.js';
+import { told, waitChannel } from '../../../core/channels.js';
 import { WAIT_MODE, type WaitRequestOptions } from '../../../core/retry.js';
 import { FINAL_TASK_STATUSES } from '../../../schemas/enums.js';
 import type { ForecastCreateParams } from '../../../schemas/forecasts.js';
@@ -57,8 +56,8 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   // sleeps between attempts. Reads likewise: once aborted, a read that fails ends the run with the
   // signal's reason rather than retry until the service answers (the running tasks are waited for
   // while it answers; `runId` takes them up again). Cancels are plain requests.
-  // The run on the `wait` channel, when someone subscribes: its counts, not its (maybe thousands of) task ids.
-  const trace = openWaitTrace('runMany');
+  // The run on the `wait` channel, when someone subscribes (the tracing code loads only then): its counts, not its (maybe thousands of) task ids.
+  const trace = waitChannel?.hasSubscribers ? (await import('../../../core/traced.js')).openWaitTrace('runMany') : undefined;
   const traced = trace ? { trace: trace.message } : {};
   const options: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal, ...traced } };
   const { clock } = ctx;
@@ -138,14 +137,14 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
       yield* noted(ready);
     }
     o.onProgress?.(progressOf(s, clock.now()));
-    trace?.end({ statuses: countStatuses(ended) });
+    trace?.end({ finalStatuses: ended });
   } catch (err) {
     trace?.fail(err);
     // The run ends with forecasts still running on the service: say which.
     throw s.active.size > 0 ? endsWaitFor(err, [...s.active.keys()], false) : err;
   } finally {
     // Left early (a `break` in the caller's loop): the run is over all the same.
-    trace?.end({ statuses: countStatuses(ended) });
+    trace?.end({ finalStatuses: ended });
     tracker.close();
     await iterator.return?.();
   }
