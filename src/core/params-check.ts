@@ -9,7 +9,7 @@ import type * as z from 'zod/mini';
 import { whenAborted } from './abort.js';
 import { ForecastingError } from './error-base.js';
 import { APITimeoutError, ValidationError } from './errors.js';
-import { causeWithoutKey, type Redact } from './redact.js';
+import type { Redact } from './redact.js';
 import { clip, thrownText } from './text.js';
 
 /** Loads the params schemas by name and the code that reads them (given by the client: the core names no schema). @internal */
@@ -111,12 +111,34 @@ export function snapshot<T>(value: T, seen = new Map<object, unknown>()): T {
 
 /**
  * What reading a caller's input threw (a getter, a revoked `Proxy`), as the `ValidationError` every
- * refused input gets, with what was thrown as its `cause` (unless it holds the key): a throw of the
- * SDK's own while building the call is told apart by it. The SDK's own errors as they are. @internal
+ * refused input gets, with a copy of what was thrown as its `cause` when it is one of JavaScript's
+ * own errors: a throw of the SDK's own while building the call is told apart by it. The SDK's own
+ * errors as they are. @internal
  */
 export function unreadable(err: unknown, redact: Redact | undefined): unknown {
   if (err instanceof ForecastingError) return err;
   // The key is out before the text is cut.
   const text = thrownText(err);
-  return new ValidationError(`could not be read: ${clip(redact ? redact(text) : text, 200)}`, 'params', { cause: causeWithoutKey(err, redact) });
+  return new ValidationError(`could not be read: ${clip(redact ? redact(text) : text, 200)}`, 'params', { cause: plainCopy(err, redact) });
+}
+
+const NATIVE_ERRORS = [Error, TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError];
+
+/**
+ * A new error of the same class, message and stack as `err`, read once, when `err` is one of
+ * JavaScript's own errors and neither holds the key; else `undefined`. Only a copy: anything else a
+ * thrown value holds (bytes, a getter, a private field, a later change) could hide the key where no
+ * check reads.
+ */
+function plainCopy(err: unknown, redact: Redact | undefined): Error | undefined {
+  try {
+    const Class = NATIVE_ERRORS.find((C) => C.prototype === Object.getPrototypeOf(err));
+    const { message, stack } = err as Error;
+    if (!Class || typeof message != 'string' || typeof stack != 'string' || (redact && (redact(message) !== message || redact(stack) !== stack))) return undefined;
+    const copy = new Class(message);
+    copy.stack = stack;
+    return copy;
+  } catch {
+    return undefined;
+  }
 }

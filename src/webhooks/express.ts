@@ -211,7 +211,7 @@ function streamConsumed(req: WebhookMiddlewareRequest): boolean {
 export function webhookMiddleware(secret: string | readonly string[], options: WebhookMiddlewareOptions = {}): WebhookMiddleware {
   // Checked here, at start-up: a missing secret is a deployment mistake, not a bad request.
   const secrets = toSecrets(secret, 'webhookMiddleware');
-  const { onError, onRepeat, coordinator, coordinatorTimeoutMs } = options;
+  const { onError, onRepeat, coordinator, coordinatorTimeoutMs } = options ?? {};
   const fixed = checkReceiverOptions(options, 'webhookMiddleware');
   const warnWrongSecret = wrongSecretWarner(fixed, secrets.length);
   // Any caller can trigger it on a mis-mounted route, so it is rate-limited too.

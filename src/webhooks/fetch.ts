@@ -27,6 +27,7 @@ import type { WebhookEvent } from './events.js';
 import { checkCoordinatorTimeout, exactlyOnce, isRetriedStatus, RUNNING_ANSWER, runHook, type WebhookCoordinationOptions } from './exactly-once.js';
 import {
   checkReceiverOptions,
+  maxBodyOf,
   observe,
   onceAMinute,
   readCapped,
@@ -43,17 +44,6 @@ export type { WebhookEvent, VerifyWebhookOptions, VerifyWebhookRequestOptions, W
 
 /** Whether a request's body is gone: read already, or locked by a reader that may have taken part of it. */
 const bodyGone = (request: Request): boolean => request.bodyUsed || request.body?.locked === true;
-
-/** The chunks of a body stream; leaving the loop early cancels the stream, so the rest is never read. */
-async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) yield chunk.value;
-  } finally {
-    // After the last chunk this is a no-op; before it, it tells the sender to stop.
-    reader.cancel().catch(() => undefined);
-  }
-}
 
 /**
  * Verifies a Fetch `Request` carrying a webhook call: reads its body once, as bytes, up to
@@ -78,7 +68,7 @@ export async function verifyWebhookRequest(
   secret: string | readonly string[],
   options?: VerifyWebhookRequestOptions,
 ): Promise<WebhookEvent> {
-  const fixed = checkReceiverOptions(options, 'verifyWebhookRequest');
+  const max = maxBodyOf(options, 'verifyWebhookRequest');
   if (bodyGone(request)) {
     throw new WebhookVerificationError(
       'malformed_payload',
@@ -88,12 +78,13 @@ export async function verifyWebhookRequest(
   const stream = request.body;
   let body: Uint8Array;
   try {
-    body = await readCapped(stream ? chunksOf(stream) : [], request.headers, fixed.maxBodyBytes);
+    // A stream's own iterator: leaving the loop early (over the cap) cancels it, so the rest is never read.
+    body = await readCapped((stream as AsyncIterable<Uint8Array> | null) ?? [], request.headers, max);
   } finally {
     // Refused on its Content-Length, the stream was never opened: cancel it all the same.
     if (stream && !stream.locked) stream.cancel().catch(() => undefined);
   }
-  return verifyWebhook(body, request.headers, secret, fixed);
+  return verifyWebhook(body, request.headers, secret, options);
 }
 
 /**
@@ -197,9 +188,10 @@ export function createWebhookHandler(
   handler: WebhookEventHandler,
   options: WebhookHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
-  const { coordinator, onRepeat, coordinatorTimeoutMs } = options;
+  const { coordinator, onRepeat, coordinatorTimeoutMs } = options ?? {};
+  const secrets = toSecrets(secret, 'createWebhookHandler');
   const fixed = checkReceiverOptions(options, 'createWebhookHandler');
-  const verify = createWebhookVerifier(secret, fixed);
+  const verify = createWebhookVerifier(secrets, fixed);
   // At start-up, as a missing secret: else the first signed call would fail on it.
   if (typeof handler != 'function') throw new TypeError('createWebhookHandler: `handler` must be a function.');
   // Any caller can trigger it on a mis-built route, so it is rate-limited.

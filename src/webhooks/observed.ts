@@ -24,11 +24,17 @@ export interface Observation {
 }
 
 /**
- * Starts the trace of a call that arrived at `startTime` with the delivery id header `raw` (loaded by
- * `observe` of `receiver.ts`, only while someone subscribes, which hands it what it reads with: this
- * module imports nothing, so an app's bundler makes no chunk of what the two share). @internal
+ * Starts the trace of a call that arrived at `startTime`, whose delivery id header `readId` reads
+ * (loaded by `observe` of `receiver.ts`, only while someone subscribes, which hands it what it reads
+ * with: this module imports nothing, so an app's bundler makes no chunk of what the two share). @internal
  */
-export function startObservation(channel: Tracing, raw: string | undefined, startTime: number, noticeOf: typeof eventNotice): Observation {
+export function startObservation(channel: Tracing, readId: () => string | undefined, startTime: number, noticeOf: typeof eventNotice): Observation {
+  let raw: string | undefined;
+  try {
+    raw = readId();
+  } catch {
+    // Traced without it: a header that cannot be read is no reason to lose the call's trace.
+  }
   // Anyone can send a call: only an id's characters are passed on.
   const deliveryId = raw !== undefined && /^[\x21-\x7e]{1,200}$/.test(raw) ? raw : undefined;
   const message: WebhookMessage = { startTime, ...(deliveryId === undefined ? {} : { deliveryId }) };

@@ -10,7 +10,7 @@ import { webhookChannel } from '../core/channels.js';
 import { eventNotice } from './exactly-once.js';
 import { DELIVERY_ID_HEADER, readHeader, type WebhookHeaders } from './headers.js';
 import type { Observation } from './observed.js';
-import { looksSignedWithAnotherSecret, toleranceOf, type VerifyWebhookOptions } from './verify.js';
+import { looksSignedWithAnotherSecret, shown, toleranceOf, type VerifyWebhookOptions } from './verify.js';
 
 /** Default `maxBodyBytes`: 1 MiB, far above any event the service sends. @internal */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -81,16 +81,26 @@ export class WebhookPayloadTooLargeError extends ForecastingError {
 export type ReceiverSettings = WebhookReceiverOptions & { maxBodyBytes: number };
 
 /**
- * A receiver's options checked where they are given, or a `TypeError` naming the caller
- * (`toleranceSeconds`, then `maxBodyBytes`), and read once, own or inherited: the receiver then
- * works with these, so a later change to the object changes nothing. @internal
+ * The body cap of `options` (or its default), checked with `toleranceSeconds` and `now` where they
+ * are given, or a `TypeError` naming the caller. @internal
+ */
+export function maxBodyOf(options: VerifyWebhookRequestOptions | undefined, caller: string): number {
+  toleranceOf(options, caller);
+  const value = options?.maxBodyBytes;
+  const max = value ?? DEFAULT_MAX_BODY_BYTES;
+  if (Number.isInteger(max) && max > 0) return max;
+  throw new TypeError(`${caller}: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${shown(value)}.`);
+}
+
+/**
+ * A receiver's options checked as {@link maxBodyOf} does, and read once, own or inherited: the
+ * receiver then works with these, so a later change to the object changes nothing. @internal
  */
 export function checkReceiverOptions(options: WebhookReceiverOptions | undefined, caller: string): ReceiverSettings {
-  const { toleranceSeconds, now, maxBodyBytes: given, logger, clock } = options ?? {};
-  const maxBodyBytes = given ?? DEFAULT_MAX_BODY_BYTES;
-  toleranceOf({ toleranceSeconds, now }, caller);
-  if (Number.isInteger(maxBodyBytes) && maxBodyBytes > 0) return { toleranceSeconds, now, maxBodyBytes, logger, clock };
-  throw new TypeError(`${caller}: \`maxBodyBytes\` must be a whole number of bytes > 0, got ${String(given)}.`);
+  const { toleranceSeconds, now, maxBodyBytes, logger, clock } = options ?? {};
+  const fixed = { toleranceSeconds, now, maxBodyBytes, logger, clock };
+  fixed.maxBodyBytes = maxBodyOf(fixed, caller);
+  return fixed as ReceiverSettings;
 }
 
 const encoder = new TextEncoder();
@@ -173,6 +183,6 @@ export function observe(headers: WebhookHeaders): Promise<Observation | undefine
   if (!channel?.hasSubscribers) return undefined;
   const startTime = Date.now();
   // A receiver never fails for its observer: a module that cannot load observes nothing.
-  return import('./observed.js').then((m) => m.startObservation(channel, readHeader(headers, DELIVERY_ID_HEADER), startTime, eventNotice)).catch(() => undefined);
+  return import('./observed.js').then((m) => m.startObservation(channel, () => readHeader(headers, DELIVERY_ID_HEADER), startTime, eventNotice)).catch(() => undefined);
 }
 

@@ -37,9 +37,9 @@ export interface VerifyWebhookOptions {
    */
   toleranceSeconds?: number | undefined;
   /**
-   * The current time in Unix seconds (`Date.now() / 1000`), for tests. Default: the system clock. A
-   * time in milliseconds (past the year 5138 in seconds) is a `TypeError` naming it, as a bad
-   * `toleranceSeconds` is: it would refuse every call as `timestamp_out_of_range`.
+   * The current time in Unix seconds (`Date.now() / 1000`), for tests. Default: the system clock. One
+   * that is no such time (a time in milliseconds, NaN, a function) is a `TypeError` naming it, as a
+   * bad `toleranceSeconds` is: it would refuse every call as `timestamp_out_of_range`.
    */
   now?: number | undefined;
 }
@@ -209,7 +209,9 @@ export function refusedByHeaders(headers: WebhookHeaders, options?: VerifyWebhoo
     checkFresh(signatureOf(headers), options, tolerance);
     return undefined;
   } catch (err) {
-    return err as WebhookVerificationError;
+    // Only a refusal: any other error (a `now` that breaks the arithmetic) is a set-up mistake, a 5xx.
+    if (err instanceof WebhookVerificationError) return err;
+    throw err;
   }
 }
 
@@ -220,16 +222,21 @@ function ageOf(timestamp: number, options: VerifyWebhookOptions | undefined): nu
 
 /**
  * `toleranceSeconds`, checked, and `now` with it: a tolerance that is no number of seconds (NaN,
- * below 0, text) or a `now` past the year 5138 (a time in milliseconds) would refuse every call for
- * good (a 400, which the service does not retry), so either throws a `TypeError`. @internal
+ * below 0, text) or a `now` that is no time in Unix seconds from 1970 to the year 5138 (NaN, a
+ * function, a time in milliseconds) would refuse every call for good (a 400, which the service does
+ * not retry), so either throws a `TypeError`. @internal
  */
 export function toleranceOf(options: VerifyWebhookOptions | undefined, caller = 'verifyWebhook'): number {
   const tolerance = options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
-  const now = options?.now;
-  if (now! > 1e11) throw new TypeError(`${caller}: \`now\` must be Unix seconds, got ${now}: milliseconds?`);
+  // Absent (or null) is the system clock's.
+  const now = options?.now ?? 0;
+  if (!(typeof now == 'number' && now >= 0 && now <= 1e11)) throw new TypeError(`${caller}: \`now\` must be Unix seconds, got ${shown(now)}.`);
   if (typeof tolerance == 'number' && tolerance >= 0) return tolerance;
-  throw new TypeError(`${caller}: \`toleranceSeconds\` must be a number of seconds >= 0, got ${String(tolerance)}.`);
+  throw new TypeError(`${caller}: \`toleranceSeconds\` must be a number of seconds >= 0, got ${shown(tolerance)}.`);
 }
+
+/** A value in a message: an object or a function by its type (its text is the caller's code, which may throw). @internal */
+export const shown = (value: unknown): string => (Object(value) === value ? typeof value : String(value));
 
 /** Written so that a NaN tolerance or clock fails closed. */
 function isFresh(age: number, tolerance: number): boolean {

@@ -149,3 +149,23 @@ describe('the headers a subscriber adds in start', () => {
     }
   });
 });
+
+describe('a runMany that fails before it runs', () => {
+  // A trace opened before the run's set-up (the input read as an iterable, the request options
+  // copied) was left open for good when that set-up threw: `start` with no `asyncEnd`, a span never ended.
+  const failing: Record<string, (c: ForecastingClient) => AsyncIterable<unknown>> = {
+    'input that is not iterable': (c) => c.forecasts.runMany(5 as never),
+    'an iterable whose iterator throws': (c) => c.forecasts.runMany({ [Symbol.iterator]: () => { throw new Error('no iterator'); } } as never),
+    'request options whose getter throws': (c) => c.forecasts.runMany([], { requestOptions: { get timeout(): number { throw new Error('no timeout'); } } }),
+  };
+  it.each(Object.keys(failing))('leaves no trace open: %s', async (name) => {
+    const events: string[] = [];
+    const record = (event: string) => (message: object) => void ((message as WaitMessage).kind === 'runMany' && events.push(event));
+    traced(CHANNELS.wait, { start: record('start'), asyncEnd: record('asyncEnd') });
+    const run = async () => {
+      for await (const _ of failing[name]!(client())) void _;
+    };
+    await expect(run()).rejects.toThrow();
+    expect(events.filter((e) => e === 'start').length).toBe(events.filter((e) => e === 'asyncEnd').length);
+  });
+});

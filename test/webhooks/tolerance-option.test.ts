@@ -45,18 +45,36 @@ describe('toleranceSeconds', () => {
 
 describe('now', () => {
   const ms = 1_800_000_000_000;
-  const nowMust = (caller: string) => new TypeError(`${caller}: \`now\` must be Unix seconds, got ${ms}: milliseconds?`);
+  const nowMust = (caller: string, got: string) => new TypeError(`${caller}: \`now\` must be Unix seconds, got ${got}.`);
+  const throwing = { toString: () => { throw new Error('the caller\'s'); }, valueOf: () => ms };
+  // [the value, as the message shows it]: none would verify a call; each would refuse every one.
+  const wrong: Record<string, [unknown, string]> = {
+    'milliseconds': [ms, String(ms)],
+    'NaN': [Number.NaN, 'NaN'],
+    'Infinity': [Infinity, 'Infinity'],
+    'a time before 1970': [-1, '-1'],
+    'a function': [() => ms / 1000, 'function'],
+    'text': ['1800000000', '1800000000'],
+    'a bigint': [1_800_000_000n, '1800000000'],
+    'a symbol': [Symbol('now'), 'Symbol(now)'],
+    'an object whose text throws': [throwing, 'object'],
+  };
 
-  it('refuses a time in milliseconds where it is given, verifying nothing', async () => {
-    const options = { now: ms };
-    expect(() => webhookMiddleware(SECRET, options)).toThrow(nowMust('webhookMiddleware'));
-    expect(() => createWebhookVerifier(SECRET, options)).toThrow(nowMust('createWebhookVerifier'));
-    expect(() => createWebhookHandler(SECRET, () => {}, options)).toThrow(nowMust('createWebhookHandler'));
+  it.each(Object.keys(wrong))('refuses %s where it is given, verifying nothing', async (name) => {
+    const [now, got] = wrong[name]!;
+    const options = { now: now as number };
+    expect(() => webhookMiddleware(SECRET, options)).toThrow(nowMust('webhookMiddleware', got));
+    expect(() => createWebhookVerifier(SECRET, options)).toThrow(nowMust('createWebhookVerifier', got));
+    expect(() => createWebhookHandler(SECRET, () => {}, options)).toThrow(nowMust('createWebhookHandler', got));
     const header = await signWebhook(BODY, SECRET, { timestamp: ms / 1000 });
-    await expect(verifyWebhook(BODY, { [SIGNATURE_HEADER]: header }, SECRET, options)).rejects.toThrow(nowMust('verifyWebhook'));
+    await expect(verifyWebhook(BODY, { [SIGNATURE_HEADER]: header }, SECRET, options)).rejects.toThrow(nowMust('verifyWebhook', got));
     const request = new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: header }, body: BODY });
-    await expect(verifyWebhookRequest(request, SECRET, options)).rejects.toThrow(nowMust('verifyWebhookRequest'));
+    await expect(verifyWebhookRequest(request, SECRET, options)).rejects.toThrow(nowMust('verifyWebhookRequest', got));
     expect(request.bodyUsed).toBe(false);
+  });
+
+  it('names a toleranceSeconds that is an object by its type (its text is the caller\'s code, which may throw)', async () => {
+    await expect(verifyWebhook(BODY, {}, SECRET, { toleranceSeconds: throwing as never })).rejects.toThrow(must('verifyWebhook', 'object'));
   });
 
   it('takes the same time in seconds, and one up to the year 5138', async () => {

@@ -10,7 +10,7 @@ import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotenc
 import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS, QUEUED_RETRY_AFTER_MS } from '../../../api/limits.js';
 import { addLinks } from '../../../core/polling.js';
 import { told, waitChannel } from '../../../core/channels.js';
-import { WAIT_MODE, type WaitRequestOptions } from '../../../core/retry.js';
+import { WAIT_MODE, type WaitMode, type WaitRequestOptions } from '../../../core/retry.js';
 import { FINAL_TASK_STATUSES } from '../../../schemas/enums.js';
 import type { ForecastCreateParams } from '../../../schemas/forecasts.js';
 import type { ForecastListItem, ForecastTask } from '../../../schemas/records/forecasts.js';
@@ -51,15 +51,12 @@ function checkOptions(o: RunManyOptions, coordinator: { readonly maxActive?: num
  */
 export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunManyOptions = {}): AsyncGenerator<RunManyResult<ForecastListItem | ForecastTask>, void, undefined> {
   const { runId, maxActive } = checkOptions(o, ctx.coordination?.coordinator);
-  // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start
-  // is never cut off mid-way, as its answer names the tasks it started: `signal` ends only its
-  // sleeps between attempts. Reads likewise: once aborted, a read that fails ends the run with the
-  // signal's reason rather than retry until the service answers (the running tasks are waited for
-  // while it answers; `runId` takes them up again). Cancels are plain requests.
-  // The run on the `wait` channel, when someone subscribes (the tracing code loads only then): its counts, not its (maybe thousands of) task ids.
-  const trace = waitChannel?.hasSubscribers ? (await import('../../../core/traced.js')).openWaitTrace('runMany') : undefined;
-  const traced = trace ? { trace: trace.message } : {};
-  const options: WaitRequestOptions = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal, ...traced } };
+  // Reads and starts ride out an outage as every wait does (no deadline: the run has none). A start is
+  // never cut off mid-way, as its answer names the tasks it started: `signal` ends only its sleeps
+  // between attempts. Reads likewise: once aborted, a read that fails ends the run with the signal's
+  // reason rather than retry until the service answers (the running tasks are waited for while it
+  // answers; `runId` takes them up again). Cancels are plain requests.
+  const options: WaitRequestOptions & { [WAIT_MODE]: WaitMode } = { ...o.requestOptions, [WAIT_MODE]: { deadline: undefined, sleepSignal: o.signal } };
   const { clock } = ctx;
   const tracker = await forecastTracker(ctx, {}, options);
   const ended: string[] = [];
@@ -124,6 +121,9 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
     }
   };
 
+  // On the `wait` channel while someone subscribes, once only the run can fail: its counts, not its task ids.
+  const trace = waitChannel?.hasSubscribers ? await import('../../../core/traced.js').then((t) => t.openWaitTrace('runMany'), () => undefined) : undefined;
+  if (trace) options[WAIT_MODE].trace = trace.message;
   try {
     for (;;) {
       const [decided, step] = nextStep(s, clock.now(), o.signal?.aborted === true);

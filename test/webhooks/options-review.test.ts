@@ -1,0 +1,73 @@
+// A review of the receivers' options once they were read where given: what the first version still
+// let through. Each case failed before its fix.
+import diagnostics from 'node:diagnostics_channel';
+import { describe, expect, it } from 'vitest';
+import { CHANNELS, type WebhookMessage } from '../../src/core/channels.js';
+import { webhookMiddleware } from '../../src/webhooks/express.js';
+import { createWebhookHandler, verifyWebhookRequest } from '../../src/webhooks/fetch.js';
+import { SIGNATURE_HEADER, signWebhook } from '../../src/webhooks/index.js';
+import { refusedByHeaders } from '../../src/webhooks/verify.js';
+
+const SECRET = 'whsec_options_review_tests';
+const BODY = JSON.stringify({ createdAt: '2026-01-01T00:00:00.000Z', data: { test: true }, id: 'evt:webhook.test:r1', type: 'webhook.test' });
+const post = async (headers: Record<string, string> = {}) => new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: await signWebhook(BODY, SECRET), ...headers }, body: BODY });
+
+describe('the receivers\' options', () => {
+  it('verifyWebhookRequest reads only what it uses: a logger or clock that cannot be read fails nothing', async () => {
+    const options = {
+      get logger(): never {
+        throw new Error('not read');
+      },
+      get clock(): never {
+        throw new Error('not read');
+      },
+    };
+    await expect(verifyWebhookRequest(await post(), SECRET, options as never)).resolves.toMatchObject({ type: 'webhook.test' });
+  });
+
+  it('takes null options as none, as createWebhookVerifier does', async () => {
+    const handle = createWebhookHandler(SECRET, () => new Response(null, { status: 204 }), null as never);
+    expect((await handle(await post())).status).toBe(204);
+    expect(() => webhookMiddleware(SECRET, null as never)).not.toThrow();
+  });
+
+  it('names createWebhookHandler when its secret is missing', () => {
+    expect(() => createWebhookHandler('', () => {})).toThrow(/^createWebhookHandler: `secret` must be/);
+  });
+
+  it('answers a call refused by its headers only with a refusal: any other error is thrown on (a 5xx), never a 400 with no code', () => {
+    let reads = 0;
+    // Valid when checked, then a value that breaks the arithmetic.
+    const options = {
+      get now(): number {
+        return (reads++ > 0 ? 1n : 1_700_000_000) as number;
+      },
+    };
+    expect(() => refusedByHeaders({ [SIGNATURE_HEADER]: 't=1700000000,v1=' + '0'.repeat(64) }, options)).toThrow(TypeError);
+  });
+});
+
+describe('the webhook trace of a call whose delivery id cannot be read', () => {
+  it('is published all the same, without the id', async () => {
+    const seen: WebhookMessage[] = [];
+    const subscriber = { start() {}, end() {}, asyncStart() {}, error() {}, asyncEnd: (m: unknown) => void seen.push(m as WebhookMessage) } as unknown as diagnostics.TracingChannelSubscribers<object>;
+    const channel = diagnostics.tracingChannel(CHANNELS.webhook);
+    channel.subscribe(subscriber);
+    try {
+      const request = await post();
+      const get = request.headers.get.bind(request.headers);
+      Object.defineProperty(request.headers, 'get', {
+        value: (name: string) => {
+          if (name === 'x-service-delivery-id') throw new Error('unreadable');
+          return get(name);
+        },
+      });
+      const handle = createWebhookHandler(SECRET, () => new Response(null, { status: 204 }));
+      expect((await handle(request)).status).toBe(204);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seen.map((m) => [m.outcome, m.eventType, 'deliveryId' in m])).toEqual([['verified', 'webhook.test', false]]);
+    } finally {
+      channel.unsubscribe(subscriber);
+    }
+  });
+});
