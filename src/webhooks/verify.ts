@@ -230,7 +230,7 @@ export function toleranceOf(options: VerifyWebhookOptions | undefined, caller = 
   const tolerance = options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
   // Absent (or null) is the system clock's.
   const now = options?.now ?? 0;
-  if (!(typeof now == 'number' && now >= 0 && now <= 1e11)) throw new TypeError(`${caller}: \`now\` must be Unix seconds, got ${shown(now)}.`);
+  if (!(typeof now == 'number' && now <= 1e11 && now >= 0)) throw new TypeError(`${caller}: \`now\` must be Unix seconds, got ${shown(now)}.`);
   if (typeof tolerance == 'number' && tolerance >= 0) return tolerance;
   throw new TypeError(`${caller}: \`toleranceSeconds\` must be a number of seconds >= 0, got ${shown(tolerance)}.`);
 }

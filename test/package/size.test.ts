@@ -28,9 +28,10 @@ const COMPLETE_RATIO_BUDGET = 1.25;
 /**
  * A ceiling, not the budget: the complete client as measured when the budget was found unmet, plus
  * 2 % (2.2×), lowered as the client shrank (2.19×: fewer chunks for a bundler to make, less the
- * fixes of an attacker's review they paid for, 2026-12-01).
+ * fixes of an attacker's review they paid for, 2026-12-01; 2.187×: two chunks fewer and one schema
+ * for two uploads, less a review's fixes, 2026-12-01, 61,055 B measured).
  */
-const COMPLETE_CEILING = 2.19;
+const COMPLETE_CEILING = 2.187;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;
