@@ -317,6 +317,8 @@ export function openWaitTrace(kind: WaitMessage['kind']): WaitTrace | undefined 
   return {
     message,
     end(outcome) {
+      // Once: what ended it first (a failure, or the run's end) is what the message keeps.
+      if (!open) return;
       told(() => waitEnded(message, outcome));
       if (close()) channel.asyncEnd.publish(message);
     },

@@ -117,7 +117,8 @@ export async function readCapped(chunks: AsyncIterable<Uint8Array | string> | It
   for await (const chunk of chunks) {
     const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
     size += bytes.byteLength;
-    if (size > max) throw new WebhookPayloadTooLargeError(max);
+    // Written so that a chunk that is no bytes (a size of NaN) stops the read too.
+    if (!(size <= max)) throw new WebhookPayloadTooLargeError(max);
     parts.push(bytes);
   }
   const body = new Uint8Array(size);

@@ -38,8 +38,9 @@ export interface VerifyWebhookOptions {
   toleranceSeconds?: number | undefined;
   /**
    * The current time in Unix seconds (`Date.now() / 1000`), for tests. Default: the system clock. One
-   * that is no such time (a time in milliseconds, NaN, a function) is a `TypeError` naming it, as a
-   * bad `toleranceSeconds` is: it would refuse every call as `timestamp_out_of_range`.
+   * that is no such time from 2001 (1e9) to the year 5138 (1e11) (a time in milliseconds, NaN, a
+   * function, `performance.now()`) is a `TypeError` naming it, as a bad `toleranceSeconds` is: it
+   * would refuse every call as `timestamp_out_of_range`.
    */
   now?: number | undefined;
 }
@@ -222,15 +223,15 @@ function ageOf(timestamp: number, options: VerifyWebhookOptions | undefined): nu
 
 /**
  * `toleranceSeconds`, checked, and `now` with it: a tolerance that is no number of seconds (NaN,
- * below 0, text) or a `now` that is no time in Unix seconds from 1970 to the year 5138 (NaN, a
- * function, a time in milliseconds) would refuse every call for good (a 400, which the service does
- * not retry), so either throws a `TypeError`. @internal
+ * below 0, text) or a `now` that is no time in Unix seconds from 2001 to the year 5138 (NaN, a
+ * function, a time in milliseconds, `performance.now()`) would refuse every call for good (a 400,
+ * which the service does not retry), so either throws a `TypeError`. @internal
  */
 export function toleranceOf(options: VerifyWebhookOptions | undefined, caller = 'verifyWebhook'): number {
   const tolerance = options?.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
-  // Absent (or null) is the system clock's.
-  const now = options?.now ?? 0;
-  if (!(typeof now == 'number' && now <= 1e11 && now >= 0)) throw new TypeError(`${caller}: \`now\` must be Unix seconds, got ${shown(now)}.`);
+  // Absent (or null) is the system clock's, not checked.
+  const now = options?.now ?? 1e9;
+  if (!(typeof now == 'number' && now <= 1e11 && now >= 1e9)) throw new TypeError(`${caller}: \`now\` must be Unix seconds, got ${shown(now)}.`);
   if (typeof tolerance == 'number' && tolerance >= 0) return tolerance;
   throw new TypeError(`${caller}: \`toleranceSeconds\` must be a number of seconds >= 0, got ${shown(tolerance)}.`);
 }
@@ -272,15 +273,10 @@ function isEventShape(value: unknown): value is WebhookEvent {
   );
 }
 
-/** The kinds the spec names; the `Record` type makes the compiler check this list against the schemas. */
-const KNOWN_TYPES: Record<KnownWebhookEvent['type'], true> = {
-  'forecast.started': true,
-  'forecast.completed': true,
-  'forecast.failed': true,
-  'forecast.cancelled': true,
-  'forecast.report.completed': true,
-  'webhook.test': true,
-};
+/** The kinds the spec names, checked against the schemas both ways (here and by {@link AllListed}). */
+const KNOWN_TYPES = ['forecast.started', 'forecast.completed', 'forecast.failed', 'forecast.cancelled', 'forecast.report.completed', 'webhook.test'] as const satisfies readonly KnownWebhookEvent['type'][];
+/** `true`, or a compile error where it is used: a kind the schemas name is missing from `KNOWN_TYPES`. @internal */
+export type AllListed = [Exclude<KnownWebhookEvent['type'], (typeof KNOWN_TYPES)[number]>] extends [never] ? true : never;
 
 /**
  * Tells an event of a kind the spec names from one added later, so that `switch (event.type)`
@@ -297,5 +293,5 @@ const KNOWN_TYPES: Record<KnownWebhookEvent['type'], true> = {
  * ```
  */
 export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookEvent {
-  return Object.hasOwn(KNOWN_TYPES, event.type);
+  return (KNOWN_TYPES as readonly string[]).includes(event.type);
 }

@@ -47,6 +47,26 @@ describe('the receivers\' options', () => {
   });
 });
 
+describe('a body read through a stream of the app\'s own', () => {
+  it('stops at the cap when a chunk is no bytes (its size unknown), reading no further', async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const stream = new ReadableStream({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(pulled === 1 ? (7 as never) : new Uint8Array(1024));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const request = new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: await signWebhook(BODY, SECRET) }, body: stream, duplex: 'half' } as RequestInit);
+    await expect(verifyWebhookRequest(request, SECRET, { maxBodyBytes: 10_240 })).rejects.toMatchObject({ code: 'payload_too_large' });
+    expect(pulled).toBeLessThan(5);
+    expect(cancelled).toBe(true);
+  });
+});
+
 describe('the webhook trace of a call whose delivery id cannot be read', () => {
   it('is published all the same, without the id', async () => {
     const seen: WebhookMessage[] = [];
