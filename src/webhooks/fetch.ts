@@ -52,7 +52,8 @@ const bodyGone = (request: Request): boolean => request.bodyUsed || request.body
  * reader has locked, is `malformed_payload`, since the bytes are gone. A body over the cap rejects with
  * {@link WebhookPayloadTooLargeError} (answer 413): a `Content-Length` over it before anything is
  * read, and a body without one, or longer than it said, as soon as the cap is passed, cancelling the
- * rest of the stream.
+ * rest of the stream. A missing secret or a bad option rejects with a `TypeError` naming it, before
+ * any of the body is read.
  *
  * @example
  * ```ts
@@ -68,6 +69,8 @@ export async function verifyWebhookRequest(
   secret: string | readonly string[],
   options?: VerifyWebhookRequestOptions,
 ): Promise<WebhookEvent> {
+  // Set-up mistakes first, before any of the body is read.
+  toSecrets(secret, 'verifyWebhookRequest');
   const max = maxBodyOf(options, 'verifyWebhookRequest');
   if (bodyGone(request)) {
     throw new WebhookVerificationError(

@@ -25,6 +25,22 @@ describe('the receivers\' options', () => {
     await expect(verifyWebhookRequest(await post(), SECRET, options as never)).resolves.toMatchObject({ type: 'webhook.test' });
   });
 
+  it('verifyWebhookRequest refuses a missing secret before it reads or judges the body', async () => {
+    let pulled = 0;
+    const stream = new ReadableStream({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1024));
+      },
+    });
+    const request = new Request('http://127.0.0.1/hooks', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+    await expect(verifyWebhookRequest(request, '')).rejects.toThrow(/^verifyWebhookRequest: `secret` must be/);
+    expect(pulled).toBeLessThan(2);
+    const used = await post();
+    await used.text();
+    await expect(verifyWebhookRequest(used, '')).rejects.toThrow(TypeError);
+  });
+
   it('takes null options as none, as createWebhookVerifier does', async () => {
     const handle = createWebhookHandler(SECRET, () => new Response(null, { status: 204 }), null as never);
     expect((await handle(await post())).status).toBe(204);
