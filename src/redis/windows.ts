@@ -92,6 +92,9 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     let wait: number | undefined;
     const windowMs = serviceMinuteMs(ctx.clock());
     const maxWait = Math.max(MAX_TAKE_WAIT_MS, MAX_TAKE_WINDOWS * (windowMs + margin));
+    // The wait counts from the `now` the script was given: the round trip (or a manual clock moved
+    // meanwhile) is part of it, not added to it.
+    const sentAt = ctx.clock().now();
     try {
       wait = await ctx.link.either(
         async () => integerReply(await ctx.link.eval(TAKE, [key], [fleetNowArg(ctx.clock()), limit, windowMs, margin, member, ...late], signal), 'TAKE', 0, maxWait),
@@ -105,8 +108,9 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     }
     if (wait === undefined) return takeLocally(ctx, window, signal);
     if (wait === 0) break;
+    const left = wait - (ctx.clock().now() - sentAt);
     try {
-      await ctx.clock().sleep(wait, signal);
+      if (left > 0) await ctx.clock().sleep(left, signal);
     } catch (err) {
       // Aborted: the reserved place goes back to the others, without waiting for a stalled Redis.
       void giveBack(ctx, key, member);

@@ -148,6 +148,24 @@ describe('a window of 1 with aborts mid-wait', () => {
   });
 });
 
+describe('a take\'s wait on a clock that moved while Redis held the script', () => {
+  // The wait a take is told counts from the `now` it sent: it slept that long again from the reply,
+  // so a clock moved while Redis held the script (a test's, or a fast service clock's round trip)
+  // left it asleep a whole window too long (held a defect; a CI run timed out on it once).
+  it('a take whose script Redis held while the clock moved sleeps only what is left of its wait', async () => {
+    const clock = testClock();
+    const a = await processOn(redis, clock, { prefix: fresh('held'), webhookTestsPerMinute: 1, commandTimeoutMs: 5_000 });
+    ((await a.coordinator.take('webhookTests')) as () => void)();
+    const admin = await redis.client();
+    await admin.sendCommand(['CLIENT', 'PAUSE', '300', 'WRITE']);
+    const held = a.coordinator.take('webhookTests');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    clock.advance(60_000 + 250);
+    expect(await settlesWithin(held, 2_000)).toBe(true);
+    expect([a.coordinator.mode, a.warnings]).toEqual(['shared', []]);
+  });
+});
+
 describe('a least-privilege user with a userPrefix (docs/fleet.md ACL patterns)', () => {
   it('shares all five windows with only ~{prefix}:*, ~{userPrefix}:* and &{userPrefix}:events allowed', async () => {
     const admin = await redis.client();
