@@ -107,6 +107,35 @@ describe('forecasts.runMany', () => {
     expect(ahead).toBeLessThanOrEqual(20 + 20);
   });
 
+  // A run closed its input in its `finally` whether or not it had read it to the end: an iterator
+  // that said `done`, or whose `next()` threw, was asked to `return()` too (held a defect).
+  it('closes its input only when it leaves it early, as for…of does', async () => {
+    const ids = await questionIds(3);
+    const input = (fail?: Error) => {
+      const counts = { next: 0, return: 0 };
+      const items = lightItems(ids);
+      const iterator: Iterator<ForecastCreateParams> = {
+        next: () => {
+          counts.next++;
+          if (fail && counts.next === 2) throw fail;
+          const value = items.shift();
+          return value ? { done: false, value } : { done: true, value: undefined };
+        },
+        return: () => (counts.return++, { done: true, value: undefined }),
+      };
+      return { counts, items: { [Symbol.iterator]: () => iterator } };
+    };
+    const whole = input();
+    expect((await collect(h.client.forecasts.runMany(whole.items))).map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(whole.counts).toEqual({ next: 4, return: 0 });
+    const broken = input(new Error('the input failed'));
+    await expect(collect(h.client.forecasts.runMany(broken.items, { maxActive: 1 }))).rejects.toThrow('the input failed');
+    expect(broken.counts.return).toBe(0);
+    const left = input();
+    for await (const r of h.client.forecasts.runMany(left.items, { maxActive: 1 })) if (r) break;
+    expect(left.counts.return).toBe(1);
+  });
+
   it('reports a refused item and a failed forecast as results, and keeps going', async () => {
     const ids = await questionIds(4);
     h.mock.service.forecastControls.setOutcome(ids[1]!, { task: 'failed', message: 'No sources found' });

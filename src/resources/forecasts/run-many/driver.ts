@@ -9,6 +9,8 @@ import { parseRetryAfter, serviceMs } from '../../../core/clock.js';
 import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS, QUEUED_RETRY_AFTER_MS } from '../../../api/limits.js';
 import { addLinks } from '../../../core/polling.js';
+import type { TaskTracker } from '../../../core/task-tracker.js';
+import type { WaitTrace } from '../../../core/traced.js';
 import { told, waitChannel } from '../../../core/channels.js';
 import { WAIT_MODE, type WaitMode, type WaitRequestOptions } from '../../../core/retry.js';
 import { FINAL_TASK_STATUSES } from '../../../schemas/enums.js';
@@ -67,23 +69,10 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
     return ready;
   };
   const iterator = Symbol.asyncIterator in input ? input[Symbol.asyncIterator]() : input[Symbol.iterator]();
+  // Closed only when the run leaves it before its end, as `for…of` does: an iterator that said
+  // `done`, or whose `next()` threw, is not asked to `return()` (its clean-up may run twice).
+  let open = true;
   let s: RunState = initialRun({ runId, maxActive, cancelOnAbort: o.cancelOnAbort, total: o.total ?? (Array.isArray(input) ? input.length : undefined), began: clock.now(), queuedWaitMs: serviceMs(clock, QUEUED_RETRY_AFTER_MS) });
-
-  /** Sleeps `ms`, ending early when `signal` aborts (once it has, sleeps it out: running tasks are still waited for). */
-  const pause = async (ms: number) => {
-    const signal = o.signal?.aborted ? undefined : o.signal;
-    try {
-      const woken = (await tracker.sleep(ms, signal)) === 'woken';
-      if (trace) {
-        told(() => {
-          trace.message.wakes[woken ? 'event' : 'poll']++;
-          if (woken) addLinks(trace.message, tracker.links?.() ?? []);
-        });
-      }
-    } catch (err) {
-      if (!signal?.aborted) throw err;
-    }
-  };
 
   /** Does `step`'s I/O and hands the outcome to the scheduler. */
   const perform = async (step: Exclude<RunStep, { kind: 'done' }>): Promise<RunState> => {
@@ -91,8 +80,10 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
       case 'pull': {
         const items: ForecastCreateParams[] = [];
         while (items.length < step.size) {
+          open = false; // until it answers
           const next = await iterator.next();
           if (next.done) return pulled(s, items, true);
+          open = true;
           items.push(next.value);
         }
         return pulled(s, items, false);
@@ -102,7 +93,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
       case 'start':
         return startSettled(s, step.batch, await sendBatch(ctx, step.batch, options, o.signal), clock.now(), (id) => finished.has(id));
       case 'sleep':
-        await pause(step.ms);
+        await pause(tracker, step.ms, o.signal, trace);
         return s;
       case 'cancel':
         for (let i = 0; i < step.taskIds.length; i += MAX_BULK_CANCEL_IDS) await ctx.cancelBatch({ taskIds: step.taskIds.slice(i, i + MAX_BULK_CANCEL_IDS) }, { ...o.requestOptions });
@@ -146,7 +137,23 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
     // Left early (a `break` in the caller's loop): the run is over all the same.
     trace?.end({ finalStatuses: ended });
     tracker.close();
-    await iterator.return?.();
+    if (open) await iterator.return?.();
+  }
+}
+
+/** Sleeps `ms`, ending early when `signal` aborts (once it has, sleeps it out: running tasks are still waited for). */
+async function pause(tracker: TaskTracker<ForecastListItem>, ms: number, signal: AbortSignal | undefined, trace: WaitTrace | undefined): Promise<void> {
+  if (signal?.aborted) signal = undefined;
+  try {
+    const woken = (await tracker.sleep(ms, signal)) === 'woken';
+    if (trace) {
+      told(() => {
+        trace.message.wakes[woken ? 'event' : 'poll']++;
+        if (woken) addLinks(trace.message, tracker.links?.() ?? []);
+      });
+    }
+  } catch (err) {
+    if (!signal?.aborted) throw err;
   }
 }
 
