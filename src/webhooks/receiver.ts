@@ -48,7 +48,7 @@ export interface WebhookReceiverOptions extends VerifyWebhookRequestOptions {
    * first. A warning never holds a secret or a body.
    */
   logger?: Pick<Logger, 'warn'> | undefined;
-  /** The clock of the warnings' rate limit, in milliseconds, for tests. Default `Date.now`. */
+  /** The clock of the warnings' rate limit, in milliseconds, for tests. Default `Date.now`, which is also used when it gives no finite number. */
   clock?: (() => number) | undefined;
 }
 
@@ -154,13 +154,15 @@ export function wrongSecretWarner(options: WebhookReceiverOptions, secretCount: 
  * one a minute, each saying how many were held back since the last. @internal
  */
 export function onceAMinute(options: WebhookReceiverOptions): (message: string) => void {
-  const { logger = console, clock = Date.now } = options;
+  const { logger = console, clock } = options;
   let last = -Infinity;
   let quiet = 0;
   return (message) => {
     // A logger or clock that throws loses the warning, never the call's answer (this runs as a call is refused).
     try {
-      const now = clock();
+      // None, or one that gives no time (NaN, nothing), is the system's: else the limit would be off.
+      const told = clock?.();
+      const now = Number.isFinite(told) ? told! : Date.now();
       if (now - last < WRONG_SECRET_WARNING_EVERY_MS) {
         quiet++;
         return;

@@ -94,6 +94,15 @@ describe.each([
     expect(warnings.at(-1)).toMatch(/; 1 more since the last\.\)$/);
   });
 
+  // A clock that gave NaN (or nothing) made every gap NaN, never under a minute: each refusal warned,
+  // the flood the limit is there to stop (held a defect). Such a clock counts as the system's.
+  it.each([['NaN', Number.NaN], ['nothing', undefined], ['Infinity', Number.POSITIVE_INFINITY]])('keeps the limit on a clock that gives %s', async (_name, value) => {
+    const { receive, warnings } = await setUp({ clock: () => value as number });
+    const wrong = await signWebhook(body, ROTATED);
+    for (let i = 0; i < 3; i++) expect(await receive(wrong)).toBe(400);
+    expect(warnings).toHaveLength(1);
+  });
+
   it('never puts a secret or the body in the warning', async () => {
     const { receive, warnings } = await setUp();
     await receive(await signWebhook(body, ROTATED));
