@@ -71,8 +71,7 @@ export const webBackend: CryptoBackend = {
   equal: constantTimeEqual,
 };
 
-let nodeBackend: CryptoBackend | null | undefined; // undefined: not looked up yet
-let forceWeb = false;
+let nodeBackend: CryptoBackend | null | undefined; // undefined: not looked up yet; null: none (or forced off)
 
 function loadNode(): CryptoBackend | null {
   try {
@@ -97,7 +96,6 @@ function loadNode(): CryptoBackend | null {
 
 /** The backend to use: Node's crypto when available, else Web Crypto. @internal */
 export function cryptoBackend(): CryptoBackend {
-  if (forceWeb) return webBackend;
   // Stryker disable next-line ConditionalExpression: looking the backend up on every call finds the same one (a cache)
   if (nodeBackend === undefined) nodeBackend = loadNode();
   return nodeBackend ?? webBackend;
@@ -109,5 +107,5 @@ export function cryptoBackend(): CryptoBackend {
  * @internal
  */
 export function _forceWebCrypto(on: boolean): void {
-  forceWeb = on;
+  nodeBackend = on ? null : undefined;
 }
