@@ -14,9 +14,11 @@ export function cut(text: string, max: number): string {
 /**
  * What could forge a log line or drive a terminal from a message: line breaks, the other control
  * characters but the tab (C0, DEL, C1), the line and paragraph separators, the bidirectional
- * overrides and isolates.
+ * overrides and isolates; and what no one sees (the soft hyphen, the zero-width space, the word
+ * joiner, the BOM): an id pasted with one reads like the one meant. The zero-width joiners stay
+ * (emoji and scripts need them).
  */
-const UNPRINTABLE = /\r\n?|[\n\0-\b\v-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNPRINTABLE = /\r\n?|[\n\0-\b\v-\x1f\x7f-\x9f\xad\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 /** `text` as one line: each line break a space, every other character of {@link UNPRINTABLE} written as `\uXXXX`. @internal */
 export const oneLine = (text: string): string => text.replace(UNPRINTABLE, (c) => (/[\r\n]/.test(c) ? ' ' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));

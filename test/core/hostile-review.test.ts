@@ -273,6 +273,16 @@ describe('a server\'s text in an error message (an attacker\'s review)', () => {
   });
 });
 
+describe('what no one sees in a message', () => {
+  // An id pasted with a zero-width space read, in the message, like the one meant.
+  it('writes the soft hyphen, the zero-width space, the word joiner and the BOM as \\uXXXX, and keeps the zero-width joiner of an emoji', async () => {
+    const text = 'no question q\u200b1\u00ad\u2060\ufeff; 👩\u200d💻';
+    const { baseURL } = await serve((_, res) => json(res, 404, { type: 'error', error: { type: 'not_found', message: text } }));
+    const err = (await caught(client(baseURL, { maxRetries: 0 }).questions.retrieve('q1'))) as ForecastingError;
+    expect(err.message).toContain('no question q\\u200b1\\u00ad\\u2060\\ufeff; 👩\u200d💻');
+  });
+});
+
 describe('offset pages of deeply nested JSON', () => {
   // The same-page check writes a page's ends back as JSON: JSON.stringify overflows near 5 000 levels
   // (JSON.parse does not), and such a page is then unlike any other.
