@@ -92,12 +92,10 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     let wait: number | undefined;
     const windowMs = serviceMinuteMs(ctx.clock());
     const maxWait = Math.max(MAX_TAKE_WAIT_MS, MAX_TAKE_WINDOWS * (windowMs + margin));
-    // The wait counts from the `now` the script was given: the round trip (or a manual clock moved
-    // meanwhile) is part of it, not added to it.
-    const sentAt = ctx.clock().now();
+    const sent = fleetNowArg(ctx.clock());
     try {
       wait = await ctx.link.either(
-        async () => integerReply(await ctx.link.eval(TAKE, [key], [fleetNowArg(ctx.clock()), limit, windowMs, margin, member, ...late], signal), 'TAKE', 0, maxWait),
+        async () => integerReply(await ctx.link.eval(TAKE, [key], [sent, limit, windowMs, margin, member, ...late], signal), 'TAKE', 0, maxWait),
         () => undefined,
         signal,
       );
@@ -108,7 +106,10 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     }
     if (wait === undefined) return takeLocally(ctx, window, signal);
     if (wait === 0) break;
-    const left = wait - (ctx.clock().now() - sentAt);
+    // A simulated clock's wait counts from the `now` sent: time it moved while Redis held the script
+    // is part of the wait (never more than it). On Redis's own time the script ran somewhere in the
+    // round trip: the whole wait, as a take that asks again before its place comes due loses it.
+    const left = sent === '' ? wait : Math.min(wait, wait - (ctx.clock().now() - sent));
     try {
       if (left > 0) await ctx.clock().sleep(left, signal);
     } catch (err) {

@@ -164,6 +164,20 @@ describe('a take\'s wait on a clock that moved while Redis held the script', () 
     expect(await settlesWithin(held, 2_000)).toBe(true);
     expect([a.coordinator.mode, a.warnings]).toEqual(['shared', []]);
   });
+
+  // On Redis's own time the script ran somewhere in the round trip: a take that slept the wait less
+  // the round trip asked again before its place came due, and lost it to the back of the line (a
+  // review measured half the throughput under contention). The clock's own time does not count.
+  it('on Redis\'s time, sleeps the whole wait however far its own clock moved meanwhile', async () => {
+    let t = Date.now();
+    const sleeps: number[] = [];
+    const clock: ClientClock = { now: () => (t += 1_000), sleep: (ms) => (sleeps.push(ms), Promise.reject(new Error('stop'))) };
+    const a = await processOn(redis, clock, { prefix: fresh('redis-time'), webhookTestsPerMinute: 1 });
+    ((await a.coordinator.take('webhookTests')) as () => void)();
+    await expect(a.coordinator.take('webhookTests')).rejects.toThrow('stop');
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThan(60_000);
+  });
 });
 
 describe('a least-privilege user with a userPrefix (docs/fleet.md ACL patterns)', () => {
