@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CoordinatedWindow } from '../core/coordination.js';
+import { MAX_TIMER_MS } from '../core/clock.js';
 import { ValidationError } from '../core/errors.js';
 import { trimKey, UNUSABLE_KEY } from '../core/redact.js';
 
@@ -53,6 +54,7 @@ export interface RedisCoordinatorOptions {
    * (`createDeliveryDeduper`): the service retries a delivery for about 3 hours, and a replay
    * (`client.webhooks.deliveries.replay`) may come much later. A delivery of an event older than
    * this runs its handler again. A claim whose handler is still running lives at most a minute.
+   * Whole milliseconds (Redis's `PX`), at most 2^31−1 (about 24.8 days), as every duration here.
    */
   eventRetentionMs?: number | undefined;
   /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
@@ -88,7 +90,7 @@ export interface RedisCoordinatorOptions {
    * answer (a timeout, a 5xx: the service may have started the task). Default 5 minutes.
    */
   pendingHoldTtlMs?: number | undefined;
-  /** Real-time limit on one Redis command: past it, the coordinator turns `local` (the call still answers). Default 2 s. */
+  /** Real-time limit on one Redis command: past it, the coordinator turns `local` (the call still answers). Default 2 s; whole milliseconds. */
   commandTimeoutMs?: number | undefined;
   /** Real-time interval of the probe that looks for Redis again while in `local` mode. Default 1 s. */
   probeIntervalMs?: number | undefined;
@@ -137,6 +139,12 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
   };
   for (const [name, value] of Object.entries(resolved)) {
     if (!Number.isFinite(value) || value <= 0) throw new ValidationError(`must be a positive number, got ${typeof value === 'number' ? String(value) : shown(value)}`, name);
+    // Past Node's longest timer a wait fires at once: every command timed out, the coordinator local for good.
+    if (name.endsWith('Ms') && value > MAX_TIMER_MS) throw new ValidationError(`must be at most ${MAX_TIMER_MS} ms (about 24.8 days, Node's longest timer), got ${value}`, name);
+  }
+  // Whole milliseconds where Redis or its client counts them (a `SET … PX 0.5` is an error, so is a command timeout of 0.5 ms).
+  for (const name of ['eventRetentionMs', 'commandTimeoutMs'] as const) {
+    if (!Number.isInteger(resolved[name])) throw new ValidationError(`must be a whole number of milliseconds, got ${resolved[name]}`, name);
   }
   // Counts of whole requests and slots: a fraction would index between two window entries.
   for (const name of ['maxActive', ...Object.values(WINDOW_LIMITS)] as const) {
