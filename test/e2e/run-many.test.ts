@@ -2,7 +2,7 @@
 // per user, 60 requests a minute, batches of 25, credits), on a manual clock the client's waits move,
 // so hours of forecast time take a second or two.
 import { describe, expect, it } from 'vitest';
-import { ValidationError, type ForecastCreateParams, type ForecastingClient, type RunManyProgress, type RunManyResult } from '../../src/index.js';
+import { ForecastingClient, ValidationError, type ForecastCreateParams, type RunManyProgress, type RunManyResult } from '../../src/index.js';
 import { mockClientOptions } from '../../src/testing/index.js';
 import { binary, useForecastMock } from './_forecasts.js';
 
@@ -271,6 +271,36 @@ describe('forecasts.runMany', () => {
     const long = await collect(h.client.forecasts.runMany([], { runId: 'x'.repeat(101) })).catch((e: unknown) => e);
     expect((long as ValidationError).field).toBe('runId');
     expect(h.mock.service.requests.length).toBe(0);
+  });
+
+  // An onProgress that was no function threw only after the first batch had started (credits spent).
+  it('refuses an onProgress that is no function, and a total that is no whole number, before starting anything', async () => {
+    const items = lightItems(await questionIds(2));
+    for (const [field, options] of [['onProgress', { onProgress: true }], ['total', { total: 'x2' }], ['total', { total: -1 }], ['total', { total: 1.5 }]] as const) {
+      const err = await collect(h.client.forecasts.runMany(items, options as never)).catch((e: unknown) => e);
+      expect([err instanceof ValidationError, (err as ValidationError).field]).toEqual([true, field]);
+    }
+    expect(h.mock.service.store.forecasts.list()).toEqual([]);
+  });
+
+  // An error of the input's return() took the place of the one that ended the run (for…of keeps the first).
+  it('ends with the error that ended the run when the input\'s return() throws too, and with that one after a break', async () => {
+    const ids = await questionIds(2);
+    const input = () => {
+      const iterator: Iterator<ForecastCreateParams> = {
+        next: () => ({ done: false, value: { questionId: ids[0]!, runMode: 'light' } }),
+        return: () => {
+          throw new Error('return() failed');
+        },
+      };
+      return { [Symbol.iterator]: () => iterator };
+    };
+    const stranger = new ForecastingClient({ ...mockClientOptions(h.mock), apiKey: 'fsk_not_a_key_the_mock_knows_0000000' });
+    await expect(collect(stranger.forecasts.runMany(input(), { maxActive: 1 }))).rejects.toMatchObject({ status: 401 });
+    const leftEarly = async () => {
+      for await (const r of h.client.forecasts.runMany(input(), { maxActive: 1 })) if (r) break;
+    };
+    await expect(leftEarly()).rejects.toThrow('return() failed');
   });
 
   it('resumes a run killed after about 300 starts: the rerun with the same runId starts nothing twice and yields every result', async () => {

@@ -29,9 +29,12 @@ const COMPLETE_RATIO_BUDGET = 1.25;
  * A ceiling, not the budget: the complete client as measured when the budget was found unmet, plus
  * 2 % (2.2×), lowered as the client shrank (2.19×: fewer chunks for a bundler to make, less the
  * fixes of an attacker's review they paid for, 2026-12-01; 2.187×: two chunks fewer and one schema
- * for two uploads, less a review's fixes, 2026-12-01, 61,055 B measured).
+ * for two uploads, less a review's fixes, 2026-12-01, 61,055 B measured); raised to 2.189× for a
+ * review's fixes that did not fit in the 82 B left (`runMany`'s options checked before its first
+ * start spends credits, its input closed as `for…of` does, the characters no one sees escaped in
+ * messages: about 100 B), 2026-12-02, 61,155 B measured.
  */
-const COMPLETE_CEILING = 2.187;
+const COMPLETE_CEILING = 2.189;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;

@@ -9,6 +9,7 @@ import { parseRetryAfter, serviceMs } from '../../../core/clock.js';
 import { checkIdempotencyKey, newIdempotencyKey } from '../../../core/idempotency.js';
 import { MAX_ACTIVE_FORECASTS, MAX_BULK_CANCEL_IDS, QUEUED_RETRY_AFTER_MS } from '../../../api/limits.js';
 import { addLinks } from '../../../core/polling.js';
+import { checkCount } from '../../../core/options.js';
 import type { TaskTracker } from '../../../core/task-tracker.js';
 import type { WaitTrace } from '../../../core/traced.js';
 import { told, waitChannel } from '../../../core/channels.js';
@@ -37,6 +38,9 @@ function checkOptions(o: RunManyOptions, coordinator: { readonly maxActive?: num
     throw new ValidationError(`must be a whole number from 1 to ${MAX_ACTIVE_FORECASTS} (the service's limit), got ${String(asked)}`, 'maxActive');
   }
   const maxActive = fleet! >= 1 ? Math.min(asked, Math.floor(fleet!)) : asked;
+  // Checked before anything starts: a bad one threw only after the first batch had spent credits.
+  if (o.onProgress != null && typeof o.onProgress != 'function') throw new ValidationError('must be a function', 'onProgress');
+  if (o.total !== undefined) checkCount('total', o.total);
   if (o.runId === undefined) return { runId: newIdempotencyKey('run'), maxActive };
   if (typeof o.runId === 'string' && o.runId.length > MAX_RUN_ID_LENGTH) {
     throw new ValidationError(`must be at most ${MAX_RUN_ID_LENGTH} characters, got ${o.runId.length}`, 'runId');
@@ -72,6 +76,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
   // Closed only when the run leaves it before its end, as `for…of` does: an iterator that said
   // `done`, or whose `next()` threw, is not asked to `return()` (its clean-up may run twice).
   let open = true;
+  let failed = false;
   let s: RunState = initialRun({ runId, maxActive, cancelOnAbort: o.cancelOnAbort, total: o.total ?? (Array.isArray(input) ? input.length : undefined), began: clock.now(), queuedWaitMs: serviceMs(clock, QUEUED_RETRY_AFTER_MS) });
 
   /** Does `step`'s I/O and hands the outcome to the scheduler. */
@@ -130,6 +135,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
     o.onProgress?.(progressOf(s, clock.now()));
     trace?.end({ finalStatuses: ended });
   } catch (err) {
+    failed = true;
     trace?.fail(err);
     // The run ends with forecasts still running on the service: say which.
     throw s.active.size > 0 ? endsWaitFor(err, [...s.active.keys()], false) : err;
@@ -137,7 +143,12 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
     // Left early (a `break` in the caller's loop): the run is over all the same.
     trace?.end({ finalStatuses: ended });
     tracker.close();
-    if (open) await iterator.return?.();
+    // As `for…of`: an error of the input's `return()` never hides the one that ended the run.
+    try {
+      if (open) await iterator.return?.();
+    } catch (err) {
+      if (!failed) throw err;
+    }
   }
 }
 
