@@ -273,6 +273,15 @@ describe('forecasts.runMany', () => {
     expect(h.mock.service.requests.length).toBe(0);
   });
 
+  // Each promise was sent as an item (all refused), and one that rejected went unhandled (Node exits on it).
+  it('awaits the promises a sync iterable yields, as for await does: one that rejects ends the run with its error', async () => {
+    const [id] = await questionIds(1);
+    const items = [Promise.resolve({ questionId: id!, runMode: 'light' as const })];
+    expect((await collect(h.client.forecasts.runMany(items as never))).map((r) => r.status)).toEqual(['completed']);
+    const failing = [Promise.reject(new Error('lookup failed'))];
+    await expect(collect(h.client.forecasts.runMany(failing as never))).rejects.toThrow('lookup failed');
+  });
+
   // An onProgress that was no function threw only after the first batch had started (credits spent).
   it('refuses an onProgress that is no function, and a total that is no whole number, before starting anything', async () => {
     const items = lightItems(await questionIds(2));

@@ -197,7 +197,9 @@ export interface RunManyProgress {
 
 /**
  * Input items of a run: any iterable or async iterable of `POST /forecasts` bodies (an array, a
- * generator, lines read from a file, …), read only as fast as the run starts them.
+ * generator, lines read from a file, …), read only as fast as the run starts them, and closed
+ * (`return()`) only when the run leaves it early, as `for await` does; as there, a promise a sync
+ * iterable yields is awaited, and one that rejects ends the run with its error.
  * @example
  * ```ts
  * async function* fromDatabase(): AsyncGenerator<ForecastCreateParams> {

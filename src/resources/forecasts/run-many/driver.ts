@@ -89,7 +89,7 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
           const next = await iterator.next();
           if (next.done) return pulled(s, items, true);
           open = true;
-          items.push(next.value);
+          items.push(await next.value); // as `for await` does: a sync iterable's promises are awaited
         }
         return pulled(s, items, false);
       }
