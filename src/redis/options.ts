@@ -54,7 +54,7 @@ export interface RedisCoordinatorOptions {
    * (`createDeliveryDeduper`): the service retries a delivery for about 3 hours, and a replay
    * (`client.webhooks.deliveries.replay`) may come much later. A delivery of an event older than
    * this runs its handler again. A claim whose handler is still running lives at most a minute.
-   * Whole milliseconds (Redis's `PX`), at most 2^31−1 (about 24.8 days), as every duration here.
+   * Whole milliseconds (Redis's `PX`): a month or more is fine.
    */
   eventRetentionMs?: number | undefined;
   /** How long a webhook receiver counts as seen after it last published an event. Default 15 minutes. */
@@ -139,12 +139,19 @@ export function resolveOptions(options: RedisCoordinatorOptions): ResolvedOption
   };
   for (const [name, value] of Object.entries(resolved)) {
     if (!Number.isFinite(value) || value <= 0) throw new ValidationError(`must be a positive number, got ${typeof value === 'number' ? String(value) : shown(value)}`, name);
-    // Past Node's longest timer a wait fires at once: every command timed out, the coordinator local for good.
-    if (name.endsWith('Ms') && value > MAX_TIMER_MS) throw new ValidationError(`must be at most ${MAX_TIMER_MS} ms (about 24.8 days, Node's longest timer), got ${value}`, name);
+    // Past Node's longest timer a wait fires at once: every command timed out, the coordinator local
+    // for good. A retention is Redis's `PX` alone (a month is fine), checked below.
+    if (name.endsWith('Ms') && name !== 'eventRetentionMs' && value > MAX_TIMER_MS) {
+      throw new ValidationError(`must be at most ${MAX_TIMER_MS} ms (about 24.8 days, Node's longest timer), got ${value}`, name);
+    }
   }
-  // Whole milliseconds where Redis or its client counts them (a `SET … PX 0.5` is an error, so is a command timeout of 0.5 ms).
+  // Whole milliseconds where Redis or its client counts them (a `SET … PX 0.5` is an error, so is a
+  // `PX` of 1e20, and a command timeout of 0.5 ms).
   for (const name of ['eventRetentionMs', 'commandTimeoutMs'] as const) {
     if (!Number.isInteger(resolved[name])) throw new ValidationError(`must be a whole number of milliseconds, got ${resolved[name]}`, name);
+  }
+  if (resolved.eventRetentionMs > Number.MAX_SAFE_INTEGER) {
+    throw new ValidationError(`must be at most ${Number.MAX_SAFE_INTEGER} ms, got ${resolved.eventRetentionMs}`, 'eventRetentionMs');
   }
   // Counts of whole requests and slots: a fraction would index between two window entries.
   for (const name of ['maxActive', ...Object.values(WINDOW_LIMITS)] as const) {

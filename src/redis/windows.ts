@@ -107,9 +107,10 @@ export async function takeWindow(ctx: WindowContext, window: CoordinatedWindow, 
     if (wait === undefined) return takeLocally(ctx, window, signal);
     if (wait === 0) break;
     // A simulated clock's wait counts from the `now` sent: time it moved while Redis held the script
-    // is part of the wait (never more than it). On Redis's own time the script ran somewhere in the
-    // round trip: the whole wait, as a take that asks again before its place comes due loses it.
-    const left = sent === '' ? wait : Math.min(wait, wait - (ctx.clock().now() - sent));
+    // is part of the wait (and a step back adds to it, up to the longest wait). On Redis's own time
+    // the script ran somewhere in the round trip: the whole wait. Either way a take never asks again
+    // before its place comes due: it would lose it to the back of the line.
+    const left = sent === '' ? wait : Math.min(maxWait, wait - (ctx.clock().now() - sent));
     try {
       if (left > 0) await ctx.clock().sleep(left, signal);
     } catch (err) {

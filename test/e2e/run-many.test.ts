@@ -290,6 +290,8 @@ describe('forecasts.runMany', () => {
       expect([err instanceof ValidationError, (err as ValidationError).field]).toEqual([true, field]);
     }
     expect(h.mock.service.store.forecasts.list()).toEqual([]);
+    // `null` is no option, as for every other.
+    expect((await collect(h.client.forecasts.runMany(items, { total: null, onProgress: null } as never))).map((r) => r.status)).toEqual(['completed', 'completed']);
   });
 
   // An error of the input's return() took the place of the one that ended the run (for…of keeps the first).

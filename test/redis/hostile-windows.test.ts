@@ -165,6 +165,22 @@ describe('a take\'s wait on a clock that moved while Redis held the script', () 
     expect([a.coordinator.mode, a.warnings]).toEqual(['shared', []]);
   });
 
+  // A step back while Redis held the script left the sleep at the wait alone: the take asked again
+  // before its place came due and lost it to those behind (found by a review).
+  it('a simulated clock stepped back while Redis held the script: sleeps the wait and the step, keeping its place', async () => {
+    let t = 1_000_000;
+    const sleeps: number[] = [];
+    const clock: ClientClock = { simulated: true, now: () => t, sleep: (ms) => (sleeps.push(ms), Promise.reject(new Error('stop'))) };
+    const a = await processOn(redis, clock, { prefix: fresh('back'), webhookTestsPerMinute: 1, commandTimeoutMs: 5_000 });
+    ((await a.coordinator.take('webhookTests')) as () => void)();
+    await (await redis.client()).sendCommand(['CLIENT', 'PAUSE', '300', 'WRITE']);
+    const held = a.coordinator.take('webhookTests');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    t -= 10_000;
+    await expect(held).rejects.toThrow('stop');
+    expect(sleeps).toEqual([60_250 + 10_000]);
+  });
+
   // On Redis's own time the script ran somewhere in the round trip: a take that slept the wait less
   // the round trip asked again before its place came due, and lost it to the back of the line (a
   // review measured half the throughput under contention). The clock's own time does not count.

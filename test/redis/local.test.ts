@@ -158,12 +158,15 @@ describe('options', () => {
   // A duration past Node's longest timer fired at once (every command timed out: local for good), and
   // a fraction where Redis counts whole ms (`SET … PX 0.5`) failed each time (found by a review).
   it('refuses a duration past the longest timer, and a fraction of a millisecond where Redis or its client counts whole ones', () => {
-    for (const name of ['eventRetentionMs', 'receiverTtlMs', 'reconcileIntervalMs', 'windowMarginMs', 'pendingHoldTtlMs', 'commandTimeoutMs', 'probeIntervalMs'] as const) {
+    for (const name of ['receiverTtlMs', 'reconcileIntervalMs', 'windowMarginMs', 'pendingHoldTtlMs', 'commandTimeoutMs', 'probeIntervalMs'] as const) {
       expect(resolveOptions({ [name]: 2 ** 31 - 1 })[name]).toBe(2 ** 31 - 1);
       expect(() => resolveOptions({ [name]: 2 ** 31 })).toThrow(`${name}: must be at most 2147483647 ms (about 24.8 days, Node's longest timer), got 2147483648`);
     }
     expect(() => resolveOptions({ commandTimeoutMs: 0.5 })).toThrow('commandTimeoutMs: must be a whole number of milliseconds, got 0.5');
     expect(() => resolveOptions({ eventRetentionMs: 1.5 })).toThrow(expect.objectContaining({ field: 'eventRetentionMs' }));
+    expect(() => resolveOptions({ eventRetentionMs: 1e20 })).toThrow(expect.objectContaining({ field: 'eventRetentionMs' }));
+    // A retention is Redis's `PX` alone, no timer: a month is kept (a replay may come weeks later).
+    expect(resolveOptions({ eventRetentionMs: 30 * 24 * 3_600_000 }).eventRetentionMs).toBe(2_592_000_000);
   });
 
   it('makes the default prefix of 16 hex digits of the key hash', () => {

@@ -40,7 +40,7 @@ function checkOptions(o: RunManyOptions, coordinator: { readonly maxActive?: num
   const maxActive = fleet! >= 1 ? Math.min(asked, Math.floor(fleet!)) : asked;
   // Checked before anything starts: a bad one threw only after the first batch had spent credits.
   if (o.onProgress != null && typeof o.onProgress != 'function') throw new ValidationError('must be a function', 'onProgress');
-  if (o.total !== undefined) checkCount('total', o.total);
+  if (o.total != null) checkCount('total', o.total);
   if (o.runId === undefined) return { runId: newIdempotencyKey('run'), maxActive };
   if (typeof o.runId === 'string' && o.runId.length > MAX_RUN_ID_LENGTH) {
     throw new ValidationError(`must be at most ${MAX_RUN_ID_LENGTH} characters, got ${o.runId.length}`, 'runId');
