@@ -1,7 +1,9 @@
 // forecasts.runMany end to end: hundreds of forecasts on the mock with its real limits (50 running
 // per user, 60 requests a minute, batches of 25, credits), on a manual clock the client's waits move,
 // so hours of forecast time take a second or two.
+import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
+import { CHANNELS } from '../../src/core/channels.js';
 import { ForecastingClient, ValidationError, type ForecastCreateParams, type RunManyProgress, type RunManyResult } from '../../src/index.js';
 import { mockClientOptions } from '../../src/testing/index.js';
 import { binary, useForecastMock } from './_forecasts.js';
@@ -311,7 +313,17 @@ describe('forecasts.runMany', () => {
     const leftEarly = async () => {
       for await (const r of h.client.forecasts.runMany(input(), { maxActive: 1 })) if (r) break;
     };
-    await expect(leftEarly()).rejects.toThrow('return() failed');
+    // The trace says so too (it said the run had ended well).
+    const events: string[] = [];
+    const subscriber = Object.fromEntries(['start', 'error', 'asyncEnd'].map((e) => [e, (m: { kind: string }) => void (m.kind === 'runMany' && events.push(e))]));
+    const channel = diagnostics.tracingChannel(CHANNELS.wait);
+    channel.subscribe(subscriber as never);
+    try {
+      await expect(leftEarly()).rejects.toThrow('return() failed');
+    } finally {
+      channel.unsubscribe(subscriber as never);
+    }
+    expect(events).toEqual(['start', 'error', 'asyncEnd']);
   });
 
   it('resumes a run killed after about 300 starts: the rerun with the same runId starts nothing twice and yields every result', async () => {

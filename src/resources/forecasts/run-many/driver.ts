@@ -140,14 +140,18 @@ export async function* runMany(ctx: FlowContext, input: RunManyInput, o: RunMany
     // The run ends with forecasts still running on the service: say which.
     throw s.active.size > 0 ? endsWaitFor(err, [...s.active.keys()], false) : err;
   } finally {
-    // Left early (a `break` in the caller's loop): the run is over all the same.
-    trace?.end({ finalStatuses: ended });
     tracker.close();
-    // As `for…of`: an error of the input's `return()` never hides the one that ended the run.
+    // As `for…of`: an error of the input's `return()` never hides the run's; after a `break` it is the run's (and its trace's).
     try {
       if (open) await iterator.return?.();
     } catch (err) {
-      if (!failed) throw err;
+      if (!failed) {
+        trace?.fail(err);
+        throw err;
+      }
+    } finally {
+      // Left early (a `break` in the caller's loop): the run is over all the same.
+      trace?.end({ finalStatuses: ended });
     }
   }
 }
