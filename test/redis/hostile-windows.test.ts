@@ -23,6 +23,9 @@ afterAll(async () => {
 /** Real time, with the service's time `scale` times faster. */
 const scaled = (scale: number): ClientClock => ({ now: () => Date.now(), sleep, serviceTimeScale: scale });
 
+/** The clients Redis holds: a script sent while writes are paused is one of them. */
+const heldByRedis = async () => Number(/blocked_clients:(\d+)/.exec(await (await redis.client()).info('clients'))?.[1]);
+
 /** How many scripts the server has run so far. */
 async function scriptsRun(): Promise<number> {
   const info = await (await redis.client()).info('commandstats');
@@ -157,9 +160,10 @@ describe('a take\'s wait on a clock that moved while Redis held the script', () 
     const a = await processOn(redis, clock, { prefix: fresh('held'), webhookTestsPerMinute: 1, commandTimeoutMs: 5_000 });
     ((await a.coordinator.take('webhookTests')) as () => void)();
     const admin = await redis.client();
-    await admin.sendCommand(['CLIENT', 'PAUSE', '300', 'WRITE']);
+    const before = await heldByRedis();
+    await admin.sendCommand(['CLIENT', 'PAUSE', '1000', 'WRITE']);
     const held = a.coordinator.take('webhookTests');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(async () => expect(await heldByRedis()).toBe(before + 1));
     clock.advance(60_000 + 250);
     expect(await settlesWithin(held, 2_000)).toBe(true);
     expect([a.coordinator.mode, a.warnings]).toEqual(['shared', []]);
@@ -173,9 +177,10 @@ describe('a take\'s wait on a clock that moved while Redis held the script', () 
     const clock: ClientClock = { simulated: true, now: () => t, sleep: (ms) => (sleeps.push(ms), Promise.reject(new Error('stop'))) };
     const a = await processOn(redis, clock, { prefix: fresh('back'), webhookTestsPerMinute: 1, commandTimeoutMs: 5_000 });
     ((await a.coordinator.take('webhookTests')) as () => void)();
-    await (await redis.client()).sendCommand(['CLIENT', 'PAUSE', '300', 'WRITE']);
+    const before = await heldByRedis();
+    await (await redis.client()).sendCommand(['CLIENT', 'PAUSE', '1000', 'WRITE']);
     const held = a.coordinator.take('webhookTests');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(async () => expect(await heldByRedis()).toBe(before + 1));
     t -= 10_000;
     await expect(held).rejects.toThrow('stop');
     expect(sleeps).toEqual([60_250 + 10_000]);
