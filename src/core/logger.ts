@@ -27,7 +27,8 @@ export interface Logger {
   error(message: string, meta?: Record<string, unknown>): void;
 }
 
-const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
+/** The levels, least to most severe: a logger has a function for each but `off`. @internal */
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
 
 /** A logger that drops lines below its level. @internal */
 export interface LeveledLogger extends Logger {
@@ -37,7 +38,7 @@ export interface LeveledLogger extends Logger {
 
 /** @internal */
 export function leveled(logger: Logger, level: LogLevel): LeveledLogger {
-  const enabled = (name: Exclude<LogLevel, 'off'>) => RANK[name] >= RANK[level];
+  const enabled = (name: Exclude<LogLevel, 'off'>) => LOG_LEVELS.indexOf(name) >= LOG_LEVELS.indexOf(level);
   const at =
     (name: Exclude<LogLevel, 'off'>) =>
     (message: string, meta?: Record<string, unknown>) => {

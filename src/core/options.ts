@@ -3,7 +3,7 @@
  * @module
  */
 import { ValidationError } from './errors.js';
-import type { Logger, LogLevel } from './logger.js';
+import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
 import { realClock, type ClientClock } from './clock.js';
 import type { Coordinator } from './coordination.js';
 import { MAX_TIMER_MS } from './clock.js';
@@ -53,7 +53,7 @@ export interface ClientOptions {
   defaultHeaders?: Record<string, string> | undefined;
   /** How the key is sent: `Authorization: Bearer <key>` (default) or `X-Api-Key: <key>`. */
   authHeader?: 'bearer' | 'x-api-key' | undefined;
-  /** Where log lines go (default `console`). Lines never hold a secret. */
+  /** Where log lines go (default `console`): an object with `debug`, `info`, `warn` and `error` functions, else a `ValidationError` at construction. Lines never hold a secret. */
   logger?: Logger | undefined;
   /** Least severe level logged (default `warn`). */
   logLevel?: LogLevel | undefined;
@@ -257,7 +257,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     );
   }
   const ms = (name: string, value: number | undefined, fallback: number) => (value === undefined ? fallback : checkMs(name, value));
-  const { fetch, authHeader = 'bearer', clock = realClock, logLevel, rateLimit, coordinator } = options;
+  const { fetch, authHeader = 'bearer', clock = realClock, logLevel, rateLimit, coordinator, logger } = options;
   if (fetch !== undefined && typeof fetch !== 'function') throw new ValidationError('must be a fetch function', 'fetch');
   if (authHeader !== 'bearer' && authHeader !== 'x-api-key') throw new ValidationError(`must be 'bearer' or 'x-api-key'`, 'authHeader');
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) throw new ValidationError(`must be one of ${LOG_LEVELS.join(', ')}`, 'logLevel');
@@ -265,6 +265,10 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const scale: unknown = clock.serviceTimeScale;
   if (scale !== undefined && !(typeof scale === 'number' && Number.isFinite(scale) && scale > 0)) {
     throw new ValidationError(`must be a positive number (how much faster the service's time runs than the clock), got ${describe(scale)}`, 'clock.serviceTimeScale');
+  }
+  // A logger without its functions would fail the call that logs its first line, with a bare TypeError.
+  if (logger !== undefined && !LOGGER_METHODS.every((m) => typeof logger?.[m] === 'function')) {
+    throw new ValidationError(`must be a logger (with ${LOGGER_METHODS.join(', ')}), such as console`, 'logger');
   }
   if (coordinator !== undefined && !COORDINATOR_METHODS.every((m) => typeof coordinator?.[m] === 'function')) {
     throw new ValidationError(`must be a coordinator (with ${COORDINATOR_METHODS.join(', ')}), such as createRedisCoordinator(redis)`, 'coordinator');
@@ -306,7 +310,7 @@ function checkRateLimit(rateLimit: unknown): number {
 /** The default `coordinatedPollInterval`: 10 minutes. @internal */
 export const DEFAULT_COORDINATED_POLL_INTERVAL_MS = 600_000;
 
-const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'off'];
+const LOGGER_METHODS = LOG_LEVELS.slice(0, 4) as readonly (keyof Logger)[];
 /** What the client calls on a coordinator. */
 const COORDINATOR_METHODS = ['attach', 'take', 'hold', 'settle'] as const;
 

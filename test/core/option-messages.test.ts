@@ -44,11 +44,16 @@ describe('client options', () => {
     expect(() => construct({ maxRetries: 0, maxRetryAfter: 0, retryDeadline: 0, retryBackoff: { initialDelay: 0, maxDelay: 0 } })()).not.toThrow();
   });
 
-  it('says what authHeader, logLevel, fetch, clock and rateLimit take', () => {
+  it('says what authHeader, logLevel, fetch, clock, logger and rateLimit take', () => {
     expect(refusal(construct({ authHeader: 'basic' as never })).message).toBe("authHeader: must be 'bearer' or 'x-api-key'");
     expect(refusal(construct({ logLevel: 'verbose' as never })).message).toBe('logLevel: must be one of debug, info, warn, error, off');
     expect(refusal(construct({ fetch: 'yes' as never })).message).toBe('fetch: must be a fetch function');
     expect(refusal(construct({ clock: { now: () => 0 } as never })).message).toBe('clock: must have now() and sleep(ms, signal)');
+    // A logger lacking a function failed the first call that logged, with a bare TypeError.
+    for (const logger of [{}, { ...console, warn: 1 }, { warn: console.warn }, null, 'console']) {
+      expect(refusal(construct({ logger: logger as never })).message).toBe('logger: must be a logger (with debug, info, warn, error), such as console');
+    }
+    expect(() => construct({ logger: { debug() {}, info() {}, warn() {}, error() {} } })()).not.toThrow();
     for (const requestsPerMinute of [0, -1, 0.5, 1.5, Number.NaN, Infinity, '60' as never]) {
       expect(refusal(construct({ rateLimit: { requestsPerMinute } })).field).toBe('rateLimit.requestsPerMinute');
     }
