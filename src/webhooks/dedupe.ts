@@ -2,6 +2,7 @@
  * A small in-memory de-duplicator for webhook deliveries.
  * @module
  */
+import { shown } from './verify.js';
 
 /**
  * Options of {@link createDeliveryDeduper}.
@@ -12,11 +13,11 @@
  * ```
  */
 export interface DeliveryDeduperOptions {
-  /** Most ids remembered; the oldest are forgotten first. Default 10,000. */
+  /** Most ids remembered, a number >= 1 (`Infinity`: no cap); the oldest are forgotten first. Default 10,000. */
   maxEntries?: number | undefined;
-  /** How long an id is remembered, in milliseconds. Default 24 hours (retries span about 3 hours; replays come later). */
+  /** How long an id is remembered, in milliseconds, a number > 0 (`Infinity`: until the cap forgets it). Default 24 hours (retries span about 3 hours; replays come later). */
   ttlMs?: number | undefined;
-  /** The clock, in milliseconds, for tests. Default `Date.now`. */
+  /** The clock, in milliseconds, for tests: a function. Default `Date.now`. */
   now?: (() => number) | undefined;
 }
 
@@ -38,7 +39,9 @@ export interface DeliveryDeduper {
 /**
  * Creates a bounded, in-memory record of `X-Service-Delivery-Id`s. Calls can arrive more than once
  * and out of order; the delivery id (kept across retries and replays) identifies duplicates. It lives
- * in one process: with several instances, use a unique key in your database instead.
+ * in one process: with several instances, use a unique key in your database instead. An option
+ * that is none of the above (`maxEntries: NaN` or `0`, a `ttlMs` in text) throws a `TypeError` naming
+ * it: such a record would keep every id for good, or none.
  *
  * @example
  * ```ts
@@ -49,7 +52,10 @@ export interface DeliveryDeduper {
  * ```
  */
 export function createDeliveryDeduper(options: DeliveryDeduperOptions = {}): DeliveryDeduper {
-  const { maxEntries = 10_000, ttlMs = 24 * 60 * 60 * 1000, now = Date.now } = options;
+  const { maxEntries = 10_000, ttlMs = 24 * 60 * 60 * 1000, now = Date.now } = options ?? {};
+  if (!(typeof maxEntries == 'number' && maxEntries >= 1 && typeof ttlMs == 'number' && ttlMs > 0 && typeof now == 'function')) {
+    throw new TypeError(`createDeliveryDeduper: \`maxEntries\` must be a number >= 1, \`ttlMs\` a number > 0 and \`now\` a function, got ${shown(maxEntries)}, ${shown(ttlMs)} and ${shown(now)}.`);
+  }
   // Insertion order is expiry order (one ttl for all), so expired ids sit at the front.
   const expiries = new Map<string, number>();
   return {

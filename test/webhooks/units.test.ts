@@ -75,6 +75,34 @@ describe('createDeliveryDeduper', () => {
     expect(deduper.seen('d1')).toBe(true);
     expect(deduper.seen('d0')).toBe(false);
   });
+
+  it.each([
+    [{ maxEntries: Number.NaN }, 'NaN, 86400000 and function'], // kept every id for good
+    [{ maxEntries: 0 }, '0, 86400000 and function'], // remembered none
+    [{ maxEntries: '100' }, '100, 86400000 and function'],
+    [{ ttlMs: '60000' }, '10000, 60000 and function'], // `t + ttl` in text never expired
+    [{ ttlMs: -1 }, '10000, -1 and function'],
+    [{ ttlMs: Number.NaN }, '10000, NaN and function'],
+    [{ now: 1_700_000_000_000 }, '10000, 86400000 and 1700000000000'], // `Date.now()` where `Date.now` was meant
+    [{ maxEntries: null }, 'null, 86400000 and function'],
+  ])('refuses %j with a TypeError naming the options and the values given', (options, got) => {
+    const make = () => createDeliveryDeduper(options as never);
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow('createDeliveryDeduper: `maxEntries` must be a number >= 1, `ttlMs` a number > 0 and `now` a function, got ');
+    expect(make).toThrow(got);
+  });
+
+  it('takes no options, null for them, and Infinity for no cap or no expiry', () => {
+    for (const deduper of [createDeliveryDeduper(null as never), createDeliveryDeduper({ maxEntries: Infinity, ttlMs: Infinity, now: () => 0 })]) {
+      deduper.seen('a');
+      expect(deduper.seen('a')).toBe(true);
+    }
+    const forever = createDeliveryDeduper({ ttlMs: Infinity, maxEntries: 1, now: () => 1e15 });
+    forever.seen('a');
+    expect(forever.seen('a')).toBe(true);
+    forever.seen('b'); // the cap forgets a
+    expect(forever.seen('a')).toBe(false);
+  });
 });
 
 describe('what a refusal says about the value given', () => {
