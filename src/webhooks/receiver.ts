@@ -45,10 +45,11 @@ export interface WebhookReceiverOptions extends VerifyWebhookRequestOptions {
   /**
    * Where the receiver's warnings go (default `console`): a call that looks signed with another secret
    * (the first, then at most one a minute), and, for the middleware, a body another parser read
-   * first. A warning never holds a secret or a body.
+   * first. A warning never holds a secret or a body. One with no `warn` function is a `TypeError`
+   * when the receiver is made.
    */
   logger?: Pick<Logger, 'warn'> | undefined;
-  /** The clock of the warnings' rate limit, in milliseconds, for tests. Default `Date.now`, which is also used when it gives no finite number. */
+  /** The clock of the warnings' rate limit, in milliseconds, for tests: a function (else a `TypeError` when the receiver is made). Default `Date.now`, which is also used when it gives no finite number. */
   clock?: (() => number) | undefined;
 }
 
@@ -100,6 +101,9 @@ export function checkReceiverOptions(options: WebhookReceiverOptions | undefined
   const { toleranceSeconds, now, maxBodyBytes, logger, clock } = options ?? {};
   const fixed = { toleranceSeconds, now, maxBodyBytes, logger, clock };
   fixed.maxBodyBytes = maxBodyOf(fixed, caller);
+  // Else every warning is lost in silence (a warning never fails a call's answer).
+  if (logger !== undefined && typeof logger?.warn != 'function') throw new TypeError(`${caller}: \`logger\` must have a \`warn\` function, got ${shown(logger)}.`);
+  if (clock !== undefined && typeof clock != 'function') throw new TypeError(`${caller}: \`clock\` must be a function, got ${shown(clock)}.`);
   return fixed as ReceiverSettings;
 }
 

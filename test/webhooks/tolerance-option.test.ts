@@ -195,3 +195,24 @@ describe('options an object inherits', () => {
     expect((await capped(await request())).status).toBe(413);
   });
 });
+
+// A logger with no `warn` (or a clock that is no function) lost every warning in silence: a
+// warning never fails a call's answer, so the receivers refuse them when they are made.
+describe('logger and clock', () => {
+  const makers = {
+    webhookMiddleware: (options: object) => webhookMiddleware(SECRET, options),
+    createWebhookVerifier: (options: object) => createWebhookVerifier(SECRET, options),
+    createWebhookHandler: (options: object) => createWebhookHandler(SECRET, () => {}, options),
+  };
+
+  it.each(Object.entries(makers))('%s refuses a logger with no warn function and a clock that is no function', (caller, make) => {
+    for (const [logger, got] of [[null, 'null'], [{}, 'object'], [{ warn: 'loud' }, 'object'], [console.warn, 'function'], ['console', 'console']] as const) {
+      expect(() => make({ logger })).toThrow(new TypeError(`${caller}: \`logger\` must have a \`warn\` function, got ${got}.`));
+    }
+    for (const [clock, got] of [[1_800_000_000_000, '1800000000000'], [null, 'null'], [{ now: Date.now }, 'object']] as const) {
+      expect(() => make({ clock })).toThrow(new TypeError(`${caller}: \`clock\` must be a function, got ${got}.`));
+    }
+    expect(() => make({ logger: { warn() {} }, clock: () => 0 })).not.toThrow();
+    expect(() => make({ logger: undefined, clock: undefined })).not.toThrow();
+  });
+});
