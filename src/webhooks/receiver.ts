@@ -167,7 +167,8 @@ export function onceAMinute(options: WebhookReceiverOptions): (message: string) 
       // None, or one that gives no time (NaN, nothing), is the system's: else the limit would be off.
       const told = clock?.();
       const now = Number.isFinite(told) ? told! : Date.now();
-      if (now - last < WRONG_SECRET_WARNING_EVERY_MS) {
+      // A clock stepped back (the system's can be) starts a new minute, rather than a long silence.
+      if (now >= last && now - last < WRONG_SECRET_WARNING_EVERY_MS) {
         quiet++;
         return;
       }

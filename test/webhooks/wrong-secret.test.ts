@@ -94,6 +94,22 @@ describe.each([
     expect(warnings.at(-1)).toMatch(/; 1 more since the last\.\)$/);
   });
 
+  // A clock stepped back (the system's can be, by an hour) kept every warning back until it had
+  // caught up with the last one: an hour of silence. It starts a new minute instead.
+  it('starts a new minute when the clock steps back', async () => {
+    const { receive, warnings, clock } = await setUp();
+    const wrong = await signWebhook(body, ROTATED);
+    await receive(wrong);
+    await receive(wrong);
+    clock.ms -= 3_600_000;
+    await receive(wrong);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/; 1 more since the last\.\)$/);
+    clock.ms += 59_999;
+    await receive(wrong);
+    expect(warnings).toHaveLength(2);
+  });
+
   // A clock that gave NaN (or nothing) made every gap NaN, never under a minute: each refusal warned,
   // the flood the limit is there to stop (held a defect). Such a clock counts as the system's.
   it.each([['NaN', Number.NaN], ['nothing', undefined], ['Infinity', Number.POSITIVE_INFINITY]])('keeps the limit on a clock that gives %s', async (_name, value) => {
