@@ -9,7 +9,7 @@ import type * as z from 'zod/mini';
 import { APIPromise } from './api-promise.js';
 import { ValidationError, type ErrorRules } from './errors.js';
 import { checkIdempotencyKey, idempotencyKeyFor } from './idempotency.js';
-import { leveled, type LeveledLogger } from './logger.js';
+import type { LeveledLogger } from './logger.js';
 import { buildPath, checkGenericPath, checkIdCount, DEFAULT_OFFSET_PAGE_SIZE, hasBody, type HttpMethod, type InputOf, type Operation, type OutputOf } from './operation.js';
 import { apiPathWarning, checkRequestOptions, hasApiPath, resolveOptions, type ClientOptions, type RequestOptions, type ResolvedOptions } from './options.js';
 import { Page, PagePromise, PageWalk, type ListEnvelope, type PageFetcher, type PageParams } from './pagination.js';
@@ -112,7 +112,7 @@ export class BaseClient {
       // Not awaited here: a failure to load surfaces on the first call that needs the schemas.
       schemas.catch(() => undefined);
     }
-    const log = (this.#log = leveled(options.logger ?? console, options.logLevel ?? 'warn'));
+    const log = (this.#log = o.log);
     const apiPathMissing = !hasApiPath(o.baseURL);
     if (apiPathMissing) log.warn(apiPathWarning(o.baseURL));
     const auth: Record<string, string> = o.authHeader === 'x-api-key' ? { 'x-api-key': o.apiKey } : { authorization: `Bearer ${o.apiKey}` };
@@ -242,7 +242,7 @@ export class BaseClient {
   #generic<T>(method: HttpMethod, path: string, options: GenericBodyOptions = {}): APIPromise<T> {
     let call: Call;
     try {
-      checkRequestOptions(options);
+      checkRequestOptions(options, this.#redact);
       const { query, body, ...rest } = options;
       if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query))) {
         throw new ValidationError('must be an object of query parameters', 'query');
@@ -313,9 +313,16 @@ export class BaseClient {
         sent.received = this.#pipeline.send((sent.call = make(params, options ?? {})));
       } else {
         const [given, opts] = [snapshot(params), snapshot(options ?? {})];
-        const timeout = typeof opts.timeout === 'number' ? opts.timeout : this.#options.timeout;
+        // The wait keeps to the call's signal and timeout only when they are good: a bad one (no
+        // AbortSignal, 2^31 ms) is refused as the call is built, as once loaded.
+        let timeout = this.#options.timeout;
+        let signal: RequestOptions['signal'];
+        try {
+          checkRequestOptions(opts, this.#redact);
+          ({ timeout = timeout, signal } = opts);
+        } catch {}
         // What the copy left as it was (a class instance's getters) is read by `make`: a throw there is refused as above.
-        sent.received = this.#checks.wait(needs, opts.signal ?? undefined, timeout).then(() => {
+        sent.received = this.#checks.wait(needs, signal, timeout).then(() => {
           try {
             sent.call = make(given, opts);
           } catch (err) {
@@ -333,7 +340,7 @@ export class BaseClient {
   /** Checks a declared operation's input and fills its path. */
   #operationCall(op: Operation, ids: readonly unknown[], params: Record<string, unknown> | undefined, options: RequestOptions, list: boolean): Call {
     checkIdCount(op, ids, params, options);
-    checkRequestOptions(options);
+    checkRequestOptions(options, this.#redact);
     const withBody = hasBody(op);
     // A body is sent as the schema gives it back (a `Date` given for a date bound goes as seconds);
     // a query, which holds no such field, as given, in the caller's order.

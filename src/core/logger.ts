@@ -2,6 +2,7 @@
  * Leveled logging through a user-supplied logger. Callers pass only safe fields: no key, no body.
  * @module
  */
+import { ValidationError } from './errors.js';
 
 /**
  * Severity levels, least to most severe, plus `off`.
@@ -36,16 +37,18 @@ export interface LeveledLogger extends Logger {
   enabled(level: Exclude<LogLevel, 'off'>): boolean;
 }
 
-/** @internal */
+/** `logger` at `level`; a `ValidationError` on `logger` when it lacks one of the four functions. @internal */
 export function leveled(logger: Logger, level: LogLevel): LeveledLogger {
   const enabled = (name: Exclude<LogLevel, 'off'>) => LOG_LEVELS.indexOf(name) >= LOG_LEVELS.indexOf(level);
-  const at =
-    (name: Exclude<LogLevel, 'off'>) =>
-    (message: string, meta?: Record<string, unknown>) => {
+  const at = (name: Exclude<LogLevel, 'off'>) => {
+    // Else the first line logged at this level fails the call that logs it, with a bare TypeError.
+    if (typeof logger[name] !== 'function') throw new ValidationError('must be a logger (with debug, info, warn, error), such as console', 'logger');
+    return (message: string, meta?: Record<string, unknown>) => {
       if (!enabled(name)) return;
       // No second argument when there is no meta: console would print a stray `undefined`.
       if (meta === undefined) logger[name](`[forecasting-sdk] ${message}`);
       else logger[name](`[forecasting-sdk] ${message}`, meta);
     };
+  };
   return { enabled, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }

@@ -3,11 +3,11 @@
  * @module
  */
 import { ValidationError } from './errors.js';
-import { LOG_LEVELS, type Logger, type LogLevel } from './logger.js';
+import { leveled, LOG_LEVELS, type LeveledLogger, type Logger, type LogLevel } from './logger.js';
 import { realClock, type ClientClock } from './clock.js';
 import type { Coordinator } from './coordination.js';
 import { MAX_TIMER_MS } from './clock.js';
-import { UNUSABLE_KEY } from './redact.js';
+import { redactorOf, UNUSABLE_KEY, type Redact } from './redact.js';
 
 /**
  * Options of {@link ForecastingClient}.
@@ -151,6 +151,8 @@ export interface ResolvedOptions {
   clock: ClientClock;
   coordinator: Coordinator | undefined;
   coordinatedPollInterval: number;
+  /** `logger` at `logLevel`, as checked: each is read once. */
+  log: LeveledLogger;
 }
 
 /**
@@ -196,16 +198,17 @@ const BAD_HEADER_VALUE = /[\r\n\0\u0100-\uffff]/;
  * Checks headers before anything is sent, so a bad one is a `ValidationError` naming it (never a
  * `TypeError` from fetch, whose message could quote the value). @internal
  */
-export function checkHeaders(headers: unknown, field: string): Record<string, string> {
+export function checkHeaders(headers: unknown, field: string, redact?: Redact): Record<string, string> {
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
     throw new ValidationError('must be an object of header names to text values', field);
   }
   for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-    if (!HEADER_NAME.test(name)) throw new ValidationError(`${JSON.stringify(name.slice(0, 64))} is not a valid header name`, field);
-    if (typeof value !== 'string') throw new ValidationError(`must be text, got ${typeof value}`, `${field}.${name}`);
-    if (BAD_HEADER_VALUE.test(value)) {
-      throw new ValidationError('must not hold CR, LF, NUL or characters above U+00FF', `${field}.${name}`);
-    }
+    // A name may hold the key (a pasted `Authorization: Bearer …` line, name and value swapped): shown redacted.
+    const shown = redact?.(name) ?? name;
+    if (!HEADER_NAME.test(name)) throw new ValidationError(`${JSON.stringify(shown.slice(0, 64))} is not a valid header name`, field);
+    const at = `${field}.${shown}`;
+    if (typeof value !== 'string') throw new ValidationError(`must be text, got ${typeof value}`, at);
+    if (BAD_HEADER_VALUE.test(value)) throw new ValidationError('must not hold CR, LF, NUL or characters above U+00FF', at);
   }
   return headers as Record<string, string>;
 }
@@ -214,13 +217,13 @@ export function checkHeaders(headers: unknown, field: string): Record<string, st
  * Checks the options of one call before anything is sent: the same rules as the client's options.
  * @internal
  */
-export function checkRequestOptions(options: RequestOptions): void {
+export function checkRequestOptions(options: RequestOptions, redact?: Redact): void {
   if (typeof options !== 'object' || options === null) throw new ValidationError('must be an object', 'options');
   const { signal, timeout, maxRetries, headers } = options;
   if (signal !== undefined && !isAbortSignal(signal)) throw new ValidationError('must be an AbortSignal (one with throwIfAborted and removeEventListener)', 'signal');
   if (timeout !== undefined) checkMs('timeout', timeout);
   if (maxRetries !== undefined) checkCount('maxRetries', maxRetries);
-  if (headers !== undefined) checkHeaders(headers, 'headers');
+  if (headers !== undefined) checkHeaders(headers, 'headers', redact);
 }
 
 /** What the client calls on a signal: an older polyfill without `throwIfAborted` is refused here, not by a bare `TypeError` mid-call. */
@@ -266,10 +269,6 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (scale !== undefined && !(typeof scale === 'number' && Number.isFinite(scale) && scale > 0)) {
     throw new ValidationError(`must be a positive number (how much faster the service's time runs than the clock), got ${describe(scale)}`, 'clock.serviceTimeScale');
   }
-  // A logger without its functions would fail the call that logs its first line, with a bare TypeError.
-  if (logger !== undefined && !LOGGER_METHODS.every((m) => typeof logger?.[m] === 'function')) {
-    throw new ValidationError(`must be a logger (with ${LOGGER_METHODS.join(', ')}), such as console`, 'logger');
-  }
   if (coordinator !== undefined && !COORDINATOR_METHODS.every((m) => typeof coordinator?.[m] === 'function')) {
     throw new ValidationError(`must be a coordinator (with ${COORDINATOR_METHODS.join(', ')}), such as createRedisCoordinator(redis)`, 'coordinator');
   }
@@ -284,13 +283,14 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     initialDelay: ms('retryBackoff.initialDelay', options.retryBackoff?.initialDelay, 500),
     maxDelay: ms('retryBackoff.maxDelay', options.retryBackoff?.maxDelay, 8_000),
     fetch,
-    defaultHeaders: options.defaultHeaders === undefined ? {} : { ...checkHeaders(options.defaultHeaders, 'defaultHeaders') },
+    defaultHeaders: options.defaultHeaders === undefined ? {} : { ...checkHeaders(options.defaultHeaders, 'defaultHeaders', redactorOf(apiKey)) },
     authHeader,
     validateResponses: options.validateResponses ?? false,
     requestsPerMinute: perMinute,
     clock,
     coordinator,
     coordinatedPollInterval: options.coordinatedPollInterval === undefined ? DEFAULT_COORDINATED_POLL_INTERVAL_MS : checkMs('coordinatedPollInterval', options.coordinatedPollInterval),
+    log: leveled(logger ?? console, logLevel ?? 'warn'),
   };
 }
 
@@ -310,7 +310,6 @@ function checkRateLimit(rateLimit: unknown): number {
 /** The default `coordinatedPollInterval`: 10 minutes. @internal */
 export const DEFAULT_COORDINATED_POLL_INTERVAL_MS = 600_000;
 
-const LOGGER_METHODS = LOG_LEVELS.slice(0, 4) as readonly (keyof Logger)[];
 /** What the client calls on a coordinator. */
 const COORDINATOR_METHODS = ['attach', 'take', 'hold', 'settle'] as const;
 

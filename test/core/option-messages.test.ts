@@ -2,7 +2,8 @@
 // and what it takes.
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ForecastingClient, type ClientOptions } from '../../src/index.js';
+import { inspect } from 'node:util';
+import { ForecastingClient, ValidationError, type ClientOptions } from '../../src/index.js';
 import { BASE, KEY, makeClient, question, useMswServer, validationError } from './helpers.js';
 
 const { server, seen } = useMswServer();
@@ -50,10 +51,11 @@ describe('client options', () => {
     expect(refusal(construct({ fetch: 'yes' as never })).message).toBe('fetch: must be a fetch function');
     expect(refusal(construct({ clock: { now: () => 0 } as never })).message).toBe('clock: must have now() and sleep(ms, signal)');
     // A logger lacking a function failed the first call that logged, with a bare TypeError.
-    for (const logger of [{}, { ...console, warn: 1 }, { warn: console.warn }, null, 'console']) {
+    for (const logger of [{}, { ...console, warn: 1 }, { warn: console.warn }, 'console']) {
       expect(refusal(construct({ logger: logger as never })).message).toBe('logger: must be a logger (with debug, info, warn, error), such as console');
     }
     expect(() => construct({ logger: { debug() {}, info() {}, warn() {}, error() {} } })()).not.toThrow();
+    expect(() => construct({ logger: null as never })()).not.toThrow(); // console, as undefined
     for (const requestsPerMinute of [0, -1, 0.5, 1.5, Number.NaN, Infinity, '60' as never]) {
       expect(refusal(construct({ rateLimit: { requestsPerMinute } })).field).toBe('rateLimit.requestsPerMinute');
     }
@@ -115,6 +117,36 @@ describe('headers', () => {
     const err = refusal(construct({ defaultHeaders: defaultHeaders as never }));
     expect(err.field).toBe(field);
     expect(err.message).toBe(message);
+  });
+});
+
+// A header name quoted in a refusal held the key when a caller pasted a whole `Authorization:` line
+// as the name, or swapped name and value: the message, `util.inspect` and `JSON.stringify` of the
+// error showed it. The name is quoted with the key redacted, in the message and in the field.
+describe('a header name that holds the key', () => {
+  const cases = [
+    [{ [`Authorization: Bearer ${KEY}`]: '' }, 'is not a valid header name'],
+    [{ [`${KEY} `]: 'v' }, 'is not a valid header name'],
+    [{ [KEY]: 5 }, 'must be text, got number'],
+    [{ [KEY]: 'a\nb' }, 'must not hold CR, LF'],
+  ] as const;
+
+  it.each(cases)('is redacted from the refusal of default headers %#', (defaultHeaders, says) => {
+    const err = refusal(construct({ defaultHeaders: defaultHeaders as never }));
+    expect(err.message).toContain(says);
+    expect(err.message).toContain('[redacted]');
+    for (const text of [err.message, err.field, inspect(err), JSON.stringify(err)]) expect(text).not.toContain(KEY);
+  });
+
+  it.each(cases)('is redacted from the refusal of a call’s headers %#, sending nothing', async (headers, says) => {
+    const client = makeClient();
+    for (const call of [() => client.questions.retrieve('q1', { headers: headers as never }), () => client.questions.create({ type: 'binary', title: 'Rain?' }, { headers: headers as never }), () => client.get('/questions', { headers: headers as never })]) {
+      const err = (await call().catch((e: unknown) => e)) as ValidationError;
+      expect(err).toBeInstanceOf(ValidationError);
+      expect(err.message).toContain(says);
+      for (const text of [err.message, err.field, inspect(err), JSON.stringify(err)]) expect(text).not.toContain(KEY);
+    }
+    expect(seen).toHaveLength(0);
   });
 });
 

@@ -136,6 +136,33 @@ describe('the params check, loaded on demand', () => {
     expect(sent).toHaveLength(0);
   });
 
+  // A signal that was no AbortSignal reached the wait as it was (a bare TypeError from its
+  // addEventListener), and a timeout of 2^31 ms or more set a 1 ms timer (an APITimeoutError that
+  // looks retryable): both are refused as the call is built, as once loaded.
+  it('refuses a bad signal or timeout on the first calls as once loaded: a ValidationError naming it, nothing sent', async () => {
+    const { client, sent } = setup();
+    const body = { type: 'binary' as const, title: 'Rain?' };
+    const refusals = [];
+    for (const options of [{ signal: {} }, { signal: 'abort' }, { signal: null }, { timeout: 2 ** 31 }, { timeout: Infinity }, { timeout: -1 }, { signal: {}, timeout: 2 ** 31 }]) {
+      const cold = setup();
+      const first = await cold.client._call(ops.create, [], body, options as never).catch((e: unknown) => e);
+      const warm = await client._call(ops.create, [], body, options as never).catch((e: unknown) => e);
+      expect(first).toBeInstanceOf(ValidationError);
+      expect(first).toEqual(warm);
+      expect(cold.sent).toHaveLength(0);
+      refusals.push((first as ValidationError).field);
+    }
+    expect(refusals).toEqual(['signal', 'signal', 'signal', 'timeout', 'timeout', 'timeout', 'signal']);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('keeps a stalled load to the client timeout when the call gives a bad one, then refuses it', async () => {
+    const client = new BaseClient({ apiKey: KEY, baseURL: BASE, timeout: 30, logLevel: 'error' }, { params: () => new Promise(() => undefined) });
+    const stalled = await client._call(ops.create, [], { type: 'binary', title: 'Rain?' }, { timeout: 2 ** 31 }).catch((e: unknown) => e);
+    expect(stalled).toBeInstanceOf(APITimeoutError);
+    expect((stalled as Error).message).toBe('Request timed out after 30 ms (loading the params check).');
+  });
+
   it('refuses a check that loads in the wrong shape, with a typed error', async () => {
     const { client, sent } = setup(async () => undefined as never);
     const err = await client._call(ops.create, [], { type: 'binary', title: 'Rain?' }).catch((e: unknown) => e);
