@@ -49,7 +49,7 @@ export interface WebhookReceiverOptions extends VerifyWebhookRequestOptions {
    * when the receiver is made.
    */
   logger?: Pick<Logger, 'warn'> | undefined;
-  /** The clock of the warnings' rate limit, in milliseconds, for tests: a function (else a `TypeError` when the receiver is made). Default `Date.now`, which is also used when it gives no finite number. */
+  /** The clock of the warnings' rate limit, in milliseconds, for tests: a function (else a `TypeError` when the receiver is made). Default `Date.now`, which is also used when it gives no finite number or throws. */
   clock?: (() => number) | undefined;
 }
 
@@ -162,13 +162,19 @@ export function onceAMinute(options: WebhookReceiverOptions): (message: string) 
   let last = -Infinity;
   let quiet = 0;
   return (message) => {
-    // A logger or clock that throws loses the warning, never the call's answer (this runs as a call is refused).
+    // A logger that throws loses the warning, never the call's answer (this runs as a call is refused).
     try {
-      // None, or one that gives no time (NaN, nothing), is the system's: else the limit would be off.
-      const told = clock?.();
+      // None, or one that gives no time (NaN, nothing, a throw), is the system's: else the limit
+      // would be off, or every warning lost.
+      let told;
+      try {
+        told = clock?.();
+      } catch {}
       const now = Number.isFinite(told) ? told! : Date.now();
-      // A clock stepped back (the system's can be) starts a new minute, rather than a long silence.
-      if (now >= last && now - last < WRONG_SECRET_WARNING_EVERY_MS) {
+      // A clock stepped back (the system's can be) starts the minute again there: a silence of at
+      // most a minute, never a flood from a clock that keeps going back.
+      if (now < last) last = now;
+      if (now - last < WRONG_SECRET_WARNING_EVERY_MS) {
         quiet++;
         return;
       }

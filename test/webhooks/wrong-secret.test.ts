@@ -95,19 +95,34 @@ describe.each([
   });
 
   // A clock stepped back (the system's can be, by an hour) kept every warning back until it had
-  // caught up with the last one: an hour of silence. It starts a new minute instead.
-  it('starts a new minute when the clock steps back', async () => {
+  // caught up with the last one: an hour of silence. The minute starts again where it stepped to:
+  // at most a minute of silence, and a clock that keeps going back cannot flood the log.
+  it('starts the minute again when the clock steps back', async () => {
     const { receive, warnings, clock } = await setUp();
     const wrong = await signWebhook(body, ROTATED);
     await receive(wrong);
-    await receive(wrong);
     clock.ms -= 3_600_000;
     await receive(wrong);
-    expect(warnings).toHaveLength(2);
-    expect(warnings[1]).toMatch(/; 1 more since the last\.\)$/);
     clock.ms += 59_999;
     await receive(wrong);
+    expect(warnings).toHaveLength(1);
+    clock.ms += 1;
+    await receive(wrong);
     expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/; 2 more since the last\.\)$/);
+    for (let i = 0; i < 50; i++) {
+      clock.ms -= 1_000;
+      await receive(wrong);
+    }
+    expect(warnings).toHaveLength(2);
+  });
+
+  // A clock that threw (`performance.now` passed unbound) lost every warning in silence.
+  it('warns on the system clock when the clock throws', async () => {
+    const { receive, warnings } = await setUp({ clock: () => { throw new TypeError('Illegal invocation'); } });
+    const wrong = await signWebhook(body, ROTATED);
+    for (let i = 0; i < 3; i++) expect(await receive(wrong)).toBe(400);
+    expect(warnings).toHaveLength(1);
   });
 
   // A clock that gave NaN (or nothing) made every gap NaN, never under a minute: each refusal warned,
