@@ -55,6 +55,38 @@ describe('questions.schedule', () => {
     expect((await h.client.questions.forecasts.list(a.id, { limit: 100 })).data).toHaveLength(50);
   });
 
+  // A `startAt` years back replayed every time missed since, each in turn, in one timer callback (a
+  // year 1000 start froze the mock for a minute); the service skips a time it cannot start.
+  it('skips the times a startAt long past has missed: one forecast now, then the next time after now', async () => {
+    const q = await h.client.questions.create(binary);
+    const now = h.mock.clock.now();
+    for (const [startAt, unit] of [['1000-01-01T00:00:00.000Z', 'hours'], ['-271821-04-20T00:00:00.000Z', 'days'], ['1000-01-31T00:00:00.000Z', 'months']] as const) {
+      await h.client.questions.schedule.update(q.id, { intervalCount: 3, intervalUnit: unit, startAt });
+      h.mock.clock.advance(0);
+      const s = await h.client.questions.schedule.retrieve(q.id);
+      expect(s.occurrenceCount).toBeLessThanOrEqual(1);
+      const next = Date.parse(s.nextDueAt!);
+      expect(next).toBeGreaterThan(now);
+      // The first time of the cadence after now: one step back is not after now.
+      const back = new Date(next);
+      if (unit === 'months') back.setUTCMonth(back.getUTCMonth() - 3);
+      else back.setTime(next - 3 * (unit === 'hours' ? HOUR : 24 * HOUR));
+      expect(back.getTime()).toBeLessThanOrEqual(now + (unit === 'months' ? 3 * 24 * HOUR : 0));
+    }
+  });
+
+  // An `intervalCount` so large that the next time is past the dates a `Date` holds threw a
+  // RangeError in the clock's timer: under `startMockServer()`'s clock, an uncaught exception that
+  // ended the process. The schedule ends instead.
+  it('ends a schedule whose next time is past the last date', async () => {
+    const q = await h.client.questions.create(binary);
+    for (const [intervalCount, intervalUnit] of [[1e9, 'months'], [Number.MAX_SAFE_INTEGER, 'hours'], [1e12, 'days']] as const) {
+      await h.client.questions.schedule.update(q.id, { intervalCount, intervalUnit });
+      h.mock.clock.advance(0);
+      expect(await h.client.questions.schedule.retrieve(q.id)).toMatchObject({ nextDueAt: null });
+    }
+  });
+
   it('replaces a schedule when sent again, lists schedules, and deletes one leaving a running forecast alone', async () => {
     const q = await h.client.questions.create(binary);
     await h.client.questions.schedule.update(q.id, { intervalCount: 1, intervalUnit: 'days' });

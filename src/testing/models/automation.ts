@@ -67,6 +67,21 @@ function later(ms: number, count: number, unit: string): number {
   return d.getTime();
 }
 
+/**
+ * The time due after the one at `ms`: the first of the cadence after `now`, so that the times
+ * missed since (a `startAt` years back) are skipped, as the service skips one it cannot start,
+ * rather than replayed at once, each in turn; `undefined` past the dates a `Date` holds (a huge
+ * `intervalCount`), which ends the schedule.
+ */
+function nextDue(ms: number, now: number, count: number, unit: string): number | undefined {
+  let next = later(ms, count, unit);
+  // Jumps by as many steps as surely fit before `now` (a month counted as the longest, 31 days), so
+  // that none due after `now` is skipped.
+  const step = (unit === 'months' ? 31 * 24 * HOUR : later(0, 1, unit)) * count;
+  while (next <= now) next = later(next, Math.max(1, Math.floor((now - next) / step)) * count, unit);
+  return Number.isNaN(new Date(next).getTime()) ? undefined : next;
+}
+
 /** Creates or replaces the schedule of a question; the first forecast is due at `startAt` (default now). */
 export function putSchedule(env: MockEnv, owner: Ownership, questionId: string, p: ScheduleParams): ScheduleRecord {
   const schedules = env.store.collection(SCHEDULES);
@@ -117,8 +132,8 @@ function due(env: MockEnv, id: string): void {
     const started = tryStart(env, s, question, 'schedule', s.presetId);
     if (started) s.occurrenceCount++;
   }
-  const next = later(Date.parse(s.nextDueAt), s.intervalCount, s.intervalUnit);
-  const ended = s.occurrenceCount >= MAX_SCHEDULE_OCCURRENCES || (s.endAt != null && next > Date.parse(s.endAt));
+  const next = nextDue(Date.parse(s.nextDueAt), env.clock.now(), s.intervalCount, s.intervalUnit);
+  const ended = next === undefined || s.occurrenceCount >= MAX_SCHEDULE_OCCURRENCES || (s.endAt != null && next > Date.parse(s.endAt));
   s.nextDueAt = ended ? null : iso(next);
   arm(env, s);
 }
