@@ -11,7 +11,7 @@ import type { Question } from '../../schemas/records/questions.js';
 import { requireOrganizationAdmin, type Principal } from '../auth.js';
 import type { CallEnv } from '../env.js';
 import { badRequest, MockHttpError, notFound } from '../http.js';
-import { validate } from '../input.js';
+import { MAX_JSON_BODY_BYTES, validate } from '../input.js';
 import { collectionKey, type MockStore, type Ownership } from '../store.js';
 import { pickDefinition, type QuestionDefinition } from './question.js';
 
@@ -203,7 +203,17 @@ export function questionFromTemplate(record: TemplateRecord, input: TemplateInpu
   }
   const overrides = pickDefinition(input);
   const needed = new Set<string>();
-  const fill = (text: string) => fillBlanks(text, (key) => (needed.add(key), values.get(key) ?? ''));
+  // A value goes in at each of its blanks: a 1 KB value in a template of 300,000 blanks would make
+  // a question of 300 MB from a request of 1 KB. What goes in is kept to what a request can send.
+  let inserted = 0;
+  const fill = (text: string) =>
+    fillBlanks(text, (key) => {
+      needed.add(key);
+      const value = values.get(key) ?? '';
+      inserted += value.length;
+      if (inserted > MAX_JSON_BODY_BYTES) throw badRequest(`would put more than ${MAX_JSON_BODY_BYTES} characters in the template's blanks in all (a value goes in at each of its blanks): a question is at most what one request can send`, `${prefix}templateValues`);
+      return value;
+    });
   const filled = Object.entries(t.fields)
     .filter(([name, value]) => !Object.hasOwn(overrides, name) && value !== undefined)
     .map(([name, value]) => [name, typeof value === 'string' ? fill(value) : Array.isArray(value) ? value.map(fill) : value]);
