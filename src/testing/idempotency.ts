@@ -5,13 +5,20 @@
  * 3. same key while the first request is still handled: 409 `idempotency_in_progress`;
  * 4. the first request failed: the key is free again;
  * 5. other operations ignore the header (the service only asks here for keyed operations).
- * Keys are kept 24 hours of mock-clock time, per API key.
+ * Keys are kept 24 hours of mock-clock time, per API key: at most `MAX_IDEMPOTENCY_KEYS` of them,
+ * and answers of `MAX_IDEMPOTENCY_ANSWER_BYTES` in all, the oldest forgotten first (the spec sets no
+ * such limit; a mock that anyone can call must not grow without one).
  * @module
  */
 import { IDEMPOTENCY_RETENTION_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../api/limits.js';
 import { keyOf } from './auth.js';
 import type { MockClock } from './clock.js';
 import { badRequest, errorResponse, MockHttpError } from './http.js';
+
+/** The most keys the mock keeps at once, across API keys. */
+export const MAX_IDEMPOTENCY_KEYS = 100_000;
+/** The most bytes of answers kept for replay, in all. */
+export const MAX_IDEMPOTENCY_ANSWER_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   fingerprint: string;
@@ -27,6 +34,8 @@ export type Claim =
 /** @internal */
 export class IdempotencyLedger {
   private readonly entries = new Map<string, Entry>();
+  /** The bytes of the answers kept. */
+  private bytes = 0;
 
   constructor(private readonly clock: MockClock) {}
 
@@ -58,10 +67,11 @@ export class IdempotencyLedger {
       return { kind: 'answer', response: replay };
     }
     const entry: Entry = { fingerprint, at: now, answer: undefined };
-    this.entries.delete(id); // re-inserted at the end, so the map stays in claim order
+    this.forget(id); // re-inserted at the end, so the map stays in claim order
     this.entries.set(id, entry);
+    this.keepWithinLimits();
     const release = () => {
-      if (this.entries.get(id) === entry) this.entries.delete(id);
+      if (this.entries.get(id) === entry) this.forget(id);
     };
     return {
       kind: 'proceed',
@@ -70,7 +80,11 @@ export class IdempotencyLedger {
         // A failed first request frees the key; a success is kept to be replayed.
         if (response.status >= 400) return release();
         const body = await response.clone().text();
+        // Forgotten meanwhile (the limits, a reset): nothing to keep.
+        if (this.entries.get(id) !== entry) return;
         entry.answer = { status: response.status, body, headers: [...response.headers].filter(([name]) => name !== 'x-request-id') };
+        this.bytes += body.length;
+        this.keepWithinLimits();
       },
     };
   }
@@ -87,12 +101,26 @@ export class IdempotencyLedger {
   private forgetExpired(now: number): void {
     for (const [id, entry] of this.entries) {
       if (entry.at + IDEMPOTENCY_RETENTION_MS > now) return;
-      this.entries.delete(id);
+      this.forget(id);
     }
+  }
+
+  /** Forgets the oldest keys while there are too many, or their answers take too much room. */
+  private keepWithinLimits(): void {
+    for (const id of this.entries.keys()) {
+      if (this.entries.size <= MAX_IDEMPOTENCY_KEYS && this.bytes <= MAX_IDEMPOTENCY_ANSWER_BYTES) return;
+      this.forget(id);
+    }
+  }
+
+  private forget(id: string): void {
+    this.bytes -= this.entries.get(id)?.answer?.body.length ?? 0;
+    this.entries.delete(id);
   }
 
   /** Forgets every key. */
   reset(): void {
     this.entries.clear();
+    this.bytes = 0;
   }
 }

@@ -326,7 +326,7 @@ export class MockService {
     if (this.httpControls && isControlPath(url.pathname)) return redactedAnswer(await controlResponse(this, request, (headers) => this.keys.authenticate(headers)), this.keys);
     // The steps in request order, as the client sends: each answers, or hands on to the next.
     const call = await receive(this.parts, request, url);
-    const response = refuseUnread(call) ?? claimKey(this.parts, call) ?? (await injectFault(this.parts, call)) ?? (await answer(this.parts, call));
+    const response = refuseUnread(call) ?? (await claimKey(this.parts, call)) ?? (await injectFault(this.parts, call)) ?? (await answer(this.parts, call));
     return reply(call, response.status >= 400 ? await redactedAnswer(response, this.keys) : response);
   }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { declaredOperations } from '../../src/api/index.js';
 import * as crypto from '../../src/webhooks/crypto.js';
 import { ManualClock, type MockServer } from '../../src/testing/index.js';
-import { IdempotencyLedger } from '../../src/testing/idempotency.js';
+import { IdempotencyLedger, MAX_IDEMPOTENCY_ANSWER_BYTES, MAX_IDEMPOTENCY_KEYS } from '../../src/testing/idempotency.js';
 import { serveMock } from '../../src/testing/server.js';
 import { DEFAULT_SERVER_LIMITS } from '../../src/testing/server-guard.js';
 
@@ -330,5 +330,23 @@ describe('memory a client can make the mock keep', () => {
     clock.advance(24 * 60 * 60 * 1000);
     expect(claim('k0')?.kind).toBe('proceed'); // expired: a new request, not a replay
     expect(ledger.size).toBe(1);
+  });
+
+  // Each key kept its request's text (a 1 MB body under each of a thousand keys held 1.5 GB) and
+  // nothing bounded their number within the 24 hours: keys are capped, answers too, and a body is
+  // kept as its SHA-256.
+  it('keeps at most MAX_IDEMPOTENCY_KEYS keys and MAX_IDEMPOTENCY_ANSWER_BYTES of answers, forgetting the oldest', async () => {
+    const ledger = new IdempotencyLedger(new ManualClock());
+    const claim = (key: string) => ledger.claim(new Headers({ authorization: `Bearer ${KEY}`, 'idempotency-key': key }), 'POST /forecasts {}') as { kind: string; settle(r: Response): Promise<void> };
+    for (let i = 0; i <= MAX_IDEMPOTENCY_KEYS; i++) claim(`k${i}`);
+    expect(ledger.size).toBe(MAX_IDEMPOTENCY_KEYS);
+    expect(claim('k0').kind).toBe('proceed'); // forgotten: the oldest
+    expect(claim(`k${MAX_IDEMPOTENCY_KEYS}`).kind).toBe('answer'); // kept: still in progress
+    ledger.reset();
+    const answer = 'x'.repeat(8 * 1024 * 1024);
+    const count = MAX_IDEMPOTENCY_ANSWER_BYTES / answer.length;
+    for (let i = 0; i <= count; i++) await claim(`a${i}`).settle(new Response(answer, { status: 202 }));
+    expect(ledger.size).toBe(count);
+    expect(claim('a0').kind).toBe('proceed');
   });
 });
