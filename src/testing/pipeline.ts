@@ -195,6 +195,8 @@ async function inputOf(operation: Operation, url: URL, body: BodyRead, request: 
   if (refusal) throw refusal;
   const query = operation.method === 'GET' || operation.method === 'DELETE';
   const form = operation.multipart && body.kind === 'multipart';
+  // A form sent where the spec takes JSON was read as no body at all (`{}`): a PATCH of junk answered 200.
+  if (!query && !form && body.kind === 'multipart') throw badRequest('The request body must be JSON (Content-Type: application/json), not a multipart form');
   const schema = paramsOf(operation);
   const raw = query ? queryObject(url.searchParams, schema) : body.kind === 'json' ? body.value : form ? await formObject(body.bytes, request.headers) : {};
   const proto = protoKeyPath(raw);

@@ -88,6 +88,15 @@ describe('body size caps', () => {
     expect(over.state.pulled).toBeLessThanOrEqual(MAX_MULTIPART_BODY_BYTES + 3 * 64 * 1024);
   });
 
+  // A form where the spec takes JSON was read as no body (`{}`): `PATCH /webhooks/{id}` of junk answered 200.
+  it('refuses a multipart form on a route that takes JSON, with 400', async () => {
+    const service = createMockService();
+    const form = { 'content-type': 'multipart/form-data; boundary=x' };
+    const res = await read(await post(service, '/questions', 'junk', form));
+    expectError(res, 400, 'invalid_request_error', /must be JSON \(Content-Type: application\/json\), not a multipart form/);
+    expect((await read(await post(service, '/questions/q1/files', 'junk', form))).status).not.toBe(200);
+  });
+
   it('accepts a body just under the cap', async () => {
     const service = createMockService();
     const body = JSON.stringify({ type: 'binary', title: 'Will it fit?', description: 'x'.repeat(MAX_JSON_BODY_BYTES - 200) });
