@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   BadRequestError,
+  ConflictError,
   ContextNotReadyError,
   NotFoundError,
   PermissionDeniedError,
@@ -57,6 +58,18 @@ describe('presets', () => {
     const q = await h.client.questions.create(binary);
     expect((await h.client.forecasts.create({ questionId: q.id, presetId: house.id })).preset).toEqual({ used: true, id: house.id, name: 'House' });
     expect((await admin().presets.update(house.id, { name: 'House v2' })).name).toBe('House v2');
+  });
+
+  // The spec gives presets no file limit, and the mock kept every byte uploaded (60 uploads of
+  // 10 MiB held 830 MB): a preset holds what a question may, 10 files and 30 MiB.
+  it('holds at most 10 files and 30 MiB of files in a preset, as a question does (409 past either)', async () => {
+    const [few, big] = await Promise.all([h.client.presets.create({ scope: 'personal', name: 'Few' }), h.client.presets.create({ scope: 'personal', name: 'Big' })]);
+    for (let i = 0; i < 10; i++) await h.client.presets.files.upload(few.id, { file: Buffer.from('x'), filename: `f${i}.txt` });
+    const eleventh = await h.client.presets.files.upload(few.id, { file: Buffer.from('x'), filename: 'f10.txt' }).catch((e: unknown) => e);
+    expect(eleventh).toBeInstanceOf(ConflictError);
+    expect((eleventh as Error).message).toContain('a preset holds at most 10 files');
+    for (let i = 0; i < 3; i++) await h.client.presets.files.upload(big.id, { file: Buffer.alloc(10 * MiB), filename: `b${i}.bin` });
+    await expect(h.client.presets.files.upload(big.id, { file: Buffer.from('x'), filename: 'one-more.txt' })).rejects.toThrow("a preset's files may hold at most 30 MiB");
   });
 
   it('needs forecasts:write to change presets; forecasts:read reads them', async () => {

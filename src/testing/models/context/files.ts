@@ -127,11 +127,12 @@ export const filesOf = (store: MockStore, owner: { questionId?: string; presetId
 
 /**
  * Stores an upload as a `processing` file of its question or preset. A question holds at most 10
- * files and 30 MiB (409 past either).
+ * files and 30 MiB (409 past either); so does a preset (the spec gives no limit there; without one,
+ * uploads kept every byte they were sent).
  */
 export async function storeFile(env: MockEnv, owner: { questionId: string } | { presetId: string }, input: UploadInput): Promise<ContextFileRecord> {
   const content = new Uint8Array(await input.file.arrayBuffer());
-  if ('questionId' in owner) checkQuota(filesOf(env.store, owner), content.byteLength);
+  checkQuota(filesOf(env.store, owner), content.byteLength, undefined, 'questionId' in owner ? 'question' : 'preset');
   const now = iso(env.clock.now());
   const record = env.store.collection(CONTEXT_FILES).insert({
     id: crypto.randomUUID(),
@@ -155,13 +156,13 @@ export async function storeFile(env: MockEnv, owner: { questionId: string } | { 
 }
 
 /** 409 when one more file of `size` bytes would pass a question's 10 files or 30 MiB. */
-function checkQuota(files: readonly ContextFileRecord[], size: number, replacing?: ContextFileRecord): void {
+function checkQuota(files: readonly ContextFileRecord[], size: number, replacing?: ContextFileRecord, owner: 'question' | 'preset' = 'question'): void {
   const others = files.filter((f) => f !== replacing);
   if (!replacing && others.length >= MAX_FILES_PER_QUESTION) {
-    throw conflict(`file: a question holds at most ${MAX_FILES_PER_QUESTION} files; delete one first`);
+    throw conflict(`file: a ${owner} holds at most ${MAX_FILES_PER_QUESTION} files; delete one first`);
   }
   if (others.reduce((sum, f) => sum + f.sizeBytes, size) > MAX_FILES_TOTAL_BYTES) {
-    throw conflict(`file: a question's files may hold at most 30 MiB (${MAX_FILES_TOTAL_BYTES} bytes) in all`);
+    throw conflict(`file: a ${owner}'s files may hold at most 30 MiB (${MAX_FILES_TOTAL_BYTES} bytes) in all`);
   }
 }
 
@@ -169,7 +170,7 @@ function checkQuota(files: readonly ContextFileRecord[], size: number, replacing
 export async function replaceFile(env: MockEnv, record: ContextFileRecord, input: { file: Blob; filename?: string | undefined }): Promise<ContextFileRecord> {
   if (!FILE_TRANSITIONS[record.status].includes('processing')) throw conflict(`fileId: a ${record.status} file cannot be replaced; delete it and upload again`);
   const content = new Uint8Array(await input.file.arrayBuffer());
-  if (record.questionId) checkQuota(filesOf(env.store, record), content.byteLength, record);
+  checkQuota(filesOf(env.store, record), content.byteLength, record, record.questionId ? 'question' : 'preset');
   Object.assign(record, {
     content,
     sizeBytes: content.byteLength,
