@@ -83,6 +83,9 @@ export interface ActiveFault {
  * await expect(service.handle(request)).rejects.toBeInstanceOf(MockConnectionDropped);
  * ```
  */
+/** The most fault rules active at once. */
+export const MAX_FAULT_RULES = 1_000;
+
 export class MockConnectionDropped extends Error {
   override name = 'MockConnectionDropped';
   constructor(message = 'connection dropped by an injected fault') {
@@ -136,6 +139,8 @@ export class FaultInjector {
     // The names first: a typo is the likelier mistake, and its message names the fix.
     const named = normalized(rule);
     checkRule(rule);
+    // Anyone with a key can add rules over HTTP: 20,000 of them held 400 MB and a list of 78 MB.
+    if (this.rules.length >= MAX_FAULT_RULES) throw new RangeError(`at most ${MAX_FAULT_RULES} fault rules are active at once: remove some, or clear them`);
     const fault = new Fault(Object.freeze(named), this);
     this.rules.push(fault);
     return fault;

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createMockService, MOCK_CONTROL_PREFIX, withMockControls } from '../../src/testing/index.js';
 import { MOCK_CONTROLS } from '../../src/testing/control.js';
+import { MAX_FAULT_RULES } from '../../src/testing/faults.js';
 
 const ORIGIN = 'http://mock';
 const get = (service: ReturnType<typeof createMockService>, path: string) =>
@@ -50,5 +51,21 @@ describe('the mock control surface', () => {
     expect(text).not.toContain('Mock control');
     const served = withMockControls(JSON.parse(text) as Record<string, unknown>, 'http://127.0.0.1:4010') as { paths: Record<string, { servers?: Array<{ url: string }> }> };
     expect(served.paths['/__mock/clock']?.servers).toEqual([{ url: 'http://127.0.0.1:4010', description: expect.any(String) }]);
+  });
+});
+
+// Anyone with a key can add fault rules over HTTP: 20,000 of them held 400 MB, and their list answered 78 MB.
+describe('fault rules', () => {
+  it('keeps at most MAX_FAULT_RULES active: the next is a RangeError in process and a 400 over HTTP', async () => {
+    const service = createMockService({ httpControls: true });
+    for (let i = 0; i < MAX_FAULT_RULES; i++) service.faults.add({ path: `/questions/q${i}`, status: 503 });
+    expect(() => service.faults.add({ path: '/questions', status: 503 })).toThrow(new RangeError(`at most ${MAX_FAULT_RULES} fault rules are active at once: remove some, or clear them`));
+    const res = await service.handle(
+      new Request(`${ORIGIN}${MOCK_CONTROL_PREFIX}/faults`, { method: 'POST', body: JSON.stringify({ path: '/questions', status: 503 }), headers: { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' } }),
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain(`at most ${MAX_FAULT_RULES} fault rules`);
+    service.faults.list()[0]!.remove();
+    expect(() => service.faults.add({ path: '/questions', status: 503 })).not.toThrow();
   });
 });
