@@ -37,12 +37,13 @@ export interface LeveledLogger extends Logger {
   enabled(level: Exclude<LogLevel, 'off'>): boolean;
 }
 
-/** `logger` at `level`; a `ValidationError` on `logger` when it lacks one of the four functions. @internal */
+/** `logger` at `level`; a `ValidationError` on `logger` when it lacks a function of a level logged. @internal */
 export function leveled(logger: Logger, level: LogLevel): LeveledLogger {
   const enabled = (name: Exclude<LogLevel, 'off'>) => LOG_LEVELS.indexOf(name) >= LOG_LEVELS.indexOf(level);
   const at = (name: Exclude<LogLevel, 'off'>) => {
-    // Else the first line logged at this level fails the call that logs it, with a bare TypeError.
-    if (typeof logger[name] !== 'function') throw new ValidationError('must be a logger (with debug, info, warn, error), such as console', 'logger');
+    // Else the first line logged at this level fails the call that logs it, with a bare TypeError
+    // (a level below `level` is never called: a logger without it is taken, as before).
+    if (enabled(name) && typeof logger[name] !== 'function') throw new ValidationError('must be a logger (with debug, info, warn, error), such as console', 'logger');
     return (message: string, meta?: Record<string, unknown>) => {
       if (!enabled(name)) return;
       // No second argument when there is no meta: console would print a stray `undefined`.

@@ -53,7 +53,7 @@ export interface ClientOptions {
   defaultHeaders?: Record<string, string> | undefined;
   /** How the key is sent: `Authorization: Bearer <key>` (default) or `X-Api-Key: <key>`. */
   authHeader?: 'bearer' | 'x-api-key' | undefined;
-  /** Where log lines go (default `console`): an object with `debug`, `info`, `warn` and `error` functions, else a `ValidationError` at construction. Lines never hold a secret. */
+  /** Where log lines go (default `console`): an object with `debug`, `info`, `warn` and `error` functions (those of the levels logged at least), else a `ValidationError` at construction. Lines never hold a secret. */
   logger?: Logger | undefined;
   /** Least severe level logged (default `warn`). */
   logLevel?: LogLevel | undefined;

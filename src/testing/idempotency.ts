@@ -105,11 +105,16 @@ export class IdempotencyLedger {
     }
   }
 
-  /** Forgets the oldest keys while there are too many, or their answers take too much room. */
+  /**
+   * Forgets the oldest keys while there are too many, or their answers take too much room (counted
+   * in characters); for room, only keys with an answer: one still in progress holds none, and
+   * forgetting it would let a retry run the request twice.
+   */
   private keepWithinLimits(): void {
-    for (const id of this.entries.keys()) {
-      if (this.entries.size <= MAX_IDEMPOTENCY_KEYS && this.bytes <= MAX_IDEMPOTENCY_ANSWER_BYTES) return;
-      this.forget(id);
+    for (const [id, entry] of this.entries) {
+      const tooMany = this.entries.size > MAX_IDEMPOTENCY_KEYS;
+      if (!tooMany && this.bytes <= MAX_IDEMPOTENCY_ANSWER_BYTES) return;
+      if (tooMany || entry.answer) this.forget(id);
     }
   }
 

@@ -56,6 +56,10 @@ describe('client options', () => {
     }
     expect(() => construct({ logger: { debug() {}, info() {}, warn() {}, error() {} } })()).not.toThrow();
     expect(() => construct({ logger: null as never })()).not.toThrow(); // console, as undefined
+    // Only the functions of the levels logged: a logger without the others never had them called.
+    expect(() => construct({ logger: { warn() {}, error() {} } as never })()).not.toThrow();
+    expect(() => construct({ logger: {} as never, logLevel: 'off' })()).not.toThrow();
+    expect(refusal(construct({ logger: { warn() {}, error() {} } as never, logLevel: 'info' })).field).toBe('logger');
     for (const requestsPerMinute of [0, -1, 0.5, 1.5, Number.NaN, Infinity, '60' as never]) {
       expect(refusal(construct({ rateLimit: { requestsPerMinute } })).field).toBe('rateLimit.requestsPerMinute');
     }
