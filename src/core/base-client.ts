@@ -313,16 +313,8 @@ export class BaseClient {
         sent.received = this.#pipeline.send((sent.call = make(params, options ?? {})));
       } else {
         const [given, opts] = [snapshot(params), snapshot(options ?? {})];
-        // The wait keeps to the call's signal and timeout only when they are good: a bad one (no
-        // AbortSignal, 2^31 ms) is refused as the call is built, as once loaded.
-        let timeout = this.#options.timeout;
-        let signal: RequestOptions['signal'];
-        try {
-          checkRequestOptions(opts, this.#redact);
-          ({ timeout = timeout, signal } = opts);
-        } catch {}
         // What the copy left as it was (a class instance's getters) is read by `make`: a throw there is refused as above.
-        sent.received = this.#checks.wait(needs, signal, timeout).then(() => {
+        sent.received = this.#checks.wait(needs, opts, this.#options.timeout).then(() => {
           try {
             sent.call = make(given, opts);
           } catch (err) {

@@ -9,6 +9,7 @@ import type * as z from 'zod/mini';
 import { whenAborted } from './abort.js';
 import { ForecastingError } from './error-base.js';
 import { APITimeoutError, ValidationError } from './errors.js';
+import { checkRequestOptions, type RequestOptions } from './options.js';
 import type { Redact } from './redact.js';
 import { clip, thrownText } from './text.js';
 
@@ -36,11 +37,19 @@ export class ParamsChecks {
 
   /**
    * Settles when the call may be built: once the check has loaded (a failure to load rejects only a
-   * call that `needs` it). Rejects first with the signal's reason, or `APITimeoutError` after
-   * `timeout` ms (0: none), so a stalled load never holds a call past its own limits. A signal that
+   * call that `needs` it). Rejects first with the reason of the call's signal, or `APITimeoutError`
+   * after its timeout (else the client's `timeout`; 0: none), so a stalled load never holds a call
+   * past its own limits. A signal that
    * aborted before the call was made is left to the call (its params are checked first, as once loaded).
    */
-  wait(needs: boolean, signal: AbortSignal | undefined, timeout: number): Promise<void> {
+  wait(needs: boolean, options: RequestOptions, timeout: number): Promise<void> {
+    // The call's signal and timeout only when they are good: a bad one (no AbortSignal, 2^31 ms) is
+    // refused as the call is built, as once loaded; meanwhile `timeout` (the client's) holds.
+    let signal: AbortSignal | undefined;
+    try {
+      checkRequestOptions(options);
+      ({ signal, timeout = timeout } = options);
+    } catch {}
     const loading = this.#start();
     const ready = needs ? loading.then(() => undefined) : loading.then(
       () => undefined,
