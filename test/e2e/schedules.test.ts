@@ -57,22 +57,49 @@ describe('questions.schedule', () => {
 
   // A `startAt` years back replayed every time missed since, each in turn, in one timer callback (a
   // year 1000 start froze the mock for a minute); the service skips a time it cannot start.
-  it('skips the times a startAt long past has missed: one forecast now, then the next time after now', async () => {
+  it('skips the times a startAt long past has missed: one forecast now, then the next time of the cadence after now', async () => {
     const q = await h.client.questions.create(binary);
     const now = h.mock.clock.now();
-    for (const [startAt, unit] of [['1000-01-01T00:00:00.000Z', 'hours'], ['-271821-04-20T00:00:00.000Z', 'days'], ['1000-01-31T00:00:00.000Z', 'months']] as const) {
+    for (const [startAt, unit, step] of [['1000-01-01T00:00:00.000Z', 'hours', 3 * HOUR], ['-271821-04-20T00:00:00.000Z', 'days', 3 * 24 * HOUR]] as const) {
       await h.client.questions.schedule.update(q.id, { intervalCount: 3, intervalUnit: unit, startAt });
       h.mock.clock.advance(0);
-      const s = await h.client.questions.schedule.retrieve(q.id);
-      expect(s.occurrenceCount).toBeLessThanOrEqual(1);
-      const next = Date.parse(s.nextDueAt!);
+      const next = Date.parse((await h.client.questions.schedule.retrieve(q.id)).nextDueAt!);
+      expect((next - Date.parse(startAt)) % step).toBe(0);
       expect(next).toBeGreaterThan(now);
-      // The first time of the cadence after now: one step back is not after now.
-      const back = new Date(next);
-      if (unit === 'months') back.setUTCMonth(back.getUTCMonth() - 3);
-      else back.setTime(next - 3 * (unit === 'hours' ? HOUR : 24 * HOUR));
-      expect(back.getTime()).toBeLessThanOrEqual(now + (unit === 'months' ? 3 * 24 * HOUR : 0));
+      expect(next - step).toBeLessThanOrEqual(now);
     }
+    // Every 3 months from a 31st: Jan 31, Apr 30, Jul 31, Oct 31 of each year.
+    await h.client.questions.schedule.update(q.id, { intervalCount: 3, intervalUnit: 'months', startAt: '1000-01-31T06:00:00.000Z' });
+    h.mock.clock.advance(0);
+    const year = new Date(now).getUTCFullYear();
+    const times = [year, year + 1].flatMap((y) => [[0, 31], [3, 30], [6, 31], [9, 31]].map(([m, d]) => Date.UTC(y, m!, d!, 6)));
+    expect((await h.client.questions.schedule.retrieve(q.id)).nextDueAt).toBe(iso(times.find((t) => t > now)!));
+  });
+
+  // Months overflowed (`setUTCMonth`): from Jan 31 the next was Mar 3, February skipped, and each
+  // time counted from the one before, so the day a late timer landed on depended on how late.
+  it('keeps a monthly day, or the month’s last, counted from startAt: Jan 31, Feb 28, Mar 31, Apr 30', async () => {
+    const q = await h.client.questions.create(binary);
+    let year = new Date(h.mock.clock.now()).getUTCFullYear() + 1;
+    while (new Date(Date.UTC(year, 1, 29)).getUTCDate() === 29) year++; // a year whose February has 28 days
+    const startAt = iso(Date.UTC(year, 0, 31));
+    await h.client.questions.schedule.update(q.id, { intervalCount: 1, intervalUnit: 'months', startAt });
+    const seen = [];
+    for (let i = 0; i < 4; i++) {
+      const { nextDueAt } = await h.client.questions.schedule.retrieve(q.id);
+      seen.push(nextDueAt!.slice(5, 10));
+      h.mock.clock.advance(Date.parse(nextDueAt!) - h.mock.clock.now());
+    }
+    expect(seen).toEqual(['01-31', '02-28', '03-31', '04-30']);
+  });
+
+  it('leaves nothing due when endAt is already past, whenever startAt is', async () => {
+    const q = await h.client.questions.create(binary);
+    const balance = (await h.client.credits.retrieve()).balance;
+    await h.client.questions.schedule.update(q.id, { intervalCount: 1, intervalUnit: 'days', startAt: '2020-01-01T00:00:00.000Z', endAt: '2020-06-01T00:00:00.000Z' });
+    h.mock.clock.advance(24 * HOUR);
+    expect(await h.client.questions.schedule.retrieve(q.id)).toMatchObject({ nextDueAt: null, occurrenceCount: 0 });
+    expect((await h.client.credits.retrieve()).balance).toBe(balance);
   });
 
   // An `intervalCount` so large that the next time is past the dates a `Date` holds threw a

@@ -58,27 +58,41 @@ const WATCH_FEE = 'monitoring.question_month';
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** `ms` plus `count` `unit`s (months by the calendar, in UTC). */
-function later(ms: number, count: number, unit: string): number {
-  if (unit === 'hours') return ms + count * HOUR;
-  if (unit === 'days') return ms + count * 24 * HOUR;
+/** `ms` plus a month by the calendar, in UTC: when a watch's next monthly fee is due. */
+function nextMonth(ms: number): number {
   const d = new Date(ms);
-  d.setUTCMonth(d.getUTCMonth() + count);
+  d.setUTCMonth(d.getUTCMonth() + 1);
   return d.getTime();
 }
 
 /**
- * The time due after the one at `ms`: the first of the cadence after `now`, so that the times
- * missed since (a `startAt` years back) are skipped, as the service skips one it cannot start,
- * rather than replayed at once, each in turn; `undefined` past the dates a `Date` holds (a huge
- * `intervalCount`), which ends the schedule.
+ * The `n`th time of a cadence from `start`: months by the calendar in UTC, a day past a month's end
+ * on its last (from Jan 31: Feb 28, Mar 31, Apr 30), each counted from `start`, not from the time before.
  */
-function nextDue(ms: number, now: number, count: number, unit: string): number | undefined {
-  let next = later(ms, count, unit);
-  // Jumps by as many steps as surely fit before `now` (a month counted as the longest, 31 days), so
-  // that none due after `now` is skipped.
-  const step = (unit === 'months' ? 31 * 24 * HOUR : later(0, 1, unit)) * count;
-  while (next <= now) next = later(next, Math.max(1, Math.floor((now - next) / step)) * count, unit);
+function timeAt(start: number, n: number, count: number, unit: string): number {
+  if (unit !== 'months') return start + n * count * (unit === 'hours' ? HOUR : 24 * HOUR);
+  const d = new Date(start);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + n * count);
+  // Day 0 of the month after is the last of this one.
+  d.setUTCDate(Math.min(day, new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()));
+  return d.getTime();
+}
+
+/**
+ * The time due after `after` (the time just due): the first of the cadence from `start` after both
+ * it and `now`, so that the times missed (a `startAt` years back, a timer run late) are skipped, as
+ * the service skips one it cannot start, rather than replayed at once, each in turn; `undefined`
+ * past the dates a `Date` holds (a huge `intervalCount`), which ends the schedule.
+ */
+function nextDue(start: number, after: number, now: number, count: number, unit: string): number | undefined {
+  const since = Math.max(after, now);
+  // Steps counted at their longest (a month of 31 days), so that a guess never passes the time sought.
+  const longest = (unit === 'hours' ? HOUR : 24 * HOUR) * (unit === 'months' ? 31 : 1) * count;
+  let n = 1;
+  for (let t = timeAt(start, n, count, unit); t <= since; t = timeAt(start, n, count, unit)) n += Math.max(1, Math.floor((since - t) / longest));
+  const next = timeAt(start, n, count, unit);
   return Number.isNaN(new Date(next).getTime()) ? undefined : next;
 }
 
@@ -100,9 +114,9 @@ export function putSchedule(env: MockEnv, owner: Ownership, questionId: string, 
     startAt,
     endAt,
     presetId: p.presetId ?? null,
-    // An `endAt` already past (`startAt` left to its default, now: the params check compares the two
-    // only when both are given) leaves nothing due, rather than one charged forecast.
-    nextDueAt: endAt !== null && Date.parse(startAt) > Date.parse(endAt) ? null : startAt,
+    // An `endAt` already past (`startAt` left to its default, now, or before it: the params check
+    // compares the two only when both are given) leaves nothing due, rather than one charged forecast.
+    nextDueAt: endAt !== null && Math.max(Date.parse(startAt), env.clock.now()) > Date.parse(endAt) ? null : startAt,
     occurrenceCount: 0,
     createdAt: old?.createdAt ?? now,
     updatedAt: now,
@@ -132,7 +146,7 @@ function due(env: MockEnv, id: string): void {
     const started = tryStart(env, s, question, 'schedule', s.presetId);
     if (started) s.occurrenceCount++;
   }
-  const next = nextDue(Date.parse(s.nextDueAt), env.clock.now(), s.intervalCount, s.intervalUnit);
+  const next = nextDue(Date.parse(s.startAt), Date.parse(s.nextDueAt), env.clock.now(), s.intervalCount, s.intervalUnit);
   const ended = next === undefined || s.occurrenceCount >= MAX_SCHEDULE_OCCURRENCES || (s.endAt != null && next > Date.parse(s.endAt));
   s.nextDueAt = ended ? null : iso(next);
   arm(env, s);
@@ -188,7 +202,7 @@ export function putWatch(env: MockEnv, owner: Ownership, questionId: string, p: 
     updatedAt: iso(now),
     billing: p.enabled ? (old?.billing ?? null) : null,
   });
-  if (switchedOn) record.billing = billMonthly(env, questionId, later(now, 1, 'months'));
+  if (switchedOn) record.billing = billMonthly(env, questionId, nextMonth(now));
   return record;
 }
 
@@ -210,7 +224,7 @@ function billMonthly(env: MockEnv, questionId: string, at: number): ScheduledCal
     if (!w?.enabled) return;
     try {
       chargeForecast(env.store, w.organizationId, WATCH_FEE);
-      w.billing = billMonthly(env, questionId, later(at, 1, 'months'));
+      w.billing = billMonthly(env, questionId, nextMonth(at));
     } catch (err) {
       if (!(err instanceof MockHttpError)) throw err;
       w.enabled = false;
