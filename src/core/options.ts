@@ -199,8 +199,9 @@ const BAD_HEADER_VALUE = /[\r\n\0\u0100-\uffff]/;
  * `TypeError` from fetch, whose message could quote the value). @internal
  */
 export function checkHeaders(headers: unknown, field: string, redact?: Redact): Record<string, string> {
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    throw new ValidationError('must be an object of header names to text values', field);
+  // An iterable (a `Headers`, a `Map`, an array) has no own entries to read: its headers were dropped.
+  if (typeof headers !== 'object' || headers === null || Symbol.iterator in headers) {
+    throw new ValidationError('must be a plain object of header names to text values', field);
   }
   for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
     // A name may hold the key (a pasted `Authorization: Bearer …` line, name and value swapped): shown redacted.

@@ -114,9 +114,12 @@ describe('headers', () => {
     [{ 'x-a': 1 }, 'defaultHeaders.x-a', 'defaultHeaders.x-a: must be text, got number'],
     [{ 'x:a': 'v' }, 'defaultHeaders', 'defaultHeaders: "x:a" is not a valid header name'],
     [{ '': 'v' }, 'defaultHeaders', 'defaultHeaders: "" is not a valid header name'],
-    ['x-a: v', 'defaultHeaders', 'defaultHeaders: must be an object of header names to text values'],
-    [null, 'defaultHeaders', 'defaultHeaders: must be an object of header names to text values'],
-    [['x-a', 'v'], 'defaultHeaders', 'defaultHeaders: must be an object of header names to text values'],
+    ['x-a: v', 'defaultHeaders', 'defaultHeaders: must be a plain object of header names to text values'],
+    [null, 'defaultHeaders', 'defaultHeaders: must be a plain object of header names to text values'],
+    [['x-a', 'v'], 'defaultHeaders', 'defaultHeaders: must be a plain object of header names to text values'],
+    // Their entries are no own properties: the headers were dropped, the request sent without them.
+    [new Headers({ 'x-a': 'v' }), 'defaultHeaders', 'defaultHeaders: must be a plain object of header names to text values'],
+    [new Map([['x-a', 'v']]), 'defaultHeaders', 'defaultHeaders: must be a plain object of header names to text values'],
   ])('refuses the default headers %j, saying why', (defaultHeaders, field, message) => {
     const err = refusal(construct({ defaultHeaders: defaultHeaders as never }));
     expect(err.field).toBe(field);
@@ -165,6 +168,8 @@ describe('request options', () => {
     });
     await expect(client.questions.retrieve('q1', { signal: { aborted: false } as never })).rejects.toMatchObject({ field: 'signal' });
     await expect(client.questions.retrieve('q1', { headers: 'x' as never })).rejects.toMatchObject({ field: 'headers' });
+    await expect(client.questions.retrieve('q1', { headers: new Headers({ 'x-a': 'v' }) as never })).rejects.toMatchObject({ field: 'headers' });
+    await expect(client.get('/questions', { headers: new Map([['x-a', 'v']]) as never })).rejects.toMatchObject({ field: 'headers' });
     expect(seen).toHaveLength(0);
   });
 
