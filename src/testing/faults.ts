@@ -83,15 +83,15 @@ export interface ActiveFault {
  * await expect(service.handle(request)).rejects.toBeInstanceOf(MockConnectionDropped);
  * ```
  */
-/** The most fault rules active at once. */
-export const MAX_FAULT_RULES = 1_000;
-
 export class MockConnectionDropped extends Error {
   override name = 'MockConnectionDropped';
   constructor(message = 'connection dropped by an injected fault') {
     super(message);
   }
 }
+
+/** The most fault rules active at once (the next `add` is a `RangeError`, a 400 over HTTP). @internal */
+export const MAX_FAULT_RULES = 1_000;
 
 /** What a request is matched on. */
 export interface FaultTarget {
