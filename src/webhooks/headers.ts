@@ -82,15 +82,7 @@ export function readHeader(headers: WebhookHeaders | null | undefined, name: str
   }
   const record = headers as Readonly<Record<string, unknown>>;
   // Node lowercases names, so the direct hit is the common case; scan only when it misses.
-  let value = record[name];
-  if (value === undefined) {
-    for (const key of Object.keys(record)) {
-      if (key.toLowerCase() === name) {
-        value = record[key];
-        break;
-      }
-    }
-  }
+  const value = record[name] ?? record[Object.keys(record).find((key) => key.toLowerCase() === name) ?? name];
   if (typeof value === 'string') return value;
   // Repeated headers, joined as Fetch joins them.
   return Array.isArray(value) ? value.join(', ') : undefined;

@@ -46,7 +46,7 @@ export interface WebhookReceiverOptions extends VerifyWebhookRequestOptions {
    * Where the receiver's warnings go (default `console`): a call that looks signed with another secret
    * (the first, then at most one a minute), and, for the middleware, a body another parser read
    * first. A warning never holds a secret or a body. One with no `warn` function is a `TypeError`
-   * when the receiver is made.
+   * when the receiver is made; `null` is `console`, as for the client.
    */
   logger?: Pick<Logger, 'warn'> | undefined;
   /** The clock of the warnings' rate limit, in milliseconds, for tests: a function (else a `TypeError` when the receiver is made). Default `Date.now`, which is also used when it gives no finite number or throws. */
@@ -102,8 +102,8 @@ export function checkReceiverOptions(options: WebhookReceiverOptions | undefined
   const fixed = { toleranceSeconds, now, maxBodyBytes, logger, clock };
   fixed.maxBodyBytes = maxBodyOf(fixed, caller);
   // Else every warning is lost in silence (a warning never fails a call's answer).
-  if (logger !== undefined && typeof logger?.warn != 'function') throw new TypeError(`${caller}: \`logger\` must have a \`warn\` function, got ${shown(logger)}.`);
-  if (clock !== undefined && typeof clock != 'function') throw new TypeError(`${caller}: \`clock\` must be a function, got ${shown(clock)}.`);
+  if (logger != null && typeof logger.warn != 'function') throw new TypeError(`${caller}: \`logger\` must have a \`warn\` function, got ${shown(logger)}.`);
+  if (clock != null && typeof clock != 'function') throw new TypeError(`${caller}: \`clock\` must be a function, got ${shown(clock)}.`);
   return fixed as ReceiverSettings;
 }
 
@@ -158,7 +158,9 @@ export function wrongSecretWarner(options: WebhookReceiverOptions, secretCount: 
  * one a minute, each saying how many were held back since the last. @internal
  */
 export function onceAMinute(options: WebhookReceiverOptions): (message: string) => void {
-  const { logger = console, clock } = options;
+  // None (or null, as the client takes it) is console.
+  const { clock } = options;
+  const logger = options.logger ?? console;
   let last = -Infinity;
   let quiet = 0;
   return (message) => {

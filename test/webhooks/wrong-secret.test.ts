@@ -175,9 +175,9 @@ describe.each([
     expect([one.warnings.length, two.warnings.length]).toEqual([1, 1]);
   });
 
-  it('warns to console by default, on the system clock', async () => {
+  it.each([[{}], [{ logger: null, clock: null }]])('warns to console by default, on the system clock (%j)', async (options) => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const receive = await make({});
+    const receive = await make(options as WebhookReceiverOptions);
     const wrong = await signWebhook(body, ROTATED);
     await receive(wrong);
     await receive(wrong);
