@@ -45,11 +45,10 @@ export interface WebhookReceiverOptions extends VerifyWebhookRequestOptions {
   /**
    * Where the receiver's warnings go (default `console`): a call that looks signed with another secret
    * (the first, then at most one a minute), and, for the middleware, a body another parser read
-   * first. A warning never holds a secret or a body. One with no `warn` function is a `TypeError`
-   * when the receiver is made; `null` is `console`, as for the client.
+   * first. A warning never holds a secret or a body. No `warn`: a `TypeError`.
    */
   logger?: Pick<Logger, 'warn'> | undefined;
-  /** The clock of the warnings' rate limit, in milliseconds, for tests: a function (else a `TypeError` when the receiver is made). Default `Date.now`, which is also used when it gives no finite number or throws. */
+  /** The warnings' clock in ms, for tests. Default `Date.now`, also used when it throws or gives no finite number. */
   clock?: (() => number) | undefined;
 }
 
