@@ -207,6 +207,12 @@ export interface ScaledClockOptions {
   startMs?: number | undefined;
   /** The real time source, in ms (default `Date.now` as the SDK loaded, which a test's fake timers leave alone); injectable for tests. */
   source?: (() => number) | undefined;
+  /**
+   * Told of a scheduled callback that threw while the clock's real timer ran it, where no caller
+   * can catch it (default: `console.error`); the clock runs on. From `advance`, `set` and `resume`
+   * the error is thrown to their caller instead.
+   */
+  onError?: ((error: unknown) => void) | undefined;
 }
 
 /**
@@ -224,6 +230,7 @@ export interface ScaledClockOptions {
 export class ScaledClock implements MockClock {
   readonly timeScale: number;
   private readonly source: () => number;
+  private readonly onError: (error: unknown) => void;
   private readonly realStart: number;
   private readonly start: number;
   private offset = 0;
@@ -235,6 +242,7 @@ export class ScaledClock implements MockClock {
     if (!(options.timeScale > 0)) throw new RangeError(`timeScale must be positive, got ${options.timeScale}`);
     this.timeScale = options.timeScale;
     this.source = options.source ?? realNow;
+    this.onError = options.onError ?? ((error) => console.error('forecasting-sdk/testing: a callback scheduled on the mock clock failed:', error));
     this.realStart = this.source();
     this.start = options.startMs ?? this.realStart;
   }
@@ -308,7 +316,12 @@ export class ScaledClock implements MockClock {
     const realDelay = Math.max(0, Math.ceil((next - this.now()) / this.timeScale));
     this.timer = realSetTimeout(() => {
       this.timer = undefined;
-      this.runDue();
+      // Thrown here, it would be an uncaught exception that ends the process serving the mock.
+      try {
+        this.runDue();
+      } catch (error) {
+        this.onError(error);
+      }
     }, realDelay);
     this.timer.unref?.();
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock, ScaledClock, createMockService } from '../../src/testing/index.js';
 import { DEFAULT_START_MS } from '../../src/testing/clock.js';
 import { binary, call, type Question } from './_helpers.js';
@@ -129,6 +129,34 @@ describe('ScaledClock', () => {
     await done;
     expect(seen).toEqual(['a', 'b']);
     clock.stop();
+  });
+
+  it('reports a callback that throws on its real timer to onError, and runs on (no uncaught exception)', async () => {
+    const errors: unknown[] = [];
+    const clock = new ScaledClock({ timeScale: 600, onError: (error) => errors.push(error) });
+    const later = new Promise<void>((resolve) => clock.schedule(clock.now() + 12_000, resolve));
+    clock.schedule(clock.now() + 6_000, () => {
+      throw new Error('broken callback');
+    });
+    await later;
+    expect(errors).toEqual([new Error('broken callback')]);
+    clock.stop();
+  });
+
+  it('reports such a callback with console.error by default', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const clock = new ScaledClock({ timeScale: 600 });
+      const later = new Promise<void>((resolve) => clock.schedule(clock.now() + 12_000, resolve));
+      clock.schedule(clock.now() + 6_000, () => {
+        throw new Error('broken callback');
+      });
+      await later;
+      clock.stop();
+      expect(logged).toHaveBeenCalledWith('forecasting-sdk/testing: a callback scheduled on the mock clock failed:', new Error('broken callback'));
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('runs due callbacks at once on advance, and not after cancel', () => {
