@@ -271,6 +271,8 @@ describe('forecastData', () => {
       numeric,
       { type: 'numeric', title: 'BTC?', lowerBound: 1000, upperBound: 1_000_000, scaleType: 'logarithmic', openUpperBound: true },
       { type: 'date', title: 'When?', lowerBound: 1_767_225_600, upperBound: 1_893_456_000 },
+      // Bounds whose difference overflows a double: every number still finite.
+      { type: 'numeric', title: 'Extreme?', lowerBound: -1.7e308, upperBound: 1.7e308, scaleType: 'linear' },
     ];
     for (const body of cases) {
       const data = (await completed(body)).forecast!.forecastData;
@@ -289,6 +291,7 @@ describe('forecastData', () => {
       expect(p.percentiles.p90).toBeLessThanOrEqual(body.upperBound);
       if (body.type === 'date') expect(Number.isInteger(p.percentiles.p50)).toBe(true);
       expect(p.scaleType).toBe(body.type === 'numeric' ? body.scaleType : null);
+      expect([...Object.values(p.percentiles), ...p.bucket_edges, ...p.cumulative_distribution_function].every(Number.isFinite)).toBe(true);
     }
   });
 

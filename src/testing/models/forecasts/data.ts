@@ -25,7 +25,11 @@ export function seededRandom(seed: string): () => number {
   };
 }
 
-const round = (x: number, digits = 6) => Math.round(x * 10 ** digits) / 10 ** digits;
+/** `x` to `digits` decimals; as it is where scaling would overflow (a number that large has none). */
+function round(x: number, digits = 6): number {
+  const rounded = Math.round(x * 10 ** digits) / 10 ** digits;
+  return Number.isFinite(rounded) ? rounded : x;
+}
 
 /** Standard normal CDF (Abramowitz and Stegun 7.1.26; error below 1.5e-7). */
 function phi(z: number): number {
@@ -44,13 +48,19 @@ function normalized(weights: number[], total = 1): number[] {
   return out;
 }
 
+/** The point a share `t` of the way from `a` to `b`, finite for any finite ends. */
+function lerp(a: number, b: number, t: number): number {
+  return a * (1 - t) + b * t;
+}
+
 /** The value at quantile `q` of a distribution given by its CDF over `edges` (linear within a bucket). */
+
 function quantile(q: number, edges: readonly number[], cdf: readonly number[]): number {
   let below = 0;
   for (let i = 0; i < cdf.length; i++) {
     if (cdf[i]! >= q) {
       const share = cdf[i]! - below > 0 ? (q - below) / (cdf[i]! - below) : 0;
-      return edges[i]! + share * (edges[i + 1]! - edges[i]!);
+      return lerp(edges[i]!, edges[i + 1]!, share);
     }
     below = cdf[i]!;
   }
@@ -109,20 +119,21 @@ function continuous(q: Question, random: () => number): ForecastData {
   const from = (x: number) => (log ? Math.exp(x) : x);
   const lo = to(q.lowerBound ?? 0);
   const hi = to(q.upperBound ?? 1);
-  const mean = lo + (0.25 + 0.5 * random()) * (hi - lo);
-  const sd = (0.08 + 0.17 * random()) * (hi - lo);
-  const cut = Array.from({ length: BUCKETS + 1 }, (_, i) => lo + ((hi - lo) * i) / BUCKETS);
+  // Shaped on [0, 1] and mapped onto the bounds last: `hi - lo` overflows for bounds near ±Number.MAX_VALUE.
+  const mean = 0.25 + 0.5 * random();
+  const sd = 0.08 + 0.17 * random();
+  const cut = Array.from({ length: BUCKETS + 1 }, (_, i) => i / BUCKETS);
   const mass = cut.slice(1).map((e, i) => phi((e - mean) / sd) - phi((cut[i]! - mean) / sd));
   // Mass below the lower bound joins the first bucket; above the upper bound it is reported on its own
   // when the bound is open, else it joins the last bucket.
-  mass[0]! += phi((lo - mean) / sd);
-  const beyond = 1 - phi((hi - mean) / sd);
+  mass[0]! += phi(-mean / sd);
+  const beyond = 1 - phi((1 - mean) / sd);
   const above = q.openUpperBound ? round(beyond) : 0;
   if (!q.openUpperBound) mass[BUCKETS - 1]! += beyond;
   const pmf = normalized(mass, round(1 - above));
   let running = 0;
   const cdf = pmf.map((p) => (running = Math.min(1, round(running + p))));
-  const edges = cut.map(from);
+  const edges = cut.map((t) => from(lerp(lo, hi, t)));
   const date = q.type === 'date';
   const value = (p: number) => (date ? Math.round(quantile(p, edges, cdf)) : round(quantile(p, edges, cdf)));
   return {
