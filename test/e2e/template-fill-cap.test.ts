@@ -33,3 +33,17 @@ describe('a template filled on the mock', () => {
     expect(q.description).toHaveLength(1_000 * d.length);
   });
 });
+
+describe('a batch of forecasts on templates', () => {
+  it('shares one request’s worth of filled blanks among its items, and names a refused item’s field from the batch', async () => {
+    const template = await repeated(1_000);
+    // Each item fills 600,000 characters: the first fits, the second would pass 1 MiB in all.
+    const item = { question: { templateId: template.id, templateValues: { city: 'Oslo', d: 'x'.repeat(600) } } };
+    const res = await h.raw('POST', '/forecasts/batch', { items: [item, item, { questionId: 'no-such-question' }] });
+    expect(res.status).toBe(202);
+    const items = (res.body as { items: { status: string; error?: { message: string } }[] }).items;
+    expect(items.map((i) => i.status)).toEqual(['accepted', 'rejected', 'rejected']);
+    expect(items[1]!.error!.message).toMatch(/^items\.1\.question\.templateValues: would put more than 1048576 characters/);
+    expect(items[2]!.error!.message).toBe('items.2.questionId: no question no-such-question');
+  });
+});

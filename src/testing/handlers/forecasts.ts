@@ -8,7 +8,7 @@ import { QUEUED_RETRY_AFTER_MS, RUNNING_RETRY_AFTER_MS } from '../../api/limits.
 import { ForecastCreateParams, type RunModeKey } from '../../schemas/forecasts.js';
 import type { ForecastListItem } from '../../schemas/records/forecasts.js';
 import { MockHttpError, Reply, type HeaderMap } from '../http.js';
-import { validate } from '../input.js';
+import { MAX_JSON_BODY_BYTES, validate } from '../input.js';
 import { priceOf } from '../models/credits.js';
 import {
   DEFAULT_RUN_MODE,
@@ -19,7 +19,7 @@ import {
 } from '../models/forecasts/task.js';
 import { findVisibleTask, listItemView, taskView, visibleTask } from '../models/forecasts/views.js';
 import { findVisibleQuestion, insertQuestion, type QuestionDefinition } from '../models/question.js';
-import { findTemplate, questionFromTemplate } from '../models/templates.js';
+import { findTemplate, questionFromTemplate, type FillBudget } from '../models/templates.js';
 import type { ConnectionSwitches } from '../models/connections.js';
 import { cursorPage } from '../paging.js';
 import type { ForecastRecord, QuestionRecord } from '../store.js';
@@ -34,8 +34,8 @@ function requireContextScope(ctx: HandlerContext, context: readonly unknown[] | 
   }
 }
 
-/** Starts a forecast from a `POST /forecasts` body (also each batch item). */
-function startFromBody(ctx: HandlerContext, body: CreateBody): ForecastRecord {
+/** Starts a forecast from a `POST /forecasts` body (also each batch item, whose templates share `fill`). */
+function startFromBody(ctx: HandlerContext, body: CreateBody, fill?: FillBudget): ForecastRecord {
   requireContextScope(ctx, body.context);
   let question: QuestionRecord;
   let created = false;
@@ -44,7 +44,7 @@ function startFromBody(ctx: HandlerContext, body: CreateBody): ForecastRecord {
     const inline = body.question!;
     const built =
       'templateId' in inline && typeof inline.templateId === 'string'
-        ? questionFromTemplate(findTemplate(ctx, inline.templateId, 'question.templateId'), inline, 'question.')
+        ? questionFromTemplate(findTemplate(ctx, inline.templateId, 'question.templateId'), inline, 'question.', fill)
         : { definition: inline as QuestionDefinition, sourceTemplate: undefined, presetId: null };
     question = ctx.store.questions.get(insertQuestion(ctx, built.definition, built.sourceTemplate, built.presetId).id)!;
     created = true;
@@ -81,10 +81,15 @@ function many(value: string | string[] | undefined): string[] | undefined {
   return (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 
-/** `{type, message}` of a refused item. */
-const itemError = (err: unknown) => {
-  if (err instanceof MockHttpError) return { type: err.type, message: err.message, ...err.extra };
-  throw err;
+/**
+ * `{type, message}` of a refused item. A message naming a field of the item's body (`questionId: …`,
+ * `question.templateValues: …`) names it from the batch (`items.3.questionId: …`), as the body's own
+ * checks do.
+ */
+const itemError = (err: unknown, at = '') => {
+  if (!(err instanceof MockHttpError)) throw err;
+  const named = at && /^[a-z][\w.]*: /.test(err.message) && !err.message.startsWith('items.');
+  return { type: err.type, message: named ? at + err.message : err.message, ...err.extra };
 };
 
 /**
@@ -150,12 +155,14 @@ export const forecastHandlers = [
       return taskView(ctx.store, record, { viewer: ctx.principal });
     },
     createBatch: (ctx) => {
+      // One request's worth of filled blanks for the whole batch, not for each of its 25 items.
+      const fill: FillBudget = { left: MAX_JSON_BODY_BYTES };
       const items = ctx.input.items.map((raw, index) => {
         try {
           const body = validate(ForecastCreateParams, raw, `items.${index}`);
-          return { index, status: 'accepted', taskId: startFromBody(ctx, body).id };
+          return { index, status: 'accepted', taskId: startFromBody(ctx, body, fill).id };
         } catch (err) {
-          return { index, status: 'rejected', error: itemError(err) };
+          return { index, status: 'rejected', error: itemError(err, `items.${index}.`) };
         }
       });
       const accepted = items.filter((i) => i.status === 'accepted').length;

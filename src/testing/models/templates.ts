@@ -182,6 +182,11 @@ export interface TemplateInput {
 }
 
 /** A question built from a template: its fields, where it came from, and the template's preset (the question's own). */
+/** What a request's filled blanks may still take, in characters (shared by a batch's items). */
+export interface FillBudget {
+  left: number;
+}
+
 export interface BuiltQuestion {
   definition: QuestionDefinition;
   sourceTemplate: SourceTemplate;
@@ -192,8 +197,9 @@ export interface BuiltQuestion {
  * The question a template gives: the fields sent win over the template's, each blank of the other
  * fields is filled from `templateValues` (every one needed, no unknown key), and the result passes the
  * question type rules. `prefix` starts the names in errors (`question.` inside a forecast body).
+ * `fill` is what the blanks may still take: one budget for all the items of a batch.
  */
-export function questionFromTemplate(record: TemplateRecord, input: TemplateInput, prefix = ''): BuiltQuestion {
+export function questionFromTemplate(record: TemplateRecord, input: TemplateInput, prefix = '', fill: FillBudget = { left: MAX_JSON_BODY_BYTES }): BuiltQuestion {
   const t = record.template;
   // Blank keys are data: a Map, so `constructor` or `toString` never finds Object.prototype's.
   const values = new Map(Object.entries(input.templateValues ?? {}));
@@ -205,18 +211,17 @@ export function questionFromTemplate(record: TemplateRecord, input: TemplateInpu
   const needed = new Set<string>();
   // A value goes in at each of its blanks: a 1 KB value in a template of 300,000 blanks would make
   // a question of 300 MB from a request of 1 KB. What goes in is kept to what a request can send.
-  let inserted = 0;
-  const fill = (text: string) =>
+  const fillText = (text: string) =>
     fillBlanks(text, (key) => {
       needed.add(key);
       const value = values.get(key) ?? '';
-      inserted += value.length;
-      if (inserted > MAX_JSON_BODY_BYTES) throw badRequest(`would put more than ${MAX_JSON_BODY_BYTES} characters in the template's blanks in all (a value goes in at each of its blanks): a question is at most what one request can send`, `${prefix}templateValues`);
+      fill.left -= value.length;
+      if (fill.left < 0) throw badRequest(`would put more than ${MAX_JSON_BODY_BYTES} characters in the template's blanks in all (a value goes in at each of its blanks): the questions of a request are at most what one request can send`, `${prefix}templateValues`);
       return value;
     });
   const filled = Object.entries(t.fields)
     .filter(([name, value]) => !Object.hasOwn(overrides, name) && value !== undefined)
-    .map(([name, value]) => [name, typeof value === 'string' ? fill(value) : Array.isArray(value) ? value.map(fill) : value]);
+    .map(([name, value]) => [name, typeof value === 'string' ? fillText(value) : Array.isArray(value) ? value.map(fillText) : value]);
   for (const key of needed) {
     if (!values.has(key)) throw badRequest(`is required: the template's blank "${key}" has no value`, `${prefix}templateValues.${key}`);
   }
