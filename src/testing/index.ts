@@ -19,6 +19,7 @@ export { createMockService, MockService } from './service.js';
 export type { MockServiceOptions, RateLimitSetting } from './service.js';
 export type { MockControls } from './controls.js';
 export { startMockServer, DEFAULT_SERVER_TIME_SCALE } from './server.js';
+export { MAX_HELD_BODY_BYTES } from './server-guard.js';
 export type { MockServer, MockServerOptions } from './server.js';
 export { ManualClock, ScaledClock } from './clock.js';
 export type { MockClock, ScheduledCallback, ScaledClockOptions } from './clock.js';

@@ -18,14 +18,32 @@ export interface ServerLimits {
   requestMs: number;
   /** How often Node checks the limits (its default, 30 s, lets a limit overrun by as much). */
   checkEveryMs: number;
+  /**
+   * Request body bytes the server holds at once, across its connections, read but not yet answered:
+   * past it a request answers 503 `overloaded_error` (each body has its own cap; this bounds many at once).
+   */
+  heldBodyBytes: number;
 }
+
+/**
+ * The request body bytes a server started by `startMockServer` holds at once, across its
+ * connections (256 MiB: 25 uploads of 10 MiB in flight). One body has its own cap (1 MiB of JSON,
+ * 10 MiB for an upload); this one bounds many at once, so 150 clients each parking a 10 MiB upload
+ * cannot make the mock hold 1.5 GB. Past it a request answers `503 overloaded_error` with
+ * `Retry-After: 1` and its connection is closed; the bytes are freed as each request is answered.
+ * @example
+ * ```ts
+ * console.log(MAX_HELD_BODY_BYTES); // 268435456
+ * ```
+ */
+export const MAX_HELD_BODY_BYTES = 256 * 1024 * 1024;
 
 /**
  * The limits `startMockServer` uses: a loopback or test-network client sends headers at once and a
  * 10 MiB upload well within a minute. They bound receiving only: a slow answer (a `delayMs` fault) is not cut.
  * @internal
  */
-export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = { headersMs: 10_000, requestMs: 60_000, checkEveryMs: 1_000 };
+export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = { headersMs: 10_000, requestMs: 60_000, checkEveryMs: 1_000, heldBodyBytes: MAX_HELD_BODY_BYTES };
 
 /** Node's server options for `limits`. The Host check is the mock's own (an envelope, not Node's empty 400). @internal */
 export function serverOptions(limits: ServerLimits): ServerOptions {

@@ -120,7 +120,8 @@ export async function serveMock(options: MockServerOptions, limits: ServerLimits
   if (service.clock instanceof ScaledClock && stoppedByClose.delete(service.clock)) service.clock.resume();
   let origin = '';
   const http = nodeHttp();
-  const server = http.createServer(serverOptions(limits), (req, res) => void respond(service, origin, req, res));
+  const held: HeldBodies = { bytes: 0, limit: limits.heldBodyBytes };
+  const server = http.createServer(serverOptions(limits), (req, res) => void respond(service, origin, held, req, res));
   answerClientErrors(server, limits, http.maxHeaderSize);
   // Node hands a CONNECT its raw socket: answer it as any request, then close (the mock tunnels nothing).
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
@@ -130,7 +131,7 @@ export async function serveMock(options: MockServerOptions, limits: ServerLimits
     res.assignSocket(socket);
     res.shouldKeepAlive = false;
     res.on('finish', () => socket.destroySoon());
-    void respond(service, origin, req, res);
+    void respond(service, origin, held, req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -171,7 +172,13 @@ function clientHost(address: string): string {
   return address.includes(':') ? `[${address}]` : address;
 }
 
-async function respond(service: MockService, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The request body bytes a server's connections hold, read and not yet answered, and how many they may. */
+interface HeldBodies {
+  bytes: number;
+  readonly limit: number;
+}
+
+async function respond(service: MockService, origin: string, held: HeldBodies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Aborts the request's signal when the client goes away, so injected delays end early.
   const controller = new AbortController();
   res.on('close', () => {
@@ -179,14 +186,15 @@ async function respond(service: MockService, origin: string, req: IncomingMessag
   });
   let response: Response;
   try {
-    response = await answerOf(service, origin, req, controller.signal);
+    response = await answerOf(service, origin, req, bodyStream(req, res, held), controller.signal);
   } catch (err) {
     if (err instanceof MockConnectionDropped) {
       req.socket.destroy();
       return;
     }
+    // A refusal from reading the body (the server's held bytes past their limit) is answered as such.
     const message = err instanceof Error ? err.message : String(err);
-    response = errorResponse(new MockHttpError(500, 'api_error', `The mock server failed: ${message}`));
+    response = errorResponse(err instanceof MockHttpError ? err : new MockHttpError(500, 'api_error', `The mock server failed: ${message}`));
   }
   if (res.destroyed) return;
   const body = Buffer.from(await response.arrayBuffer());
@@ -204,14 +212,14 @@ async function respond(service: MockService, origin: string, req: IncomingMessag
 }
 
 /** The service's answer to `req`, or the server's own to a request it cannot hand on. */
-async function answerOf(service: MockService, origin: string, req: IncomingMessage, signal: AbortSignal): Promise<Response> {
+async function answerOf(service: MockService, origin: string, req: IncomingMessage, body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<Response> {
   const method = req.method ?? 'GET';
   // RFC 9112: an HTTP/1.1 request without Host is refused (Node's own check would answer an empty 400).
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
     return errorResponse(badRequest('An HTTP/1.1 request needs a Host header'), { connection: 'close' });
   }
   if (FETCH_FORBIDDEN.has(method)) return unrepresentable(service, method, new URL(`${origin}${targetPath(req.url)}`).pathname);
-  return service.handle(toRequest(req, origin, signal));
+  return service.handle(toRequest(req, origin, body, signal));
 }
 
 /** Methods a Fetch `Request` cannot carry (they throw), so never reach `service.handle`. */
@@ -224,12 +232,12 @@ function unrepresentable(service: MockService, method: string, path: string): Re
 }
 
 /** The request for the service, addressed to this server: routing reads the request target's path only. */
-function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, origin: string, stream: ReadableStream<Uint8Array>, signal: AbortSignal): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const method = req.method ?? 'GET';
   // The body is streamed, not buffered here: the service reads it up to its cap and stops.
-  const body = method === 'GET' || method === 'HEAD' ? undefined : bodyStream(req);
+  const body = method === 'GET' || method === 'HEAD' ? undefined : stream;
   return new Request(`${origin}${targetPath(req.url)}`, { method, headers, body, signal, duplex: 'half' } as RequestInit);
 }
 
@@ -251,15 +259,28 @@ function targetPath(target = '/'): string {
   }
 }
 
-/** The request body as a pull stream: a chunk is read off the socket only when the service asks for one. */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+/**
+ * The request body as a pull stream: a chunk is read off the socket only when the service asks for
+ * one. Its bytes count in `held` until the answer is done; a chunk that takes `held` past its limit
+ * errors the stream with a 503, which the service answers.
+ */
+function bodyStream(req: IncomingMessage, res: ServerResponse, held: HeldBodies): ReadableStream<Uint8Array> {
   const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let mine = 0;
+  res.once('close', () => {
+    held.bytes -= mine;
+    mine = 0;
+  });
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         const next = await chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
+        if (next.done) return controller.close();
+        mine += next.value.byteLength;
+        held.bytes += next.value.byteLength;
+        if (held.bytes <= held.limit) return controller.enqueue(next.value);
+        req.pause();
+        controller.error(new MockHttpError(503, 'overloaded_error', `The mock server holds ${held.limit} bytes of request bodies at most, across its connections: try again shortly`, {}, { 'retry-after': '1' }));
       },
       // The service stopped reading (over its cap): leave the rest unread.
       cancel() {

@@ -16,7 +16,7 @@ vi.mock('../../src/webhooks/crypto.js', async (original) => {
   return { ...actual, constantTimeEqual: vi.fn(actual.constantTimeEqual) };
 });
 
-const LIMITS = { headersMs: 1_000, requestMs: 2_000, checkEveryMs: 100 };
+const LIMITS = { ...DEFAULT_SERVER_LIMITS, headersMs: 1_000, requestMs: 2_000, checkEveryMs: 100 };
 const KEY = 'pre_hostile_4f0c9a7e2b1d4c3a8e6f5a4b3c2d1e0f';
 const OTHER_KEY = 'pre_hostile_other_user_0a1b2c3d4e5f6a7b';
 const attempted: string[] = [];
