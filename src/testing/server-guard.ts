@@ -6,7 +6,7 @@
  * than as a bare status line.
  * @module
  */
-import type { Server, ServerOptions } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { realClearTimeout, realSetTimeout } from './real-timers.js';
 
@@ -59,10 +59,12 @@ const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Re
 
 /** A whole HTTP answer carrying the error envelope, that closes the connection. @internal */
 export function rawErrorAnswer(status: number, type: string, message: string): string {
-  const body = JSON.stringify({ type: 'error', error: { type, message } });
-  const length = new TextEncoder().encode(body).byteLength;
-  return `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\nconnection: close\r\n\r\n${body}`;
+  const body = envelope(type, message);
+  return `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\ncontent-type: application/json\r\ncontent-length: ${body.byteLength}\r\nconnection: close\r\n\r\n${new TextDecoder().decode(body)}`;
 }
+
+/** The error envelope's bytes. */
+const envelope = (type: string, message: string) => new TextEncoder().encode(JSON.stringify({ type: 'error', error: { type, message } }));
 
 /** The envelope for an error Node's parser or its timers raise on a connection. */
 function refusalOf(code: string | undefined, limits: ServerLimits, maxHeaderSize: number): [number, string, string] {
@@ -80,23 +82,38 @@ function refusalOf(code: string | undefined, limits: ServerLimits, maxHeaderSize
 }
 
 /**
- * Answers Node's `clientError`s with the envelope, then closes the connection. Nothing is written
- * once an answer has started on it (a second status line would corrupt that one), nor to a client
- * that already went away.
+ * Answers Node's `clientError`s with the envelope, then closes the connection. Bytes that are not
+ * HTTP pipelined behind a request still being answered are refused after that answer, never in its
+ * place (a second status line inside it would corrupt it); nothing is written to a client that
+ * already went away. An `Expect` other than `100-continue` is a 417 in the envelope (Node's own has
+ * no body), its body left unread.
  * @internal
  */
 export function answerClientErrors(server: Server, limits: ServerLimits, maxHeaderSize: number): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    // Closed once written, or after a second for a client that stopped reading.
-    const timer = realSetTimeout(() => socket.destroy(), 1_000);
-    timer.unref?.();
-    socket.once('finish', () => socket.destroy());
-    socket.once('close', () => realClearTimeout(timer));
-    socket.end(rawErrorAnswer(...refusalOf(err.code, limits, maxHeaderSize)));
+    const refuse = () => {
+      // Closed once written, or after a second for a client that stopped reading.
+      const timer = realSetTimeout(() => socket.destroy(), 1_000);
+      timer.unref?.();
+      socket.once('finish', () => socket.destroy());
+      socket.once('close', () => realClearTimeout(timer));
+      socket.end(rawErrorAnswer(...refusalOf(err.code, limits, maxHeaderSize)));
+    };
+    const pending = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!pending || pending.writableFinished) return refuse();
+    // The error is the request being answered (its body too slow, broken): refused at once, unless its answer has begun.
+    if (!pending.req.complete) return pending.headersSent ? socket.destroy() : refuse();
+    // Else it is what came after that request: its answer first.
+    pending.once('finish', refuse);
+    pending.once('close', () => pending.writableFinished || socket.destroy());
+  });
+  // The header's value is not echoed: a client may put anything in it, a key included.
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = envelope('invalid_request_error', 'The Expect header asks for what the mock cannot meet: it meets only 100-continue');
+    res.writeHead(417, { 'content-type': 'application/json', 'content-length': String(body.byteLength), connection: 'close' }).end(body);
   });
 }
