@@ -93,9 +93,20 @@ const REQUESTS: Json = {
       minimum: 0,
       description: "How many older requests the log dropped to stay within `requestLogLimit` (or 128 MiB), since the mock started or was last reset (a request's own `dropped` is a dropped connection).",
     },
+    next: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Pass it as `since` for the requests after these. Requests are counted from the start (or the last reset), dropped ones included; a `since` below `dropped` starts at the oldest kept.',
+    },
   },
-  required: ['requests', 'dropped'],
+  required: ['requests', 'dropped', 'next'],
 };
+
+/** The query of `GET /requests`: a page of the log. */
+const REQUESTS_QUERY: Json[] = [
+  { name: 'since', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'The `next` of the previous page: the requests from that count on (default 0, the oldest kept).' },
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'At most this many requests (default: every one kept from `since`).' },
+];
 
 const ACTIVITY: Json = {
   type: 'object',
@@ -116,7 +127,7 @@ const ACTIVITY: Json = {
 };
 
 /** The name, answer schema and example of each route, by `<METHOD> <path>`. */
-const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: unknown }> = {
+const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: unknown; query?: Json[] }> = {
   'GET ': {
     operationId: 'listControlRoutes',
     schema: {
@@ -147,12 +158,12 @@ const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: 
   'POST /faults': { operationId: 'addFault', schema: FAULT, example: FAULT_EXAMPLE },
   'GET /faults': { operationId: 'listFaults', schema: { type: 'object', properties: { faults: { type: 'array', items: FAULT } }, required: ['faults'] }, example: { faults: [FAULT_EXAMPLE] } },
   'DELETE /faults': { operationId: 'clearFaults' },
-  'GET /requests': { operationId: 'listRequests', schema: REQUESTS, example: { requests: [REQUEST_EXAMPLE], dropped: 0 } },
+  'GET /requests': { operationId: 'listRequests', schema: REQUESTS, example: { requests: [REQUEST_EXAMPLE], dropped: 0, next: 1 }, query: REQUESTS_QUERY },
   'POST /reset': { operationId: 'resetMock' },
 };
 
 /** What a control route answers, as described in the document: its name, schema and example. @internal */
-export function controlAnswer(method: string, path: string): { operationId: string; schema?: Json; example?: unknown } {
+export function controlAnswer(method: string, path: string): { operationId: string; schema?: Json; example?: unknown; query?: Json[] } {
   const described = DESCRIBED[`${method} ${path}`];
   if (!described) throw new Error(`control route ${method} ${path} is not described`);
   return described;
@@ -167,9 +178,9 @@ export function mockControlsOpenApi(origin: string): { tag: { name: string; desc
   for (const r of MOCK_CONTROLS) {
     const path = `${MOCK_CONTROL_PREFIX}${r.path}`;
     const item = (paths[path] ??= { servers: [{ url: origin, description: 'The mock itself (outside /api/v1/external)' }] });
-    const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const body = controlBodySchema(r);
-    const { operationId, schema, example } = controlAnswer(r.method, r.path);
+    const { operationId, schema, example, query = [] } = controlAnswer(r.method, r.path);
+    const params = [...[...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })), ...query];
     item[r.method.toLowerCase()] = {
       tags: [MOCK_CONTROL_TAG],
       summary: r.summary.replaceAll('`', ''),

@@ -77,7 +77,7 @@ export interface MockControlRoute {
 interface ControlRoute extends MockControlRoute {
   /** The JSON body it takes, if any. */
   body?: z.ZodMiniType;
-  run(service: ControlledService, input: unknown, params: Record<string, string>): unknown;
+  run(service: ControlledService, input: unknown, params: Record<string, string>, query: URLSearchParams): unknown;
 }
 
 const Outcome = z.strictObject({
@@ -108,7 +108,7 @@ const Fault = z.strictObject({
 
 /** A route, its input typed by its body schema. */
 function route<S extends z.ZodMiniType>(
-  r: MockControlRoute & { body: S; run(service: ControlledService, input: z.output<S>, params: Record<string, string>): unknown },
+  r: MockControlRoute & { body: S; run(service: ControlledService, input: z.output<S>, params: Record<string, string>, query: URLSearchParams): unknown },
 ): ControlRoute;
 function route(r: Omit<ControlRoute, 'body'>): ControlRoute;
 function route(r: ControlRoute): ControlRoute {
@@ -129,6 +129,15 @@ function clockView(service: ControlledService) {
 }
 
 const faultView = (fault: ActiveFault) => ({ rule: fault.rule, remaining: fault.remaining, hits: fault.hits });
+
+/** A whole-number query parameter of at least `min`, or `undefined` when absent; else a 400 naming it. */
+function countParam(query: URLSearchParams, name: string, min: number): number | undefined {
+  const text = query.get(name);
+  if (text === null) return undefined;
+  const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (value >= min) return value;
+  throw new MockHttpError(400, 'invalid_request_error', `${name}: must be a whole number >= ${min}`);
+}
 
 /** Every control route with its action; {@link MOCK_CONTROLS} is its public view. */
 const CONTROL_ROUTES: readonly ControlRoute[] = [
@@ -227,10 +236,19 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
   route({
     method: 'GET',
     path: '/requests',
-    summary: 'The requests that reached the service, oldest first, keys redacted (control calls are not in it)',
+    summary:
+      'The requests that reached the service, oldest first, keys redacted (control calls are not in it); `?since=<next>&limit=<n>` pages through them',
     inProcess: '`service.requests.list()`',
     // `dropped`: how many older requests the log let go (`requestLogLimit`), so a count stays whole.
-    run: (service) => ({ requests: service.requests.list().map((r) => ({ ...r, at: wholeMs(r.at) })), dropped: service.requests.dropped }),
+    // `since` and `next` count every request since the start (or a reset), so a page stays put while older ones drop.
+    run: (service, _input, _params, query) => {
+      const since = countParam(query, 'since', 0) ?? 0;
+      const limit = countParam(query, 'limit', 1);
+      const { dropped } = service.requests;
+      const from = Math.max(since, dropped);
+      const page = service.requests.list().slice(from - dropped, limit === undefined ? undefined : from - dropped + limit);
+      return { requests: page.map((r) => ({ ...r, at: wholeMs(r.at) })), dropped, next: from + page.length };
+    },
   }),
   route({
     method: 'POST',
@@ -327,7 +345,7 @@ export async function controlResponse(service: ControlledService, request: Reque
     const { route: r, params } = found;
     const raw = r.body ? await readControlBody(request) : {};
     const input = r.body ? validate(r.body, raw) : undefined;
-    const result = await r.run(service, input, params);
+    const result = await r.run(service, input, params, url.searchParams);
     return jsonResponse(r.status ?? 200, r.status === 204 || method === 'HEAD' ? undefined : result);
   } catch (err) {
     if (err instanceof MockHttpError) return errorResponse(err);

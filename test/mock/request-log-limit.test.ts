@@ -84,7 +84,34 @@ describe('GET /__mock/requests', () => {
       expect([logged.requests.map((r) => r.path), logged.dropped]).toEqual([['/questions?n=3', '/questions?n=4'], 3]);
       expect((await fetch(`${origin}/__mock/reset`, { method: 'POST', headers })).status).toBe(204);
       const after = await (await fetch(`${origin}/__mock/requests`, { headers })).json();
-      expect(after).toEqual({ requests: [], dropped: 0 });
+      expect(after).toEqual({ requests: [], dropped: 0, next: 0 });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('pages with since and limit, counting from the start so a page stays put while older requests drop', async () => {
+    const mock = await startMockServer({ clock: new ManualClock(), httpControls: true, requestLogLimit: 4 });
+    try {
+      const origin = new URL(mock.baseURL).origin;
+      const headers = { authorization: `Bearer ${mock.apiKey}` };
+      const page = async (query: string) => {
+        const res = await fetch(`${origin}/__mock/requests${query}`, { headers });
+        const body = (await res.json()) as { requests?: Array<{ path: string }>; dropped: number; next: number; error?: { message: string } };
+        return { status: res.status, paths: body.requests?.map((r) => r.path), dropped: body.dropped, next: body.next, error: body.error?.message };
+      };
+      for (let i = 0; i < 3; i++) await fetch(`${mock.baseURL}/questions?n=${i}`, { headers });
+      expect(await page('?limit=2')).toMatchObject({ status: 200, paths: ['/questions?n=0', '/questions?n=1'], dropped: 0, next: 2 });
+      expect(await page('?since=2&limit=2')).toMatchObject({ paths: ['/questions?n=2'], next: 3 });
+      expect(await page('?since=3')).toMatchObject({ paths: [], next: 3 });
+      // Three more: the log keeps the latest 4 (n=2..5), having dropped n=0 and n=1.
+      for (let i = 3; i < 6; i++) await fetch(`${mock.baseURL}/questions?n=${i}`, { headers });
+      expect(await page('?since=3')).toMatchObject({ paths: ['/questions?n=3', '/questions?n=4', '/questions?n=5'], dropped: 2, next: 6 });
+      // A since below dropped starts at the oldest kept: the gap (1 to 2) is what was dropped.
+      expect(await page('?since=1&limit=1')).toMatchObject({ paths: ['/questions?n=2'], next: 3 });
+      for (const query of ['?limit=0', '?since=-1', '?limit=1.5', '?since=x', '?limit=']) {
+        expect(await page(query)).toMatchObject({ status: 400, error: expect.stringMatching(/^(since|limit): must be a whole number >= [01]$/) });
+      }
     } finally {
       await mock.close();
     }
