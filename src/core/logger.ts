@@ -46,9 +46,12 @@ export function leveled(logger: Logger, level: LogLevel): LeveledLogger {
     if (enabled(name) && typeof logger[name] !== 'function') throw new ValidationError('must be a logger (with debug, info, warn, error), such as console', 'logger');
     return (message: string, meta?: Record<string, unknown>) => {
       if (!enabled(name)) return;
-      // No second argument when there is no meta: console would print a stray `undefined`.
-      if (meta === undefined) logger[name](`[forecasting-sdk] ${message}`);
-      else logger[name](`[forecasting-sdk] ${message}`, meta);
+      // A logger that throws loses its line, never the call that logs it. No second argument when
+      // there is no meta: console would print a stray `undefined`.
+      try {
+        if (meta === undefined) logger[name](`[forecasting-sdk] ${message}`);
+        else logger[name](`[forecasting-sdk] ${message}`, meta);
+      } catch {}
     };
   };
   return { enabled, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };

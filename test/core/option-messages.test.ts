@@ -67,6 +67,20 @@ describe('client options', () => {
     expect(() => construct({ rateLimit: { requestsPerMinute: 1 } })()).not.toThrow();
   });
 
+  it('takes a logger that throws without failing the call that logs (the line is lost)', async () => {
+    let answers = 0;
+    server.use(http.get(`${BASE}/questions/:id`, () => (answers++ === 0 ? HttpResponse.json({ type: 'error', error: { type: 'overloaded_error', message: 'busy' } }, { status: 503 }) : HttpResponse.json(question('q1')))));
+    const calls: string[] = [];
+    const broken = (level: string) => (line: string) => {
+      calls.push(`${level} ${line}`);
+      throw new Error(`the ${level} sink is down`);
+    };
+    const logger = { debug: broken('debug'), info: broken('info'), warn: broken('warn'), error: broken('error') };
+    await expect(makeClient({ logger, logLevel: 'debug' }).questions.retrieve('q1')).resolves.toMatchObject({ id: 'q1' });
+    // It was called (the retry was logged), and its throws went nowhere.
+    expect(calls.some((line) => /retry/i.test(line))).toBe(true);
+  });
+
   it('reports its defaults', () => {
     expect(new ForecastingClient({ apiKey: KEY, baseURL: BASE }).toJSON()).toEqual({ baseURL: BASE, authHeader: 'bearer', maxRetries: 2, timeout: 60_000 });
   });
