@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve, relative, sep } from 'node:path';
 import { build, defineConfig, type Options } from 'tsup';
 import { plainDeclarations } from './scripts/plain-declarations.js';
@@ -98,7 +98,7 @@ function pruneSourceMaps(dir: string): void {
   for (const map of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.map'))) {
     const file = join(dir, map.slice(0, -'.map'.length));
     if (keep.has(file)) {
-      withoutLibraryText(join(dir, map));
+      sourcesBeside(dir, join(dir, map));
       continue;
     }
     rmSync(join(dir, map));
@@ -109,12 +109,26 @@ function pruneSourceMaps(dir: string): void {
 
 /**
  * A kept map still says which line of zod, ky or eventemitter3 a frame is on, but not their text (a
- * third of the maps' bytes): a debugger shows our src/ in full, and a library's own in its package.
+ * third of the maps' bytes): a library's own is in its package. Our src/ files are written once, to
+ * dist/src/, and the maps point there instead of each holding a copy: the ESM and CommonJS maps of a
+ * file, and every chunk holding part of it, held the same text (half the install's maps). A debugger
+ * or `--enable-source-maps` shows the same lines of the same files; the paths now exist.
  */
-function withoutLibraryText(path: string): void {
+function sourcesBeside(dir: string, path: string): void {
   const map = JSON.parse(readFileSync(path, 'utf8')) as { sources: string[]; sourcesContent?: Array<string | null> };
-  if (!map.sourcesContent) return;
-  map.sourcesContent = map.sources.map((source, i) => (source.includes('node_modules/') ? null : (map.sourcesContent![i] ?? null)));
+  const texts = map.sourcesContent ?? [];
+  delete map.sourcesContent;
+  const src = resolve('src');
+  map.sources = map.sources.map((source, i) => {
+    const ours = relative(src, resolve(dirname(path), source));
+    if (source.includes('node_modules/') || ours.startsWith('..')) return source;
+    const copy = join(dir, 'src', ours);
+    if (!existsSync(copy)) {
+      mkdirSync(dirname(copy), { recursive: true });
+      writeFileSync(copy, texts[i] ?? readFileSync(join(src, ours), 'utf8'));
+    }
+    return relative(dirname(path), copy).split(sep).join('/');
+  });
   writeFileSync(path, JSON.stringify(map));
 }
 
