@@ -186,7 +186,7 @@ async function respond(service: MockService, origin: string, held: HeldBodies, r
   });
   let response: Response;
   try {
-    response = await answerOf(service, origin, req, bodyStream(req, res, held), controller.signal);
+    response = await answerOf(service, origin, req, res, held, controller.signal);
   } catch (err) {
     if (err instanceof MockConnectionDropped) {
       req.socket.destroy();
@@ -212,14 +212,14 @@ async function respond(service: MockService, origin: string, held: HeldBodies, r
 }
 
 /** The service's answer to `req`, or the server's own to a request it cannot hand on. */
-async function answerOf(service: MockService, origin: string, req: IncomingMessage, body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<Response> {
+async function answerOf(service: MockService, origin: string, req: IncomingMessage, res: ServerResponse, held: HeldBodies, signal: AbortSignal): Promise<Response> {
   const method = req.method ?? 'GET';
   // RFC 9112: an HTTP/1.1 request without Host is refused (Node's own check would answer an empty 400).
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
     return errorResponse(badRequest('An HTTP/1.1 request needs a Host header'), { connection: 'close' });
   }
   if (FETCH_FORBIDDEN.has(method)) return unrepresentable(service, method, new URL(`${origin}${targetPath(req.url)}`).pathname);
-  return service.handle(toRequest(req, origin, body, signal));
+  return service.handle(toRequest(req, origin, signal, () => bodyStream(req, res, held)));
 }
 
 /** Methods a Fetch `Request` cannot carry (they throw), so never reach `service.handle`. */
@@ -232,12 +232,12 @@ function unrepresentable(service: MockService, method: string, path: string): Re
 }
 
 /** The request for the service, addressed to this server: routing reads the request target's path only. */
-function toRequest(req: IncomingMessage, origin: string, stream: ReadableStream<Uint8Array>, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal, stream: () => ReadableStream<Uint8Array>): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const method = req.method ?? 'GET';
   // The body is streamed, not buffered here: the service reads it up to its cap and stops.
-  const body = method === 'GET' || method === 'HEAD' ? undefined : stream;
+  const body = method === 'GET' || method === 'HEAD' ? undefined : stream();
   return new Request(`${origin}${targetPath(req.url)}`, { method, headers, body, signal, duplex: 'half' } as RequestInit);
 }
 
@@ -261,21 +261,32 @@ function targetPath(target = '/'): string {
 
 /**
  * The request body as a pull stream: a chunk is read off the socket only when the service asks for
- * one. Its bytes count in `held` until the answer is done; a chunk that takes `held` past its limit
- * errors the stream with a 503, which the service answers.
+ * one. Its bytes count in `held` until the answer is done or the connection closes, whichever comes
+ * first (a pipelined request's answer, queued behind another, never closes if the connection goes
+ * first); a chunk that takes `held` past its limit errors the stream with a 503, which the service answers.
  */
 function bodyStream(req: IncomingMessage, res: ServerResponse, held: HeldBodies): ReadableStream<Uint8Array> {
   const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const socket = req.socket;
   let mine = 0;
-  res.once('close', () => {
+  let released = false;
+  const release = () => {
+    // Off the socket too: a kept-alive connection carries many requests.
+    socket.off('close', release);
+    res.off('close', release);
+    released = true;
     held.bytes -= mine;
     mine = 0;
-  });
+  };
+  res.once('close', release);
+  socket.once('close', release);
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         const next = await chunks.next();
         if (next.done) return controller.close();
+        // Read after its answer or its connection ended: held by nobody.
+        if (released) return controller.enqueue(next.value);
         mine += next.value.byteLength;
         held.bytes += next.value.byteLength;
         if (held.bytes <= held.limit) return controller.enqueue(next.value);

@@ -2,7 +2,8 @@
 // hold together (150 clients each parking a 10 MiB upload held 1.5 GB). A 900 KiB bound here, through
 // the internal serveMock, so the test sends little.
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock, MAX_HELD_BODY_BYTES, type MockServer } from '../../src/testing/index.js';
 import { serveMock } from '../../src/testing/server.js';
 import { DEFAULT_SERVER_LIMITS } from '../../src/testing/server-guard.js';
@@ -64,5 +65,27 @@ describe('the request bodies a mock server holds at once', () => {
   it('refuses one body over the bound by itself, though within its own cap (1 MiB of JSON)', async () => {
     const upload = parked(950 * 1024);
     expect((await upload.answer).status).toBe(503);
+  });
+
+  it('frees the body of a pipelined request whose connection closes before its answer could start', async () => {
+    // The answer of B waits behind A's (60 s late): it never gets the connection, so it never closes.
+    mock.service.faults.add({ path: '/run-modes', delayMs: 60_000 });
+    const socket = connect(Number(new URL(mock.baseURL).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    const body = 'x'.repeat(800 * 1024);
+    socket.write(`GET /api/v1/external/run-modes HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPOST /api/v1/external/questions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    // B is read and answered (401: no key), its answer queued behind A's; then the client goes.
+    await vi.waitFor(() => expect(mock.service.requests.last({ method: 'POST', path: '/questions' })?.status).toBe(401), { timeout: 5_000 });
+    socket.destroy();
+    // Held for good, every later body of 800 KiB would be refused: 503 until the server stops.
+    await vi.waitFor(
+      async () => {
+        const later = parked(500 * 1024);
+        later.finish();
+        expect((await later.answer).status).toBe(201);
+      },
+      { timeout: 5_000, interval: 50 },
+    );
+    mock.service.faults.clear();
   });
 });
