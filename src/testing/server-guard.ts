@@ -83,14 +83,22 @@ function refusalOf(code: string | undefined, limits: ServerLimits, maxHeaderSize
 
 /**
  * Answers Node's `clientError`s with the envelope, then closes the connection. Bytes that are not
- * HTTP pipelined behind a request still being answered are refused after that answer, never in its
- * place (a second status line inside it would corrupt it); nothing is written to a client that
- * already went away. An `Expect` other than `100-continue` is a 417 in the envelope (Node's own has
- * no body), its body left unread.
+ * HTTP pipelined behind requests still being answered are refused after those answers, never in
+ * their place (a status line inside an answer corrupts it; one before a queued answer is read as
+ * that answer); nothing is written to a client that already went away. An `Expect` other than
+ * `100-continue` is a 417 in the envelope (Node's own has no body), its body left unread. Returns
+ * what the request handler calls for each request, so the answers of a connection are known in order.
  * @internal
  */
-export function answerClientErrors(server: Server, limits: ServerLimits, maxHeaderSize: number): void {
+export function answerClientErrors(server: Server, limits: ServerLimits, maxHeaderSize: number): (req: IncomingMessage, res: ServerResponse) => void {
+  // Answers go out in order: once a connection's latest is out, every earlier one is.
+  const latest = new WeakMap<Duplex, ServerResponse>();
+  const previous = new WeakMap<ServerResponse, ServerResponse>();
+  // Node's parser raises its error again for each later chunk: the first decides.
+  const handled = new WeakSet<Duplex>();
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (handled.has(socket)) return;
+    handled.add(socket);
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
@@ -103,17 +111,34 @@ export function answerClientErrors(server: Server, limits: ServerLimits, maxHead
       socket.once('close', () => realClearTimeout(timer));
       socket.end(rawErrorAnswer(...refusalOf(err.code, limits, maxHeaderSize)));
     };
-    const pending = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (!pending || pending.writableFinished) return refuse();
-    // The error is the request being answered (its body too slow, broken): refused at once, unless its answer has begun.
-    if (!pending.req.complete) return pending.headersSent ? socket.destroy() : refuse();
-    // Else it is what came after that request: its answer first.
-    pending.once('finish', refuse);
-    pending.once('close', () => pending.writableFinished || socket.destroy());
+    const last = latest.get(socket);
+    // The error is the latest request itself (its body too slow, or broken): refused in its answer's
+    // place once the answers before it are out, unless its own has begun. Else it came after it.
+    const incomplete = last !== undefined && !last.req.complete;
+    if (incomplete && last.headersSent) return socket.destroy();
+    const before = incomplete ? previous.get(last) : last;
+    if (!before || before.writableFinished) return refuse();
+    // A client that never reads those answers holds the connection no longer than this.
+    const timer = realSetTimeout(() => socket.destroy(), limits.requestMs + 60_000);
+    timer.unref?.();
+    before.once('finish', () => {
+      realClearTimeout(timer);
+      refuse();
+    });
+    before.once('close', () => before.writableFinished || socket.destroy());
   });
   // The header's value is not echoed: a client may put anything in it, a key included.
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     const body = envelope('invalid_request_error', 'The Expect header asks for what the mock cannot meet: it meets only 100-continue');
     res.writeHead(417, { 'content-type': 'application/json', 'content-length': String(body.byteLength), connection: 'close' }).end(body);
   });
+  return (req, res) => {
+    const before = latest.get(req.socket);
+    // Linked while it is pending only: a kept-alive connection's answers are not held in a chain.
+    if (before && !before.writableFinished) {
+      previous.set(res, before);
+      res.once('close', () => previous.delete(res));
+    }
+    latest.set(req.socket, res);
+  };
 }

@@ -121,8 +121,11 @@ export async function serveMock(options: MockServerOptions, limits: ServerLimits
   let origin = '';
   const http = nodeHttp();
   const held: HeldBodies = { bytes: 0, limit: limits.heldBodyBytes };
-  const server = http.createServer(serverOptions(limits), (req, res) => void respond(service, origin, held, req, res));
-  answerClientErrors(server, limits, http.maxHeaderSize);
+  const server = http.createServer(serverOptions(limits), (req, res) => {
+    track(req, res);
+    void respond(service, origin, held, req, res);
+  });
+  const track = answerClientErrors(server, limits, http.maxHeaderSize);
   // Node hands a CONNECT its raw socket: answer it as any request, then close (the mock tunnels nothing).
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     // Node takes its own error listener off a socket it hands over: a reset would be an uncaught error.

@@ -1,7 +1,8 @@
 // Two edges of HTTP/1.1 a client may send the mock over a raw connection: an `Expect` it cannot
 // meet, and bytes that are not HTTP pipelined behind a request it is still answering.
+import { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
 
 let mock: MockServer;
@@ -47,6 +48,43 @@ describe('the mock over a raw HTTP/1.1 connection', () => {
     expect(first).toEqual({ status: 200, error: undefined });
     expect(second).toEqual({ status: 400, error: { type: 'invalid_request_error', message: 'The request is not valid HTTP/1.1' } });
     expect(rest).toEqual([]);
+  });
+
+  it('refuses bytes that are not HTTP after every answer queued before them, not in the place of the last', async () => {
+    const before = mock.service.store.questions.size;
+    // The second answer is made after the first is out: a refusal written then would read as it.
+    mock.service.faults.add({ path: '/tags', method: 'GET', delayMs: 100 });
+    mock.service.faults.add({ operation: 'questions.create', delayMs: 300 });
+    const body = JSON.stringify({ type: 'binary', title: 'Pipelined?' });
+    const text = await exchange(
+      request('GET /api/v1/external/tags') + request('POST /api/v1/external/questions', `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n`) + body + 'this is not HTTP\r\n\r\n',
+    );
+    expect(answers(text).map((a) => a.status)).toEqual([200, 201, 400]);
+    expect(mock.service.store.questions.size).toBe(before + 1);
+  });
+
+  it('decides once for bytes that are not HTTP trickled behind a pending answer (no listener per chunk)', async () => {
+    const registered = vi.spyOn(ServerResponse.prototype, 'once');
+    mock.service.faults.add({ path: '/tags', delayMs: 300 });
+    try {
+      const { port } = new URL(mock.baseURL);
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(`${request('GET /api/v1/external/tags')}not HTTP`);
+      // Chunks a few milliseconds apart, each met by Node's parser with the same error.
+      for (let i = 0; i < 20; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        socket.write('\u0000');
+      }
+      await closed;
+      expect(answers(text).map((a) => a.status)).toEqual([200, 400]);
+      expect(registered.mock.calls.filter(([event]) => event === 'finish')).toHaveLength(1);
+    } finally {
+      registered.mockRestore();
+      mock.service.faults.clear();
+    }
   });
 
   it('still serves Expect: 100-continue', async () => {
