@@ -23,6 +23,8 @@ export class MockHttpError extends Error {
     message: string,
     readonly extra: Record<string, unknown> = {},
     readonly headers: HeaderMap = {},
+    /** The field the message starts with (`field: …`), when it names one. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -30,7 +32,7 @@ export class MockHttpError extends Error {
 
 /** 400 `invalid_request_error`; `field` prefixes the message as `field: message`. */
 export function badRequest(message: string, field?: string): MockHttpError {
-  return new MockHttpError(400, 'invalid_request_error', field ? `${field}: ${message}` : message);
+  return new MockHttpError(400, 'invalid_request_error', field ? `${field}: ${message}` : message, {}, {}, field);
 }
 
 /** 404 `not_found`. */

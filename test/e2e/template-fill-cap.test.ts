@@ -46,4 +46,14 @@ describe('a batch of forecasts on templates', () => {
     expect(items[1]!.error!.message).toMatch(/^items\.1\.question\.templateValues: would put more than 1048576 characters/);
     expect(items[2]!.error!.message).toBe('items.2.questionId: no question no-such-question');
   });
+
+  it('gives back what a refused item took, and names any blank key from the batch', async () => {
+    const template = await repeated(1_000);
+    const of = (d: string, extra: Record<string, string> = {}) => ({ question: { templateId: template.id, templateValues: { city: 'Oslo', d, ...extra } } });
+    // Item 0 alone is over 1 MiB; item 1 is refused for a key the template has not; item 2 fits.
+    const res = await h.raw('POST', '/forecasts/batch', { items: [of('x'.repeat(1_100)), of('x', { 'my-key': 'v' }), of('x'.repeat(1_000))] });
+    const items = (res.body as { items: { status: string; error?: { message: string } }[] }).items;
+    expect(items.map((i) => i.status)).toEqual(['rejected', 'rejected', 'accepted']);
+    expect(items[1]!.error!.message).toBe('items.1.question.templateValues.my-key: the template has no blank "my-key"');
+  });
 });

@@ -88,7 +88,7 @@ function many(value: string | string[] | undefined): string[] | undefined {
  */
 const itemError = (err: unknown, at = '') => {
   if (!(err instanceof MockHttpError)) throw err;
-  const named = at && /^[a-z][\w.]*: /.test(err.message) && !err.message.startsWith('items.');
+  const named = at && !err.message.startsWith('items.') && (err.field !== undefined || /^[a-z][\w.]*: /.test(err.message));
   return { type: err.type, message: named ? at + err.message : err.message, ...err.extra };
 };
 
@@ -158,10 +158,13 @@ export const forecastHandlers = [
       // One request's worth of filled blanks for the whole batch, not for each of its 25 items.
       const fill: FillBudget = { left: MAX_JSON_BODY_BYTES };
       const items = ctx.input.items.map((raw, index) => {
+        // A refused item gives back what its blanks took.
+        const left = fill.left;
         try {
           const body = validate(ForecastCreateParams, raw, `items.${index}`);
           return { index, status: 'accepted', taskId: startFromBody(ctx, body, fill).id };
         } catch (err) {
+          fill.left = left;
           return { index, status: 'rejected', error: itemError(err, `items.${index}.`) };
         }
       });

@@ -181,12 +181,12 @@ export interface TemplateInput {
   [field: string]: unknown;
 }
 
-/** A question built from a template: its fields, where it came from, and the template's preset (the question's own). */
 /** What a request's filled blanks may still take, in characters (shared by a batch's items). */
 export interface FillBudget {
   left: number;
 }
 
+/** A question built from a template: its fields, where it came from, and the template's preset (the question's own). */
 export interface BuiltQuestion {
   definition: QuestionDefinition;
   sourceTemplate: SourceTemplate;
