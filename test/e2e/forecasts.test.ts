@@ -273,6 +273,8 @@ describe('forecastData', () => {
       { type: 'date', title: 'When?', lowerBound: 1_767_225_600, upperBound: 1_893_456_000 },
       // Bounds whose difference overflows a double: every number still finite.
       { type: 'numeric', title: 'Extreme?', lowerBound: -1.7e308, upperBound: 1.7e308, scaleType: 'linear' },
+      // Where doubles are 2 apart: the edges still never step back.
+      { type: 'numeric', title: 'Coarse?', lowerBound: 1e16, upperBound: 1e16 + 8, scaleType: 'linear' },
     ];
     for (const body of cases) {
       const data = (await completed(body)).forecast!.forecastData;
@@ -292,6 +294,8 @@ describe('forecastData', () => {
       if (body.type === 'date') expect(Number.isInteger(p.percentiles.p50)).toBe(true);
       expect(p.scaleType).toBe(body.type === 'numeric' ? body.scaleType : null);
       expect([...Object.values(p.percentiles), ...p.bucket_edges, ...p.cumulative_distribution_function].every(Number.isFinite)).toBe(true);
+      expect(p.bucket_edges.every((e, i, a) => i === 0 || e >= a[i - 1]!)).toBe(true);
+      expect([p.bucket_edges[0], p.bucket_edges.at(-1)]).toEqual([body.lowerBound, body.upperBound]);
     }
   });
 

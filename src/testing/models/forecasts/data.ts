@@ -48,9 +48,13 @@ function normalized(weights: number[], total = 1): number[] {
   return out;
 }
 
-/** The point a share `t` of the way from `a` to `b`, finite for any finite ends. */
+/**
+ * The point a share `t` of the way from `a` to `b`: `a + (b - a) * t`, which never decreases as `t`
+ * grows; where `b - a` overflows (ends near ±Number.MAX_VALUE), a form that stays finite.
+ */
 function lerp(a: number, b: number, t: number): number {
-  return a * (1 - t) + b * t;
+  const span = b - a;
+  return Number.isFinite(span) ? a + span * t : a * (1 - t) + b * t;
 }
 
 /** The value at quantile `q` of a distribution given by its CDF over `edges` (linear within a bucket). */
@@ -133,7 +137,9 @@ function continuous(q: Question, random: () => number): ForecastData {
   const pmf = normalized(mass, round(1 - above));
   let running = 0;
   const cdf = pmf.map((p) => (running = Math.min(1, round(running + p))));
-  const edges = cut.map((t) => from(lerp(lo, hi, t)));
+  // Ends exactly on the bounds (a log scale's round trip moves them), and never a step back.
+  const edges = cut.map((t, i) => (i === 0 ? (q.lowerBound ?? 0) : i === BUCKETS ? (q.upperBound ?? 1) : from(lerp(lo, hi, t))));
+  for (let i = 1; i < edges.length; i++) edges[i] = Math.max(edges[i]!, edges[i - 1]!);
   const date = q.type === 'date';
   const value = (p: number) => (date ? Math.round(quantile(p, edges, cdf)) : round(quantile(p, edges, cdf)));
   return {
