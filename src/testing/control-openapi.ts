@@ -104,7 +104,7 @@ const REQUESTS: Json = {
 
 /** The query of `GET /requests`: a page of the log. */
 const REQUESTS_QUERY: Json[] = [
-  { name: 'since', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'The `next` of the previous page: the requests from that count on (default 0, the oldest kept).' },
+  { name: 'since', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'The `next` of the previous page: the requests from that count on (default 0, the oldest kept); past the requests so far it is a 400.' },
   { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'At most this many requests (default: every one kept from `since`).' },
 ];
 

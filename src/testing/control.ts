@@ -244,7 +244,9 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     run: (service, _input, _params, query) => {
       const since = countParam(query, 'since', 0) ?? 0;
       const limit = countParam(query, 'limit', 1);
-      const { dropped } = service.requests;
+      const { dropped, length } = service.requests;
+      // A count from the future (or from before a reset) would skip the requests up to it unseen.
+      if (since > dropped + length) throw new MockHttpError(400, 'invalid_request_error', `since: must be at most ${dropped + length}, the requests so far (a reset counts from 0 again)`);
       const from = Math.max(since, dropped);
       const page = service.requests.list().slice(from - dropped, limit === undefined ? undefined : from - dropped + limit);
       return { requests: page.map((r) => ({ ...r, at: wholeMs(r.at) })), dropped, next: from + page.length };

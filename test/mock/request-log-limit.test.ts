@@ -109,6 +109,7 @@ describe('GET /__mock/requests', () => {
       expect(await page('?since=3')).toMatchObject({ paths: ['/questions?n=3', '/questions?n=4', '/questions?n=5'], dropped: 2, next: 6 });
       // A since below dropped starts at the oldest kept: the gap (1 to 2) is what was dropped.
       expect(await page('?since=1&limit=1')).toMatchObject({ paths: ['/questions?n=2'], next: 3 });
+      expect(await page('?since=7')).toMatchObject({ status: 400, error: 'since: must be at most 6, the requests so far (a reset counts from 0 again)' });
       for (const query of ['?limit=0', '?since=-1', '?limit=1.5', '?since=x', '?limit=']) {
         expect(await page(query)).toMatchObject({ status: 400, error: expect.stringMatching(/^(since|limit): must be a whole number >= [01]$/) });
       }
