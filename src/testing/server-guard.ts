@@ -23,6 +23,11 @@ export interface ServerLimits {
    * past it a request answers 503 `overloaded_error` (each body has its own cap; this bounds many at once).
    */
   heldBodyBytes: number;
+  /**
+   * A connection on which nothing moves either way for this long is closed: a client that stops
+   * reading its answers (or sends a request and then nothing) holds it no longer.
+   */
+  idleMs: number;
 }
 
 /**
@@ -30,7 +35,8 @@ export interface ServerLimits {
  * connections (256 MiB: 25 uploads of 10 MiB in flight). One body has its own cap (1 MiB of JSON,
  * 10 MiB for an upload); this one bounds many at once, so 150 clients each parking a 10 MiB upload
  * cannot make the mock hold 1.5 GB. Past it a request answers `503 overloaded_error` with
- * `Retry-After: 1` and its connection is closed; the bytes are freed as each request is answered.
+ * `Retry-After: 1` and its connection is closed; a body's bytes are freed as soon as the service is
+ * done with it.
  * @example
  * ```ts
  * console.log(MAX_HELD_BODY_BYTES); // 268435456
@@ -43,7 +49,7 @@ export const MAX_HELD_BODY_BYTES = 256 * 1024 * 1024;
  * 10 MiB upload well within a minute. They bound receiving only: a slow answer (a `delayMs` fault) is not cut.
  * @internal
  */
-export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = { headersMs: 10_000, requestMs: 60_000, checkEveryMs: 1_000, heldBodyBytes: MAX_HELD_BODY_BYTES };
+export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = { headersMs: 10_000, requestMs: 60_000, checkEveryMs: 1_000, heldBodyBytes: MAX_HELD_BODY_BYTES, idleMs: 120_000 };
 
 /** Node's server options for `limits`. The Host check is the mock's own (an envelope, not Node's empty 400). @internal */
 export function serverOptions(limits: ServerLimits): ServerOptions {
@@ -96,6 +102,15 @@ export function answerClientErrors(server: Server, limits: ServerLimits, maxHead
   const previous = new WeakMap<ServerResponse, ServerResponse>();
   // Node's parser raises its error again for each later chunk: the first decides.
   const handled = new WeakSet<Duplex>();
+  const track = (req: IncomingMessage, res: ServerResponse): void => {
+    const before = latest.get(req.socket);
+    // Linked while it is pending only: a kept-alive connection's answers are not held in a chain.
+    if (before && !before.writableFinished) {
+      previous.set(res, before);
+      res.once('close', () => previous.delete(res));
+    }
+    latest.set(req.socket, res);
+  };
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (handled.has(socket)) return;
     handled.add(socket);
@@ -119,7 +134,7 @@ export function answerClientErrors(server: Server, limits: ServerLimits, maxHead
     const before = incomplete ? previous.get(last) : last;
     if (!before || before.writableFinished) return refuse();
     // A client that never reads those answers holds the connection no longer than this.
-    const timer = realSetTimeout(() => socket.destroy(), limits.requestMs + 60_000);
+    const timer = realSetTimeout(() => socket.destroy(), limits.idleMs);
     timer.unref?.();
     before.once('finish', () => {
       realClearTimeout(timer);
@@ -128,17 +143,12 @@ export function answerClientErrors(server: Server, limits: ServerLimits, maxHead
     before.once('close', () => before.writableFinished || socket.destroy());
   });
   // The header's value is not echoed: a client may put anything in it, a key included.
-  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    track(req, res);
     const body = envelope('invalid_request_error', 'The Expect header asks for what the mock cannot meet: it meets only 100-continue');
     res.writeHead(417, { 'content-type': 'application/json', 'content-length': String(body.byteLength), connection: 'close' }).end(body);
   });
-  return (req, res) => {
-    const before = latest.get(req.socket);
-    // Linked while it is pending only: a kept-alive connection's answers are not held in a chain.
-    if (before && !before.writableFinished) {
-      previous.set(res, before);
-      res.once('close', () => previous.delete(res));
-    }
-    latest.set(req.socket, res);
-  };
+  // Nothing moving either way: Node closes the connection (a queued answer to a client that never reads).
+  server.setTimeout(limits.idleMs);
+  return track;
 }

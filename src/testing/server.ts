@@ -175,7 +175,7 @@ function clientHost(address: string): string {
   return address.includes(':') ? `[${address}]` : address;
 }
 
-/** The request body bytes a server's connections hold, read and not yet answered, and how many they may. */
+/** The request body bytes a server's connections hold, read and not yet done with, and how many they may. */
 interface HeldBodies {
   bytes: number;
   readonly limit: number;
@@ -188,8 +188,9 @@ async function respond(service: MockService, origin: string, held: HeldBodies, r
     if (!res.writableFinished) controller.abort();
   });
   let response: Response;
+  const body = heldBody(req, held);
   try {
-    response = await answerOf(service, origin, req, res, held, controller.signal);
+    response = await answerOf(service, origin, req, body.stream, controller.signal);
   } catch (err) {
     if (err instanceof MockConnectionDropped) {
       req.socket.destroy();
@@ -198,31 +199,35 @@ async function respond(service: MockService, origin: string, held: HeldBodies, r
     // A refusal from reading the body (the server's held bytes past their limit) is answered as such.
     const message = err instanceof Error ? err.message : String(err);
     response = errorResponse(err instanceof MockHttpError ? err : new MockHttpError(500, 'api_error', `The mock server failed: ${message}`));
+  } finally {
+    // The service is done with the body: what it read is no longer held, whether or not the answer
+    // can go out yet (one queued behind another, to a client that does not read, may wait for good).
+    body.release();
   }
   if (res.destroyed) return;
-  const body = Buffer.from(await response.arrayBuffer());
+  const bytes = Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
   // A HEAD answer keeps the length the GET answer has.
-  headers['content-length'] = req.method === 'HEAD' ? (response.headers.get('content-length') ?? '0') : String(body.length);
+  headers['content-length'] = req.method === 'HEAD' ? (response.headers.get('content-length') ?? '0') : String(bytes.length);
   // Answered before the body was read to its end (a body over its cap): close the connection
   // rather than read the rest. Node then ends the socket once the answer is written.
   if (!req.complete) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
-  res.end(body);
+  res.end(bytes);
 }
 
 /** The service's answer to `req`, or the server's own to a request it cannot hand on. */
-async function answerOf(service: MockService, origin: string, req: IncomingMessage, res: ServerResponse, held: HeldBodies, signal: AbortSignal): Promise<Response> {
+async function answerOf(service: MockService, origin: string, req: IncomingMessage, body: () => ReadableStream<Uint8Array>, signal: AbortSignal): Promise<Response> {
   const method = req.method ?? 'GET';
   // RFC 9112: an HTTP/1.1 request without Host is refused (Node's own check would answer an empty 400).
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
     return errorResponse(badRequest('An HTTP/1.1 request needs a Host header'), { connection: 'close' });
   }
   if (FETCH_FORBIDDEN.has(method)) return unrepresentable(service, method, new URL(`${origin}${targetPath(req.url)}`).pathname);
-  return service.handle(toRequest(req, origin, signal, () => bodyStream(req, res, held)));
+  return service.handle(toRequest(req, origin, signal, body));
 }
 
 /** Methods a Fetch `Request` cannot carry (they throw), so never reach `service.handle`. */
@@ -263,44 +268,41 @@ function targetPath(target = '/'): string {
 }
 
 /**
- * The request body as a pull stream: a chunk is read off the socket only when the service asks for
- * one. Its bytes count in `held` until the answer is done or the connection closes, whichever comes
- * first (a pipelined request's answer, queued behind another, never closes if the connection goes
- * first); a chunk that takes `held` past its limit errors the stream with a 503, which the service answers.
+ * The request body as a pull stream (made only for a method that has one): a chunk is read off the
+ * socket only when the service asks for one. Its bytes count in `held` until `release()`, when the
+ * service is done with it; a chunk that takes `held` past its limit errors the stream with a 503,
+ * which the service answers.
  */
-function bodyStream(req: IncomingMessage, res: ServerResponse, held: HeldBodies): ReadableStream<Uint8Array> {
-  const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const socket = req.socket;
+function heldBody(req: IncomingMessage, held: HeldBodies): { stream: () => ReadableStream<Uint8Array>; release: () => void } {
   let mine = 0;
   let released = false;
   const release = () => {
-    // Off the socket too: a kept-alive connection carries many requests.
-    socket.off('close', release);
-    res.off('close', release);
     released = true;
     held.bytes -= mine;
     mine = 0;
   };
-  res.once('close', release);
-  socket.once('close', release);
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const next = await chunks.next();
-        if (next.done) return controller.close();
-        // Read after its answer or its connection ended: held by nobody.
-        if (released) return controller.enqueue(next.value);
-        mine += next.value.byteLength;
-        held.bytes += next.value.byteLength;
-        if (held.bytes <= held.limit) return controller.enqueue(next.value);
-        req.pause();
-        controller.error(new MockHttpError(503, 'overloaded_error', `The mock server holds ${held.limit} bytes of request bodies at most, across its connections: try again shortly`, {}, { 'retry-after': '1' }));
+  const stream = () => {
+    const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    return new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          const next = await chunks.next();
+          if (next.done) return controller.close();
+          // Read after the service was done with it: held by nobody.
+          if (released) return controller.enqueue(next.value);
+          mine += next.value.byteLength;
+          held.bytes += next.value.byteLength;
+          if (held.bytes <= held.limit) return controller.enqueue(next.value);
+          req.pause();
+          controller.error(new MockHttpError(503, 'overloaded_error', `The mock server holds ${held.limit} bytes of request bodies at most, across its connections: try again shortly`, {}, { 'retry-after': '1' }));
+        },
+        // The service stopped reading (over its cap): leave the rest unread.
+        cancel() {
+          req.pause();
+        },
       },
-      // The service stopped reading (over its cap): leave the rest unread.
-      cancel() {
-        req.pause();
-      },
-    },
-    { highWaterMark: 0 },
-  );
+      { highWaterMark: 0 },
+    );
+  };
+  return { stream, release };
 }

@@ -4,6 +4,8 @@ import { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock, startMockServer, type MockServer } from '../../src/testing/index.js';
+import { serveMock } from '../../src/testing/server.js';
+import { DEFAULT_SERVER_LIMITS } from '../../src/testing/server-guard.js';
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -84,6 +86,30 @@ describe('the mock over a raw HTTP/1.1 connection', () => {
     } finally {
       registered.mockRestore();
       mock.service.faults.clear();
+    }
+  });
+
+  it('sends nothing after a 417 that closed the connection, though the answer before it was late', async () => {
+    mock.service.faults.add({ path: '/tags', method: 'GET', delayMs: 100 });
+    const text = await exchange(`${request('GET /api/v1/external/tags')}${request('POST /api/v1/external/questions', 'Expect: x\r\nContent-Length: 2\r\n')}{}GARBAGE\r\n\r\n`);
+    expect(answers(text).map((a) => a.status)).toEqual([200, 417]);
+  });
+
+  it('closes a connection on which nothing moves either way for idleMs (an answer that never comes, a client that never reads)', async () => {
+    const quiet = await serveMock({ clock: new ManualClock() }, { ...DEFAULT_SERVER_LIMITS, idleMs: 300 });
+    try {
+      quiet.service.faults.add({ path: '/tags', delayMs: 60_000 });
+      const socket = connect(Number(new URL(quiet.baseURL).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      const started = performance.now();
+      await new Promise((resolve) => {
+        socket.on('close', resolve);
+        socket.write(`GET /api/v1/external/tags HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      });
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(DEFAULT_SERVER_LIMITS.idleMs).toBe(120_000);
+    } finally {
+      await quiet.close();
     }
   });
 
