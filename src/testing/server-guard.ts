@@ -19,7 +19,7 @@ export interface ServerLimits {
   /** How often Node checks the limits (its default, 30 s, lets a limit overrun by as much). */
   checkEveryMs: number;
   /**
-   * Request body bytes the server holds at once, across its connections, read but not yet answered:
+   * Request body bytes the server holds at once, across its connections, read and not yet done with:
    * past it a request answers 503 `overloaded_error` (each body has its own cap; this bounds many at once).
    */
   heldBodyBytes: number;
@@ -46,7 +46,8 @@ export const MAX_HELD_BODY_BYTES = 256 * 1024 * 1024;
 
 /**
  * The limits `startMockServer` uses: a loopback or test-network client sends headers at once and a
- * 10 MiB upload well within a minute. They bound receiving only: a slow answer (a `delayMs` fault) is not cut.
+ * 10 MiB upload well within a minute. They bound receiving, and a connection idle both ways for 2
+ * minutes: a slow answer (a `delayMs` fault, at most a minute) is not cut.
  * @internal
  */
 export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = { headersMs: 10_000, requestMs: 60_000, checkEveryMs: 1_000, heldBodyBytes: MAX_HELD_BODY_BYTES, idleMs: 120_000 };
