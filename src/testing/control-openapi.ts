@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { MOCK_CONTROL_PREFIX, MOCK_CONTROLS, controlBodySchema } from './control.js';
+import { MOCK_CONTROL_PREFIX, MOCK_CONTROLS, controlBodySchema, controlQuerySchema } from './control.js';
 
 type Json = Record<string, unknown>;
 
@@ -102,11 +102,11 @@ const REQUESTS: Json = {
   required: ['requests', 'dropped', 'next'],
 };
 
-/** The query of `GET /requests`: a page of the log. */
-const REQUESTS_QUERY: Json[] = [
-  { name: 'since', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'The `next` of the previous page: the requests from that count on (default 0, the oldest kept); past the requests so far it is a 400.' },
-  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'At most this many requests (default: every one kept from `since`).' },
-];
+/** What each query parameter of `GET /requests` means (its type comes from the route's schema). */
+const REQUESTS_QUERY: Record<string, string> = {
+  since: 'The `next` of the previous page: the requests from that count on (default 0, the oldest kept); past the requests so far it is a 400.',
+  limit: 'At most this many requests (default: every one kept from `since`).',
+};
 
 const ACTIVITY: Json = {
   type: 'object',
@@ -127,7 +127,7 @@ const ACTIVITY: Json = {
 };
 
 /** The name, answer schema and example of each route, by `<METHOD> <path>`. */
-const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: unknown; query?: Json[] }> = {
+const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: unknown; query?: Record<string, string> }> = {
   'GET ': {
     operationId: 'listControlRoutes',
     schema: {
@@ -163,7 +163,7 @@ const DESCRIBED: Record<string, { operationId: string; schema?: Json; example?: 
 };
 
 /** What a control route answers, as described in the document: its name, schema and example. @internal */
-export function controlAnswer(method: string, path: string): { operationId: string; schema?: Json; example?: unknown; query?: Json[] } {
+export function controlAnswer(method: string, path: string): { operationId: string; schema?: Json; example?: unknown; query?: Record<string, string> } {
   const described = DESCRIBED[`${method} ${path}`];
   if (!described) throw new Error(`control route ${method} ${path} is not described`);
   return described;
@@ -179,8 +179,10 @@ export function mockControlsOpenApi(origin: string): { tag: { name: string; desc
     const path = `${MOCK_CONTROL_PREFIX}${r.path}`;
     const item = (paths[path] ??= { servers: [{ url: origin, description: 'The mock itself (outside /api/v1/external)' }] });
     const body = controlBodySchema(r);
-    const { operationId, schema, example, query = [] } = controlAnswer(r.method, r.path);
-    const params = [...[...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })), ...query];
+    const querySchema = controlQuerySchema(r);
+    const { operationId, schema, example, query = {} } = controlAnswer(r.method, r.path);
+    const fromQuery = Object.entries((querySchema ? jsonSchemaOf(querySchema)['properties'] : undefined) ?? {}).map(([name, type]) => ({ name, in: 'query', required: false, ...(query[name] ? { description: query[name] } : {}), schema: type }));
+    const params = [...[...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })), ...fromQuery];
     item[r.method.toLowerCase()] = {
       tags: [MOCK_CONTROL_TAG],
       summary: r.summary.replaceAll('`', ''),
@@ -203,6 +205,11 @@ export function mockControlsOpenApi(origin: string): { tag: { name: string; desc
 const MOCK_CONTROL_TAG = 'Mock control';
 
 function jsonSchemaOf(schema: z.ZodMiniType): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  // `z.int()`'s safe-integer range is no bound a reader needs (the API's document drops it too: tidyIntegers).
+  const override = ({ jsonSchema: s }: { jsonSchema: { minimum?: number; maximum?: number } }) => {
+    if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
+    if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
+  };
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', override }) as Record<string, unknown>;
   return rest;
 }

@@ -16,7 +16,7 @@
 import * as z from 'zod/mini';
 import { FORECAST_OUTCOMES } from './models/forecasts/task.js';
 import { errorResponse, jsonResponse, MockHttpError, notFound } from './http.js';
-import { readAtMost, utf8, validate } from './input.js';
+import { queryObject, readAtMost, utf8, validate } from './input.js';
 import { ScaledClock, type MockClock } from './clock.js';
 import type { ActiveFault, FaultInjector, FaultRule } from './faults.js';
 import type { RequestLog } from './request-log.js';
@@ -77,7 +77,9 @@ export interface MockControlRoute {
 interface ControlRoute extends MockControlRoute {
   /** The JSON body it takes, if any. */
   body?: z.ZodMiniType;
-  run(service: ControlledService, input: unknown, params: Record<string, string>, query: URLSearchParams): unknown;
+  /** The query it reads, if any (checked as an operation's query is). */
+  query?: z.ZodMiniType;
+  run(service: ControlledService, input: unknown, params: Record<string, string>, query: unknown): unknown;
 }
 
 const Outcome = z.strictObject({
@@ -89,6 +91,8 @@ const Credits = z.strictObject({
   balance: z.optional(z.int().check(z.gte(0))),
   unlimited: z.optional(z.boolean()),
 });
+// Not strict: a query parameter the route does not read is ignored, as on the API.
+const RequestsPage = z.object({ since: z.optional(z.int().check(z.gte(0))), limit: z.optional(z.int().check(z.gte(1))) });
 const Advance = z.strictObject({ ms: z.int().check(z.gte(0), z.lte(366 * 24 * 3_600_000)) });
 const Fault = z.strictObject({
   operation: z.optional(z.string()),
@@ -106,9 +110,12 @@ const Fault = z.strictObject({
   malformed: z.optional(z.boolean()),
 });
 
-/** A route, its input typed by its body schema. */
+/** A route, its input typed by its body schema (or its query by its query schema). */
 function route<S extends z.ZodMiniType>(
-  r: MockControlRoute & { body: S; run(service: ControlledService, input: z.output<S>, params: Record<string, string>, query: URLSearchParams): unknown },
+  r: MockControlRoute & { body: S; run(service: ControlledService, input: z.output<S>, params: Record<string, string>): unknown },
+): ControlRoute;
+function route<Q extends z.ZodMiniType>(
+  r: MockControlRoute & { query: Q; run(service: ControlledService, input: undefined, params: Record<string, string>, query: z.output<Q>): unknown },
 ): ControlRoute;
 function route(r: Omit<ControlRoute, 'body'>): ControlRoute;
 function route(r: ControlRoute): ControlRoute {
@@ -129,15 +136,6 @@ function clockView(service: ControlledService) {
 }
 
 const faultView = (fault: ActiveFault) => ({ rule: fault.rule, remaining: fault.remaining, hits: fault.hits });
-
-/** A whole-number query parameter of at least `min`, or `undefined` when absent; else a 400 naming it. */
-function countParam(query: URLSearchParams, name: string, min: number): number | undefined {
-  const text = query.get(name);
-  if (text === null) return undefined;
-  const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
-  if (value >= min) return value;
-  throw new MockHttpError(400, 'invalid_request_error', `${name}: must be a whole number >= ${min}`);
-}
 
 /** Every control route with its action; {@link MOCK_CONTROLS} is its public view. */
 const CONTROL_ROUTES: readonly ControlRoute[] = [
@@ -241,9 +239,8 @@ const CONTROL_ROUTES: readonly ControlRoute[] = [
     inProcess: '`service.requests.list()`',
     // `dropped`: how many older requests the log let go (`requestLogLimit`), so a count stays whole.
     // `since` and `next` count every request since the start (or a reset), so a page stays put while older ones drop.
-    run: (service, _input, _params, query) => {
-      const since = countParam(query, 'since', 0) ?? 0;
-      const limit = countParam(query, 'limit', 1);
+    query: RequestsPage,
+    run: (service, _input, _params, { since = 0, limit }) => {
       const { dropped, length } = service.requests;
       // A count from the future (or from before a reset) would skip the requests up to it unseen.
       if (since > dropped + length) throw new MockHttpError(400, 'invalid_request_error', `since: must be at most ${dropped + length}, the requests so far (a reset counts from 0 again)`);
@@ -347,7 +344,8 @@ export async function controlResponse(service: ControlledService, request: Reque
     const { route: r, params } = found;
     const raw = r.body ? await readControlBody(request) : {};
     const input = r.body ? validate(r.body, raw) : undefined;
-    const result = await r.run(service, input, params, url.searchParams);
+    const query = r.query ? validate(r.query, queryObject(url.searchParams, r.query)) : undefined;
+    const result = await r.run(service, input, params, query);
     return jsonResponse(r.status ?? 200, r.status === 204 || method === 'HEAD' ? undefined : result);
   } catch (err) {
     if (err instanceof MockHttpError) return errorResponse(err);
@@ -359,6 +357,11 @@ export async function controlResponse(service: ControlledService, request: Reque
 /** The body schema of a control route, if it takes one. @internal */
 export function controlBodySchema(route: MockControlRoute): z.ZodMiniType | undefined {
   return (route as ControlRoute).body;
+}
+
+/** The query schema of a control route, if it reads one. @internal */
+export function controlQuerySchema(route: MockControlRoute): z.ZodMiniType | undefined {
+  return (route as ControlRoute).query;
 }
 
 /**
