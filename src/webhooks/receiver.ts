@@ -85,6 +85,7 @@ export type ReceiverSettings = WebhookReceiverOptions & { maxBodyBytes: number }
  * are given, or a `TypeError` naming the caller. @internal
  */
 export function maxBodyOf(options: VerifyWebhookRequestOptions | undefined, caller: string): number {
+  notASecret(options, caller);
   toleranceOf(options, caller);
   const value = options?.maxBodyBytes;
   const max = value ?? DEFAULT_MAX_BODY_BYTES;
@@ -93,10 +94,19 @@ export function maxBodyOf(options: VerifyWebhookRequestOptions | undefined, call
 }
 
 /**
+ * Options that are a string: `(newSecret, oldSecret)` from JavaScript, whose old secret would be
+ * ignored (every call signed with it refused), is a `TypeError` saying where it goes, never showing it.
+ */
+function notASecret(options: unknown, caller: string): void {
+  if (typeof options == 'string') throw new TypeError(`${caller}: two secrets go in one array, [newSecret, oldSecret].`);
+}
+
+/**
  * A receiver's options checked as {@link maxBodyOf} does, and read once, own or inherited: the
  * receiver then works with these, so a later change to the object changes nothing. @internal
  */
 export function checkReceiverOptions(options: WebhookReceiverOptions | undefined, caller: string): ReceiverSettings {
+  notASecret(options, caller);
   const { toleranceSeconds, now, maxBodyBytes, logger, clock } = options ?? {};
   const fixed = { toleranceSeconds, now, maxBodyBytes, logger, clock };
   fixed.maxBodyBytes = maxBodyOf(fixed, caller);

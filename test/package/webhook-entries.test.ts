@@ -17,10 +17,12 @@ describe('webhook handler entries', () => {
   // 50 B: the channel is read through its events' channels there, so the webhook channel publishes on Bun).
   // Raised to 4.9 KB for `toleranceSeconds` checked where it is given (about 35 B: a NaN or negative
   // one answered every delivery 400, which the service does not retry; the entries had 9 B to spare).
-  it.each(['webhooks/express', 'webhooks/fetch'])('keeps %s under 4.9 KB gzipped with no runtime dependency', async (entry) => {
+  // Raised to 4.95 KB for a second secret passed as the options from JavaScript, refused (about 36 B:
+  // it was ignored, and every call signed with it refused; the entries had 7 B to spare).
+  it.each(['webhooks/express', 'webhooks/fetch'])('keeps %s under 4.95 KB gzipped with no runtime dependency', async (entry) => {
     const { gzip, inputs } = await size(`${entry}.js`);
     expect(inputs.filter((i) => i.includes('node_modules'))).toEqual([]);
-    expect(gzip).toBeLessThan(4.9 * 1024);
+    expect(gzip).toBeLessThan(4.95 * 1024);
   });
 
   it.each(['js', 'cjs'])('never imports or requires express at run time (%s build)', (ext) => {

@@ -4,7 +4,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { CHANNELS, type WebhookMessage } from '../../src/core/channels.js';
 import { webhookMiddleware } from '../../src/webhooks/express.js';
-import { createWebhookHandler, verifyWebhookRequest } from '../../src/webhooks/fetch.js';
+import { createWebhookHandler, createWebhookVerifier, verifyWebhookRequest } from '../../src/webhooks/fetch.js';
 import { SIGNATURE_HEADER, signWebhook } from '../../src/webhooks/index.js';
 import { refusedByHeaders } from '../../src/webhooks/verify.js';
 
@@ -45,6 +45,18 @@ describe('the receivers\' options', () => {
     const handle = createWebhookHandler(SECRET, () => new Response(null, { status: 204 }), null as never);
     expect((await handle(await post())).status).toBe(204);
     expect(() => webhookMiddleware(SECRET, null as never)).not.toThrow();
+  });
+
+  it('refuses a second secret passed as the options (JavaScript), saying where it goes and never showing it', async () => {
+    const old = 'whsec_the_old_one_still_signing';
+    const expected = (caller: string) => new TypeError(`${caller}: two secrets go in one array, [newSecret, oldSecret].`);
+    expect(() => createWebhookVerifier(SECRET, old as never)).toThrow(expected('createWebhookVerifier'));
+    expect(() => createWebhookHandler(SECRET, () => new Response(), old as never)).toThrow(expected('createWebhookHandler'));
+    expect(() => webhookMiddleware(SECRET, old as never)).toThrow(expected('webhookMiddleware'));
+    await expect(verifyWebhookRequest(await post(), SECRET, old as never)).rejects.toThrow(expected('verifyWebhookRequest'));
+    // As an array, both are taken: a call signed with the old secret only is accepted.
+    const signedWithOld = new Request('http://127.0.0.1/hooks', { method: 'POST', headers: { [SIGNATURE_HEADER]: await signWebhook(BODY, old) }, body: BODY });
+    await expect(createWebhookVerifier([SECRET, old])(signedWithOld)).resolves.toMatchObject({ type: 'webhook.test' });
   });
 
   it('names createWebhookHandler when its secret is missing', () => {
