@@ -6,12 +6,21 @@
  */
 import { CliError } from './exit-codes.js';
 
-/** A whole number >= `min` from `--flag`, or `undefined` when absent. */
-export function wholeNumber(value: unknown, flag: string, min = 0): number | undefined {
+/** Plain decimal digits, as a person types a count: not `0x50`, `1e3`, ` 5` or `-0`. */
+const DIGITS = /^\d+$/;
+/** A plain decimal number of seconds or a scale (`90`, `1.5`, `.5`): not `0x10`, `1e3` or `Infinity`. */
+const DECIMAL = /^(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * A whole number from `min` to `max` from `--flag`, written in decimal digits, or `undefined` when
+ * absent. `Number()` alone took `0x50` as 80 and an empty value as 0 (`--port ''`: any free port).
+ */
+export function wholeNumber(value: unknown, flag: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isInteger(n) || n < min) {
-    throw new CliError(`${flag} must be a whole number of at least ${min}, got "${String(value)}"`);
+  if (typeof value !== 'string' || !DIGITS.test(value) || !(n >= min && n <= max)) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new CliError(`${flag} must be a whole number ${range}, got "${String(value)}"`);
   }
   return n;
 }
@@ -20,7 +29,7 @@ export function wholeNumber(value: unknown, flag: string, min = 0): number | und
 export function secondsAsMs(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !(n >= 0) || !Number.isFinite(n)) {
+  if (typeof value !== 'string' || !DECIMAL.test(value) || !Number.isFinite(n)) {
     throw new CliError(`${flag} must be a number of seconds, got "${String(value)}"`);
   }
   return Math.round(n * 1000);
@@ -30,7 +39,7 @@ export function secondsAsMs(value: unknown, flag: string): number | undefined {
 export function positiveNumber(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !(n > 0) || !Number.isFinite(n)) {
+  if (typeof value !== 'string' || !DECIMAL.test(value) || !(n > 0) || !Number.isFinite(n)) {
     throw new CliError(`${flag} must be a positive number, got "${String(value)}"`);
   }
   return n;

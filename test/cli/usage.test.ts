@@ -47,7 +47,17 @@ describe('bad usage: one line on stderr, exit 2', () => {
     [['forecast', 'q', '--timeout', '5'], /^UsageError: --timeout needs --wait/],
     [['forecast', 'q', '--no-draw'], /^UsageError: --no-draw needs --wait/],
     [['forecasts', 'show'], /^UsageError: missing required argument 'task-id'/],
-    [['console', '--port', 'x'], /^UsageError: --port must be a whole number from 0 to 65535, not "x"/],
+    [['console', '--port', 'x'], /^UsageError: --port must be a whole number from 0 to 65535, got "x"/],
+    // Number() alone read these as 80, 1000, and any free port: only decimal digits are a number here.
+    [['console', '--port', '0x50'], /^UsageError: --port must be a whole number from 0 to 65535, got "0x50"/],
+    [['console', '--port', '1e3'], /^UsageError: --port must be a whole number from 0 to 65535, got "1e3"/],
+    [['console', '--port', ''], /^UsageError: --port must be a whole number from 0 to 65535, got ""/],
+    [['console', '--port', '65536'], /^UsageError: --port must be a whole number from 0 to 65535, got "65536"/],
+    [['mock', '--port', '70000'], /^UsageError: --port must be a whole number from 0 to 65535, got "70000"/],
+    [['questions', 'list', '--limit', ' 5'], /^UsageError: --limit must be a whole number of at least 0, got " 5"/],
+    [['wait', 'a', '--timeout', '0x10'], /^UsageError: --timeout must be a number of seconds, got "0x10"/],
+    [['wait', 'a', '--timeout', 'Infinity'], /^UsageError: --timeout must be a number of seconds, got "Infinity"/],
+    [['mock', '--time-scale', '1e3'], /^UsageError: --time-scale must be a positive number, got "1e3"/],
     [['forecast', '--from-file', '/no/such.jsonl'], /^UsageError: cannot read --from-file \/no\/such\.jsonl: ENOENT/],
     [['questions', 'get', 'a', 'b'], /^UsageError: too many arguments/],
   ])('forecasting %j', async (args, message) => {

@@ -3,7 +3,9 @@
 // task's progress reaching completed, a failed delivery replayed once its receiver is fixed, and the
 // clock moved from the console. With UPDATE_SCREENSHOTS=1 (`npm run screenshots`) it also writes the
 // screenshots of docs/console.md.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -150,6 +152,33 @@ describe('forecasting console in Chromium', () => {
     expect(after - before).toBe(3_600_000);
     expect(clock.now()).toBe(after);
     await shoot(page, 'mock');
+  });
+
+  it('opens signed in through `--open`: the file it hands the system’s opener leads the browser to the questions', async () => {
+    // The system's opener (xdg-open here) stood in for by a script that writes down what it was given.
+    const bin = mkdtempSync(join(tmpdir(), 'opener-'));
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > "${bin}/opened"\n`, { mode: 0o755 });
+    const opened = start(['console', '--open'], { env: { ...envFor(mock), PATH: `${bin}:${process.env['PATH']}` } });
+    try {
+      await opened.waitFor('stdout', /^http:\/\/\S+\n/);
+      const file = await vi.waitFor(() => readFileSync(join(bin, 'opened'), 'utf8'), { timeout: 10_000 });
+      expect(file).toMatch(/^file:\/\/\/.+\.html$/);
+      // A new browser, as the system's: the address comes from a file, a cross-site start (a Strict
+      // cookie was set, then not sent on the redirect: 401, and the one-time token spent).
+      const context = await browser.newContext();
+      const statuses: number[] = [];
+      const fresh = await context.newPage();
+      fresh.on('response', (r) => void statuses.push(r.status()));
+      await fresh.goto(file);
+      await fresh.waitForURL(/\/questions$/, { timeout: 10_000 });
+      await expect(fresh.getByRole('heading', { name: 'Questions' }).isVisible()).resolves.toBe(true);
+      expect(statuses).not.toContain(401);
+      await context.close();
+    } finally {
+      opened.child.kill('SIGTERM');
+      await opened.done;
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('keeps its session cookie from every other server on 127.0.0.1, and serves through a jar full of their cookies', async () => {

@@ -1,5 +1,5 @@
 // The console's door, each rule with the request that breaks it: loopback only, the access token
-// (a cookie, HttpOnly and SameSite=Strict), its own Host only (DNS rebinding), a same-origin Origin
+// (a cookie, HttpOnly and SameSite=Lax), its own Host only (DNS rebinding), a same-origin Origin
 // for every change, a strict policy on every answer, and the key in no byte it serves.
 import { readFileSync, readdirSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
@@ -37,7 +37,7 @@ describe('forecasting console: who may talk to it', () => {
     }
   });
 
-  it('answers 401 without the token, or with a wrong one; the printed address sets a session cookie (HttpOnly, SameSite=Strict, named by port, for the secret base only), drops the token from the address, and works once', async () => {
+  it('answers 401 without the token, or with a wrong one; the printed address sets a session cookie (HttpOnly, SameSite=Lax, named by port, for the secret base only), drops the token from the address, and works once', async () => {
     const fresh = await consoleFor(mock);
     try {
       const at = new URL(fresh.url).host;
@@ -52,7 +52,7 @@ describe('forecasting console: who may talk to it', () => {
       expect(first.headers.location).toBe(`${b}/tasks`);
       const [set] = first.headers['set-cookie'] as string[];
       expect(set!.endsWith(`; Path=${b}; Max-Age=86400`)).toBe(true);
-      expect(set).toMatch(new RegExp(`^${name}=[A-Za-z0-9_-]{32}; HttpOnly; SameSite=Strict; Path=/[A-Za-z0-9_-]{22}; Max-Age=86400$`));
+      expect(set).toMatch(new RegExp(`^${name}=[A-Za-z0-9_-]{32}; HttpOnly; SameSite=Lax; Path=/[A-Za-z0-9_-]{22}; Max-Age=86400$`));
       const session = set!.split(';')[0]!;
       // The cookie holds a session, not the token: the token is not a cookie that opens the console.
       expect(session).not.toContain(token);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { wholeNumber } from '../args.js';
 import { clientFromEnv, type CallLimits } from '../env.js';
 import { CliError, EXIT, type ExitCode } from '../exit-codes.js';
 import { note, out } from '../output.js';
@@ -44,8 +45,7 @@ function openBrowser(url: string): () => void {
 
 export async function consoleCommand(cmd: Command): Promise<ExitCode> {
   const flags = cmd.opts<ConsoleFlags>();
-  const port = flags.port === undefined ? 0 : Number(flags.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(flags.port)}`);
+  const port = wholeNumber(flags.port, '--port', 0, 65_535) ?? 0;
   const client = await clientFromEnv(PAGE_LIMITS);
   const { startConsole } = await import('../console/server.js');
   const running = await startConsole({ client, baseURL: process.env['FORECASTING_BASE_URL']!, apiKey: process.env['FORECASTING_API_KEY']!, port }).catch((err: unknown) => {

@@ -87,7 +87,7 @@ function readDocument(path: string): string {
 
 export async function mock(cmd: Command): Promise<ExitCode> {
   const flags = cmd.opts<MockFlags>();
-  const port = wholeNumber(flags.port, '--port', 0);
+  const port = wholeNumber(flags.port, '--port', 0, 65_535);
   const timeScale = positiveNumber(flags.timeScale, '--time-scale');
   const host = hostOf(flags.host);
   const requestsPerMinute = wholeNumber(flags.rateLimit, '--rate-limit', 1);

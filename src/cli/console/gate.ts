@@ -122,9 +122,13 @@ export function gate(req: IncomingMessage, res: ServerResponse, port: number, ke
     keys.used = true;
     keys.expires = keys.now() + SESSION_MS;
     url.searchParams.delete('token');
+    // Lax, not Strict: the printed address is opened from outside (`--open`'s file, a terminal's or a
+    // chat's link), and Chromium sends no Strict cookie anywhere along a redirect chain begun
+    // cross-site: the token was spent and the page was 401. Lax adds only top-level GETs from
+    // elsewhere, which need the secret base, and change nothing; a change still needs this Origin.
     res.writeHead(303, {
       ...SECURITY_HEADERS,
-      'set-cookie': `${cookieName(port)}=${keys.session}; HttpOnly; SameSite=Strict; Path=${keys.base}; Max-Age=${SESSION_MS / 1000}`,
+      'set-cookie': `${cookieName(port)}=${keys.session}; HttpOnly; SameSite=Lax; Path=${keys.base}; Max-Age=${SESSION_MS / 1000}`,
       location: `${keys.base}${ownPath(`${url.pathname}${url.search}`) ?? '/'}`,
     });
     res.end();
