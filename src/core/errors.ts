@@ -99,11 +99,12 @@ export class APIError extends ForecastingError {
    * @example
    * ```ts
    * try { await client.questions.retrieve(questionId); }
-   * catch (err) { console.error(JSON.stringify(err)); } // {"name":"NotFoundError","status":404,"type":"not_found",…}
+   * catch (err) { console.error(JSON.stringify(err)); } // {"name":"NotFoundError","status":404,"type":"not_found","headers":{"x-request-id":"…",…},…,"message":"404 not_found: …"}
    * ```
    */
   toJSON(): Record<string, unknown> {
-    const fields = { ...this } as unknown as Record<string, unknown>;
+    // `message` is an Error's own but not enumerable; `Headers` write as `{}`. (Both already redacted.)
+    const fields: Record<string, unknown> = { ...(this as object), message: this.message, headers: Object.fromEntries(this.headers) };
     for (const name in fields) {
       try {
         JSON.stringify(fields[name]);

@@ -228,6 +228,23 @@ describe('an error answer nested deeper than JSON.stringify goes', () => {
   });
 });
 
+describe('JSON.stringify of an API error, as a JSON logger writes it', () => {
+  it('writes its message and its headers (an Error\'s message is not enumerable; Headers write as {}), the key redacted from both', async () => {
+    const body = JSON.stringify({ type: 'error', error: { type: 'not_found', message: `No question q1 for ${KEY}` } });
+    const fetch = (async () => new Response(body, { status: 404, headers: { 'content-type': 'application/json', 'x-request-id': 'req_2', 'x-echo': KEY } })) as typeof globalThis.fetch;
+    const err = (await client({ fetch }).questions.retrieve('q1').catch((e: unknown) => e)) as Error;
+    const text = JSON.stringify(err);
+    expect(JSON.parse(text)).toMatchObject({
+      name: 'NotFoundError',
+      message: '404 not_found: No question q1 for [redacted] (GET /questions/q1)',
+      status: 404,
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req_2', 'x-echo': '[redacted]' },
+      requestId: 'req_2',
+    });
+    expect(text).not.toContain(KEY.slice(0, 12));
+  });
+});
+
 describe('a fetch of the caller\'s that resolves with something other than a Response', () => {
   it.each([[{ status: 200 }], [{ headers: {}, status: 200 }], ['text']])('ends in APIConnectionError saying so: %j', async (answer) => {
     const err = (await client({ fetch: (async () => answer) as unknown as typeof fetch }).questions.retrieve('q1').catch((e: unknown) => e)) as Error;

@@ -36,9 +36,11 @@ const COMPLETE_RATIO_BUDGET = 1.25;
  * fixes that did not fit in the 3 B left once the logger's check had paid for itself (the key redacted from a header
  * name quoted in a refusal; a bad signal or timeout refused on a client's first calls, not a bare
  * TypeError or a 1 ms timer; a logger lacking a function refused when the client is made),
- * 2026-12-02, 61,204 B measured.
+ * 2026-12-02, 61,204 B measured; raised to 2.191× for `JSON.stringify(err)` of an API error writing
+ * its message and its headers (20 B: a JSON logger wrote no message and `headers: {}`), which did
+ * not fit in the 8 B left, 2026-12-02, 61,231 B measured.
  */
-const COMPLETE_CEILING = 2.19;
+const COMPLETE_CEILING = 2.191;
 
 describe('bundle size', () => {
   let sizes: Awaited<ReturnType<typeof clientSizes>>;
