@@ -122,7 +122,7 @@ export function exactlyOnce(coordinator: EventCoordinator | undefined, warn: (me
     try {
       return await within(timeoutMs, call);
     } catch (error) {
-      warn(`[forecasting-sdk] webhook coordinator failed (${reasonOf(error)}): events are handled without it (a repeat delivery may run the handler again, waiters elsewhere poll) until it answers again.`);
+      warn(`[forecasting-sdk] webhook coordinator failed (${reasonOf(error)}): events are handled without it (a repeat delivery may run the handler again, waiters elsewhere poll) until it works again (a set-up mistake: until fixed).`);
       return fallback;
     }
   };

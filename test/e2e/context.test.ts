@@ -130,6 +130,17 @@ describe('questions.files: uploads', () => {
     expect(h.mock.service.requests.last()?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
   });
 
+  it.each<[string, string, () => Promise<ContextFileUploadParams> | ContextFileUploadParams]>([
+    ['a File with a type', 'application/pdf', () => ({ file: new File(['%PDF'], 'a.pdf', { type: 'application/pdf' }) })],
+    ['toFile(data, name, { type })', 'application/pdf', async () => ({ file: await toFile(Buffer.from('%PDF'), 'b.pdf', { type: 'application/pdf' }) })],
+    ['openAsBlob(path, { type }) with a filename', 'application/pdf', async () => ({ file: await openAsBlob(path, { type: 'application/pdf' }), filename: 'c.pdf' })],
+    ['a Buffer named .pdf (no guess from the name)', 'application/octet-stream', () => ({ file: Buffer.from('%PDF'), filename: 'd.pdf' })],
+    ['an fs.ReadStream of a .csv (no guess from the path)', 'application/octet-stream', () => ({ file: createReadStream(path) })],
+  ])('sends %s as docs/context.md says: %s', async (_, contentType, make) => {
+    const q = await question();
+    expect(await h.client.questions.files.upload(q.id, await make())).toMatchObject({ contentType });
+  });
+
   it('takes a 9 MiB stream into the mock, and the defaults of a bare upload', async () => {
     const q = await question();
     async function* chunks() {

@@ -43,6 +43,19 @@ describe('the rules at their edges', () => {
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', message: 'upperBound: must be greater than lowerBound' });
   });
 
+  it('checks in two passes, as docs/client.md says: the fields one by one, then the rules between them once each holds', async () => {
+    const issues = async (params: object) => (await h.refused(h.client.questions.create(params as QuestionCreateParams), 'title')).issues;
+    const reversed = { type: 'numeric', title: '', lowerBound: 10, upperBound: 5 } as const;
+    expect(await issues(reversed)).toEqual([
+      { field: 'title', message: 'must not be empty' },
+      { field: 'scaleType', message: 'is required (numeric questions need linear or logarithmic)' },
+    ]);
+    expect(await issues({ ...reversed, scaleType: 'linear' })).toEqual([
+      { field: 'title', message: 'must not be empty' },
+      { field: 'upperBound', message: 'must be greater than lowerBound' },
+    ]);
+  });
+
   it('words the discrete example as the doc shows: field, message and issues', async () => {
     const err = await h.refused(h.client.questions.create({ type: 'discrete', title: 'Too wide', lowerBound: 0, upperBound: 1000 }), 'upperBound');
     expect(err.message).toBe('upperBound: discrete bounds must be 2 to 500 apart');

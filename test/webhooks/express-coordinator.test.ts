@@ -6,7 +6,7 @@ import express4 from 'express4';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TaskFinalNotice } from '../../src/redis/index.js';
+import { createRedisCoordinator, type TaskFinalNotice } from '../../src/redis/index.js';
 import { webhookMiddleware, type WebhookMiddlewareOptions } from '../../src/webhooks/express.js';
 import { testClock } from '../redis/_clock.js';
 import { processOn, useRedis } from '../redis/_setup.js';
@@ -170,6 +170,28 @@ describe('webhookMiddleware with a coordinator that does not answer', () => {
       expect(warn.mock.calls[0]![0]).toMatch(/webhook coordinator failed \(TimeoutError\)/);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('webhookMiddleware with a coordinator that has no key namespace (a receiver process with no client, no key, no prefix)', () => {
+  it('runs the handler and warns that the set-up mistake it names lasts until fixed, not as an outage that passes', async () => {
+    vi.stubEnv('FORECASTING_API_KEY', undefined);
+    const client = await redis.client();
+    const coordinator = createRedisCoordinator(client);
+    const warn = vi.fn();
+    const app = await replica(express, { coordinator, logger: { warn } });
+    try {
+      const event = forecastEvent('completed');
+      expect(await deliver(app.url, event.body)).toBe('200 OK');
+      expect(app.handled).toEqual([event.id]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toMatch(/^\[forecasting-sdk\] webhook coordinator failed \(ValidationError: prefix: createRedisCoordinator has no key namespace: pass the `prefix` option, .*, or set FORECASTING_API_KEY\.\): .* until it works again \(a set-up mistake: until fixed\)\. \(At most one such warning a minute\.\)$/);
+    } finally {
+      vi.unstubAllEnvs();
+      await app.close();
+      await coordinator.close();
+      await client.quit();
     }
   });
 });
