@@ -9,6 +9,9 @@ import type { OperationMessage } from '../core/channels.js';
 /** The longest id put in an attribute: ids come from answers, and an answer may be anything. */
 export const MAX_ID_CHARS = 200;
 
+/** An id as the core takes one from an answer: id characters only, at most {@link MAX_ID_CHARS}. */
+export const isId = (value: string): boolean => /^[A-Za-z0-9_.:-]{1,200}$/.test(value);
+
 /** The attribute of each id of the path (`forecasting.task_id`), by parameter name: made once per name. */
 const ID_ATTRIBUTES = new Map<string, string>();
 export const idAttribute = (name: string): string => {

@@ -8,7 +8,7 @@
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type Span, type Tracer } from '@opentelemetry/api';
 import type { CoordinatorMessage, OperationMessage, QueueMessage, RetryMessage, WaitMessage, WebhookMessage } from '../core/channels.js';
 import { sending, sent } from './active.js';
-import { answerIdAttributes, idAttribute, MAX_ID_CHARS } from './ids.js';
+import { answerIdAttributes, idAttribute, isId } from './ids.js';
 import { contextOfTraceparent, injectTraceparent, traceparentOf } from './traceparent.js';
 
 /** The instruments, made anew from each meter provider the instrumentation is given. @internal */
@@ -42,6 +42,8 @@ interface Open {
   began: number;
   /** A call's latest retry: the call ended in the wait for it (aborted) when no attempt began since. */
   retry?: RetryMessage;
+  /** The `traceparent` a call was sent with, as its start read it (its message's headers may be replaced since). */
+  traceparent?: string | undefined;
 }
 
 /** The client span's name of each kind of wait: the method users call. */
@@ -208,8 +210,12 @@ export class Telemetry {
    */
   operationStart(m: OperationMessage): void {
     const parent = this.#parent(m.parent);
-    injectTraceparent(parent, this.#call(m, parent), m.headers);
-    sending(m.headers['traceparent']);
+    const span = this.#call(m, parent);
+    injectTraceparent(parent, span, m.headers);
+    const traceparent = m.headers['traceparent'];
+    sending(traceparent);
+    const open = this.#open(m);
+    if (open) open.traceparent = traceparent;
   }
 
   /** The context a call runs in, its CLIENT span active (for the store `active.ts` binds). */
@@ -226,9 +232,11 @@ export class Telemetry {
       'http.request.method': m.method,
       'server.address': m.serverAddress,
       'server.port': m.serverPort,
-      'url.template': m.pathTemplate,
     };
-    for (const name in m.ids) attributes[idAttribute(name)] = m.ids[name]!.slice(0, MAX_ID_CHARS);
+    // A generic request's path is its own, ids and all: no template (one value per id, any length).
+    if (m.operation.includes('.')) attributes['url.template'] = m.pathTemplate;
+    // The caller's ids, as an answer's are taken: id characters only (no control character reaches a backend).
+    for (const name in m.ids) if (isId(m.ids[name]!)) attributes[idAttribute(name)] = m.ids[name]!;
     // On the clock the attempts drawn after the fact use (the core's, `performance`): they stay inside it.
     const span = this.tracer().startSpan(m.operation, { kind: SpanKind.CLIENT, attributes, startTime: now() }, parent);
     this.#put(m, span);
@@ -236,25 +244,31 @@ export class Telemetry {
   }
 
   operationEnd(m: OperationMessage): void {
-    sent(m.headers['traceparent']);
     const open = this.#take(m);
     if (!open) return;
     const { span, retry } = open;
-    // Ended (aborted) while it waited to retry: its last answer is the retried attempt's, drawn already.
-    const inRetryWait = retry !== undefined && retry.attemptStartTime === m.attemptStartTime;
-    const status = m.status ?? (inRetryWait ? retry.status : undefined);
-    // The call's own outcome first: a span's attribute count is limited, and the answer's ids come last.
-    if (status !== undefined) span.setAttribute('http.response.status_code', status);
-    if (m.attempts !== undefined) span.setAttribute('forecasting.attempts', m.attempts);
-    if (m.error !== undefined) fail(span, m.error);
-    if (m.answerIds) span.setAttributes(answerIdAttributes(m, m.answerIds));
-    // A call that retried: its last attempt, ended now (the others were drawn as they failed).
-    const endTime = now();
-    if (m.attempts !== undefined && m.attempts > 1 && m.attemptStartTime !== undefined && !inRetryWait) {
-      const errorType = m.status === undefined && m.error !== undefined ? errorTypeOf(m.error) : undefined;
-      attemptSpan(this.tracer(), open, m, m.attempts, m.attemptStartTime, endTime, { status: m.status, errorType });
+    sent(open.traceparent);
+    let endTime: number | undefined;
+    let status: number | undefined;
+    // Ended whatever the message holds: another subscriber may have replaced its fields (the docs allow it).
+    try {
+      // Ended (aborted) while it waited to retry: its last answer is the retried attempt's, drawn already.
+      const inRetryWait = retry !== undefined && retry.attemptStartTime === m.attemptStartTime;
+      status = m.status ?? (inRetryWait ? retry.status : undefined);
+      // The call's own outcome first: a span's attribute count is limited, and the answer's ids come last.
+      if (status !== undefined) span.setAttribute('http.response.status_code', status);
+      if (m.attempts !== undefined) span.setAttribute('forecasting.attempts', m.attempts);
+      if (m.error !== undefined) fail(span, m.error);
+      if (m.answerIds) span.setAttributes(answerIdAttributes(m, m.answerIds));
+      // A call that retried: its last attempt, ended now (the others were drawn as they failed).
+      endTime = now();
+      if (m.attempts !== undefined && m.attempts > 1 && m.attemptStartTime !== undefined && !inRetryWait) {
+        const errorType = m.status === undefined && m.error !== undefined ? errorTypeOf(m.error) : undefined;
+        attemptSpan(this.tracer(), open, m, m.attempts, m.attemptStartTime, endTime, { status: m.status, errorType });
+      }
+    } finally {
+      span.end(endTime);
     }
-    span.end(endTime);
     this.metrics().operationDuration.record(
       seconds(open.began),
       m.error === undefined ? succeeded(m.operation, m.status) : failed(m, m.error, status),
@@ -294,25 +308,28 @@ export class Telemetry {
     const open = this.#take(m);
     if (!open) return;
     const { span } = open;
-    const many = m.kind === 'waitMany' || m.kind === 'runMany';
-    span.setAttributes({
-      'forecasting.wait.reads': m.reads,
-      'forecasting.wait.wakes.poll': m.wakes.poll,
-      'forecasting.wait.wakes.event': m.wakes.event,
-      ...(m.endedBy === undefined ? {} : { 'forecasting.wait.ended_by': m.endedBy }),
-      ...(m.status === undefined ? {} : { 'forecasting.task_status': m.status }),
-      ...(m.questionId === undefined ? {} : { 'forecasting.question_id': m.questionId.slice(0, MAX_ID_CHARS) }),
-      ...(!many && m.taskIds.length === 1 ? { 'forecasting.task_id': m.taskIds[0]!.slice(0, MAX_ID_CHARS) } : {}),
-      ...(many ? { 'forecasting.task_count': m.kind === 'runMany' ? sum(m.statuses) : m.taskIds.length } : {}),
-      ...Object.fromEntries(Object.entries(m.statuses ?? {}).map(([status, n]) => [`forecasting.wait.tasks.${status}`, n])),
-    });
-    // The receipts whose events woke it, here or in another process of the fleet.
-    for (const link of m.links) {
-      const linked = contextOfTraceparent(link);
-      if (linked) span.addLink?.({ context: linked, attributes: { 'forecasting.link': 'webhook' } });
+    try {
+      const many = m.kind === 'waitMany' || m.kind === 'runMany';
+      span.setAttributes({
+        'forecasting.wait.reads': m.reads,
+        'forecasting.wait.wakes.poll': m.wakes.poll,
+        'forecasting.wait.wakes.event': m.wakes.event,
+        ...(m.endedBy === undefined ? {} : { 'forecasting.wait.ended_by': m.endedBy }),
+        ...(m.status === undefined ? {} : { 'forecasting.task_status': m.status }),
+        ...(m.questionId !== undefined && isId(m.questionId) ? { 'forecasting.question_id': m.questionId } : {}),
+        ...(!many && m.taskIds.length === 1 && isId(m.taskIds[0]!) ? { 'forecasting.task_id': m.taskIds[0]! } : {}),
+        ...(many ? { 'forecasting.task_count': m.kind === 'runMany' ? sum(m.statuses) : m.taskIds.length } : {}),
+        ...Object.fromEntries(Object.entries(m.statuses ?? {}).map(([status, n]) => [`forecasting.wait.tasks.${status}`, n])),
+      });
+      // The receipts whose events woke it, here or in another process of the fleet.
+      for (const link of m.links) {
+        const linked = contextOfTraceparent(link);
+        if (linked) span.addLink?.({ context: linked, attributes: { 'forecasting.link': 'webhook' } });
+      }
+      if (m.error !== undefined) fail(span, m.error);
+    } finally {
+      span.end();
     }
-    if (m.error !== undefined) fail(span, m.error);
-    span.end();
     this.metrics().waitDuration.record(seconds(open.began), {
       'forecasting.wait.kind': m.kind,
       ...(m.status === undefined ? {} : { 'forecasting.task_status': m.status }),
@@ -331,8 +348,11 @@ export class Telemetry {
   queueEnd(m: QueueMessage): void {
     const open = this.#take(m);
     if (!open) return;
-    if (m.error !== undefined) fail(open.span, m.error);
-    open.span.end();
+    try {
+      if (m.error !== undefined) fail(open.span, m.error);
+    } finally {
+      open.span.end();
+    }
     this.metrics().queueDuration.record(seconds(open.began), { 'forecasting.queue.kind': m.kind });
   }
 
@@ -364,17 +384,20 @@ export class Telemetry {
     if (!open) return;
     const { span } = open;
     const outcome = m.outcome ?? 'refused';
-    if (m.eventType !== undefined) span.updateName(`forecasting.webhook ${m.eventType}`.slice(0, 240));
-    span.setAttributes({
-      'forecasting.webhook.outcome': outcome,
-      ...(m.reason === undefined ? {} : { 'forecasting.webhook.refused_reason': m.reason }),
-      ...(m.eventId === undefined ? {} : { 'forecasting.event_id': m.eventId }),
-      ...(m.eventType === undefined ? {} : { 'forecasting.event_type': m.eventType }),
-      ...(m.taskId === undefined ? {} : { 'forecasting.task_id': m.taskId }),
-      ...(m.status === undefined ? {} : { 'http.response.status_code': m.status }),
-    });
-    if (outcome === 'refused') span.setAttribute('error.type', m.reason ?? 'refused').setStatus({ code: SpanStatusCode.ERROR, message: m.reason ?? 'refused' });
-    span.end();
+    try {
+      if (m.eventType !== undefined) span.updateName(`forecasting.webhook ${m.eventType}`.slice(0, 240));
+      span.setAttributes({
+        'forecasting.webhook.outcome': outcome,
+        ...(m.reason === undefined ? {} : { 'forecasting.webhook.refused_reason': m.reason }),
+        ...(m.eventId === undefined ? {} : { 'forecasting.event_id': m.eventId }),
+        ...(m.eventType === undefined ? {} : { 'forecasting.event_type': m.eventType }),
+        ...(m.taskId === undefined ? {} : { 'forecasting.task_id': m.taskId }),
+        ...(m.status === undefined ? {} : { 'http.response.status_code': m.status }),
+      });
+      if (outcome === 'refused') span.setAttribute('error.type', m.reason ?? 'refused').setStatus({ code: SpanStatusCode.ERROR, message: m.reason ?? 'refused' });
+    } finally {
+      span.end();
+    }
     this.metrics().webhookDeliveries.add(1, { 'forecasting.webhook.outcome': outcome, ...(m.reason === undefined ? {} : { 'forecasting.webhook.refused_reason': m.reason }) });
   }
 }

@@ -4,7 +4,8 @@
 // spans by name (`forecasts.wait`, `forecasts.waitMany`, `questions.files.waitUntilReady`) with
 // their counts and what ended them, and the metrics' attributes, units and buckets. Real OpenTelemetry
 // SDK, the mock over HTTP on a manual clock (a client's wait moves it: no real sleeping).
-import { SpanKind, type Attributes } from '@opentelemetry/api';
+import { context, propagation, SpanKind, trace, type Attributes, type TextMapPropagator } from '@opentelemetry/api';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { DataPointType, type Histogram, type MetricData } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -220,5 +221,34 @@ describe('the instruments', () => {
     const boundaries = async (metric: string) => ((await otel.points(metric))[0]!.value as Histogram).buckets.boundaries;
     expect([(await boundaries('forecasting.client.operation.duration')).at(0), (await boundaries('forecasting.client.operation.duration')).at(-1)]).toEqual([0.005, 60]);
     expect([(await boundaries('forecasting.wait.duration')).at(0), (await boundaries('forecasting.wait.duration')).at(-1)]).toEqual([1, 4 * 3600]);
+  });
+});
+
+describe('what the global propagator sends with each call (docs/observability.md)', () => {
+  it('sends W3C traceparent beside a B3-only propagator\'s headers, and a baggage propagator\'s baggage', async () => {
+    const last = () => mock.service.requests.list({ operation: 'credits.retrieve' }).at(-1)!.headers;
+    try {
+      // One that writes B3's headers only, as @opentelemetry/propagator-b3 does.
+      const b3Only: TextMapPropagator = {
+        inject(ctx, carrier, setter) {
+          const sc = trace.getSpanContext(ctx);
+          if (sc) setter.set(carrier, 'x-b3-traceid', sc.traceId);
+        },
+        extract: (ctx) => ctx,
+        fields: () => ['x-b3-traceid'],
+      };
+      propagation.disable();
+      propagation.setGlobalPropagator(b3Only);
+      await client().credits.retrieve();
+      expect(last()).toMatchObject({ traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/), 'x-b3-traceid': expect.stringMatching(/^[0-9a-f]{32}$/) });
+      propagation.disable();
+      propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+      const baggage = propagation.createBaggage({ session: { value: 's3cr3t' } });
+      await context.with(propagation.setBaggage(context.active(), baggage), () => client().credits.retrieve());
+      expect(last()).toMatchObject({ traceparent: expect.any(String), baggage: 'session=s3cr3t' });
+    } finally {
+      propagation.disable();
+      propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    }
   });
 });

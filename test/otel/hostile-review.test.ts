@@ -134,3 +134,65 @@ describe('calls and waits aborted', () => {
     expect(named('forecasts.wait').at(-1)!.attributes['error.type']).toBeDefined();
   });
 });
+
+describe('another subscriber that replaces a message\'s fields (docs/observability.md allows it)', () => {
+  /** Runs `fn` with `handlers` subscribed to `channel` ahead of the instrumentation (subscribers run in order). */
+  async function withOtherFirst(channel: string, handlers: Partial<diagnostics.TracingChannelSubscribers<object>>, fn: () => Promise<unknown>): Promise<void> {
+    instrumentation.disable();
+    await vi.waitFor(() => expect(subscribed()).toBe(false));
+    const tracing = diagnostics.tracingChannel(channel);
+    tracing.subscribe(handlers as diagnostics.TracingChannelSubscribers<object>);
+    instrumentation.enable();
+    try {
+      await fn();
+    } finally {
+      tracing.unsubscribe(handlers as diagnostics.TracingChannelSubscribers<object>);
+    }
+  }
+
+  it.each<[string, (m: Record<string, unknown>) => void]>([
+    ['headers null', (m) => void (m['headers'] = null)],
+    ['headers a getter that throws', (m) => void Object.defineProperty(m, 'headers', { get: () => { throw new Error('no'); } })],
+    ['answer ids that are no strings', (m) => void (m['answerIds'] = { task_id: 42 })],
+  ])('ends the call\'s span all the same (%s), and disable() then leaves no subscriber', async (_, replace) => {
+    await withOtherFirst(CHANNELS.operation, { asyncStart: replace as (m: object) => void }, async () => {
+      await client().questions.create({ type: 'binary', title: 'Replaced?' });
+      expect(open.names()).toEqual([]);
+      expect(named('questions.create').at(-1)!.attributes['http.response.status_code']).toBe(201);
+    });
+    instrumentation.disable();
+    await vi.waitFor(() => expect(subscribed()).toBe(false));
+  });
+
+  it('ends a wait\'s span all the same when its wakes are taken away', async () => {
+    const c = client();
+    const task = await c.forecasts.create({ question: { type: 'binary', title: 'Wakes replaced?' } });
+    await withOtherFirst(CHANNELS.wait, { asyncStart: (m) => void ((m as Record<string, unknown>)['wakes'] = undefined) }, async () => {
+      await c.forecasts.wait(task.id);
+      expect(open.names()).toEqual([]);
+      expect(named('forecasts.wait')).toHaveLength(1);
+    });
+  });
+});
+
+describe('what the caller puts in a span', () => {
+  it('gives a generic request no url.template (its path holds its ids: one value per id, any length); a method has its template', async () => {
+    const c = client();
+    const question = await c.questions.create({ type: 'binary', title: 'Templated?' });
+    await c.get(`/questions/${question.id}`);
+    await c.questions.retrieve(question.id);
+    expect(named('get').at(-1)!.attributes).not.toHaveProperty('url.template');
+    expect(named('questions.retrieve').at(-1)!.attributes['url.template']).toBe('/questions/{question_id}');
+  });
+
+  it('puts only id characters from the caller\'s ids in attributes, as from an answer\'s (no control character, no 1 MB)', async () => {
+    const c = client();
+    await expect(c.questions.retrieve('abc\u001b[31mRED\u0007')).rejects.toThrow();
+    await expect(c.questions.retrieve('q'.repeat(201))).rejects.toThrow();
+    await expect(c.forecasts.wait('t\u001b]8;;x\u0007', { timeout: 1 })).rejects.toThrow();
+    const [bad, long] = named('questions.retrieve').slice(-2);
+    expect(bad!.attributes).not.toHaveProperty('forecasting.question_id');
+    expect(long!.attributes).not.toHaveProperty('forecasting.question_id');
+    expect(named('forecasts.wait').at(-1)!.attributes).not.toHaveProperty('forecasting.task_id');
+  });
+});
