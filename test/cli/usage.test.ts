@@ -59,6 +59,9 @@ describe('bad usage: one line on stderr, exit 2', () => {
     [['wait', 'a', '--timeout', 'Infinity'], /^UsageError: --timeout must be a number of seconds, got "Infinity"/],
     [['mock', '--time-scale', '1e3'], /^UsageError: --time-scale must be a positive number, got "1e3"/],
     [['forecast', '--from-file', '/no/such.jsonl'], /^UsageError: cannot read --from-file \/no\/such\.jsonl: ENOENT/],
+    [['forecast', '--from-file', '/tmp'], /^UsageError: cannot read --from-file \/tmp: EISDIR/],
+    // A path that never ends is read up to a cap, not until memory runs out.
+    [['forecast', '--from-file', '/dev/zero'], /^UsageError: --from-file \/dev\/zero is over 64 MiB: split it into smaller files/],
     [['questions', 'get', 'a', 'b'], /^UsageError: too many arguments/],
   ])('forecasting %j', async (args, message) => {
     const r = await run(args, { env: envFor(mock) });

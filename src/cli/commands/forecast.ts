@@ -4,7 +4,7 @@
  * waits for them (`waitMany` for several) and prints one line per task.
  * @module
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import type { Command } from 'commander';
 import type { ForecastCreateParams, ForecastingClient } from '../../index.js';
 import { secondsAsMs } from '../args.js';
@@ -55,6 +55,9 @@ function runParams(item: Record<string, unknown>, flags: ForecastFlags): Forecas
   return { ...(flags.runMode !== undefined ? { runMode: flags.runMode } : {}), ...(flags.presetId !== undefined ? { presetId: flags.presetId } : {}), ...item } as ForecastCreateParams;
 }
 
+/** The largest `--from-file` read: 64 MiB is some 300,000 forecast lines, far past a run's credits. */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
 /**
  * The lines of a JSONL file as forecast bodies: `{questionId}` or `{question}` as they are, a bare
  * question definition as `{question}`. UTF-8, with or without a byte-order mark (Notepad and Excel
@@ -62,12 +65,20 @@ function runParams(item: Record<string, unknown>, flags: ForecastFlags): Forecas
  * file: blank lines are skipped, so the item's place in the batch is not its line.
  */
 async function readItems(path: string, flags: ForecastFlags): Promise<{ items: ForecastCreateParams[]; lines: number[] }> {
-  let bytes: Buffer;
+  const parts: Buffer[] = [];
+  let size = 0;
   try {
-    bytes = await readFile(path);
+    // Read up to a cap, not whole: a path that never ends (/dev/zero, a pipe left open) filled memory.
+    for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_FILE_BYTES) throw new CliError(`--from-file ${path} is over ${MAX_FILE_BYTES / 1024 / 1024} MiB: split it into smaller files`);
+      parts.push(chunk);
+    }
   } catch (err) {
+    if (err instanceof CliError) throw err;
     throw new CliError(`cannot read --from-file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  const bytes = Buffer.concat(parts);
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new CliError(`${path} is UTF-16 text: save it as UTF-8`);
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   const items: ForecastCreateParams[] = [];
