@@ -19,7 +19,8 @@ import { metrics, trace, type Meter, type MeterProvider, type Tracer, type Trace
 import { CHANNELS, type CoordinatorMessage, type OperationMessage, type QueueMessage, type RetryMessage, type WaitMessage, type WebhookMessage } from '../core/channels.js';
 import { VERSION } from '../version.js';
 import { bindCallContext } from './active.js';
-import { instruments, Telemetry, type Instruments } from './telemetry.js';
+import { instruments, type Instruments } from './instruments.js';
+import { Telemetry } from './telemetry.js';
 
 /**
  * Options of {@link ForecastingInstrumentation}, as OpenTelemetry's instrumentations take them.
