@@ -45,6 +45,12 @@ export function unmounted(answer: Answer, base: string): Answer {
   };
 }
 
+/** Where the page that answers the printed address moves on to (its meta refresh), unescaped. */
+export function refreshTarget(answer: Answer): string | undefined {
+  const found = /<meta http-equiv="refresh" content="0;url=([^"]*)">/.exec(answer.body)?.[1];
+  return found?.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+}
+
 /** The cookie the console sets for its printed address (its token is good once: this uses it). */
 export async function cookieOf(running: RunningConsole): Promise<string> {
   const url = new URL(running.url);

@@ -83,6 +83,8 @@ describe('forecasting console in Chromium', () => {
     await completedTask(numeric.id);
 
     await page.goto(url);
+    // The address's page moves on, without the token, to the questions.
+    await page.waitForURL(/\/questions$/);
     expect(new URL(page.url()).pathname).toBe(`${new URL(url).pathname}questions`);
     expect(new URL(page.url()).search).toBe('');
     await expect(page.getByRole('link', { name: 'Will it rain in Paris tomorrow?' }).isVisible()).resolves.toBe(true);
@@ -163,8 +165,8 @@ describe('forecasting console in Chromium', () => {
       await opened.waitFor('stdout', /^http:\/\/\S+\n/);
       const file = await vi.waitFor(() => readFileSync(join(bin, 'opened'), 'utf8'), { timeout: 10_000 });
       expect(file).toMatch(/^file:\/\/\/.+\.html$/);
-      // A new browser, as the system's: the address comes from a file, a cross-site start (a Strict
-      // cookie was set, then not sent on the redirect: 401, and the one-time token spent).
+      // A new browser, as the system's: the address comes from a file, a start from elsewhere (a 303
+      // set the Strict cookie, then Chromium sent it on none of the chain: 401, the one-time token spent).
       const context = await browser.newContext();
       const statuses: number[] = [];
       const fresh = await context.newPage();

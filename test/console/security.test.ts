@@ -1,5 +1,5 @@
 // The console's door, each rule with the request that breaks it: loopback only, the access token
-// (a cookie, HttpOnly and SameSite=Lax), its own Host only (DNS rebinding), a same-origin Origin
+// (a cookie, HttpOnly and SameSite=Strict), its own Host only (DNS rebinding), a same-origin Origin
 // for every change, a strict policy on every answer, and the key in no byte it serves.
 import { readFileSync, readdirSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/testing/index.js';
 import type { RunningConsole } from '../../src/cli/console/server.js';
-import { baseOf, clientOf, closeConsole, consoleFor, openConsole, raw } from './_console.js';
+import { baseOf, clientOf, closeConsole, consoleFor, openConsole, raw, refreshTarget } from './_console.js';
 
 let mock: MockServer;
 let running: RunningConsole;
@@ -37,7 +37,7 @@ describe('forecasting console: who may talk to it', () => {
     }
   });
 
-  it('answers 401 without the token, or with a wrong one; the printed address sets a session cookie (HttpOnly, SameSite=Lax, named by port, for the secret base only), drops the token from the address, and works once', async () => {
+  it('answers 401 without the token, or with a wrong one; the printed address sets a session cookie (HttpOnly, SameSite=Strict, named by port, for the secret base only), drops the token from the address, and works once', async () => {
     const fresh = await consoleFor(mock);
     try {
       const at = new URL(fresh.url).host;
@@ -48,11 +48,12 @@ describe('forecasting console: who may talk to it', () => {
       expect((await raw(fresh.port, 'GET', `${b}/?token=nope`, { host: at })).status).toBe(401);
       const token = new URL(fresh.url).searchParams.get('token')!;
       const first = await raw(fresh.port, 'GET', `${b}/tasks?token=${token}`, { host: at });
-      expect(first.status).toBe(303);
-      expect(first.headers.location).toBe(`${b}/tasks`);
+      // A page of the console's own that moves on (a 303 would carry no Strict cookie in Chromium
+      // when the address is opened from elsewhere: browser.test.ts opens it through --open).
+      expect([first.status, first.headers.location, refreshTarget(first)]).toEqual([200, undefined, `${b}/tasks`]);
       const [set] = first.headers['set-cookie'] as string[];
       expect(set!.endsWith(`; Path=${b}; Max-Age=86400`)).toBe(true);
-      expect(set).toMatch(new RegExp(`^${name}=[A-Za-z0-9_-]{32}; HttpOnly; SameSite=Lax; Path=/[A-Za-z0-9_-]{22}; Max-Age=86400$`));
+      expect(set).toMatch(new RegExp(`^${name}=[A-Za-z0-9_-]{32}; HttpOnly; SameSite=Strict; Path=/[A-Za-z0-9_-]{22}; Max-Age=86400$`));
       const session = set!.split(';')[0]!;
       // The cookie holds a session, not the token: the token is not a cookie that opens the console.
       expect(session).not.toContain(token);

@@ -9,6 +9,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { escapeXml } from './html.js';
 
 /**
  * The cookie of the console on `port`. Cookies are not kept apart by port, so the name carries it:
@@ -100,7 +101,7 @@ function inside(target: string, base: string): string | undefined {
 /**
  * Judges a request before anything else runs: 421 for another `Host` (DNS rebinding), 400 for a
  * target that is not a path, 404 outside the secret base (saying nothing of it), the token in the
- * address exchanged for the session cookie (and dropped from the address), 401 without the session
+ * address exchanged for the session cookie (a page that moves on to the address without it), 401 without the session
  * or after its day, 403 for a change from another origin or none, 405 for a method the console never takes.
  */
 export function gate(req: IncomingMessage, res: ServerResponse, port: number, keys: Keys): Verdict {
@@ -122,16 +123,16 @@ export function gate(req: IncomingMessage, res: ServerResponse, port: number, ke
     keys.used = true;
     keys.expires = keys.now() + SESSION_MS;
     url.searchParams.delete('token');
-    // Lax, not Strict: the printed address is opened from outside (`--open`'s file, a terminal's or a
-    // chat's link), and Chromium sends no Strict cookie anywhere along a redirect chain begun
-    // cross-site: the token was spent and the page was 401. Lax adds only top-level GETs from
-    // elsewhere, which need the secret base, and change nothing; a change still needs this Origin.
-    res.writeHead(303, {
+    const target = `${keys.base}${ownPath(`${url.pathname}${url.search}`) ?? '/'}`;
+    // A page of this origin that moves on, not a 303: the address is opened from elsewhere (`--open`'s
+    // file, a chat's or a terminal's link), and Chromium sends no Strict cookie anywhere along a
+    // redirect chain begun elsewhere (the token was spent, the page 401). The next load starts here.
+    res.writeHead(200, {
       ...SECURITY_HEADERS,
-      'set-cookie': `${cookieName(port)}=${keys.session}; HttpOnly; SameSite=Lax; Path=${keys.base}; Max-Age=${SESSION_MS / 1000}`,
-      location: `${keys.base}${ownPath(`${url.pathname}${url.search}`) ?? '/'}`,
+      'content-type': 'text/html; charset=utf-8',
+      'set-cookie': `${cookieName(port)}=${keys.session}; HttpOnly; SameSite=Strict; Path=${keys.base}; Max-Age=${SESSION_MS / 1000}`,
     });
-    res.end();
+    res.end(`<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${escapeXml(target)}"><title>Forecasting console</title><p><a href="${escapeXml(target)}">Open the console</a></p>\n`);
     return 'answered';
   }
   if (!hasSession(req, cookieName(port), keys.session)) return refuse(res, 401, 'Unauthorized: open the address the console printed, with its token.');
