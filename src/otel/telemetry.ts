@@ -50,8 +50,8 @@ const succeeded = (operation: string, status: number | undefined): Attributes =>
 };
 
 /** The duration metric's attributes of a call that failed: its error's class, and the answer's status when there was one. */
-function failed(m: OperationMessage, error: unknown, status: number | undefined): Attributes {
-  const attributes: Attributes = { 'forecasting.operation': m.operation, 'forecasting.outcome': 'error', 'error.type': errorTypeOf(error) };
+function failed(operation: string, error: unknown, status: number | undefined): Attributes {
+  const attributes: Attributes = { 'forecasting.operation': operation, 'forecasting.outcome': 'error', 'error.type': errorTypeOf(error) };
   if (status !== undefined) attributes['http.response.status_code'] = status;
   return attributes;
 }
@@ -66,6 +66,15 @@ export const outageErrorType = (reason: string): string => (reason.startsWith('n
 
 /** The error's class name (OpenTelemetry's `error.type`): never its message, which may quote an answer. */
 const errorTypeOf = (error: unknown): string => (error instanceof Error ? error.name || error.constructor.name : typeof error === 'object' && error !== null ? 'Error' : String(typeof error));
+
+/** A message's field, or `undefined` when another subscriber made it unreadable (a getter that throws). */
+function read<M extends object, K extends keyof M>(m: M, key: K): M[K] | undefined {
+  try {
+    return m[key];
+  } catch {
+    return undefined;
+  }
+}
 
 /** Ends `span` as failed by `error`, with its class only. */
 function fail(span: Span, error: unknown): void {
@@ -224,30 +233,36 @@ export class Telemetry {
     if (!open) return;
     const { span, retry } = open;
     sent(open.traceparent);
+    // Each field read once, on its own: another subscriber may have replaced one (the docs allow it),
+    // and one it made unreadable is left out, not the rest; the span ends and the duration is recorded.
+    const [operation, answered, error, attempts, attemptStartTime] = [read(m, 'operation'), read(m, 'status'), read(m, 'error'), read(m, 'attempts'), read(m, 'attemptStartTime')];
+    // Ended (aborted) while it waited to retry: its last answer is the retried attempt's, drawn already.
+    const inRetryWait = retry !== undefined && retry.attemptStartTime === attemptStartTime;
+    const status = answered ?? (inRetryWait ? retry.status : undefined);
     let endTime: number | undefined;
-    let status: number | undefined;
-    // Ended whatever the message holds: another subscriber may have replaced its fields (the docs allow it).
     try {
-      // Ended (aborted) while it waited to retry: its last answer is the retried attempt's, drawn already.
-      const inRetryWait = retry !== undefined && retry.attemptStartTime === m.attemptStartTime;
-      status = m.status ?? (inRetryWait ? retry.status : undefined);
       // The call's own outcome first: a span's attribute count is limited, and the answer's ids come last.
       if (status !== undefined) span.setAttribute('http.response.status_code', status);
-      if (m.attempts !== undefined) span.setAttribute('forecasting.attempts', m.attempts);
-      if (m.error !== undefined) fail(span, m.error);
-      if (m.answerIds) span.setAttributes(answerIdAttributes(m, m.answerIds));
+      if (attempts !== undefined) span.setAttribute('forecasting.attempts', attempts);
+      if (error !== undefined) fail(span, error);
+      try {
+        const ids = m.answerIds;
+        if (ids) span.setAttributes(answerIdAttributes(m, ids));
+      } catch {
+        // Ids another subscriber replaced with what no id is: left out.
+      }
       // A call that retried: its last attempt, ended now (the others were drawn as they failed).
       endTime = now();
-      if (m.attempts !== undefined && m.attempts > 1 && m.attemptStartTime !== undefined && !inRetryWait) {
-        const errorType = m.status === undefined && m.error !== undefined ? errorTypeOf(m.error) : undefined;
-        attemptSpan(this.tracer(), open, m, m.attempts, m.attemptStartTime, endTime, { status: m.status, errorType });
+      if (attempts !== undefined && attempts > 1 && attemptStartTime !== undefined && !inRetryWait) {
+        const errorType = answered === undefined && error !== undefined ? errorTypeOf(error) : undefined;
+        attemptSpan(this.tracer(), open, m, attempts, attemptStartTime, endTime, { status: answered, errorType });
       }
     } finally {
       span.end(endTime);
     }
     this.metrics().operationDuration.record(
       seconds(open.began),
-      m.error === undefined ? succeeded(m.operation, m.status) : failed(m, m.error, status),
+      error === undefined ? succeeded(operation!, answered) : failed(operation!, error, status),
       // The root context: a duration's record reads nothing from the active one (no lookup per call).
       ROOT_CONTEXT,
     );
@@ -284,33 +299,36 @@ export class Telemetry {
     const open = this.#take(m);
     if (!open) return;
     const { span } = open;
+    // Each field read once, on its own, as a call's end reads them (another subscriber may replace one).
+    const [kind, status, endedBy, error] = [read(m, 'kind'), read(m, 'status'), read(m, 'endedBy'), read(m, 'error')];
     try {
-      const many = m.kind === 'waitMany' || m.kind === 'runMany';
+      const [wakes, questionId, taskIds = [], statuses] = [read(m, 'wakes'), read(m, 'questionId'), read(m, 'taskIds'), read(m, 'statuses')];
+      const many = kind === 'waitMany' || kind === 'runMany';
       span.setAttributes({
-        'forecasting.wait.reads': m.reads,
-        'forecasting.wait.wakes.poll': m.wakes.poll,
-        'forecasting.wait.wakes.event': m.wakes.event,
-        ...(m.endedBy === undefined ? {} : { 'forecasting.wait.ended_by': m.endedBy }),
-        ...(m.status === undefined ? {} : { 'forecasting.task_status': m.status }),
-        ...(m.questionId !== undefined && isId(m.questionId) ? { 'forecasting.question_id': m.questionId } : {}),
-        ...(!many && m.taskIds.length === 1 && isId(m.taskIds[0]!) ? { 'forecasting.task_id': m.taskIds[0]! } : {}),
-        ...(many ? { 'forecasting.task_count': m.kind === 'runMany' ? sum(m.statuses) : m.taskIds.length } : {}),
-        ...Object.fromEntries(Object.entries(m.statuses ?? {}).map(([status, n]) => [`forecasting.wait.tasks.${status}`, n])),
+        'forecasting.wait.reads': read(m, 'reads'),
+        'forecasting.wait.wakes.poll': wakes?.poll,
+        'forecasting.wait.wakes.event': wakes?.event,
+        ...(endedBy === undefined ? {} : { 'forecasting.wait.ended_by': endedBy }),
+        ...(status === undefined ? {} : { 'forecasting.task_status': status }),
+        ...(questionId !== undefined && isId(questionId) ? { 'forecasting.question_id': questionId } : {}),
+        ...(!many && taskIds.length === 1 && isId(taskIds[0]!) ? { 'forecasting.task_id': taskIds[0]! } : {}),
+        ...(many ? { 'forecasting.task_count': kind === 'runMany' ? sum(statuses) : taskIds.length } : {}),
+        ...Object.fromEntries(Object.entries(statuses ?? {}).map(([s, n]) => [`forecasting.wait.tasks.${s}`, n])),
       });
+      if (error !== undefined) fail(span, error);
       // The receipts whose events woke it, here or in another process of the fleet.
-      for (const link of m.links) {
+      for (const link of read(m, 'links') ?? []) {
         const linked = contextOfTraceparent(link);
         if (linked) span.addLink?.({ context: linked, attributes: { 'forecasting.link': 'webhook' } });
       }
-      if (m.error !== undefined) fail(span, m.error);
     } finally {
       span.end();
     }
     this.metrics().waitDuration.record(seconds(open.began), {
-      'forecasting.wait.kind': m.kind,
-      ...(m.status === undefined ? {} : { 'forecasting.task_status': m.status }),
-      ...(m.endedBy === undefined ? {} : { 'forecasting.wait.ended_by': m.endedBy }),
-      ...(m.error === undefined ? {} : { 'error.type': errorTypeOf(m.error) }),
+      'forecasting.wait.kind': kind,
+      ...(status === undefined ? {} : { 'forecasting.task_status': status }),
+      ...(endedBy === undefined ? {} : { 'forecasting.wait.ended_by': endedBy }),
+      ...(error === undefined ? {} : { 'error.type': errorTypeOf(error) }),
     });
   }
 

@@ -43,7 +43,8 @@ const open = new OpenSpans();
 const exporter = new InMemorySpanExporter();
 const instrumentation = new ForecastingInstrumentation({ enabled: false });
 instrumentation.setTracerProvider(new BasicTracerProvider({ spanProcessors: [open, new SimpleSpanProcessor(exporter)] }));
-instrumentation.setMeterProvider(new MeterProvider({ readers: [new Reader()] }));
+const reader = new Reader();
+instrumentation.setMeterProvider(new MeterProvider({ readers: [reader] }));
 let mock: MockServer;
 beforeAll(async () => {
   mock = await startMockServer({ timeScale: 3600 });
@@ -162,6 +163,38 @@ describe('another subscriber that replaces a message\'s fields (docs/observabili
     });
     instrumentation.disable();
     await vi.waitFor(() => expect(subscribed()).toBe(false));
+  });
+
+  /** How many durations `metric` has recorded for `attribute`'s value, so far. */
+  async function recorded(metric: string, attribute: string, value: string): Promise<number> {
+    const { resourceMetrics } = await reader.collect();
+    const points = resourceMetrics.scopeMetrics.flatMap((m) => m.metrics).filter((m) => m.descriptor.name === metric).flatMap((m) => m.dataPoints);
+    return points.filter((p) => p.attributes[attribute] === value).reduce((n, p) => n + (p.value as { count: number }).count, 0);
+  }
+
+  it('reads each field of a call\'s end on its own: one made unreadable is left out, not the rest, and the duration is recorded', async () => {
+    const before = await recorded('forecasting.client.operation.duration', 'forecasting.operation', 'questions.create');
+    const unreadable = (m: object) => void Object.defineProperty(m, 'status', { get: () => { throw new Error('no'); } });
+    await withOtherFirst(CHANNELS.operation, { asyncEnd: unreadable }, async () => {
+      const question = await client().questions.create({ type: 'binary', title: 'Status unreadable?' });
+      const span = named('questions.create').at(-1)!;
+      expect(span.attributes).not.toHaveProperty('http.response.status_code');
+      expect(span.attributes).toMatchObject({ 'forecasting.attempts': 1, 'forecasting.question_id': question.id });
+    });
+    expect(await recorded('forecasting.client.operation.duration', 'forecasting.operation', 'questions.create')).toBe(before + 1);
+  });
+
+  it('ends a failed wait as failed, with its duration, when its wakes are taken away', async () => {
+    const c = client();
+    const task = await c.forecasts.create({ question: { type: 'binary', title: 'Wakes gone, wait failed?' } });
+    const before = await recorded('forecasting.wait.duration', 'forecasting.wait.kind', 'wait');
+    await withOtherFirst(CHANNELS.wait, { asyncEnd: (m) => void ((m as Record<string, unknown>)['wakes'] = undefined) }, async () => {
+      await expect(c.forecasts.wait(task.id, { timeout: 1 })).rejects.toThrow();
+      const span = named('forecasts.wait').at(-1)!;
+      expect(span.attributes).toMatchObject({ 'forecasting.wait.kind': 'wait', 'error.type': 'WaitTimeoutError', 'forecasting.task_id': task.id });
+      expect(span.status.code).toBe(2);
+    });
+    expect(await recorded('forecasting.wait.duration', 'forecasting.wait.kind', 'wait')).toBe(before + 1);
   });
 
   it('ends a wait\'s span all the same when its wakes are taken away', async () => {
