@@ -94,11 +94,15 @@ export function maxBodyOf(options: VerifyWebhookRequestOptions | undefined, call
 }
 
 /**
- * Options that are a string: `(newSecret, oldSecret)` from JavaScript, whose old secret would be
- * ignored (every call signed with it refused), is a `TypeError` saying where it goes, never showing it.
+ * Options that are no plain object: `(newSecret, oldSecret)` or `(newSecret, [oldSecret])` from
+ * JavaScript, whose old secret would be ignored (every call signed with it refused), or a number
+ * meant as the tolerance: a `TypeError` saying where secrets go, never showing one. (A `String`
+ * object passes, as an object: no one writes one.)
  */
 function notASecret(options: unknown, caller: string): void {
-  if (typeof options == 'string') throw new TypeError(`${caller}: two secrets go in one array, [newSecret, oldSecret].`);
+  if (options != null && (typeof options != 'object' || Array.isArray(options) || ArrayBuffer.isView(options))) {
+    throw new TypeError(`${caller}: two secrets go in one array, [newSecret, oldSecret]; options in an object.`);
+  }
 }
 
 /**

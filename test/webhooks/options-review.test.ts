@@ -49,8 +49,13 @@ describe('the receivers\' options', () => {
 
   it('refuses a second secret passed as the options (JavaScript), saying where it goes and never showing it', async () => {
     const old = 'whsec_the_old_one_still_signing';
-    const expected = (caller: string) => new TypeError(`${caller}: two secrets go in one array, [newSecret, oldSecret].`);
+    const expected = (caller: string) => new TypeError(`${caller}: two secrets go in one array, [newSecret, oldSecret]; options in an object.`);
     expect(() => createWebhookVerifier(SECRET, old as never)).toThrow(expected('createWebhookVerifier'));
+    // Nor any other options that are no object: the old secret in an array of its own, a number meant as the tolerance, bytes.
+    for (const options of [[old], 300, true, () => old, Buffer.from(old), Symbol('x')]) {
+      expect(() => createWebhookVerifier(SECRET, options as never), String(typeof options)).toThrow(expected('createWebhookVerifier'));
+      expect(() => webhookMiddleware(SECRET, options as never)).toThrow(expected('webhookMiddleware'));
+    }
     expect(() => createWebhookHandler(SECRET, () => new Response(), old as never)).toThrow(expected('createWebhookHandler'));
     expect(() => webhookMiddleware(SECRET, old as never)).toThrow(expected('webhookMiddleware'));
     await expect(verifyWebhookRequest(await post(), SECRET, old as never)).rejects.toThrow(expected('verifyWebhookRequest'));
