@@ -104,9 +104,11 @@ export class APIError extends ForecastingError {
    */
   toJSON(): Record<string, unknown> {
     // `message` is an Error's own but not enumerable; `Headers` write as `{}`. (Both already redacted.)
-    const fields: Record<string, unknown> = { ...(this as object), message: this.message, headers: Object.fromEntries(this.headers) };
+    const fields: Record<string, unknown> = { ...(this as object), message: this.message };
     for (const name in fields) {
       try {
+        // Inside the guard: an error built by hand may hold headers that are not iterable.
+        if (name == 'headers') fields[name] = Object.fromEntries(this.headers);
         JSON.stringify(fields[name]);
       } catch {
         fields[name] = '[not written: nested too deeply]';

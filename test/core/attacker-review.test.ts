@@ -5,7 +5,7 @@
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { APIConnectionError, ForecastingClient, ForecastingError, ValidationError, type ClientOptions } from '../../src/index.js';
+import { APIConnectionError, ForecastingClient, ForecastingError, NotFoundError, ValidationError, type ClientOptions } from '../../src/index.js';
 import { KEY } from './helpers.js';
 
 const BASE = 'http://127.0.0.1:1/api/v1/external';
@@ -242,6 +242,11 @@ describe('JSON.stringify of an API error, as a JSON logger writes it', () => {
       requestId: 'req_2',
     });
     expect(text).not.toContain(KEY.slice(0, 12));
+  });
+
+  it('never throws for an error built by hand whose headers are not iterable', () => {
+    const err = new NotFoundError({ status: 404, type: 'not_found', message: 'gone', headers: { get: () => null } as unknown as Headers, body: null });
+    expect(JSON.parse(JSON.stringify(err))).toMatchObject({ name: 'NotFoundError', message: '404 not_found: gone', headers: '[not written: nested too deeply]' });
   });
 });
 
