@@ -53,6 +53,16 @@ export function shown(value: unknown): string {
  */
 export const shellWord = (word: string): string => (/^[\w.:@%+=,/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
+/**
+ * `forecasting wait` for `ids` as a shell command: each id one word (see {@link shellWord}), and after
+ * `--`, `options` before it, when an id begins with `-` (the service's ids are opaque: `-h` or
+ * `--cancel-on-interrupt` would be read as an option).
+ */
+export function waitCommand(ids: readonly string[], options: readonly string[] = []): string {
+  const words = ids.map(shellWord);
+  return ['forecasting', 'wait', ...(ids.some((id) => id.startsWith('-')) ? [...options, '--', ...words] : [...words, ...options])].join(' ');
+}
+
 /** Writes a line to stdout. */
 export function out(line: string): void {
   process.stdout.write(`${escapeControls(line)}\n`);

@@ -5,7 +5,7 @@
  * @module
  */
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
-import { escapeLines, note, shellWord } from './output.js';
+import { escapeLines, note, waitCommand } from './output.js';
 
 /** Every secret the line must not show: the API key and the webhook secret from the environment, and those given as flags. */
 const secrets = new Set<string>();
@@ -81,7 +81,7 @@ export function report(err: unknown, debug = process.argv.includes('--debug')): 
   note(errorLine(err));
   // A forecast already running on the question: the answer names it, and it can be waited for.
   const running = err instanceof Error ? (err as { activeTaskId?: unknown }).activeTaskId : undefined;
-  if (typeof running === 'string' && running !== '') note(`The forecast running: ${running}. Wait for it: forecasting wait ${shellWord(running)}`);
+  if (typeof running === 'string' && running !== '') note(`The forecast running: ${running}. Wait for it: ${waitCommand([running])}`);
   if (debug && err instanceof Error) {
     process.stderr.write(`${escapeLines(redact(err.stack ?? ''))}\n`);
     if (err.cause !== undefined) process.stderr.write(`${escapeLines(`cause: ${redact(err.cause instanceof Error ? (err.cause.stack ?? String(err.cause)) : String(err.cause))}`)}\n`);

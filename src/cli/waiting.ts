@@ -13,7 +13,7 @@
 import type { ForecastingClient, ForecastProgress, ForecastTask, RetryEvent } from '../index.js';
 import { secondsAsMs } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { FINAL_STATUSES, note, shellWord, type TaskLike } from './output.js';
+import { FINAL_STATUSES, note, waitCommand, type TaskLike } from './output.js';
 import { ProgressBoard, progressMode } from './progress.js';
 import { errorLine, report } from './report.js';
 
@@ -50,8 +50,7 @@ export function codeOfTasks(tasks: readonly { status: string }[]): ExitCode {
 /** The resume hint for `running`, or `undefined` when no task is left running. */
 export function resumeHint(running: readonly string[], flags: Pick<WaitFlags, 'waitForReport'>): string | undefined {
   if (running.length === 0) return undefined;
-  const command = ['forecasting', 'wait', ...running.map(shellWord), ...(flags.waitForReport ? ['--wait-for-report'] : [])];
-  return `${running.length} task(s) still running; resume with: ${command.join(' ')}`;
+  return `${running.length} task(s) still running; resume with: ${waitCommand(running, flags.waitForReport ? ['--wait-for-report'] : [])}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { ForecastingClient } from '../../src/index.js';
 import { ManualClock } from '../../src/testing/index.js';
 import { escapeControls, numberSummary } from '../../src/cli/output.js';
 import { drawForecast } from '../../src/cli/draw.js';
+import { resumeHint } from '../../src/cli/waiting.js';
 import { envFor, run, useMockAndFolder } from './_cli.js';
 import { hostileService, type HostileService } from './_hostile.js';
 
@@ -56,6 +57,25 @@ describe('the command a refusal suggests', () => {
     } finally {
       hostile.rewrite = (_p, _m, b) => b;
     }
+  });
+});
+
+describe('the command a refusal suggests, for an id that reads as an option', () => {
+  it('puts the ids after `--` (options before it), and `forecasting wait --` takes them as ids', async () => {
+    const q = (await client().questions.create({ type: 'binary', title: 'Dashed?' })).id;
+    const first = (await client().forecasts.create({ questionId: q })).id;
+    hostile.rewrite = (_p, _m, b) => JSON.parse(JSON.stringify(b).replaceAll(first, '--cancel-on-interrupt'));
+    try {
+      const r = await run(['forecast', q], { env: viaHostile() });
+      expect(r.stderr.trimEnd().split('\n')[1]).toBe('The forecast running: --cancel-on-interrupt. Wait for it: forecasting wait -- --cancel-on-interrupt');
+    } finally {
+      hostile.rewrite = (_p, _m, b) => b;
+    }
+    expect(resumeHint(['-h', 't_1'], { waitForReport: true })).toBe('2 task(s) still running; resume with: forecasting wait --wait-for-report -- -h t_1');
+    expect(resumeHint(['t_1'], { waitForReport: true })).toBe('1 task(s) still running; resume with: forecasting wait t_1 --wait-for-report');
+    // Run as suggested, `-h` is a task id to look up, not the help.
+    const waited = await run(['wait', '--', '-h'], { env: viaHostile() });
+    expect([waited.code, waited.stderr]).toEqual([3, expect.stringMatching(/^NotFoundError: 404 /)]);
   });
 });
 

@@ -168,7 +168,7 @@ describe('another subscriber that replaces a message\'s fields (docs/observabili
   /** How many durations `metric` has recorded for `attribute`'s value, so far. */
   async function recorded(metric: string, attribute: string, value: string): Promise<number> {
     const { resourceMetrics } = await reader.collect();
-    const points = resourceMetrics.scopeMetrics.flatMap((m) => m.metrics).filter((m) => m.descriptor.name === metric).flatMap((m) => m.dataPoints);
+    const points = resourceMetrics.scopeMetrics.flatMap((m) => m.metrics).filter((m) => m.descriptor.name === metric).flatMap((m) => m.dataPoints as ReadonlyArray<{ attributes: Record<string, unknown>; value: unknown }>);
     return points.filter((p) => p.attributes[attribute] === value).reduce((n, p) => n + (p.value as { count: number }).count, 0);
   }
 
