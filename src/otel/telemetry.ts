@@ -10,6 +10,7 @@ import type { CoordinatorMessage, OperationMessage, QueueMessage, RetryMessage, 
 import { sending, sent } from './active.js';
 import { answerIdAttributes, idAttribute, isId } from './ids.js';
 import type { Instruments } from './instruments.js';
+import { errorTypeOf, fail, failed, outageErrorType, read, succeeded } from './outcomes.js';
 import { contextOfTraceparent, injectTraceparent, traceparentOf } from './traceparent.js';
 
 /** A span of ours and when it began (for the duration metrics, on the monotonic clock). */
@@ -30,58 +31,6 @@ const WAIT_NAMES: Record<WaitMessage['kind'], string> = {
   runMany: 'forecasts.runMany',
   context: 'questions.files.waitUntilReady',
 };
-
-/**
- * The duration metric's attributes of a call that succeeded, by operation and status: one object
- * per pair for the process's life (a bounded set: the SDK's methods and the generic verbs, by the
- * statuses HTTP has), so a record hashes attributes it has seen rather than new ones.
- */
-const SUCCEEDED = new Map<string, Map<number | undefined, Attributes>>();
-const succeeded = (operation: string, status: number | undefined): Attributes => {
-  let byStatus = SUCCEEDED.get(operation);
-  if (byStatus === undefined) SUCCEEDED.set(operation, (byStatus = new Map()));
-  let attributes = byStatus.get(status);
-  if (attributes === undefined) {
-    attributes = { 'forecasting.operation': operation, 'forecasting.outcome': 'success' };
-    if (status !== undefined) attributes['http.response.status_code'] = status;
-    byStatus.set(status, attributes);
-  }
-  return attributes;
-};
-
-/** The duration metric's attributes of a call that failed: its error's class, and the answer's status when there was one. */
-function failed(operation: string, error: unknown, status: number | undefined): Attributes {
-  const attributes: Attributes = { 'forecasting.operation': operation, 'forecasting.outcome': 'error', 'error.type': errorTypeOf(error) };
-  if (status !== undefined) attributes['http.response.status_code'] = status;
-  return attributes;
-}
-
-/**
- * The coordinator's reason for an outage as OpenTelemetry's `error.type`, a code rather than the
- * warning's phrase: a command that got no answer in time is `timeout` (the conventions' own value),
- * a phrase's words are joined by `_` (`connection_closed`); a code (`ECONNREFUSED`, `READONLY`) or a
- * class stays as it is. @internal
- */
-export const outageErrorType = (reason: string): string => (reason.startsWith('no answer within') ? 'timeout' : reason.replace(/ /g, '_'));
-
-/** The error's class name (OpenTelemetry's `error.type`): never its message, which may quote an answer. */
-const errorTypeOf = (error: unknown): string => (error instanceof Error ? error.name || error.constructor.name : typeof error === 'object' && error !== null ? 'Error' : String(typeof error));
-
-/** A message's field, or `undefined` when another subscriber made it unreadable (a getter that throws). */
-function read<M extends object, K extends keyof M>(m: M, key: K): M[K] | undefined {
-  try {
-    return m[key];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Ends `span` as failed by `error`, with its class only. */
-function fail(span: Span, error: unknown): void {
-  const type = errorTypeOf(error);
-  span.setAttribute('error.type', type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
-}
 
 const seconds = (began: number): number => (performance.now() - began) / 1000;
 
@@ -257,12 +206,14 @@ export class Telemetry {
         const errorType = answered === undefined && error !== undefined ? errorTypeOf(error) : undefined;
         attemptSpan(this.tracer(), open, m, attempts, attemptStartTime, endTime, { status: answered, errorType });
       }
+    } catch {
+      // What could not be read or drawn is left out; the span still ends, its duration still recorded.
     } finally {
       span.end(endTime);
     }
     this.metrics().operationDuration.record(
       seconds(open.began),
-      error === undefined ? succeeded(operation!, answered) : failed(operation!, error, status),
+      error === undefined ? succeeded(operation!, status) : failed(operation!, error, status),
       // The root context: a duration's record reads nothing from the active one (no lookup per call).
       ROOT_CONTEXT,
     );
@@ -302,7 +253,10 @@ export class Telemetry {
     // Each field read once, on its own, as a call's end reads them (another subscriber may replace one).
     const [kind, status, endedBy, error] = [read(m, 'kind'), read(m, 'status'), read(m, 'endedBy'), read(m, 'error')];
     try {
-      const [wakes, questionId, taskIds = [], statuses] = [read(m, 'wakes'), read(m, 'questionId'), read(m, 'taskIds'), read(m, 'statuses')];
+      // Its outcome first: what comes after may be what another subscriber left unreadable.
+      if (error !== undefined) fail(span, error);
+      const [wakes, questionId, statuses] = [read(m, 'wakes'), read(m, 'questionId'), read(m, 'statuses')];
+      const taskIds = read(m, 'taskIds') ?? [];
       const many = kind === 'waitMany' || kind === 'runMany';
       span.setAttributes({
         'forecasting.wait.reads': read(m, 'reads'),
@@ -315,12 +269,13 @@ export class Telemetry {
         ...(many ? { 'forecasting.task_count': kind === 'runMany' ? sum(statuses) : taskIds.length } : {}),
         ...Object.fromEntries(Object.entries(statuses ?? {}).map(([s, n]) => [`forecasting.wait.tasks.${s}`, n])),
       });
-      if (error !== undefined) fail(span, error);
       // The receipts whose events woke it, here or in another process of the fleet.
       for (const link of read(m, 'links') ?? []) {
         const linked = contextOfTraceparent(link);
         if (linked) span.addLink?.({ context: linked, attributes: { 'forecasting.link': 'webhook' } });
       }
+    } catch {
+      // As a call's end: what could not be read is left out, the duration still recorded.
     } finally {
       span.end();
     }

@@ -197,6 +197,35 @@ describe('another subscriber that replaces a message\'s fields (docs/observabili
     expect(await recorded('forecasting.wait.duration', 'forecasting.wait.kind', 'wait')).toBe(before + 1);
   });
 
+  it.each<[string, (m: Record<string, unknown>) => void]>([
+    ['task ids made null', (m) => void (m['taskIds'] = null)],
+    ['counts whose reading throws', (m) => void (m['wakes'] = { get poll(): never { throw new Error('no'); } })],
+    ['links that are no list', (m) => void (m['links'] = 5)],
+    ['an error whose name cannot be read', (m) => void (m['error'] = Object.defineProperty(new Error('x'), 'name', { get: () => { throw new Error('no'); } }))],
+  ])('ends a failed wait as failed with its duration when another subscriber left %s', async (_, replace) => {
+    const c = client();
+    const task = await c.forecasts.create({ question: { type: 'binary', title: 'Left unreadable?' } });
+    const before = await recorded('forecasting.wait.duration', 'forecasting.wait.kind', 'wait');
+    await withOtherFirst(CHANNELS.wait, { asyncEnd: replace as (m: object) => void }, async () => {
+      await expect(c.forecasts.wait(task.id, { timeout: 1 })).rejects.toThrow();
+      const span = named('forecasts.wait').at(-1)!;
+      expect(span.status.code).toBe(2);
+      expect(span.attributes['error.type']).toMatch(/^(WaitTimeoutError|Error)$/);
+    });
+    expect(await recorded('forecasting.wait.duration', 'forecasting.wait.kind', 'wait')).toBe(before + 1);
+  });
+
+  it('records a call\'s duration when its last attempt cannot be drawn (its method made unreadable after two attempts)', async () => {
+    const before = await recorded('forecasting.client.operation.duration', 'forecasting.operation', 'credits.retrieve');
+    mock.service.faults.add({ operation: 'credits.retrieve', status: 503, times: 1 });
+    const unreadable = (m: object) => void Object.defineProperty(m, 'method', { get: () => { throw new Error('no'); } });
+    await withOtherFirst(CHANNELS.operation, { asyncEnd: unreadable }, async () => {
+      await client().credits.retrieve();
+      expect(named('credits.retrieve').at(-1)!.attributes).toMatchObject({ 'forecasting.attempts': 2, 'http.response.status_code': 200 });
+    });
+    expect(await recorded('forecasting.client.operation.duration', 'forecasting.operation', 'credits.retrieve')).toBe(before + 1);
+  });
+
   it('ends a wait\'s span all the same when its wakes are taken away', async () => {
     const c = client();
     const task = await c.forecasts.create({ question: { type: 'binary', title: 'Wakes replaced?' } });

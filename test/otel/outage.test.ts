@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS, type CoordinatorMessage } from '../../src/index.js';
 import { testClock } from '../redis/_clock.js';
 import { processOn, useRedis } from '../redis/_setup.js';
-import { outageErrorType } from '../../src/otel/telemetry.js';
+import { outageErrorType } from '../../src/otel/outcomes.js';
 import { useOtel } from './_otel.js';
 
 const otel = useOtel();
