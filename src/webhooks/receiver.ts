@@ -94,10 +94,10 @@ export function maxBodyOf(options: VerifyWebhookRequestOptions | undefined, call
 }
 
 /**
- * Options that are no plain object: `(newSecret, oldSecret)` or `(newSecret, [oldSecret])` from
- * JavaScript, whose old secret would be ignored (every call signed with it refused), or a number
- * meant as the tolerance: a `TypeError` saying where secrets go, never showing one. (A `String`
- * object passes, as an object: no one writes one.)
+ * Options that are no object, or an array or bytes: `(newSecret, oldSecret)` or `(newSecret,
+ * [oldSecret])` from JavaScript, whose old secret would be ignored (every call signed with it
+ * refused), or a number meant as the tolerance: a `TypeError` saying where secrets go, never showing
+ * one. Any other object is options (a class's, one with no prototype; a `String` object too).
  */
 function notASecret(options: unknown, caller: string): void {
   if (options != null && (typeof options != 'object' || Array.isArray(options) || ArrayBuffer.isView(options))) {

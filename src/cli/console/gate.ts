@@ -101,8 +101,9 @@ function inside(target: string, base: string): string | undefined {
 /**
  * Judges a request before anything else runs: 421 for another `Host` (DNS rebinding), 400 for a
  * target that is not a path, 404 outside the secret base (saying nothing of it), the token in the
- * address exchanged for the session cookie (a page that moves on to the address without it), 401 without the session
- * or after its day, 403 for a change from another origin or none, 405 for a method the console never takes.
+ * address exchanged for the session cookie (a page that moves on to the address without it), 401
+ * without the session or after its day, 403 for a change from another origin or none, 405 for a
+ * method the console never takes.
  */
 export function gate(req: IncomingMessage, res: ServerResponse, port: number, keys: Keys): Verdict {
   const host = req.headers.host ?? '';
