@@ -8,6 +8,9 @@
  */
 import type { HttpMethod } from './operation.js';
 
+/** The characters and length of an id the channels carry (1 to 200 of `A-Z a-z 0-9 _ . : -`): an answer's, and a subscriber's check of the caller's. @internal */
+export const ID_VALUE = /^[A-Za-z0-9_.:-]{1,200}$/;
+
 /**
  * The names of the channels, under the prefix `forecasting-sdk:`. `operation` and `attempt` are
  * tracing channels (`diagnostics_channel.tracingChannel(name)`: `start`, `end`, `asyncStart`,

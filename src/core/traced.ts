@@ -4,7 +4,7 @@
  * makes one chunk of it, whichever run loads it first.
  * @module
  */
-import { told, waitChannel, type AttemptMessage, type OperationMessage, type Tracing, type WaitMessage } from './channels.js';
+import { ID_VALUE, told, waitChannel, type AttemptMessage, type OperationMessage, type Tracing, type WaitMessage } from './channels.js';
 import type { WaitOutcome, WaitScope } from './polling.js';
 import type { Call, Next } from './pipeline.js';
 import { WAIT_MODE, WaitDeadlineReached, type WaitRequestOptions } from './retry.js';
@@ -196,9 +196,8 @@ function withHeaders(request: PreparedRequest, added: Record<string, string>): P
   return { method: request.method, path: request.path, query: request.query, body: request.body, headers };
 }
 
-/** An id field's name (`id`, `…Id`, `…_id`, at most 64 characters) and value (1 to 200 characters an id has). */
+/** An id field's name (`id`, `…Id`, `…_id`, at most 64 characters); its value is {@link ID_VALUE}'s. */
 const ID_KEY = /^(id|[A-Za-z]\w{0,60}Id|[a-z]\w{0,60}_id)$/;
-const ID_VALUE = /^[A-Za-z0-9_.:-]{1,200}$/;
 /** The most ids taken from one answer. */
 const MAX_ANSWER_IDS = 12;
 

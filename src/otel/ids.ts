@@ -4,13 +4,13 @@
  * @module
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { OperationMessage } from '../core/channels.js';
+import { ID_VALUE, type OperationMessage } from '../core/channels.js';
 
 /** The longest id put in an attribute: ids come from answers, and an answer may be anything. */
 export const MAX_ID_CHARS = 200;
 
 /** An id as the core takes one from an answer: id characters only, at most {@link MAX_ID_CHARS}. */
-export const isId = (value: unknown): value is string => typeof value == 'string' && /^[A-Za-z0-9_.:-]{1,200}$/.test(value);
+export const isId = (value: unknown): value is string => typeof value == 'string' && ID_VALUE.test(value);
 
 /** The attribute of each id of the path (`forecasting.task_id`), by parameter name: made once per name. */
 const ID_ATTRIBUTES = new Map<string, string>();
